@@ -1,0 +1,271 @@
+"""``compile()``: the only module that calls every stage, and the :class:`Application`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from httpllm._types import JSON
+from httpllm.compose.function import Function, OperationError
+from httpllm.compose.inline import Inliner, measure
+from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
+from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
+from httpllm.load import Limits, Loader, Source, load_text, source_of
+from httpllm.loss import Loss
+from httpllm.normalize.named import NamedSchemas
+from httpllm.parse import OperationSite, parse
+from httpllm.refs import ROOT, Resolver
+from httpllm.render import Renderer
+from httpllm.selection import Selector, select
+
+__all__ = ["Application", "Warning", "compile"]
+
+_MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON level
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Warning:  # noqa: A001 - the field's word; never shadows the builtin in user code
+    """Something kept rather than guessed (e.g. a contradictory ``allOf``).
+
+    Attributes:
+        pointer: where, spelled like a ``$ref``.
+        message: what was found and what was done.
+    """
+
+    pointer: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        """The warning as a JSON object."""
+        return {"pointer": self.pointer, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Application:
+    """The compiled document: one function per operation, for one provider.
+
+    Attributes:
+        provider: the dialect name.
+        dialect: the dialect record.
+        options: the options used.
+        functions: the compiled functions, in document order.
+        errors: operations that could not be compiled (the others are in ``functions``).
+        warnings: problems kept rather than guessed, and limits exceeded.
+        cycles: each reference cycle, as the sorted list of the schema names on it.
+        version: the document's OpenAPI version (``"3.0"`` or ``"3.1"``).
+    """
+
+    provider: str
+    dialect: Dialect
+    options: Options
+    functions: tuple[Function, ...]
+    errors: tuple[OperationError, ...]
+    warnings: tuple[Warning, ...] = ()
+    cycles: tuple[tuple[str, ...], ...] = ()
+    version: str = "3.1"
+    _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._by_name.update({f.name: f for f in self.functions})
+
+    @property
+    def losses(self) -> tuple[Loss, ...]:
+        """Every loss entry of every function."""
+        return tuple(loss for f in self.functions for loss in f.losses)
+
+    def function(self, name: str) -> Function:
+        """The function called ``name``.
+
+        Raises:
+            UnknownFunction: no function has that name.
+        """
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise UnknownFunction(f"no function named {name!r} in this application") from None
+
+    def tools(self) -> list[JSON]:
+        """The tool list in the provider's envelope, JSON-serializable, ready for its SDK."""
+        envelope = self.dialect.envelope
+        return [envelope(f, self.options) for f in self.functions]
+
+    def to_json(self) -> dict[str, JSON]:
+        """The whole result: provider, functions (with maps and losses), errors, cycles."""
+        return {
+            "provider": self.provider,
+            "version": self.version,
+            "functions": [f.to_json() for f in self.functions],
+            "errors": [e.to_json() for e in self.errors],
+            "warnings": [w.to_json() for w in self.warnings],
+            "cycles": [list(c) for c in self.cycles],
+        }
+
+    def dumps(self, **kwargs: Any) -> str:
+        """``json.dumps(self.tools())``."""
+        return json.dumps(self.tools(), **kwargs)
+
+
+def _error(site: OperationSite, exc: HttpllmError) -> OperationError:
+    return OperationError(method=site.method, path=site.path,
+                          pointer=exc.pointer or site.pointer, message=exc.message,
+                          kind=type(exc).__name__)
+
+
+def _close(named: NamedSchemas, drafts: list[Draft]) -> dict[str, HttpllmError]:
+    """Emend every named schema the drafts reach, per direction; return the failures."""
+    failed: dict[str, HttpllmError] = {}
+    pending: list[tuple[str, Any]] = []
+    for draft in drafts:
+        for spec in [*draft.params, *([draft.body] if draft.body else [])]:
+            pending.extend((n, "request") for n in named.refs(spec.schema))
+        if draft.output is not None:
+            pending.extend((n, "response") for n in named.refs(draft.output))
+    done: set[tuple[str, Any]] = set()
+    while pending:
+        key = pending.pop()
+        if key in done:
+            continue
+        done.add(key)
+        name, direction = key
+        try:
+            out = named.emended(name, direction)
+        except HttpllmError as exc:
+            failed[name] = exc
+            named.graph.add(name, ())
+            continue
+        pending.extend((n, direction) for n in named.refs(out) if (n, direction) not in done)
+    return failed
+
+
+def compile(  # noqa: A001 - the public name the project is known by
+    spec: Source,
+    provider: str = "chatgpt",
+    *,
+    reference: bool = False,
+    strict: bool = False,
+    strip_constraints: bool = False,
+    unroll: int | None = None,
+    split_unions: bool = False,
+    lenient: bool = True,
+    examples: Literal["native", "description", "off"] = "native",
+    envelope: str | None = None,
+    include: Iterable[Selector] | Selector | None = None,
+    exclude: Iterable[Selector] | Selector | None = None,
+    allow_network: bool = False,
+    allow_outside_root: bool = False,
+    limits: Limits = Limits(),
+) -> Application:
+    """Compile an OpenAPI 3.0/3.1 document into one function per operation.
+
+    Args:
+        spec: a path, JSON/YAML text, bytes, or an already-parsed ``dict``.
+        provider: the dialect name (``"chatgpt"``, ``"3.1"`` ...; see
+            ``httpllm.dialects.providers()``).
+        reference: keep a ``$defs`` entry for every named schema a function reaches
+            instead of inlining non-recursive ones.
+        strict: render the provider's strict mode (OpenAI structured outputs ...).
+        strip_constraints: move validation keywords into descriptions (``@minimum 0``).
+        unroll: expand recursion this many levels for dialects without ``$ref``.
+        split_unions: one function per union variant for dialects without unions.
+        lenient: documented defaults (with a loss entry) instead of errors for what a
+            dialect cannot type.
+        examples: where OpenAPI examples go: ``"native"``, ``"description"``, ``"off"``.
+        envelope: the dialect's envelope variant (``"responses"`` for OpenAI ...).
+        include: selectors of the operations to compile (see :mod:`httpllm.selection`).
+        exclude: selectors of operations to leave out.
+        allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
+        allow_outside_root: allow ``$ref``s to files outside the document's folder.
+        limits: size, nesting and alias-expansion limits of the loader.
+
+    Returns:
+        The :class:`Application`. Operations that cannot be compiled are listed in
+        ``errors``; the rest compile.
+
+    Raises:
+        UnknownDialect: ``provider`` is not registered (the message lists the known ones).
+        LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
+        SpecError: not an OpenAPI 3.0/3.1 document.
+    """
+    dialect = get_dialect(provider)
+    options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
+                      split_unions=split_unions, lenient=lenient, examples=examples,
+                      envelope=envelope)
+    raw, path, label = source_of(spec)
+    root = raw if isinstance(raw, Mapping) else load_text(raw, label=label, limits=limits)
+    base = path.as_uri() if path is not None else ROOT
+    loader = Loader(path, limits=limits, allow_network=allow_network,
+                    allow_outside_root=allow_outside_root)
+    loader.files[base] = root
+    resolver = Resolver(root, base, loader)
+    doc = parse(root, resolver, label=label)
+
+    warnings: list[Warning] = []
+    named = NamedSchemas(resolver, doc.version,
+                         lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    composer = Composer(doc, named)
+    errors = list(doc.errors)
+    drafts: list[Draft] = []
+    for site in select(doc.sites, include, exclude):
+        try:
+            drafts.append(composer.draft(site))
+        except HttpllmError as exc:
+            errors.append(_error(site, exc))
+        except RecursionError:
+            errors.append(_error(site, LimitExceeded("operation nests too deep")))
+    failed = _close(named, drafts)
+    graph = named.finish()
+    inliner = Inliner(named, reference=reference)
+    renderer = Renderer(dialect, options, inliner.origins)
+    functions: list[Function] = []
+    for draft in drafts:
+        try:
+            functions.append(_finish(draft, composer, inliner, renderer, failed, warnings))
+        except HttpllmError as exc:
+            errors.append(_error(draft.site, exc))
+    if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
+        warnings.append(Warning(pointer="#/paths", message=(
+            f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
+            "per request; select fewer with include=/exclude=")))
+    return Application(provider=dialect.name, dialect=dialect, options=options,
+                       functions=tuple(functions), errors=tuple(errors),
+                       warnings=tuple(warnings),
+                       cycles=tuple(tuple(c) for c in graph.cycles), version=doc.version)
+
+
+def _location_order(spec: Any) -> int:
+    return LOCATION_ORDER.index(spec.location)
+
+
+def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
+            failed: dict[str, HttpllmError], warnings: list[Warning]) -> Function:
+    named = inliner.named
+    if failed:
+        request: set[str] = set()
+        for spec in [*draft.params, *([draft.body] if draft.body else [])]:
+            request |= named.refs(spec.schema)
+        broken = sorted(inliner.graph.reachable(request) & failed.keys())
+        if broken:
+            raise failed[broken[0]]
+    if (failed and draft.output is not None
+            and inliner.graph.reachable(named.refs(draft.output)) & failed.keys()):
+        warnings.append(Warning(pointer=draft.output_pointer,
+                                message="response schema dropped: it reaches a bad $ref"))
+        draft.output = None
+    function = composer.finish(draft, inliner)
+    specs = [*draft.params, *([draft.body] if draft.body else [])]
+    for spec, argument in zip(sorted(specs, key=_location_order), function.arguments):
+        # Losses inside an argument's own schema point into the document, not the tool.
+        inliner.origins.setdefault(id(argument.schema), spec.schema_pointer)
+    depth, size = measure(function.schema, inliner.sizes)
+    if depth > _MAX_OUTPUT_DEPTH:
+        raise LimitExceeded(f"parameters nest {depth} levels deep once references are "
+                            f"inlined (limit {_MAX_OUTPUT_DEPTH}); try reference=True",
+                            pointer=draft.site.pointer)
+    if size > 500_000:
+        raise LimitExceeded(f"parameters have {size} schema nodes once references are "
+                            "inlined (limit 500,000); try reference=True",
+                            pointer=draft.site.pointer)
+    return renderer.render(function)

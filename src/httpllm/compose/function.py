@@ -1,0 +1,160 @@
+"""The records compose makes: :class:`Argument` (one entry of the parameter map) and
+:class:`Function` (what a model sees for one operation, plus how to get back to HTTP)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from httpllm._types import JSON, Location, Schema
+from httpllm.loss import Loss
+
+__all__ = ["Argument", "Function", "OperationError", "Server"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Argument:
+    """One property of the keyword parameters object and where it goes in the request.
+
+    Attributes:
+        name: the property name the model sees (``"id"``, ``"id__query"``, ``"body"``).
+        location: ``"path" | "query" | "header" | "cookie" | "body"``.
+        original: the parameter's name in the document (``None`` for the request body).
+        required: whether the operation requires it.
+        schema: the emended schema of the argument (constraints kept; used by ``validate``).
+        style: OpenAPI serialization style (``form``, ``simple``, ``deepObject`` ...), defaults
+            applied per location (OpenAPI 3.1 section 4.8.12.4.1).
+        explode: OpenAPI ``explode``, default applied (``True`` for ``form``).
+        allow_reserved: OpenAPI ``allowReserved`` (query only).
+        allow_empty_value: OpenAPI ``allowEmptyValue`` (query only).
+        media_type: for ``content``-based parameters and the body: the media type used
+            (``"application/json"``, ``"multipart/form-data"`` ...).
+        encoding: for form and multipart bodies, the Encoding Objects by property name.
+    """
+
+    name: str
+    location: Location
+    original: str | None
+    required: bool
+    schema: Schema
+    style: str | None = None
+    explode: bool = False
+    allow_reserved: bool = False
+    allow_empty_value: bool = False
+    media_type: str | None = None
+    encoding: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Server:
+    """A server URL template with its variables' defaults (OpenAPI 3.1 Server Object)."""
+
+    url: str
+    variables: dict[str, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperationError:
+    """An operation that could not be compiled; the rest of the document still compiles.
+
+    Attributes:
+        method: HTTP method in lower case (``"get"``), or ``""`` for a whole path item.
+        path: the path template (``"/pets/{id}"``).
+        pointer: JSON pointer of the offending node.
+        message: what went wrong and what was expected.
+        kind: the error class name (``"RefError"``, ``"SchemaError"`` ...).
+    """
+
+    method: str
+    path: str
+    pointer: str
+    message: str
+    kind: str = "SpecError"
+
+    def to_json(self) -> dict[str, str]:
+        """The error as a JSON object."""
+        return {
+            "method": self.method,
+            "path": self.path,
+            "pointer": self.pointer,
+            "message": self.message,
+            "kind": self.kind,
+        }
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Function:
+    """What a model sees for one operation, and the way back to an HTTP request.
+
+    Attributes:
+        name: function name, unique in the application, valid for the provider.
+        description: summary + description of the operation (cut to the provider's limit).
+        parameters: the JSON schema of the keyword parameters object *as the provider
+            receives it* (after the dialect).
+        output: emended schema of the success response body, or ``None``.
+        method: HTTP method, lower case.
+        path: path template.
+        operation_id: the document's ``operationId`` or ``None``.
+        tags: the operation's tags.
+        deprecated: the operation's ``deprecated`` flag.
+        arguments: the parameter map, one :class:`Argument` per property of ``parameters``.
+        schema: the emended keyword parameters object before any dialect (constraints kept,
+            recursive refs under ``$defs``); ``validate`` checks tool calls against it.
+        losses: the loss report of this function for its dialect.
+        strict: whether the tool is declared strict to the provider.
+        servers: candidate server URLs, most specific first (operation, path item, document).
+        security: the operation's security requirements (list of ``{scheme: scopes}``).
+        security_schemes: the document's security schemes that ``security`` names.
+        pointer: JSON pointer of the operation (``"#/paths/~1pets/get"``).
+        examples: example argument objects gathered from the document.
+        dialect: name of the dialect that rendered ``parameters``.
+        extra: dialect-specific envelope fields (e.g. Claude ``input_examples``).
+    """
+
+    name: str
+    description: str
+    parameters: Schema
+    output: Schema | None
+    method: str
+    path: str
+    operation_id: str | None
+    tags: tuple[str, ...]
+    deprecated: bool
+    arguments: tuple[Argument, ...]
+    schema: Schema
+    losses: tuple[Loss, ...] = ()
+    strict: bool = False
+    servers: tuple[Server, ...] = ()
+    security: tuple[dict[str, list[str]], ...] = ()
+    security_schemes: dict[str, JSON] = field(default_factory=dict)
+    pointer: str = ""
+    examples: tuple[JSON, ...] = ()
+    dialect: str = "3.1"
+    extra: dict[str, JSON] = field(default_factory=dict)
+
+    def argument(self, name: str) -> Argument | None:
+        """The parameter-map entry for a property of ``parameters``, or ``None``."""
+        for arg in self.arguments:
+            if arg.name == name:
+                return arg
+        return None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The function as a JSON object (parameters, output, map, losses)."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "parameters": self.parameters,
+            "output": self.output,
+            "method": self.method,
+            "path": self.path,
+            "operation_id": self.operation_id,
+            "tags": list(self.tags),
+            "deprecated": self.deprecated,
+            "strict": self.strict,
+            "arguments": {
+                a.name: {"in": a.location, "name": a.original, "required": a.required}
+                for a in self.arguments
+            },
+            "losses": [loss.to_json() for loss in self.losses],
+        }

@@ -1,0 +1,125 @@
+"""References in a function's schema: inline the non-recursive ones, keep recursive ones.
+
+``reference=False`` replaces every ``{"$ref": "#/$defs/N"}`` whose target is not
+recursive by the (shared) inlined form of ``N``; recursive targets stay as refs and go
+under the root's ``$defs``. ``reference=True`` keeps every ref and lists every named
+schema the function reaches under ``$defs``. Inlined forms are computed once per
+``(name, direction)``, dependencies first, and shared by every operation.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import Direction, Schema
+from httpllm.normalize.named import NamedSchemas
+from httpllm.pointer import unescape
+from httpllm.walk import children, transform
+
+__all__ = ["Inliner", "measure"]
+
+
+def measure(schema: Schema, memo: dict[int, tuple[int, int]]) -> tuple[int, int]:
+    """``(depth, size)`` of a schema as it will be serialized: subschema levels and nodes.
+
+    Shared subtrees are measured once (``memo`` by identity), so this costs the number of
+    distinct nodes even when the serialized tree is far larger.
+    """
+    if not isinstance(schema, dict):
+        return (0, 1)
+    order: list[dict[str, Any]] = []
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if id(node) in memo:
+            continue
+        order.append(node)
+        stack.extend(s for _, _, s in children(node) if isinstance(s, dict) and id(s) not in memo)
+    for node in reversed(order):
+        depth, size = 0, 1
+        for _, _, sub in children(node):
+            d, s = memo.get(id(sub), (0, 1)) if isinstance(sub, dict) else (0, 1)
+            depth, size = max(depth, d + 1), size + s
+        memo[id(node)] = (depth, size)
+    return memo[id(schema)]
+
+
+def _name(ref: str) -> str | None:
+    return unescape(ref[8:]) if ref.startswith("#/$defs/") else None
+
+
+class Inliner:
+    """Inlines named schemas for one compile (after the ref graph is finished)."""
+
+    def __init__(self, named: NamedSchemas, *, reference: bool) -> None:
+        self.named = named
+        self.graph = named.graph
+        self.reference = reference
+        self._done: dict[tuple[str, Direction], Schema] = {}
+        self._left: dict[str, frozenset[str]] = {}  # recursive refs left in an inlined form
+        self.origins: dict[int, str] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def _visit_for(self, direction: Direction) -> Any:
+        def visit(node: dict[str, Any], at: str) -> Schema:
+            ref = node.get("$ref")
+            name = _name(ref) if isinstance(ref, str) else None
+            if name is None or self.graph.is_recursive(name):
+                return node
+            target = self._done[(name, direction)]
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            return {**target, **siblings} if siblings else target
+
+        return visit
+
+    def inlined(self, name: str, direction: Direction) -> Schema:
+        """The inlined form of a named schema (computed once, dependencies first)."""
+        key = (name, direction)
+        if key in self._done:
+            return self._done[key]
+        order = self.graph.order
+        pending = sorted(
+            (n for n in self.graph.reachable([name]) if (n, direction) not in self._done),
+            key=lambda n: order.get(n, 0),
+        )
+        visit = self._visit_for(direction)
+        for item in pending:
+            emended = self.named.emended(item, direction)
+            if self.reference:
+                out = emended
+            else:
+                out = transform(emended, visit, pointer=self.named.pointer(item))
+            self._done[(item, direction)] = out
+            self._left[item] = self._remaining(self.graph.graph.successors(item))
+            if isinstance(out, dict):
+                self.origins.setdefault(id(out), self.named.pointer(item))
+        return self._done[key]
+
+    def _remaining(self, names: Any) -> frozenset[str]:
+        """The refs left after inlining ``names``: recursive ones stay (all with reference)."""
+        left: set[str] = set()
+        for name in names:
+            if self.reference or self.graph.is_recursive(name):
+                left.add(name)
+            else:
+                left |= self._left.get(name, frozenset())
+        return frozenset(left)
+
+    def root(
+        self, schema: Schema, direction: Direction, *, pointer: str
+    ) -> tuple[Schema, dict[str, Schema]]:
+        """Inline the refs of an operation-level schema; return it and its ``$defs``."""
+        used = self.named.refs(schema)
+        for name in used:
+            self.inlined(name, direction)
+        out = schema if self.reference else transform(schema, self._visit_for(direction),
+                                                      pointer=pointer)
+        defs: dict[str, Schema] = {}
+        stack = sorted(self._remaining(used))
+        while stack:
+            name = stack.pop()
+            if name in defs:
+                continue
+            defs[name] = self.inlined(name, direction)
+            stack.extend(sorted(self._left[name] - defs.keys()))
+        return out, dict(sorted(defs.items()))

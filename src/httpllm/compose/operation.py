@@ -1,0 +1,307 @@
+"""One operation -> one neutral :class:`Function` (emended parameters, map, output).
+
+Two steps, because recursion is only known once every schema the selected operations
+reach has been emended: :meth:`Composer.draft` emends an operation's schemas and reads
+its parameters (one bad operation raises here and is reported alone);
+:meth:`Composer.finish` inlines references and builds the :class:`Function`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.compose.function import Argument, Function, Server
+from httpllm.compose.inline import Inliner
+from httpllm.compose.names import NamePool, function_name
+from httpllm.compose.parameters import (
+    BODY,
+    DEFAULT_STYLE,
+    IGNORED_HEADERS,
+    LOCATIONS,
+    ParameterSpec,
+    argument_names,
+    pick_media_type,
+)
+from httpllm.errors import SpecError
+from httpllm.normalize.named import NamedSchemas, collect_refs
+from httpllm.parse import Document, OperationSite, operation_model
+from httpllm.pointer import join
+
+__all__ = ["LOCATION_ORDER", "Composer", "Draft"]
+
+LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
+"""The order of arguments in the parameters object."""
+
+
+@dataclass(slots=True)
+class Draft:
+    """An operation whose schemas are emended but whose refs are not yet inlined."""
+
+    site: OperationSite
+    model: Any
+    params: list[ParameterSpec]
+    names: list[str]
+    body: ParameterSpec | None
+    output: Schema | None
+    output_pointer: str
+    accept: list[str] = field(default_factory=list)
+    examples: list[Any] = field(default_factory=list)
+
+    def refs(self) -> set[str]:
+        """Def names the emended schemas of this operation refer to."""
+        found: set[str] = set()
+        for spec in [*self.params, *([self.body] if self.body else [])]:
+            found |= collect_refs(spec.schema)
+        if self.output is not None:
+            found |= collect_refs(self.output)
+        return found
+
+
+def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
+    codes = sorted(k for k in responses if isinstance(k, str) and k[:1] == "2")
+    if codes:
+        return codes[0], responses[codes[0]]
+    if "default" in responses:
+        return "default", responses["default"]
+    return None
+
+
+class Composer:
+    """Builds the functions of one document (one instance per compile)."""
+
+    def __init__(self, doc: Document, named: NamedSchemas) -> None:
+        self.doc = doc
+        self.named = named
+        self.resolver = doc.resolver
+        components = doc.root.get("components")
+        components = components if isinstance(components, dict) else {}
+        schemes = components.get("securitySchemes")
+        self.schemes: dict[str, Any] = schemes if isinstance(schemes, dict) else {}
+        self.pool = NamePool()
+        self.credentials = self._credential_params()
+
+    # -- step 1 ---------------------------------------------------------------------
+
+    def _deref(self, node: Any, base: str, pointer: str) -> tuple[Any, str, str]:
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            target = self.resolver.resolve(node["$ref"], base)
+            return target.node, target.uri.split("#", 1)[0], target.pointer
+        return node, base, pointer
+
+    def _credential_params(self) -> set[tuple[str, str]]:
+        out: set[tuple[str, str]] = set()
+        for scheme in self.schemes.values():
+            if isinstance(scheme, dict) and scheme.get("type") == "apiKey":
+                out.add((str(scheme.get("in")), str(scheme.get("name", "")).lower()))
+        return out
+
+    def _parameters(self, site: OperationSite) -> list[ParameterSpec]:
+        merged: dict[tuple[str, str], ParameterSpec] = {}
+        credentials = self.credentials
+        sources = [(site.path_item.get("parameters"), join(site.pointer.rsplit("/", 1)[0],
+                                                            "parameters")),
+                   (site.node.get("parameters"), join(site.pointer, "parameters"))]
+        for listing, at in sources:
+            if listing is None:
+                continue
+            if not isinstance(listing, list):
+                raise SpecError("expected `parameters` to be a list", pointer=at)
+            for i, raw in enumerate(listing):
+                node, base, pointer = self._deref(raw, site.base, f"{at}/{i}")
+                if not isinstance(node, dict) or not isinstance(node.get("name"), str):
+                    raise SpecError("expected a Parameter object with a `name`", pointer=pointer)
+                location = node.get("in")
+                if location not in LOCATIONS:
+                    raise SpecError(f"parameter `in` must be one of {', '.join(LOCATIONS)}; "
+                                    f"got {location!r}", pointer=join(pointer, "in"))
+                name = node["name"]
+                if location == "header" and name.lower() in IGNORED_HEADERS:
+                    continue
+                if (location, name.lower()) in credentials:
+                    continue  # a credential: supplied by the host through ``auth``
+                merged[(location, name)] = ParameterSpec(
+                    name=name, location=location, node=node, pointer=pointer, base=base,
+                    required=location == "path" or node.get("required") is True)
+        return list(merged.values())
+
+    def _parameter_schema(self, spec: ParameterSpec) -> None:
+        node = spec.node
+        schema: Any = node.get("schema")
+        at = join(spec.pointer, "schema")
+        content = node.get("content")
+        if schema is None and isinstance(content, dict) and content:
+            spec.media_type = pick_media_type(content)
+            media = content[spec.media_type] if spec.media_type else None
+            schema = media.get("schema") if isinstance(media, dict) else None
+            at = join(spec.pointer, "content", spec.media_type or "", "schema")
+        if schema is None:
+            schema = {"type": "string"}
+        emended = self.named.emend(schema, "request", pointer=at, base=spec.base)
+        spec.schema_pointer = at
+        description = node.get("description")
+        if isinstance(description, str) and description.strip() and isinstance(emended, dict):
+            emended = {**emended, "description": description.strip()}
+        if node.get("deprecated") is True and isinstance(emended, dict):
+            emended = {**emended, "deprecated": True}
+        spec.schema = emended
+
+    def _body(self, site: OperationSite) -> ParameterSpec | None:
+        raw = site.node.get("requestBody")
+        if raw is None:
+            return None
+        at = join(site.pointer, "requestBody")
+        node, base, pointer = self._deref(raw, site.base, at)
+        if not isinstance(node, dict):
+            raise SpecError("expected a Request Body object", pointer=pointer)
+        content = node.get("content")
+        if not isinstance(content, dict) or not content:
+            return None
+        media_type = pick_media_type(content)
+        media = content.get(media_type) if media_type else None
+        media = media if isinstance(media, dict) else {}
+        schema = media.get("schema")
+        if schema is None:
+            binary = not (media_type or "").lower().endswith("json")
+            schema = {"type": "string", "format": "binary"} if binary else {}
+        at = join(pointer, "content", media_type or "", "schema")
+        emended = self.named.emend(schema, "request", pointer=at, base=base)
+        description = node.get("description")
+        if isinstance(description, str) and description.strip() and isinstance(emended, dict):
+            emended = {**emended, "description": description.strip()}
+        encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
+        return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
+                             required=node.get("required") is True, schema=emended,
+                             media_type=media_type, schema_pointer=at,
+                             extra={"encoding": encoding,
+                                                           "media": media})
+
+    def _output(self, site: OperationSite) -> tuple[Schema | None, str, list[str]]:
+        responses = site.node.get("responses")
+        found = _success(responses) if isinstance(responses, dict) else None
+        if found is None:
+            return None, "", []
+        code, raw = found
+        at = join(site.pointer, "responses", code)
+        node, base, pointer = self._deref(raw, site.base, at)
+        content = node.get("content") if isinstance(node, dict) else None
+        if not isinstance(content, dict) or not content:
+            return None, "", []
+        media_type = pick_media_type(content)
+        media = content.get(media_type) if media_type else None
+        schema = media.get("schema") if isinstance(media, dict) else None
+        if schema is None:
+            return None, "", list(content)
+        at = join(pointer, "content", media_type or "", "schema")
+        return self.named.emend(schema, "response", pointer=at, base=base), at, list(content)
+
+    def draft(self, site: OperationSite) -> Draft:
+        """Emend an operation's schemas and read its parameters.
+
+        Raises:
+            HttpllmError: the operation is malformed or reaches a bad ``$ref``.
+        """
+        model = operation_model(site, self.doc.version)
+        params = self._parameters(site)
+        for spec in params:
+            self._parameter_schema(spec)
+        body = self._body(site)
+        output, output_pointer, accept = self._output(site)
+        names = argument_names(params, body is not None)
+        return Draft(site=site, model=model, params=params, names=names, body=body,
+                     output=output, output_pointer=output_pointer, accept=accept)
+
+    # -- step 2 ---------------------------------------------------------------------
+
+    def _argument(self, spec: ParameterSpec, name: str, schema: Schema) -> Argument:
+        node = spec.node
+        if spec.location == "body":
+            return Argument(name=name, location="body", original=None, required=spec.required,
+                            schema=schema, media_type=spec.media_type,
+                            encoding=dict(spec.extra.get("encoding", {})))
+        style = node.get("style") if spec.media_type is None else None
+        if spec.media_type is None and not isinstance(style, str):
+            style = DEFAULT_STYLE[spec.location]
+        explode = node.get("explode")
+        if not isinstance(explode, bool):
+            explode = style == "form"
+        return Argument(name=name, location=spec.location, original=spec.name,
+                        required=spec.required, schema=schema, style=style, explode=explode,
+                        allow_reserved=node.get("allowReserved") is True,
+                        allow_empty_value=node.get("allowEmptyValue") is True,
+                        media_type=spec.media_type)
+
+    def finish(self, draft: Draft, inliner: Inliner) -> Function:
+        """Inline references and build the neutral :class:`Function` of a draft."""
+        site, model = draft.site, draft.model
+        props: dict[str, Schema] = {}
+        required: list[str] = []
+        arguments: list[Argument] = []
+        defs: dict[str, Schema] = {}
+        specs = [*zip(draft.names, draft.params)]
+        if draft.body is not None:
+            specs.insert(0, (BODY, draft.body))
+        specs.sort(key=lambda item: LOCATION_ORDER.index(item[1].location))
+        for name, spec in specs:
+            schema, found = inliner.root(spec.schema, "request",
+                                         pointer=join(spec.pointer, "schema"))
+            defs.update(found)
+            props[name] = schema
+            if spec.required:
+                required.append(name)
+            arguments.append(self._argument(spec, name, schema))
+        parameters: dict[str, Any] = {"type": "object", "properties": props}
+        if required:
+            parameters["required"] = required
+        if defs:
+            parameters["$defs"] = dict(sorted(defs.items()))
+        output = None
+        if draft.output is not None:
+            out, out_defs = inliner.root(draft.output, "response", pointer=draft.output_pointer)
+            output = {**out, "$defs": out_defs} if out_defs and isinstance(out, dict) else out
+        summary = (model.summary or "").strip()
+        description = (model.description or "").strip()
+        text = summary if not description or description == summary else (
+            f"{summary}\n\n{description}" if summary else description)
+        security = site.node.get("security", self.doc.root.get("security", []))
+        security = [s for s in security if isinstance(s, dict)] if isinstance(security,
+                                                                              list) else []
+        used = {name for req in security for name in req}
+        return Function(
+            name=self.pool.claim(function_name(model.operationId, site.method, site.path)),
+            description=text or f"{site.method.upper()} {site.path}",
+            parameters=parameters,
+            output=output,
+            method=site.method,
+            path=site.path,
+            operation_id=model.operationId,
+            tags=tuple(model.tags or ()),
+            deprecated=bool(model.deprecated),
+            arguments=tuple(arguments),
+            schema=parameters,
+            servers=self._servers(site),
+            security=tuple(security),
+            security_schemes={k: v for k, v in self.schemes.items() if k in used},
+            pointer=site.pointer,
+            extra={"accept": draft.accept},
+        )
+
+    def _servers(self, site: OperationSite) -> tuple[Server, ...]:
+        for holder in (site.node, site.path_item, self.doc.root):
+            servers = holder.get("servers")
+            if isinstance(servers, list) and servers:
+                out = []
+                for server in servers:
+                    if not isinstance(server, dict) or not isinstance(server.get("url"), str):
+                        continue
+                    variables = server.get("variables")
+                    defaults = {
+                        k: str(v.get("default", "")) for k, v in variables.items()
+                        if isinstance(v, dict)
+                    } if isinstance(variables, dict) else {}
+                    out.append(Server(url=server["url"], variables=defaults))
+                if out:
+                    return tuple(out)
+        return (Server(url="/"),)
+

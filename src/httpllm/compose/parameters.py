@@ -1,0 +1,92 @@
+"""The keyword parameters object: path, query, header and cookie parameters and the body.
+
+Every argument is one property of one object. The request body is one argument, ``body``
+(always wrapped, whatever its shape, so a body field can never collide with a parameter
+and a union body never sits at the root). A parameter whose name another location
+already uses gets the suffix ``__<in>`` (``id__query``): no argument is ever lost.
+Transport headers (``Accept``, ``Content-Type``, ``Authorization``: OpenAPI 3.1 section
+4.8.12.1 says they are ignored) and security-scheme credentials are not arguments.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from httpllm._types import Location
+
+__all__ = [
+    "BODY",
+    "DEFAULT_STYLE",
+    "IGNORED_HEADERS",
+    "LOCATIONS",
+    "ParameterSpec",
+    "argument_names",
+    "pick_media_type",
+]
+
+BODY = "body"
+LOCATIONS: tuple[Location, ...] = ("path", "query", "header", "cookie")
+IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
+_MEDIA_PREFERENCE = (
+    "application/json",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data",
+    "text/plain",
+    "application/octet-stream",
+)
+
+
+@dataclass(slots=True)
+class ParameterSpec:
+    """A resolved Parameter Object, before naming."""
+
+    name: str
+    location: Location
+    node: dict[str, Any]
+    pointer: str
+    base: str
+    required: bool = False
+    schema: Any = None
+    media_type: str | None = None
+    schema_pointer: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def pick_media_type(content: dict[str, Any]) -> str | None:
+    """The media type to use from a Content map: JSON first, then form, multipart, text,
+    binary, then the first one listed (``*/*`` counts as JSON-like)."""
+    if not content:
+        return None
+    keys = list(content)
+    lowered = {k.lower().split(";")[0].strip(): k for k in keys}
+    for want in _MEDIA_PREFERENCE:
+        if want in lowered:
+            return lowered[want]
+    for key in keys:
+        base = key.lower().split(";")[0]
+        if base.endswith("+json") or base.endswith("/json"):
+            return key
+    return keys[0]
+
+
+def argument_names(specs: list[ParameterSpec], has_body: bool) -> list[str]:
+    """Names for each parameter: the plain name unless another location uses it first.
+
+    Order of preference: the body keeps ``body``; then path, query, header, cookie.
+    """
+    taken: set[str] = {BODY} if has_body else set()
+    order = sorted(range(len(specs)), key=lambda i: LOCATIONS.index(specs[i].location))
+    names = [""] * len(specs)
+    for i in order:
+        spec = specs[i]
+        name = spec.name
+        if name in taken:
+            name = f"{spec.name}__{spec.location}"
+            n = 2
+            while name in taken:
+                name, n = f"{spec.name}__{spec.location}{n}", n + 1
+        taken.add(name)
+        names[i] = name
+    return names

@@ -1,0 +1,129 @@
+"""Provider dialects and the open registry.
+
+A dialect is a :class:`Dialect` record (facts as fields, quirks as node rules, the wire
+shape as ``envelope``). Built-in dialects are registered here; users add or adjust one
+with :func:`register_provider` or through the entry-point group ``httpllm.providers``
+(each entry point loads a :class:`Dialect`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from importlib.metadata import entry_points
+
+from httpllm.dialects._base import Dialect, Options, RenderContext, Rule
+from httpllm.dialects._rules import (
+    CONSTRAINTS,
+    JSON_SCHEMA_2020_12,
+    close_objects,
+    describe,
+    filter_keywords,
+    maps_as_entries,
+    ref_alone,
+    typed_nodes,
+)
+from httpllm.errors import UnknownDialect
+
+__all__ = [
+    "CONSTRAINTS",
+    "JSON_SCHEMA_2020_12",
+    "Dialect",
+    "Options",
+    "RenderContext",
+    "Rule",
+    "close_objects",
+    "describe",
+    "filter_keywords",
+    "get_dialect",
+    "maps_as_entries",
+    "providers",
+    "ref_alone",
+    "register_provider",
+    "typed_nodes",
+]
+
+_REGISTRY: dict[str, Dialect] = {}
+_ALIASES: dict[str, str] = {}
+_LOADED_ENTRY_POINTS = False
+
+
+def register_provider(name: str, dialect: Dialect, *, aliases: tuple[str, ...] = ()) -> None:
+    """Register (or replace) the dialect used for ``provider=name``.
+
+    Example: a gateway that accepts OpenAI's subset minus ``pattern``::
+
+        from dataclasses import replace
+        from httpllm.dialects import get_dialect
+        base = get_dialect("chatgpt")
+        register_provider("my-gateway", replace(base, name="my-gateway",
+                          keywords=base.keywords - {"pattern"}))
+    """
+    if dialect.name != name:
+        dialect = replace(dialect, name=name)
+    _REGISTRY[name] = dialect
+    for alias in (*dialect.aliases, *aliases):
+        _ALIASES[alias] = name
+
+
+def _load_entry_points() -> None:
+    global _LOADED_ENTRY_POINTS
+    if _LOADED_ENTRY_POINTS:
+        return
+    _LOADED_ENTRY_POINTS = True
+    for entry in entry_points(group="httpllm.providers"):
+        try:
+            dialect = entry.load()
+        except Exception:  # noqa: BLE001 - a broken plugin must not break compile()
+            continue
+        if isinstance(dialect, Dialect):
+            register_provider(entry.name, dialect)
+
+
+def get_dialect(name: str) -> Dialect:
+    """The dialect registered as ``name`` (or an alias of it).
+
+    Raises:
+        UnknownDialect: no such provider; the message lists the known ones.
+    """
+    if name not in _REGISTRY and name not in _ALIASES:
+        _load_entry_points()
+    key = _ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        known = ", ".join(providers())
+        raise UnknownDialect(f"unknown provider {name!r}; known providers: {known}")
+    return _REGISTRY[key]
+
+
+def providers() -> list[str]:
+    """Every registered provider name (aliases not included), sorted."""
+    _load_entry_points()
+    return sorted(_REGISTRY)
+
+
+_BUILTIN_MODULES = (
+    "jsonschema",
+    "openai",
+    "anthropic",
+    "gemini",
+    "openai_compatible",
+    "ollama",
+    "mistral",
+    "bedrock",
+    "mcp",
+)
+"""Modules of built-in dialects; each exposes ``DIALECTS``, a tuple of :class:`Dialect`."""
+
+
+def _register_builtins() -> None:
+    from importlib import import_module
+    from importlib.util import find_spec
+
+    for module_name in _BUILTIN_MODULES:
+        qualified = f"{__name__}.{module_name}"
+        if find_spec(qualified) is None:
+            continue
+        for dialect in import_module(qualified).DIALECTS:
+            register_provider(dialect.name, dialect)
+
+
+_register_builtins()

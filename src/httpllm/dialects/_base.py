@@ -1,0 +1,126 @@
+"""The :class:`Dialect` record and the context its rules receive."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
+
+from httpllm._types import JSON, Schema
+from httpllm.loss import Action, Loss
+from httpllm.pointer import escape
+
+if TYPE_CHECKING:
+    from httpllm.compose.function import Function
+
+__all__ = ["Dialect", "Options", "RenderContext", "Rule"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Options:
+    """Compile options a dialect's rules may read.
+
+    Attributes:
+        strict: render the strict-mode variant where the dialect has one.
+        strip_constraints: move validation keywords (bounds, lengths, pattern, format,
+            uniqueItems, default) into descriptions as ``@minimum 0`` tags, even where the
+            provider accepts them. ``validate`` still enforces them.
+        unroll: for dialects without ``$ref``: expand recursive schemas this many levels
+            and cut the rest (reported); ``None`` reports such functions as errors.
+        split_unions: for dialects without unions: one function per variant of a union
+            request body instead of the documented fallback.
+        lenient: replace what a dialect cannot type (an array without ``items`` in strict
+            mode) by a documented default and a loss entry; ``False`` makes it an error.
+        examples: ``"native"`` (the provider's own field where it has one, else the
+            description), ``"description"`` or ``"off"``.
+        envelope: the dialect's envelope variant (``"chat"`` or ``"responses"`` for
+            OpenAI; ``"parameters"`` or ``"json-schema"`` for Gemini).
+    """
+
+    strict: bool = False
+    strip_constraints: bool = False
+    unroll: int | None = None
+    split_unions: bool = False
+    lenient: bool = True
+    examples: Literal["native", "description", "off"] = "native"
+    envelope: str | None = None
+
+
+@dataclass(slots=True)
+class RenderContext:
+    """What a dialect rule may know besides the node.
+
+    ``pointer`` is kept current by the walker; :meth:`lose` is the only way a rule may
+    drop or rewrite something.
+    """
+
+    dialect: Dialect
+    options: Options
+    losses: list[Loss] = field(default_factory=list)
+    pointer: str = "#"
+    problems: list[str] = field(default_factory=list)
+    strict: bool = False
+
+    def lose(self, keyword: str, action: Action, value: Any = None, note: str = "") -> None:
+        """Record that ``keyword`` of the current node was dropped or rewritten."""
+        self.losses.append(Loss(pointer=f"{self.pointer}/{escape(keyword)}", keyword=keyword,
+                                action=action, value=value, dialect=self.dialect.name,
+                                note=note))
+
+    def fail(self, message: str) -> None:
+        """Record that the current node cannot be expressed (the function is reported)."""
+        self.problems.append(f"{self.pointer}: {message}")
+
+
+Rule = Callable[[dict[str, Any], RenderContext], Schema]
+"""A node rule: ``(node, ctx) -> node``, children already rendered; same object if unchanged."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Dialect:
+    """One provider's rules, as data plus a few node rules.
+
+    Attributes:
+        name: registry name (``"chatgpt"``), lower-hyphen.
+        keywords: schema keywords the provider keeps; any other is moved into the
+            description (constraints) or dropped, with a loss entry. ``None``: all.
+        strict_keywords: the keywords kept in strict mode (``None``: as ``keywords``).
+        refs: ``"keep"`` (``$ref``/``$defs`` allowed) or ``"inline"`` (none: recursion
+            is unrolled with ``Options.unroll`` or the function is reported).
+        union: the union keyword the provider spells (``"anyOf"``).
+        union_at_root: whether the parameters root may be a union (no provider allows it).
+        name_max: longest function name, in characters.
+        name_pattern: regular expression a function name must match.
+        description_max: longest function description, in characters (``None``: no limit).
+        tool_limit: most tools in one request (``None``: unknown).
+        rules: node rules, applied in order to every node, children first.
+        strict_rules: extra node rules for ``Options.strict`` (``()``: no strict mode).
+        strict_limits: checks of the strict mode's size limits; each returns problems.
+        finish: ``(parameters, function, ctx) -> parameters`` applied once to the root.
+        envelope: ``(function, options) -> tool`` the provider's wire shape.
+        aliases: other registry names.
+        source: the provider documentation these facts come from.
+    """
+
+    name: str
+    keywords: frozenset[str] | None
+    strict_keywords: frozenset[str] | None = None
+    refs: Literal["keep", "inline"] = "keep"
+    union: Literal["anyOf", "oneOf"] = "anyOf"
+    union_at_root: bool = False
+    name_max: int = 64
+    name_pattern: str = r"^[a-zA-Z0-9_-]{1,64}$"
+    description_max: int | None = None
+    tool_limit: int | None = None
+    rules: tuple[Rule, ...] = ()
+    strict_rules: tuple[Rule, ...] = ()
+    strict_limits: tuple[Callable[[Schema], list[str]], ...] = ()
+    finish: Callable[[Schema, Function, RenderContext], Schema] | None = None
+    envelope: Callable[[Function, Options], JSON] = lambda f, o: f.to_json()
+    aliases: tuple[str, ...] = ()
+    source: str = ""
+
+    @property
+    def has_strict(self) -> bool:
+        """Whether the dialect has a strict mode."""
+        return bool(self.strict_rules)

@@ -1,0 +1,127 @@
+"""Every exception httpllm raises, as one tree.
+
+```
+HttpllmError
+├── LoadError ── LimitExceeded, AccessDenied   (unreadable source; limits; network/outside-folder gate)
+├── SpecError ── RefError                      (invalid document; unresolvable $ref)
+├── SchemaError                                (a schema that cannot be emended, e.g. allOf conflict)
+├── DialectError ── UnknownDialect, Unrepresentable
+└── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+```
+
+Each error carries a keyword-only ``pointer`` (a JSON pointer spelled like a ``$ref``,
+``"#/paths/~1pets/get"``) and, where known, the ``source`` file. Its message is one line
+saying where and what was expected; never a whole document.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "AccessDenied",
+    "CallError",
+    "DialectError",
+    "HttpllmError",
+    "InvalidArguments",
+    "LimitExceeded",
+    "LoadError",
+    "RefError",
+    "RequestBuildError",
+    "SchemaError",
+    "SpecError",
+    "TransportError",
+    "UnknownDialect",
+    "UnknownFunction",
+    "Unrepresentable",
+]
+
+
+class HttpllmError(Exception):
+    """Base of every error httpllm raises.
+
+    Attributes:
+        message: what went wrong and what was expected, one line.
+        pointer: JSON pointer of the offending node (``"#/..."``) or ``None``.
+        source: the file or source label the pointer is relative to, or ``None``.
+    """
+
+    def __init__(self, message: str, *, pointer: str | None = None, source: str | None = None):
+        self.message = message
+        self.pointer = pointer
+        self.source = source
+        super().__init__(self._render())
+
+    def _render(self) -> str:
+        where = ""
+        if self.source and self.pointer:
+            where = f"{self.source}{self.pointer}: "
+        elif self.source:
+            where = f"{self.source}: "
+        elif self.pointer:
+            where = f"{self.pointer}: "
+        return f"{where}{self.message}"
+
+
+class LoadError(HttpllmError):
+    """The source could not be read or decoded as JSON/YAML."""
+
+
+class LimitExceeded(LoadError):
+    """A safety limit was hit: size, nesting depth, YAML aliases, schema depth."""
+
+
+class AccessDenied(LoadError):
+    """A ``$ref`` needs the network or a file outside the document's folder, not allowed."""
+
+
+class SpecError(HttpllmError):
+    """The document is not an OpenAPI 3.0/3.1 description we can compile."""
+
+
+class RefError(SpecError):
+    """A ``$ref`` does not resolve (missing file, missing pointer, bad syntax)."""
+
+
+class SchemaError(HttpllmError):
+    """A schema cannot be turned into an emended schema (e.g. contradictory ``allOf``)."""
+
+
+class DialectError(HttpllmError):
+    """A provider dialect problem."""
+
+
+class UnknownDialect(DialectError):
+    """No provider of that name is registered."""
+
+
+class Unrepresentable(DialectError):
+    """A schema cannot be expressed in a dialect at all."""
+
+
+class CallError(HttpllmError):
+    """A tool call could not be validated, built or sent."""
+
+
+class InvalidArguments(CallError):
+    """The arguments of a tool call do not match the function's schema.
+
+    Attributes:
+        errors: the individual validation errors (``httpllm.execute.ArgumentError``).
+    """
+
+    def __init__(self, message: str, *, errors: Any = (), pointer: str | None = None):
+        self.errors = tuple(errors)
+        super().__init__(message, pointer=pointer)
+
+
+class UnknownFunction(CallError):
+    """A tool call names a function the application does not have."""
+
+
+class RequestBuildError(CallError):
+    """Valid arguments could not be turned into an HTTP request (e.g. no server URL)."""
+
+
+class TransportError(CallError):
+    """Sending the request failed (connection, timeout, protocol)."""

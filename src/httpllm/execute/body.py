@@ -1,0 +1,278 @@
+"""Encode the request body argument by its media type.
+
+One encoder per kind of media type, chosen by a table:
+
+- ``application/json`` and ``*/*+json``: compact UTF-8 JSON;
+- ``application/x-www-form-urlencoded``: one ``name=value`` per property, percent-encoded
+  as RFC 3986 says (space ``%20``). A property whose Encoding Object has ``style``,
+  ``explode`` or ``allowReserved`` is serialized like a query parameter; otherwise by its
+  ``contentType`` (default: objects as JSON text, arrays as one pair per member, primitives
+  as text);
+- ``multipart/form-data``: one part per property and per array member, named by the
+  property (RFC 7578 section 4.3); objects are JSON parts, files are file parts, primitives
+  are text parts with no ``Content-Type`` (RFC 7578 section 4.4 defaults it to
+  ``text/plain``); an Encoding Object's ``contentType`` (its first concrete media type) is
+  the part's ``Content-Type``;
+- ``text/*``: the string, UTF-8 (``; charset=utf-8`` added when the media type names none);
+  numbers and booleans as JSON text, arrays and objects as JSON text (OpenAPI defines no
+  other text form);
+- anything else (``application/octet-stream``, ``image/png`` ...): the bytes of a file, or a
+  string — base64-decoded when its schema says ``contentEncoding: base64`` (3.1) or
+  ``format: byte`` (3.0), else UTF-8.
+
+A wildcard media type (``*/*``, ``application/*``) takes the kind the value has: a file is
+binary, a string text, anything else JSON.
+
+Source: OpenAPI 3.1.0 section 4.8.14 (Media Type Object: x-www-form-urlencoded and multipart
+content), 4.8.15 (Encoding Object); OpenAPI 3.1.1 Encoding Object and Appendix E.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from httpllm.compose.function import Argument
+from httpllm.errors import RequestBuildError
+from httpllm.execute.serialize import identity, percent, query_pairs, reserved, scalar
+
+__all__ = ["Body", "Part", "Upload", "encode_body", "is_json"]
+
+Part = tuple[str, tuple[str | None, bytes, str | None]]
+"""One multipart part as httpx takes it: ``(name, (filename, content, content_type))``."""
+
+_STYLE_FIELDS = ("style", "explode", "allowReserved")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Upload:
+    """A file the host supplies for a binary argument (``files=`` of ``build_request``).
+
+    Attributes:
+        content: the file's bytes.
+        filename: the file name sent in the part's ``Content-Disposition``; ``None`` uses the
+            property name.
+        content_type: the part's ``Content-Type``; ``None`` takes the Encoding Object's, else
+            ``application/octet-stream``.
+    """
+
+    content: bytes
+    filename: str | None = None
+    content_type: str | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Body:
+    """An encoded body: either ``content`` bytes or multipart ``parts``.
+
+    Attributes:
+        content: the body bytes (``None`` for multipart).
+        content_type: the ``Content-Type`` header (``None`` for multipart: httpx adds it with
+            the boundary).
+        parts: the multipart parts, in property order (``None`` unless multipart).
+    """
+
+    content: bytes | None = None
+    content_type: str | None = None
+    parts: list[Part] | None = field(default=None)
+
+
+def is_json(media_type: str) -> bool:
+    """``application/json`` or a ``+json`` structured syntax suffix (RFC 6839 section 3.1)."""
+    essence = _essence(media_type)
+    return essence == "application/json" or essence.endswith("+json")
+
+
+def _essence(media_type: str) -> str:
+    return media_type.split(";", 1)[0].strip().lower()
+
+
+def encode_body(argument: Argument, value: Any) -> Body:
+    """Encode the value of the body argument by ``argument.media_type``.
+
+    Raises:
+        RequestBuildError: the value cannot take that media type (a file in a JSON body, an
+            object as ``application/xml``, a form body that is not an object ...).
+    """
+    media_type = argument.media_type or "application/json"
+    kind = _kind(media_type, value)
+    return _ENCODERS[kind](argument, media_type, value)
+
+
+def _kind(media_type: str, value: Any) -> str:
+    essence = _essence(media_type)
+    if is_json(essence):
+        return "json"
+    if essence == "application/x-www-form-urlencoded":
+        return "form"
+    if essence == "multipart/form-data":
+        return "multipart"
+    if essence.startswith("multipart/"):
+        return "unsupported"
+    if essence in ("*/*", "application/*"):
+        if isinstance(value, (Upload, bytes)):
+            return "binary"
+        return "text" if isinstance(value, str) else "json"
+    if essence.startswith("text/"):
+        return "text"
+    return "binary"
+
+
+def _json(argument: Argument, media_type: str, value: Any) -> Body:
+    content_type = media_type if is_json(media_type) else "application/json"
+    try:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise RequestBuildError(
+            f"argument {argument.name!r}: the body is not JSON ({exc}); "
+            "a file needs a multipart/form-data or binary body"
+        ) from exc
+    return Body(content=text.encode("utf-8"), content_type=content_type)
+
+
+def _text(argument: Argument, media_type: str, value: Any) -> Body:
+    if isinstance(value, (Upload, bytes)):
+        raise RequestBuildError(f"argument {argument.name!r}: a file cannot be a text body")
+    essence = _essence(media_type)
+    content_type = "text/plain" if essence in ("*/*", "application/*") else media_type
+    if "charset=" not in content_type.lower():
+        content_type += "; charset=utf-8"
+    return Body(content=scalar(value).encode("utf-8"), content_type=content_type)
+
+
+def _binary(argument: Argument, media_type: str, value: Any) -> Body:
+    wildcard = "*" in _essence(media_type)
+    if isinstance(value, Upload):
+        own = value.content_type or "application/octet-stream"
+        return Body(content=value.content, content_type=own if wildcard else media_type)
+    if isinstance(value, bytes):
+        return Body(
+            content=value, content_type="application/octet-stream" if wildcard else media_type
+        )
+    if not isinstance(value, str):
+        raise RequestBuildError(
+            f"argument {argument.name!r}: a {media_type} body needs a file or a string, "
+            f"not {type(value).__name__}"
+        )
+    return Body(content=_string_bytes(argument, value), content_type=media_type)
+
+
+def _string_bytes(argument: Argument, value: str) -> bytes:
+    schema = argument.schema if isinstance(argument.schema, dict) else {}
+    encoding = schema.get("contentEncoding") or (
+        "base64" if schema.get("format") == "byte" else None
+    )
+    if encoding not in ("base64", "base64url"):
+        return value.encode("utf-8")
+    try:
+        if encoding == "base64url":
+            return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+        return base64.b64decode(value, validate=True)
+    except (binascii.Error, ValueError) as exc:
+        raise RequestBuildError(f"argument {argument.name!r}: not {encoding} ({exc})") from exc
+
+
+def _object(argument: Argument, media_type: str, value: Any) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping):
+        raise RequestBuildError(
+            f"argument {argument.name!r}: a {media_type} body must be an object, "
+            f"not {type(value).__name__}"
+        )
+    return value
+
+
+def _form(argument: Argument, media_type: str, value: Any) -> Body:
+    pairs: list[tuple[str, str]] = []
+    for name, item in _object(argument, media_type, value).items():
+        encoding = argument.encoding.get(name) or {}
+        if isinstance(item, (Upload, bytes)):
+            raise RequestBuildError(
+                f"argument {argument.name!r}: property {name!r} is a file; "
+                "application/x-www-form-urlencoded carries text only (base64 it)"
+            )
+        if any(key in encoding for key in _STYLE_FIELDS):
+            style = str(encoding.get("style", "form"))
+            explode = bool(encoding.get("explode", style == "form"))
+            encode = reserved if encoding.get("allowReserved") else percent
+            pairs.extend(query_pairs(style, name, item, explode, encode))
+            continue
+        members = item if isinstance(item, (list, tuple)) else [item]
+        declared = encoding.get("contentType")
+        pairs.extend(
+            (percent(name), percent(_part_text(member, declared)))
+            for member in members
+            if member is not None
+        )
+    content = "&".join(f"{k}={v}" for k, v in pairs).encode("ascii")
+    return Body(content=content, content_type=media_type)
+
+
+def _part_text(value: Any, content_type: Any) -> str:
+    """A form value by content type: JSON for objects and JSON media types, else text."""
+    declared = _first_media_type(content_type)
+    if isinstance(value, (Mapping, list, tuple)) or (declared and is_json(declared)):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return scalar(value)
+
+
+def _first_media_type(content_type: Any) -> str | None:
+    """The first concrete media type of an Encoding Object ``contentType`` list."""
+    if not isinstance(content_type, str):
+        return None
+    for item in content_type.split(","):
+        item = item.strip()
+        if item and "*" not in _essence(item):
+            return item
+    return None
+
+
+def _multipart(argument: Argument, media_type: str, value: Any) -> Body:
+    parts: list[Part] = []
+    for name, item in _object(argument, media_type, value).items():
+        if item is None:
+            continue
+        encoding = argument.encoding.get(name) or {}
+        declared = _first_media_type(encoding.get("contentType"))
+        styled = any(key in encoding for key in _STYLE_FIELDS)
+        if styled and not isinstance(item, (Upload, bytes)):
+            style = str(encoding.get("style", "form"))
+            explode = bool(encoding.get("explode", style == "form"))
+            pairs = query_pairs(style, name, item, explode, identity, raw=True)
+            parts.extend((k, (None, v.encode("utf-8"), None)) for k, v in pairs)
+            continue
+        members = item if isinstance(item, (list, tuple)) else [item]
+        parts.extend((name, _part(name, m, declared)) for m in members if m is not None)
+    return Body(parts=parts)
+
+
+def _part(name: str, value: Any, declared: str | None) -> tuple[str | None, bytes, str | None]:
+    if isinstance(value, Upload):
+        content_type = value.content_type or declared or "application/octet-stream"
+        return (value.filename or name, value.content, content_type)
+    if isinstance(value, bytes):
+        return (name, value, declared or "application/octet-stream")
+    if isinstance(value, (Mapping, list, tuple)):
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return (None, text.encode("utf-8"), declared or "application/json")
+    return (None, scalar(value).encode("utf-8"), declared)
+
+
+def _unsupported(argument: Argument, media_type: str, value: Any) -> Body:
+    raise RequestBuildError(
+        f"argument {argument.name!r}: cannot encode a {media_type} body "
+        "(only multipart/form-data among multipart types)"
+    )
+
+
+_ENCODERS: dict[str, Callable[[Argument, str, Any], Body]] = {
+    "json": _json,
+    "form": _form,
+    "multipart": _multipart,
+    "text": _text,
+    "binary": _binary,
+    "unsupported": _unsupported,
+}

@@ -1,0 +1,344 @@
+"""Turn a model's tool-call arguments back into the values the operation takes.
+
+Parsing accepts the JSON text a model produced (or a mapping). For a function rendered in
+strict mode, :func:`decode` then undoes each strict rewrite, guided by the *original* schema
+(``Function.schema``), walking the instance and the schema together with an explicit stack:
+
+- a ``null`` for a property the original schema does not require is dropped: in strict mode
+  the model must emit every key, so ``null`` there means "not given" — also when the original
+  schema accepts ``null`` (optional *and* nullable: omitted). A ``null`` for a required
+  property is kept;
+- an array of ``{"key": ..., "value": ...}`` entries where the original schema has a map
+  (``additionalProperties`` and no ``properties``) becomes an object; a later entry with the
+  same key replaces an earlier one, as duplicate names do in ``json.loads``;
+- a string where the original schema wants an object, an array or any value (and never a
+  string) is JSON-decoded; a string that is not JSON is kept, so validation reports it.
+
+Non-strict functions are only parsed.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from httpllm import pointer
+from httpllm._types import Schema
+from httpllm.compose.function import Function
+from httpllm.errors import InvalidArguments
+from httpllm.execute.feedback import argument_error, show
+
+__all__ = ["Arguments", "decode", "parse"]
+
+Arguments = Mapping[str, Any] | str | bytes
+"""A tool call's arguments: the JSON text the model produced, or an already parsed mapping."""
+
+_UNIONS = ("anyOf", "oneOf", "allOf")
+_OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties", "required")
+_ARRAY_KEYS = ("items", "prefixItems")
+_JSON_TYPES: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (list, "array"),
+    (dict, "object"),
+    (type(None), "null"),
+)
+
+
+def _reject_constant(name: str) -> Any:
+    """``json.loads`` hook: ``NaN`` and ``Infinity`` are not JSON (RFC 8259 section 6)."""
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def loads(text: str) -> Any:
+    """Strict JSON: no ``NaN``/``Infinity``; too deep a nesting is a ``ValueError``.
+
+    Raises:
+        ValueError: the text is not JSON.
+    """
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecursionError as exc:
+        raise ValueError("nested too deeply") from exc
+
+
+def parse(function: Function, arguments: Arguments) -> dict[str, Any]:
+    """The arguments object of a tool call, from JSON text or a mapping.
+
+    Blank text is read as ``{}`` (some providers send ``""`` for a call without arguments).
+
+    Raises:
+        InvalidArguments: the text is not JSON, or the value is not a JSON object; its single
+            error has pointer ``"#"``.
+    """
+    value: Any = arguments
+    if isinstance(arguments, (bytes, bytearray)):
+        try:
+            value = bytes(arguments).decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise _not_json(function, f"bytes that are not UTF-8 ({exc.reason})") from exc
+    if isinstance(value, str):
+        if not value.strip():
+            return {}
+        try:
+            value = loads(value)
+        except ValueError as exc:
+            raise _not_json(function, f"text that is not JSON ({exc})") from exc
+    if not isinstance(value, Mapping):
+        error = argument_error("#", "type", "a JSON object of arguments", show(value))
+        raise InvalidArguments(
+            f"{function.name}: {error.message}", errors=(error,), pointer=function.pointer or None
+        )
+    return dict(value)
+
+
+def _not_json(function: Function, received: str) -> InvalidArguments:
+    error = argument_error("#", "json", "a JSON object of arguments", received)
+    return InvalidArguments(
+        f"{function.name}: {error.message}", errors=(error,), pointer=function.pointer or None
+    )
+
+
+def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
+    """Parse a tool call and undo the strict-mode rewrites of ``function``.
+
+    The input is never mutated; containers on the way are rebuilt, values are shared.
+
+    Example:
+        C17 in strict mode: ``'{"city": "Oslo", "units": null, "days": null}'`` ->
+        ``{"city": "Oslo"}`` (``units`` and ``days`` are optional, so ``null`` means "not
+        given").
+
+    Raises:
+        InvalidArguments: the text is not a JSON object (see :func:`parse`).
+
+    Source: OpenAI structured outputs, "all fields must be required" (optional fields are
+    emulated with a union with ``null``); JSON Schema 2020-12 Core section 10 (applicators).
+    """
+    args = parse(function, arguments)
+    if not function.strict:
+        return args
+    decoded: dict[str, Any] = _Walk(function.schema).run(args)
+    return decoded
+
+
+class _Walk:
+    """One walk of an instance alongside the original schema (explicit stack)."""
+
+    def __init__(self, root: Schema) -> None:
+        self.root = root
+        self.stack: list[tuple[Any, Schema, Any, Any]] = []
+
+    def run(self, value: Any) -> Any:
+        box: list[Any] = [None]
+        self.stack.append((value, self.root, box, 0))
+        while self.stack:
+            item, schema, parent, key = self.stack.pop()
+            parent[key] = self.step(item, alternatives(schema, self.root))
+        return box[0]
+
+    def step(self, value: Any, alts: list[dict[str, Any]]) -> Any:
+        if isinstance(value, str) and _wants_encoded(alts):
+            try:
+                return loads(value)
+            except ValueError:
+                return value
+        if isinstance(value, dict):
+            return self.object(value, alts)
+        if isinstance(value, list):
+            return self.array(value, alts)
+        return value
+
+    def object(self, value: dict[str, Any], alts: list[dict[str, Any]]) -> Any:
+        objects = _narrow([a for a in alts if "object" in (_types(a) or ())], value)
+        if not objects:
+            return value
+        declared = {name for a in objects for name in _mapping(a.get("properties"))}
+        required = {
+            name for a in objects for name in a.get("required", ()) if isinstance(name, str)
+        }
+        out: dict[str, Any] = {}
+        for name, item in value.items():
+            if item is None and name in declared and name not in required:
+                continue
+            out[name] = item
+            child = _property_schema(objects, name)
+            if child is not None:
+                self.stack.append((item, child, out, name))
+        return out
+
+    def array(self, value: list[Any], alts: list[dict[str, Any]]) -> Any:
+        arrays = [a for a in alts if "array" in (_types(a) or ())]
+        if arrays:
+            out = list(value)
+            for index, item in enumerate(value):
+                child = _item_schema(arrays, index)
+                if child is not None:
+                    self.stack.append((item, child, out, index))
+            return out
+        maps = [a for a in alts if _is_map(a)]
+        if maps and _is_entries(value):
+            entries = {entry["key"]: entry["value"] for entry in value}
+            values: Schema = {"anyOf": [_map_values(a) for a in maps]}
+            decoded: dict[str, Any] = dict.fromkeys(entries)
+            for name, item in entries.items():
+                self.stack.append((item, values, decoded, name))
+            return decoded
+        return value
+
+
+def resolve(ref: str, root: Schema) -> Schema | None:
+    """The node a local ``$ref`` (``"#/$defs/Pet"``) names in ``root``, or ``None``."""
+    if not ref.startswith("#"):
+        return None
+    node = root
+    for token in pointer.parts(ref):
+        if isinstance(node, dict) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return None
+    return node
+
+
+def alternatives(schema: Schema, root: Schema) -> list[dict[str, Any]]:
+    """The concrete schemas a node stands for: ``$ref`` followed, unions flattened.
+
+    ``allOf`` members are listed beside ``anyOf``/``oneOf`` ones: for finding where a value
+    goes that is enough, and validation checks the intersection afterwards. ``true`` and an
+    unresolvable ``$ref`` are ``{}`` (any value); ``false`` is dropped.
+    """
+    out: list[dict[str, Any]] = []
+    stack: list[Schema] = [schema]
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        if node is True:
+            out.append({})
+            continue
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref not in seen:
+                seen.add(ref)
+                target = resolve(ref, root)
+                stack.append({} if target is None else target)
+            continue
+        members = [m for key in _UNIONS for m in node.get(key, ()) if isinstance(m, (dict, bool))]
+        if not members:
+            out.append(node)
+            continue
+        stack.extend(reversed(members))
+        rest = {k: v for k, v in node.items() if k not in _UNIONS}
+        if "type" in rest or any(k in rest for k in (*_OBJECT_KEYS, *_ARRAY_KEYS)):
+            out.append(rest)
+    return out
+
+
+def _types(alt: dict[str, Any]) -> frozenset[str] | None:
+    """The JSON types a schema declares, inferred from its keywords; ``None``: any value."""
+    declared = alt.get("type")
+    if isinstance(declared, str):
+        return frozenset((declared,))
+    if isinstance(declared, list):
+        return frozenset(t for t in declared if isinstance(t, str))
+    if any(key in alt for key in _OBJECT_KEYS):
+        return frozenset(("object",))
+    if any(key in alt for key in _ARRAY_KEYS):
+        return frozenset(("array",))
+    if "const" in alt:
+        return frozenset((_json_type(alt["const"]),))
+    if isinstance(alt.get("enum"), list):
+        return frozenset(_json_type(v) for v in alt["enum"])
+    return None
+
+
+def _json_type(value: Any) -> str:
+    for cls, name in _JSON_TYPES:
+        if isinstance(value, cls):
+            return name
+    return "object"
+
+
+def _wants_encoded(alts: list[dict[str, Any]]) -> bool:
+    """A string here stands for a JSON-encoded object, array or any value (strict rewrite)."""
+    types = [_types(a) for a in alts]
+    if any(t is not None and "string" in t for t in types):
+        return False
+    return any(t is None or "object" in t or "array" in t for t in types)
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _narrow(objects: list[dict[str, Any]], value: dict[str, Any]) -> list[dict[str, Any]]:
+    """Keep the object alternatives whose one-value tags (``const``/``enum``) match ``value``.
+
+    Discriminator tags are required one-value ``enum``s in the emended schema; when no
+    alternative matches, all are kept.
+    """
+    kept = [a for a in objects if _tags_match(a, value)]
+    return kept or objects
+
+
+def _tags_match(alt: dict[str, Any], value: dict[str, Any]) -> bool:
+    for name, prop in _mapping(alt.get("properties")).items():
+        if name not in value or not isinstance(prop, dict):
+            continue
+        if "const" in prop and prop["const"] != value[name]:
+            return False
+        enum = prop.get("enum")
+        if isinstance(enum, list) and len(enum) == 1 and enum[0] != value[name]:
+            return False
+    return True
+
+
+def _property_schema(objects: list[dict[str, Any]], name: str) -> Schema | None:
+    found: list[Schema] = []
+    for alt in objects:
+        properties = _mapping(alt.get("properties"))
+        if name in properties:
+            found.append(properties[name])
+        elif isinstance(alt.get("additionalProperties"), (dict, bool)):
+            found.append(alt["additionalProperties"])
+    return {"anyOf": found} if found else None
+
+
+def _item_schema(arrays: list[dict[str, Any]], index: int) -> Schema | None:
+    found: list[Schema] = []
+    for alt in arrays:
+        prefix = alt.get("prefixItems")
+        if isinstance(prefix, list) and index < len(prefix):
+            found.append(prefix[index])
+        elif isinstance(alt.get("items"), (dict, bool)):
+            found.append(alt["items"])
+    return {"anyOf": found} if found else None
+
+
+def _is_map(alt: dict[str, Any]) -> bool:
+    """An object schema without declared properties: a map from names to values."""
+    return (
+        "object" in (_types(alt) or ())
+        and not _mapping(alt.get("properties"))
+        and not alt.get("patternProperties")
+        and alt.get("additionalProperties", True) is not False
+    )
+
+
+def _map_values(alt: dict[str, Any]) -> Schema:
+    values = alt.get("additionalProperties", True)
+    return values if isinstance(values, (dict, bool)) else True
+
+
+def _is_entries(value: list[Any]) -> bool:
+    """``[{"key": "a", "value": 1}, ...]``: the strict-mode spelling of a map."""
+    return all(
+        isinstance(e, dict) and e.keys() == {"key", "value"} and isinstance(e["key"], str)
+        for e in value
+    )

@@ -1,0 +1,367 @@
+"""Turn valid arguments into an ``httpx.Request`` through the parameter map.
+
+The URL is built here, not by httpx (whose ``params=`` sends spaces as ``+`` and commas as
+``%2C``, and which normalises a raw ``../``): the server URL (``Function.servers[0]`` with
+its variables, or the host's ``base_url``; never the model's), then the path template with
+every path value percent-encoded so no value can add a segment, leave the path or reach
+the query, then the query string in parameter-map order, then credentials.
+
+Rules chosen where OpenAPI leaves room:
+
+- a ``null`` value is undefined (RFC 6570 section 2.3): the parameter is left out;
+- an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
+  reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
+  with it; an empty array or object is undefined and left out;
+- a path value that expands to nothing, or a path with a ``.`` or ``..`` segment, is refused;
+- header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
+  (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
+  types (``Function.extra["accept"]``) and ``Content-Type`` from the body's media type;
+- cookies are ``name=value`` pairs joined by ``"; "`` in one ``Cookie`` header
+  (RFC 6265 section 5.4; OpenAPI 3.1.1 Appendix D), values percent-encoded as ``form``
+  style does;
+- files: ``files={"#/body/avatar": b"..." | (filename, b"...") | (filename, b"...",
+  content_type)}`` puts a file at a pointer into the arguments object before encoding
+  (a missing container on the way is created: an array before an index token such as ``0``
+  or ``-``, else an object); a bare ``bytes`` file part is named after its property.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+from httpllm import pointer
+from httpllm.compose.function import Argument, Function
+from httpllm.errors import RequestBuildError
+from httpllm.execute.body import Body, Upload, encode_body
+from httpllm.execute.decode import Arguments, decode
+from httpllm.execute.security import Credential, credentials
+from httpllm.execute.serialize import (
+    content_text,
+    expand,
+    header_text,
+    percent,
+    query_pairs,
+    reserved,
+)
+
+__all__ = ["FileValue", "assemble", "build_request"]
+
+FileValue = bytes | tuple[str, bytes] | tuple[str, bytes, str]
+"""A file for a binary argument: its bytes, ``(filename, bytes)`` or
+``(filename, bytes, content_type)``."""
+
+_VARIABLE = re.compile(r"\{([^{}]*)\}")
+_IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
+
+
+@dataclass(slots=True)
+class _Parts:
+    """The pieces of a request while it is assembled (local to one call)."""
+
+    query: list[tuple[str, str]] = field(default_factory=list)
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    cookies: list[tuple[str, str]] = field(default_factory=list)
+
+
+def build_request(
+    function: Function,
+    arguments: Arguments,
+    *,
+    base_url: str | None = None,
+    auth: Mapping[str, Credential] | httpx.Auth | None = None,
+    server_variables: Mapping[str, str] | None = None,
+    host_arguments: Mapping[str, Any] | None = None,
+    files: Mapping[str, FileValue] | None = None,
+) -> httpx.Request:
+    """Build the HTTP request for a tool call, following OpenAPI serialization.
+
+    The arguments are decoded (:func:`httpllm.execute.decode`) but not validated: call
+    :func:`httpllm.execute.validate` first, as :func:`httpllm.execute.execute` does.
+
+    Example:
+        C25: ``{"id": "u1", "version": 3, "body": {"id": "u1-b", "version": 7, "name": "A"}}``
+        -> ``PUT https://api.example.com/users/u1?version=3`` with body
+        ``{"id":"u1-b","version":7,"name":"A"}``.
+
+    Args:
+        function: the compiled function.
+        arguments: the model's arguments, JSON text or a mapping.
+        base_url: replaces the server URL (``"https://staging.example.com/v1"``).
+        auth: credentials by security scheme name (see :mod:`httpllm.execute.security`); an
+            ``httpx.Auth`` is not applied here (it may need the server's challenge):
+            ``execute`` hands it to ``client.send``.
+        server_variables: values for the server URL's variables, over their defaults.
+        host_arguments: arguments the host supplies; merged over the model's, host wins.
+        files: files by pointer into the arguments object, ``{"#/body/avatar": b"..."}``.
+
+    Raises:
+        InvalidArguments: the arguments are not a JSON object.
+        RequestBuildError: no usable server URL, a path value that is empty or a dot
+            segment, an empty query value without ``allowEmptyValue``, missing credentials,
+            a body that cannot take its media type.
+
+    Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
+    4.8.13 (Request Body Object); RFC 3986 section 3.
+    """
+    args = decode(function, arguments)
+    if host_arguments:
+        args = {**args, **host_arguments}
+    placed = auth if isinstance(auth, Mapping) else None
+    return assemble(
+        function,
+        args,
+        base_url=base_url,
+        auth=placed,
+        server_variables=server_variables,
+        files=files,
+    )
+
+
+def assemble(
+    function: Function,
+    args: Mapping[str, Any],
+    *,
+    base_url: str | None = None,
+    auth: Mapping[str, Credential] | None = None,
+    server_variables: Mapping[str, str] | None = None,
+    files: Mapping[str, FileValue] | None = None,
+) -> httpx.Request:
+    """:func:`build_request` for arguments already decoded and merged.
+
+    Raises:
+        RequestBuildError: as :func:`build_request`.
+    """
+    values = _with_files(args, files) if files else dict(args)
+    base = server_url(function, base_url, server_variables)
+    parts = _Parts()
+    body: Body | None = None
+    for argument in function.arguments:
+        value = values.get(argument.name)
+        if value is None or argument.location == "path":
+            continue
+        if argument.location == "body":
+            body = encode_body(argument, value)
+        else:
+            _PLACE[argument.location](argument, value, parts)
+    for where, name, secret in credentials(function, auth) if auth else ():
+        if where == "header":
+            parts.headers.append((name, secret))
+        elif where == "query":
+            parts.query.append((percent(name), percent(secret)))
+        else:
+            parts.cookies.append((name, secret))
+    url = base + _path(function, values)
+    if parts.query:
+        url += "?" + "&".join(f"{k}={v}" for k, v in parts.query)
+    _same_origin(url, base)
+    return _request(function, url, parts, body)
+
+
+def _request(function: Function, url: str, parts: _Parts, body: Body | None) -> httpx.Request:
+    headers = list(parts.headers)
+    accept = function.extra.get("accept")
+    if isinstance(accept, (list, tuple)):
+        accept = ", ".join(str(a) for a in accept)
+    if isinstance(accept, str) and accept:
+        headers.append(("Accept", accept))
+    if parts.cookies:
+        headers.append(("Cookie", "; ".join(f"{k}={v}" for k, v in parts.cookies)))
+    method = function.method.upper()
+    if body is None:
+        return httpx.Request(method, url, headers=headers)
+    if body.parts is None:
+        if body.content_type:
+            headers.append(("Content-Type", body.content_type))
+        return httpx.Request(method, url, headers=headers, content=body.content)
+    if not body.parts:
+        # No parts: only the close delimiter, as browsers send an empty form (RFC 2046 5.1.1).
+        boundary = secrets.token_hex(16)
+        headers.append(("Content-Type", f"multipart/form-data; boundary={boundary}"))
+        return httpx.Request(method, url, headers=headers, content=f"--{boundary}--\r\n".encode())
+    request = httpx.Request(method, url, headers=headers, files=body.parts)
+    request.read()
+    return request
+
+
+def server_url(
+    function: Function, base_url: str | None, variables: Mapping[str, str] | None
+) -> str:
+    """The absolute server URL without a trailing ``/``: ``base_url``, else the first server.
+
+    Raises:
+        RequestBuildError: no server and no ``base_url``, a variable without a value, a
+            relative URL, or a URL with a query or fragment.
+
+    Source: OpenAPI 3.1.0 section 4.8.5 (Server Object), 4.8.6 (Server Variable Object).
+    """
+    if base_url is not None:
+        url = base_url
+    elif function.servers:
+        server = function.servers[0]
+        known = {**server.variables, **(variables or {})}
+
+        def fill(match: re.Match[str]) -> str:
+            if match.group(1) not in known:
+                raise RequestBuildError(f"server variable {{{match.group(1)}}} has no value")
+            return str(known[match.group(1)])
+
+        url = _VARIABLE.sub(fill, server.url)
+    else:
+        raise RequestBuildError(f"{function.name}: the document names no server; pass base_url")
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL as exc:
+        raise RequestBuildError(f"server URL {url!r} is not a URL ({exc})") from exc
+    if not parsed.scheme or not parsed.host:
+        raise RequestBuildError(f"server URL {url!r} is relative; pass base_url")
+    if parsed.query or parsed.fragment or "?" in url or "#" in url:
+        raise RequestBuildError(f"server URL {url!r} must not have a query or fragment")
+    return url.rstrip("/")
+
+
+def _path(function: Function, values: Mapping[str, Any]) -> str:
+    """Fill the path template; every value percent-encoded, dot segments refused.
+
+    Source: OpenAPI 3.1.0 section 4.3 (Path Templating); RFC 3986 sections 3.3, 5.2.4.
+    """
+    by_name = {a.original: a for a in function.arguments if a.location == "path"}
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        argument = by_name.get(name)
+        if argument is None:
+            raise RequestBuildError(f"path variable {{{name}}} has no path parameter")
+        value = values.get(argument.name)
+        text = None
+        if value is not None and argument.style is None:
+            text = percent(content_text(argument.media_type or "text/plain", value))
+        elif value is not None:
+            text = expand(argument.style or "simple", name, value, argument.explode, percent)
+        if not text:
+            raise RequestBuildError(
+                f"path parameter {name!r} (argument {argument.name!r}) has no value; "
+                "a path parameter needs a non-empty value"
+            )
+        return text
+
+    path = _VARIABLE.sub(fill, function.path)
+    if any(segment in (".", "..") for segment in path.split("/")):
+        raise RequestBuildError(f"path {path!r} has a '.' or '..' segment; refused")
+    return path
+
+
+def _same_origin(url: str, base: str) -> None:
+    """The built URL keeps the server's scheme, host and port (defence in depth)."""
+    built, server = httpx.URL(url), httpx.URL(base)
+    if (built.scheme, built.host, built.port) != (server.scheme, server.host, server.port):
+        raise RequestBuildError(f"built URL {url!r} left the server {base!r}; refused")
+
+
+def _query(argument: Argument, value: Any, parts: _Parts) -> None:
+    name = argument.original or argument.name
+    if argument.style is None:
+        text = content_text(argument.media_type or "application/json", value)
+        parts.query.append((percent(name), percent(text)))
+        return
+    if value == "" and not argument.allow_empty_value:
+        raise RequestBuildError(
+            f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
+            "allow empty values; leave it out or give a value"
+        )
+    encode = reserved if argument.allow_reserved else percent
+    parts.query.extend(query_pairs(argument.style, name, value, argument.explode, encode))
+
+
+def _header(argument: Argument, value: Any, parts: _Parts) -> None:
+    name = argument.original or argument.name
+    if name.lower() in _IGNORED_HEADERS:
+        return
+    if argument.style is None:
+        text: str | None = header_text(content_text(argument.media_type or "text/plain", value))
+    else:
+        text = expand("simple", name, value, argument.explode, header_text)
+    if text is not None:
+        parts.headers.append((name, text))
+
+
+def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
+    name = argument.original or argument.name
+    if argument.style is None:
+        text = content_text(argument.media_type or "text/plain", value)
+        parts.cookies.append((percent(name), percent(text)))
+        return
+    parts.cookies.extend(query_pairs("form", name, value, argument.explode, percent))
+
+
+_PLACE = {"query": _query, "header": _header, "cookie": _cookie}
+
+
+def _upload(key: str, value: Any) -> Upload:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return Upload(content=bytes(value))
+    if isinstance(value, tuple) and len(value) in (2, 3):
+        filename, content, *rest = value
+        if isinstance(filename, str) and isinstance(content, (bytes, bytearray)):
+            content_type = rest[0] if rest else None
+            return Upload(content=bytes(content), filename=filename, content_type=content_type)
+    raise RequestBuildError(
+        f"file {key!r} must be bytes, (filename, bytes) or (filename, bytes, content_type)"
+    )
+
+
+def _with_files(args: Mapping[str, Any], files: Mapping[str, FileValue]) -> dict[str, Any]:
+    """Put each file at its pointer, copying the containers on the way (input untouched)."""
+    root: dict[str, Any] = dict(args)
+    for key, value in files.items():
+        tokens = pointer.parts(key)
+        if not tokens:
+            raise RequestBuildError(f"file pointer {key!r} must name an argument")
+        node: Any = root
+        for token, after in itertools.pairwise(tokens):
+            node = _child_copy(node, token, after, key)
+        _put(node, tokens[-1], _upload(key, value), key)
+    return root
+
+
+def _child_copy(node: Any, token: str, after: str, key: str) -> Any:
+    """A copy of ``node[token]``, put back in place.
+
+    A missing container is created: an array when the next token is an index (``0``,
+    ``-``), else an object.
+    """
+    current = _get(node, token)
+    child: Any
+    if isinstance(current, Mapping):
+        child = dict(current)
+    elif isinstance(current, (list, tuple)):
+        child = list(current)
+    else:
+        child = [] if after == "-" or after.isdigit() else {}
+    _put(node, token, child, key)
+    return child
+
+
+def _get(node: Any, token: str) -> Any:
+    if isinstance(node, dict):
+        return node.get(token)
+    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        return node[int(token)]
+    return None
+
+
+def _put(node: Any, token: str, value: Any, key: str) -> None:
+    if isinstance(node, dict):
+        node[token] = value
+    elif isinstance(node, list) and (token == "-" or (token.isdigit() and int(token) == len(node))):
+        node.append(value)
+    elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+        node[int(token)] = value
+    else:
+        raise RequestBuildError(f"file pointer {key!r} does not fit the arguments")

@@ -1,0 +1,280 @@
+"""Serialize one parameter value by its OpenAPI ``style`` and ``explode``.
+
+``simple``, ``label`` and ``matrix`` (path, header) are the RFC 6570 expansions of the same
+names, driven by one operator table (RFC 6570 Appendix A); ``form`` (query, cookie) is RFC
+6570 form expansion; ``spaceDelimited``, ``pipeDelimited`` and ``deepObject`` follow the
+OpenAPI style examples. Delimiters that RFC 3986 does not allow in a query are
+percent-encoded (space ``%20``, ``|`` ``%7C``, ``[`` ``%5B``, ``]`` ``%5D``), as in the
+OpenAPI 3.1.1 table, which corrects the 3.1.0 one (its ``label`` ``explode: false`` array
+``.blue.black.brown`` is ``.blue,black,brown`` in RFC 6570).
+
+Values: ``null`` is *undefined* (RFC 6570 section 2.3) and produces nothing, so is an empty
+array or object, and so are ``null`` members; booleans are ``true``/``false``; numbers are
+their JSON text; a nested array or object (which no style defines) is its JSON text.
+
+Source: OpenAPI 3.1.0 section 4.8.12.4 (Style Values) and 4.8.12.5 (Style Examples);
+OpenAPI 3.1.1 Appendices C-E; RFC 6570 section 3.2; RFC 3986 sections 2.1-2.4.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+__all__ = [
+    "Encoder",
+    "content_text",
+    "expand",
+    "header_text",
+    "identity",
+    "percent",
+    "query_pairs",
+    "reserved",
+    "scalar",
+]
+
+Encoder = Callable[[str], str]
+"""Percent-encodes (or passes) one name or value."""
+
+_RESERVED_KEPT = ":/?@!$'()*,;"
+"""RFC 3986 reserved characters ``allowReserved`` leaves as they are: all but ``[ ] #`` (not
+allowed in a query) and ``& = +`` (delimiters of form data), OpenAPI 3.1.1 Appendix C."""
+
+_TRIPLE = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def percent(text: str) -> str:
+    """Percent-encode every UTF-8 byte but the unreserved ``A-Z a-z 0-9 - . _ ~``.
+
+    >>> percent("a b/é?")
+    'a%20b%2F%C3%A9%3F'
+
+    Source: RFC 3986 sections 2.1 and 2.3; RFC 6570 section 3.2.1 (simple string expansion).
+    """
+    return quote(text, safe="")
+
+
+def reserved(text: str) -> str:
+    """Reserved expansion for ``allowReserved``: reserved characters and ``%XX`` triples pass.
+
+    >>> reserved("a/b?c=d&e %2F")
+    'a/b?c%3Dd%26e%20%2F'
+
+    Source: RFC 6570 section 3.2.3; OpenAPI 3.1.1 Parameter Object ``allowReserved``.
+    """
+    out: list[str] = []
+    start = 0
+    for match in _TRIPLE.finditer(text):
+        out.append(quote(text[start : match.start()], safe=_RESERVED_KEPT))
+        out.append(match.group())
+        start = match.end()
+    out.append(quote(text[start:], safe=_RESERVED_KEPT))
+    return "".join(out)
+
+
+def header_text(text: str) -> str:
+    r"""A header value: printable ASCII as is, every other character percent-encoded (UTF-8).
+
+    RFC 6570 percent-encoding is not meant for headers (OpenAPI 3.1.1 Appendix D); field
+    values are visible ASCII and spaces (RFC 9110 section 5.5), so only the rest is encoded,
+    which also means CR and LF can never end a header early.
+
+    >>> header_text("naïve\r\nX: 1")
+    'na%C3%AFve%0D%0AX: 1'
+    """
+    return "".join(c if " " <= c <= "~" else quote(c, safe="") for c in text)
+
+
+def identity(text: str) -> str:
+    """No encoding: multipart parts carry raw text (OpenAPI 3.1.1 Appendix E)."""
+    return text
+
+
+def scalar(value: Any) -> str:
+    """The text of one value: strings as they are, ``true``/``false``, JSON numbers.
+
+    >>> [scalar("blue"), scalar(True), scalar(100), scalar(1.5), scalar({"a": 1})]
+    ['blue', 'true', '100', '1.5', '{"a":1}']
+
+    Source: OpenAPI 3.1.1 Appendix B (data type conversion).
+    """
+    if isinstance(value, str):
+        return value
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def content_text(media_type: str, value: Any) -> str:
+    """The text of a ``content`` parameter: JSON for a JSON media type, else :func:`scalar`.
+
+    Source: OpenAPI 3.1.0 section 4.8.12 (Parameter Object ``content``).
+    """
+    essence = media_type.split(";", 1)[0].strip().lower()
+    if essence == "application/json" or essence.endswith("+json"):
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return scalar(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Operator:
+    """One row of RFC 6570 Appendix A: prefix, separator, whether pairs are named."""
+
+    first: str
+    sep: str
+    named: bool
+
+
+_OPERATORS = {
+    "simple": _Operator(first="", sep=",", named=False),
+    "label": _Operator(first=".", sep=".", named=False),
+    "matrix": _Operator(first=";", sep=";", named=True),
+}
+
+
+def _defined(value: Any) -> list[tuple[str, Any]] | list[Any] | None:
+    """Members of an array/object without ``null`` ones; ``None`` when undefined."""
+    if isinstance(value, Mapping):
+        pairs = [(str(k), v) for k, v in value.items() if v is not None]
+        return pairs or None
+    if isinstance(value, (list, tuple)):
+        items = [v for v in value if v is not None]
+        return items or None
+    return None
+
+
+def expand(style: str, name: str, value: Any, explode: bool, encode: Encoder) -> str | None:
+    """Expand a path or header value by ``simple``, ``label`` or ``matrix`` style.
+
+    >>> expand("matrix", "color", ["blue", "black"], True, percent)
+    ';color=blue;color=black'
+    >>> expand("label", "color", {"R": 100, "G": 200}, False, percent)
+    '.R,100,G,200'
+
+    Returns:
+        The expansion, or ``None`` when the value is undefined (``null``, ``[]``, ``{}``).
+
+    Source: RFC 6570 sections 3.2.2 (simple), 3.2.5 (label), 3.2.7 (path-style/matrix);
+    OpenAPI 3.1.0 section 4.8.12.4.
+    """
+    op = _OPERATORS.get(style, _OPERATORS["simple"])
+    if value is None:
+        return None
+    key = percent(name)
+    if isinstance(value, (Mapping, list, tuple)):
+        members = _defined(value)
+        if members is None:
+            return None
+        if isinstance(value, Mapping):
+            return op.first + _expand_pairs(op, key, members, explode, encode)
+        return op.first + _expand_items(op, key, members, explode, encode)
+    text = encode(scalar(value))
+    return op.first + (_named(key, text) if op.named else text)
+
+
+def _named(name: str, text: str) -> str:
+    """``name=text``, or ``name`` alone for an empty value (RFC 6570 ``ifemp`` of ``;``)."""
+    return f"{name}={text}" if text else name
+
+
+def _expand_items(op: _Operator, key: str, items: list[Any], explode: bool, enc: Encoder) -> str:
+    texts = [enc(scalar(v)) for v in items]
+    if explode:
+        return op.sep.join(_named(key, t) if op.named else t for t in texts)
+    joined = ",".join(texts)
+    return f"{key}={joined}" if op.named else joined
+
+
+def _expand_pairs(
+    op: _Operator, key: str, pairs: list[tuple[str, Any]], explode: bool, enc: Encoder
+) -> str:
+    if explode:
+        return op.sep.join(f"{enc(k)}={enc(scalar(v))}" for k, v in pairs)
+    joined = ",".join(part for k, v in pairs for part in (enc(k), enc(scalar(v))))
+    return f"{key}={joined}" if op.named else joined
+
+
+_URL_DELIMITERS = {"spaceDelimited": "%20", "pipeDelimited": "%7C", "[": "%5B", "]": "%5D"}
+_RAW_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "[": "[", "]": "]"}
+
+
+def query_pairs(
+    style: str, name: str, value: Any, explode: bool, encode: Encoder, *, raw: bool = False
+) -> list[tuple[str, str]]:
+    """The ``name=value`` pairs of a query (or form body) value, already encoded.
+
+    >>> query_pairs("form", "color", ["blue", "black"], True, percent)
+    [('color', 'blue'), ('color', 'black')]
+    >>> query_pairs("deepObject", "color", {"R": 100}, True, percent)
+    [('color%5BR%5D', '100')]
+
+    ``form`` is used for combinations OpenAPI leaves undefined (a primitive with
+    ``spaceDelimited``, an exploded ``pipeDelimited`` array, a ``deepObject`` that is not an
+    object). ``deepObject`` nests brackets for nested objects and repeats the key for array
+    members (OpenAPI 3.1.1 leaves both undefined).
+
+    Args:
+        style: ``form``, ``spaceDelimited``, ``pipeDelimited`` or ``deepObject``.
+        name: the parameter (or form property) name.
+        value: the value; ``None`` gives no pair.
+        explode: OpenAPI ``explode``.
+        encode: :func:`percent`, :func:`reserved` (``allowReserved``) or :func:`identity`.
+        raw: delimiters as literal characters (multipart parts) instead of percent-encoded.
+
+    Source: OpenAPI 3.1.0 section 4.8.12.4; RFC 6570 section 3.2.8 (form-style expansion).
+    """
+    if value is None:
+        return []
+    delimiters = _RAW_DELIMITERS if raw else _URL_DELIMITERS
+    key = name if raw else percent(name)
+    composite = isinstance(value, (Mapping, list, tuple))
+    if style == "deepObject" and isinstance(value, Mapping):
+        return _deep_object(key, value, encode, delimiters)
+    if style in ("spaceDelimited", "pipeDelimited") and composite and not explode:
+        members = _defined(value)
+        if members is None:
+            return []
+        return [(key, delimiters[style].join(_flat(value, members, encode)))]
+    return _form(key, value, explode, encode)
+
+
+def _flat(value: Any, members: list[Any], encode: Encoder) -> list[str]:
+    if isinstance(value, Mapping):
+        return [encode(part) for k, v in members for part in (k, scalar(v))]
+    return [encode(scalar(v)) for v in members]
+
+
+def _form(key: str, value: Any, explode: bool, encode: Encoder) -> list[tuple[str, str]]:
+    if not isinstance(value, (Mapping, list, tuple)):
+        return [(key, encode(scalar(value)))]
+    members = _defined(value)
+    if members is None:
+        return []
+    if not explode:
+        return [(key, ",".join(_flat(value, members, encode)))]
+    if isinstance(value, Mapping):
+        return [(encode(k), encode(scalar(v))) for k, v in members]
+    return [(key, encode(scalar(v))) for v in members]
+
+
+def _deep_object(
+    key: str, value: Mapping[str, Any], encode: Encoder, delimiters: dict[str, str]
+) -> list[tuple[str, str]]:
+    """``color[R]=100&color[G]=200``, nested objects as ``a[b][c]``, iteratively."""
+    pairs: list[tuple[str, str]] = []
+    stack: list[tuple[str, Any]] = [(key, value)]
+    while stack:
+        prefix, node = stack.pop()
+        if isinstance(node, Mapping):
+            children = [
+                (f"{prefix}{delimiters['[']}{encode(str(k))}{delimiters[']']}", v)
+                for k, v in node.items()
+            ]
+            stack.extend(reversed(children))
+        elif isinstance(node, (list, tuple)):
+            stack.extend(reversed([(prefix, v) for v in node]))
+        elif node is not None:
+            pairs.append((prefix, encode(scalar(node))))
+    return pairs

@@ -1,0 +1,390 @@
+"""Check a tool call against the function's original schema and OpenAPI's parameter rules.
+
+The validator is jsonschema-rs (Draft 2020-12, formats asserted, references never fetched):
+its ``pattern`` and ``format: regex`` follow ECMA-262 as JSON Schema requires, where Python's
+``re`` rejects valid patterns such as ``(?<name>...)``; and it needs no optional packages to
+assert ``date-time``, ``email``, ``uri`` and the other formats, which ``jsonschema`` skips
+silently without them. Its errors are turned into :class:`ArgumentError` records; a failed
+``anyOf`` is reported through the alternative the value came closest to.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any
+
+import jsonschema_rs
+
+from httpllm import pointer
+from httpllm.compose.function import Function
+from httpllm.errors import InvalidArguments, SchemaError
+from httpllm.execute.decode import Arguments, decode, resolve
+from httpllm.execute.feedback import ArgumentError, ValidationResult, argument_error, show
+
+__all__ = ["MAX_DEPTH", "validate"]
+
+MAX_DEPTH = 512
+"""Deepest nesting of an arguments object accepted (levels). jsonschema-rs recurses in native
+code and crashes the interpreter on instances some 10,000+ levels deep under a recursive
+schema (measured with jsonschema-rs 0.61.2); no real tool call comes close."""
+
+
+def _is_base64(text: str) -> bool:
+    try:
+        base64.b64decode(text, validate=True)
+    except (binascii.Error, ValueError):
+        return False
+    return True
+
+
+_FORMATS: dict[str, Callable[[str], bool]] = {"byte": _is_base64}
+"""OpenAPI Format Registry string formats jsonschema-rs does not know (``byte``: RFC 4648
+base64). ``binary`` and ``password`` assert nothing; ``int32``/``int64`` apply to numbers,
+which custom formats cannot check."""
+
+_FORMAT_HINTS = {
+    "date-time": " (RFC 3339, e.g. 2024-01-31T09:30:00Z)",
+    "date": " (YYYY-MM-DD)",
+    "time": " (RFC 3339 time, e.g. 09:30:00Z)",
+    "byte": " (base64)",
+}
+
+
+def validate(
+    function: Function,
+    arguments: Arguments,
+    *,
+    host_arguments: Mapping[str, Any] | None = None,
+    files: Mapping[str, Any] | None = None,
+) -> ValidationResult:
+    """Decode a tool call and check it against ``function.schema``.
+
+    Every constraint of the original schema is enforced, including those a dialect stripped
+    (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``). OpenAPI's
+    parameter rules are checked too: an empty string for a query parameter without
+    ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section 4.8.12.2), and so is a path
+    parameter that is ``""``, ``"."`` or ``".."`` (it would empty or climb the path, RFC 3986
+    section 5.2.4); top-level names outside the parameter map are errors.
+
+    Args:
+        function: the compiled function.
+        arguments: the model's arguments, JSON text or a mapping.
+        host_arguments: values the host supplies (``separate=`` arguments); merged over the
+            decoded arguments, host wins.
+        files: the ``files=`` given to :func:`httpllm.execute.build_request`; errors at
+            those pointers (``"#/body/avatar"``) are not reported, the file fills them.
+
+    Returns:
+        The result; not JSON, not an object or too deep gives one error at ``"#"``.
+
+    Raises:
+        SchemaError: ``function.schema`` is not a valid JSON Schema.
+
+    Source: JSON Schema Validation 2020-12; OpenAPI 3.1.0 section 4.8.12 (Parameter Object).
+    """
+    try:
+        decoded = decode(function, arguments)
+    except InvalidArguments as exc:
+        return ValidationResult(function=function.name, errors=exc.errors, arguments=None)
+    merged = {**decoded, **host_arguments} if host_arguments else decoded
+    if _depth(merged) > MAX_DEPTH:
+        error = argument_error(
+            "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
+        )
+        return ValidationResult(function=function.name, errors=(error,), arguments=None)
+    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
+    filled = tuple(pointer.join("#", *pointer.parts(key)) for key in files or ())
+    kept: dict[tuple[str, str], ArgumentError] = {}
+    for error in errors:
+        if not any(error.pointer == p or error.pointer.startswith(p + "/") for p in filled):
+            kept.setdefault((error.pointer, error.keyword), error)
+    return ValidationResult(function=function.name, errors=tuple(kept.values()), arguments=merged)
+
+
+def _depth(value: Any) -> int:
+    """Nesting depth of a JSON value, iteratively; stops counting past ``MAX_DEPTH``."""
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        if isinstance(node, Mapping):
+            stack.extend((child, level + 1) for child in node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((child, level + 1) for child in node)
+    return deepest
+
+
+def _validator(function: Function) -> jsonschema_rs.Validator:
+    try:
+        return jsonschema_rs.Draft202012Validator(
+            function.schema, validate_formats=True, formats=_FORMATS, offline=True
+        )
+    except (jsonschema_rs.ValidationError, ValueError) as exc:
+        message = f"{function.name}: the function's schema is not valid JSON Schema: {exc}"
+        raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
+
+
+def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
+    validator = _validator(function)
+    try:
+        raw = list(validator.iter_errors(instance))
+    except (ValueError, TypeError) as exc:
+        return [argument_error("#", "json", "JSON values only", f"a non-JSON value ({exc})")]
+    out: list[ArgumentError] = []
+    pending = deque(raw)
+    while pending:
+        error = pending.popleft()
+        if isinstance(error.kind, _UNION_KINDS):
+            branch = _closest(error)
+            if branch is not None:
+                pending.extendleft(reversed(branch))
+                continue
+            out.append(_union_error(error))
+            continue
+        out.extend(_convert(function, error))
+    return out
+
+
+_UNION_KINDS = (
+    jsonschema_rs.ValidationErrorKind.AnyOf,
+    jsonschema_rs.ValidationErrorKind.OneOfNotValid,
+)
+
+
+def _closest(error: jsonschema_rs.ValidationError) -> list[jsonschema_rs.ValidationError] | None:
+    """The errors of the alternative the value came closest to, or ``None`` if none fits.
+
+    An alternative whose only complaint is the value's type at this place did not fit at
+    all. Of those left, one whose one-value ``enum``/``const`` tag fails below is a worse
+    fit (discriminator), then the one with fewer errors wins.
+    """
+    kind = error.kind
+    assert isinstance(kind, _UNION_KINDS)
+    depth = len(error.instance_path)
+    fitting = [
+        branch
+        for branch in kind.context
+        if branch and not all(_is_type_miss(e, depth) for e in branch)
+    ]
+    if not fitting:
+        return None
+    return min(fitting, key=lambda branch: (_tag_miss(branch, depth), len(branch)))
+
+
+def _is_type_miss(error: jsonschema_rs.ValidationError, depth: int) -> bool:
+    kinds = jsonschema_rs.ValidationErrorKind
+    shallow = len(error.instance_path) == depth
+    return shallow and isinstance(error.kind, (kinds.Type, kinds.Constant, kinds.FalseSchema))
+
+
+def _tag_miss(branch: list[jsonschema_rs.ValidationError], depth: int) -> bool:
+    kinds = jsonschema_rs.ValidationErrorKind
+    for error in branch:
+        kind = error.kind
+        if len(error.instance_path) <= depth:
+            continue
+        if isinstance(kind, kinds.Constant) or (
+            isinstance(kind, kinds.Enum) and len(kind.options) == 1
+        ):
+            return True
+    return False
+
+
+def _union_error(error: jsonschema_rs.ValidationError) -> ArgumentError:
+    kind = error.kind
+    assert isinstance(kind, _UNION_KINDS)
+    wanted: list[str] = []
+    for branch in kind.context:
+        for text in (_expected(e) for e in branch[:1]):
+            if text not in wanted:
+                wanted.append(text)
+    expected = " or ".join(wanted) or "a value matching one of the alternatives"
+    return argument_error(
+        _instance_pointer(error.instance_path),
+        "anyOf",
+        expected,
+        _received(error.instance, typed=True),
+        _schema_pointer(error.schema_path),
+    )
+
+
+def _instance_pointer(path: list[str | int]) -> str:
+    return pointer.join("#", *path)
+
+
+def _schema_pointer(path: list[str | int]) -> str:
+    return pointer.join("#", *path)
+
+
+def _received(value: Any, *, typed: bool = False) -> str:
+    text = show(value)
+    if not typed:
+        return text
+    kind = _type_name(value)
+    return f"{text} ({_article(kind)})"
+
+
+def _type_name(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object"
+
+
+def _article(name: str) -> str:
+    if name == "null":
+        return "null"
+    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+
+
+def _types(kind: Any) -> str:
+    names = [str(t) for t in kind.types]
+    return " or ".join(_article(n) for n in names)
+
+
+def _options(values: list[Any]) -> str:
+    shown = ", ".join(show(v) for v in values[:12])
+    more = f" (and {len(values) - 12} more)" if len(values) > 12 else ""
+    return f"one of {shown}{more}"
+
+
+_EXPECTED: dict[str, Callable[[Any], str]] = {
+    "Type": _types,
+    "Enum": lambda k: _options(list(k.options)),
+    "Constant": lambda k: f"exactly {show(k.expected_value)}",
+    "Minimum": lambda k: f"a number >= {k.limit}",
+    "Maximum": lambda k: f"a number <= {k.limit}",
+    "ExclusiveMinimum": lambda k: f"a number > {k.limit}",
+    "ExclusiveMaximum": lambda k: f"a number < {k.limit}",
+    "MultipleOf": lambda k: f"a multiple of {k.multiple_of}",
+    "MinLength": lambda k: f"a string of at least {k.limit} characters",
+    "MaxLength": lambda k: f"a string of at most {k.limit} characters",
+    "MinItems": lambda k: f"an array of at least {k.limit} items",
+    "MaxItems": lambda k: f"an array of at most {k.limit} items",
+    "MinProperties": lambda k: f"an object with at least {k.limit} properties",
+    "MaxProperties": lambda k: f"an object with at most {k.limit} properties",
+    "Pattern": lambda k: f"a string matching the pattern {k.pattern}",
+    "Format": lambda k: f"a valid {k.format} string{_FORMAT_HINTS.get(k.format, '')}",
+    "UniqueItems": lambda k: "an array whose items are all different",
+    "Contains": lambda k: "an array with at least one item matching the item schema",
+    "FalseSchema": lambda k: "no value here",
+    "Not": lambda k: f"a value not matching {show(k.schema)}",
+    "OneOfMultipleValid": lambda k: "a value matching exactly one of the alternatives",
+    "Required": lambda k: f'a value (required property "{k.property}")',
+}
+"""jsonschema-rs error kind -> the expected phrase (JSON Schema Validation 2020-12 section 6)."""
+
+_KEYWORDS = {
+    "Constant": "const",
+    "OneOfMultipleValid": "oneOf",
+    "FalseSchema": "false",
+}
+
+
+def _expected(error: jsonschema_rs.ValidationError) -> str:
+    name = type(error.kind).__name__
+    describe = _EXPECTED.get(name)
+    if name == "Type" and list(getattr(error.kind, "types", ())) == ["null"]:
+        return "null"
+    return describe(error.kind) if describe else error.message
+
+
+def _keyword(error: jsonschema_rs.ValidationError) -> str:
+    name = type(error.kind).__name__
+    return _KEYWORDS.get(name, name[:1].lower() + name[1:])
+
+
+def _convert(function: Function, error: jsonschema_rs.ValidationError) -> list[ArgumentError]:
+    kinds = jsonschema_rs.ValidationErrorKind
+    kind = error.kind
+    path = list(error.instance_path)
+    schema_at = _schema_pointer(error.schema_path)
+    if isinstance(kind, kinds.Required):
+        return [
+            argument_error(
+                _instance_pointer([*path, kind.property]),
+                "required",
+                _expected(error),
+                "nothing",
+                schema_at,
+            )
+        ]
+    if isinstance(kind, (kinds.AdditionalProperties, kinds.UnevaluatedProperties)):
+        allowed = _allowed(function, error.schema_path)
+        instance = error.instance if isinstance(error.instance, dict) else {}
+        return [
+            argument_error(
+                _instance_pointer([*path, name]),
+                _keyword(error),
+                f'no property "{name}"{allowed}',
+                show(instance.get(name)),
+                schema_at,
+            )
+            for name in kind.unexpected
+        ]
+    typed = isinstance(kind, kinds.Type)
+    return [
+        argument_error(
+            _instance_pointer(path),
+            _keyword(error),
+            _expected(error),
+            _received(error.instance, typed=typed),
+            schema_at,
+        )
+    ]
+
+
+def _allowed(function: Function, schema_path: list[str | int]) -> str:
+    """``" (allowed: a, b)"``: the declared properties beside a failed ``additionalProperties``."""
+    node = resolve(_schema_pointer(schema_path[:-1]), function.schema)
+    names = list(node.get("properties", {})) if isinstance(node, dict) else []
+    return f" (allowed: {', '.join(names)})" if names else ""
+
+
+def _parameter_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
+    """OpenAPI's parameter rules that no schema states."""
+    errors: list[ArgumentError] = []
+    known = [a.name for a in function.arguments]
+    for name, value in args.items():
+        argument = function.argument(name)
+        at = pointer.join("#", name)
+        if argument is None:
+            allowed = f" (known: {', '.join(known)})" if known else " (this function takes none)"
+            errors.append(
+                argument_error(
+                    at, "additionalProperties", f'no argument "{name}"{allowed}', show(value)
+                )
+            )
+        elif (
+            argument.location == "query"
+            and argument.style is not None
+            and value == ""
+            and not argument.allow_empty_value
+        ):
+            errors.append(
+                argument_error(
+                    at, "allowEmptyValue", "a non-empty value, or leave the argument out", '""'
+                )
+            )
+        elif argument.location == "path" and value in ("", ".", ".."):
+            errors.append(
+                argument_error(
+                    at, "path", 'a path segment other than "", "." and ".."', show(value)
+                )
+            )
+    return errors

@@ -1,0 +1,233 @@
+"""Source -> raw document: safe JSON/YAML, size/nesting/alias limits, the file/network gate.
+
+Nothing is fetched over the network and no file outside the document's folder is read
+unless the caller opts in (``allow_network`` / ``allow_outside_root``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urldefrag, urlparse
+
+import yaml
+
+from httpllm.errors import AccessDenied, LimitExceeded, LoadError
+
+__all__ = ["Limits", "Loader", "Source", "load_text", "source_of"]
+
+Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Limits:
+    """Safety limits applied to every file read.
+
+    Attributes:
+        max_bytes: largest file accepted, in bytes (default 64 MiB).
+        max_depth: deepest nesting of objects and arrays (default 256 levels).
+        max_nodes: most JSON values after YAML alias expansion (default 5,000,000): a
+            YAML "billion laughs" document is refused before anything walks it.
+    """
+
+    max_bytes: int = 64 * 1024 * 1024
+    max_depth: int = 256
+    max_nodes: int = 5_000_000
+
+
+_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster
+
+
+class _SafeLoader(_BASE_LOADER):  # type: ignore[misc]
+    """PyYAML's safe loader (libyaml when present), timestamps kept as strings (JSON has
+    no dates)."""
+
+
+_SafeLoader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
+def _check_shape(value: Any, limits: Limits, label: str) -> Any:
+    """Check depth and expanded size iteratively; turn non-string keys into strings."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[Any, int, bool]] = [(value, 0, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        if not isinstance(node, (dict, list)):
+            continue
+        if done:
+            items = node.values() if isinstance(node, dict) else node
+            sizes[id(node)] = 1 + sum(
+                sizes.get(id(v), 1) if isinstance(v, (dict, list)) else 1 for v in items
+            )
+            if sizes[id(node)] > limits.max_nodes:
+                raise LimitExceeded(
+                    f"more than {limits.max_nodes} values after YAML alias expansion",
+                    source=label,
+                )
+            continue
+        if id(node) in sizes:
+            continue
+        if depth >= limits.max_depth:
+            raise LimitExceeded(f"nesting deeper than {limits.max_depth} levels", source=label)
+        if isinstance(node, dict) and any(not isinstance(k, str) for k in node):
+            fixed = {_key(k): v for k, v in node.items()}
+            node.clear()
+            node.update(fixed)
+        stack.append((node, depth, True))
+        items = node.values() if isinstance(node, dict) else node
+        for child in items:
+            if isinstance(child, (dict, list)) and id(child) not in sizes:
+                stack.append((child, depth + 1, False))
+    return value
+
+
+def _key(key: Any) -> str:
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return "null" if key is None else str(key)
+
+
+def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limits()) -> Any:
+    """Decode JSON or YAML text into plain JSON values.
+
+    Args:
+        text: the document text (bytes are decoded as UTF-8, falling back to Latin-1).
+        label: how the source is named in errors (a file path or ``"<text>"``).
+        limits: the safety limits.
+
+    Returns:
+        The decoded value (``dict``, ``list`` ...), with mapping keys as strings.
+
+    Raises:
+        LimitExceeded: too large, too deep, or a YAML alias bomb.
+        LoadError: neither valid JSON nor valid YAML.
+    """
+    if len(text) > limits.max_bytes:
+        raise LimitExceeded(f"larger than {limits.max_bytes} bytes", source=label)
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = text.decode("latin-1")
+    try:
+        if text.lstrip()[:1] in ("{", "["):
+            try:
+                return _check_shape(json.loads(text), limits, label)
+            except json.JSONDecodeError:
+                pass  # YAML flow style is a superset of JSON; let YAML report the error
+        value = yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a SafeLoader subclass
+    except RecursionError as exc:
+        raise LimitExceeded("nesting too deep to decode", source=label) from exc
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
+    return _check_shape(value, limits, label)
+
+
+def source_of(spec: Source) -> tuple[Any, Path | None, str]:
+    """Read any accepted ``spec`` into ``(raw value, file path or None, label)``.
+
+    A ``str`` that names an existing file is read as a path; any other ``str`` is
+    document text.
+
+    Raises:
+        LoadError: the path cannot be read.
+    """
+    if isinstance(spec, Mapping):
+        return spec, None, "<dict>"
+    if isinstance(spec, bytes):
+        return spec, None, "<bytes>"
+    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[")):
+        return spec, None, "<text>"
+    path = Path(os.fspath(spec))
+    try:
+        if not path.is_file():
+            raise LoadError("no such file (expected a path, OpenAPI text or a dict)", source=str(path))
+        return path.read_bytes(), path.resolve(), str(path)
+    except OSError as exc:
+        raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
+
+
+class Loader:
+    """Reads the files a document refers to, within the gate; caches each file once.
+
+    Args:
+        root: the document's own file (its folder bounds what may be read), or ``None``
+            for text or dict input (then no relative file can be read).
+        limits: the safety limits for every file.
+        allow_network: allow ``http(s)://`` references (off by default).
+        allow_outside_root: allow files outside the root document's folder (off by default).
+    """
+
+    def __init__(
+        self,
+        root: Path | None,
+        *,
+        limits: Limits = Limits(),
+        allow_network: bool = False,
+        allow_outside_root: bool = False,
+    ) -> None:
+        self.root = root
+        self.folder = root.parent if root else None
+        self.limits = limits
+        self.allow_network = allow_network
+        self.allow_outside_root = allow_outside_root
+        self.files: dict[str, Any] = {}
+
+    def __call__(self, uri: str) -> Any:
+        """Load the document at an absolute ``file://`` or ``http(s)://`` URI (no fragment).
+
+        Raises:
+            AccessDenied: network or outside-folder access without opt-in.
+            LoadError: unreadable or undecodable file.
+        """
+        uri = urldefrag(uri)[0]
+        if uri in self.files:
+            return self.files[uri]
+        parsed = urlparse(uri)
+        if parsed.scheme in ("http", "https"):
+            if not self.allow_network:
+                raise AccessDenied(
+                    f"reference to {uri} needs the network (pass allow_network=True)"
+                )
+            value = self._fetch(uri)
+        elif parsed.scheme == "file":
+            value = self._read(Path(unquote(parsed.path)))
+        else:
+            raise AccessDenied(f"unsupported reference scheme {parsed.scheme!r} in {uri}")
+        self.files[uri] = value
+        return value
+
+    def _read(self, path: Path) -> Any:
+        path = path.resolve()
+        if self.folder is None:
+            raise AccessDenied(f"relative file reference {path.name!r} in a document given as text")
+        if not self.allow_outside_root and not path.is_relative_to(self.folder):
+            raise AccessDenied(
+                f"{path} is outside the document's folder {self.folder} "
+                "(pass allow_outside_root=True)"
+            )
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise LoadError(f"cannot read referenced file: {exc.strerror}", source=str(path)) from exc
+        return load_text(data, label=str(path), limits=self.limits)
+
+    def _fetch(self, uri: str) -> Any:
+        import httpx  # only with the explicit network opt-in
+
+        try:
+            response = httpx.get(uri, timeout=30.0, follow_redirects=False)
+            response.raise_for_status()
+        except httpx.HTTPError as exc:
+            raise LoadError(f"cannot fetch: {exc}", source=uri) from exc
+        return load_text(response.content, label=uri, limits=self.limits)

@@ -1,0 +1,79 @@
+"""Normalize: staged, pure passes that turn document schemas into *emended schemas*.
+
+The emended form is a JSON Schema 2020-12 subset: one union keyword (``anyOf``), null as
+a ``{"type": "null"}`` member, ``allOf`` merged, discriminator tags required, direction
+applied, no OpenAPI-only keywords, every ``$ref`` rewritten to ``#/$defs/<name>``.
+
+The walker visits each node once, children first, and applies the whole :data:`PASSES`
+tuple to it, so a new pass costs no new walk. The order matters: unions are spelled
+``anyOf`` before ``allOf`` merges them; ``allOf`` and the discriminator run before
+``nullable`` wraps the node in a union (the wrapped part would not be visited again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.normalize._context import PassContext
+from httpllm.normalize.all_of import all_of
+from httpllm.normalize.array_items import array_items
+from httpllm.normalize.direction import direction
+from httpllm.normalize.discriminator import discriminator
+from httpllm.normalize.mixed_types import mixed_types
+from httpllm.normalize.nullable import nullable
+from httpllm.normalize.unions import unions
+from httpllm.walk import transform
+
+__all__ = ["PASSES", "Pass", "PassContext", "emend"]
+
+Pass = Callable[[dict[str, Any], PassContext], Schema]
+
+PASSES: tuple[Pass, ...] = (
+    unions,
+    all_of,
+    discriminator,
+    mixed_types,
+    nullable,
+    array_items,
+    direction,
+)
+"""Every pass, in the order each node goes through them."""
+
+
+def emend(
+    schema: Schema,
+    ctx: PassContext,
+    *,
+    pointer: str,
+    rewrite_ref: Callable[[dict[str, Any], str], dict[str, Any]],
+    passes: tuple[Pass, ...] = PASSES,
+) -> Schema:
+    """Run ``passes`` over every node of ``schema``, children first.
+
+    Args:
+        schema: a document schema (never mutated).
+        ctx: the pass context (its ``pointer`` is kept current by this function).
+        pointer: the document pointer of ``schema``.
+        rewrite_ref: turns a ``{"$ref": ...}`` node into its emended spelling
+            (``#/$defs/<name>``); may raise ``RefError``.
+        passes: the passes to run (all of them unless a caller wants a subset).
+
+    Raises:
+        RefError: a ``$ref`` does not resolve.
+        LimitExceeded: the schema nests too deep.
+    """
+
+    def visit(node: dict[str, Any], at: str) -> Schema:
+        ctx.pointer = at
+        if "$ref" in node:
+            node = rewrite_ref(node, at)
+        for step in passes:
+            result = step(node, ctx)
+            if not isinstance(result, dict):
+                return result
+            node = result
+        return node
+
+    return transform(schema, visit, pointer=pointer)

@@ -1,0 +1,56 @@
+"""The context every normalize pass receives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from httpllm._types import Direction, Schema
+
+__all__ = ["ANNOTATIONS", "PassContext", "is_ref", "ref_name"]
+
+ANNOTATIONS = frozenset(
+    {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
+     "$comment"}
+)
+"""Keywords that describe but do not constrain (JSON Schema 2020-12 Meta-Data vocabulary)."""
+
+
+@dataclass(slots=True)
+class PassContext:
+    """What a pass may know besides the node: one typed object, no globals.
+
+    Attributes:
+        direction: ``"request"`` or ``"response"``.
+        pointer: the JSON pointer of the node being normalized (set by the walker).
+        resolve: ``def name -> emended schema`` of a named schema in this direction, or
+            ``None`` when it cannot be had yet (it is being emended: a cycle).
+        resolve_base: like ``resolve``, but the schema without its unions (``oneOf``,
+            ``anyOf``, ``discriminator``): what an ``allOf`` child inherits from a parent
+            that lists the child among its variants.
+        name_of: raw ``$ref`` string (as written in the document) -> def name, or ``None``.
+        report: records a problem that was kept rather than guessed ``(pointer, message)``.
+        examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
+        refs: def names referred to by the node walked so far (edges of the ref graph).
+    """
+
+    direction: Direction
+    resolve: Callable[[str], Schema | None]
+    resolve_base: Callable[[str], Schema | None]
+    name_of: Callable[[str], str | None]
+    report: Callable[[str, str], None]
+    pointer: str = "#"
+    examples: dict[str, list[Any]] = field(default_factory=dict)
+    refs: set[str] = field(default_factory=set)
+
+
+def is_ref(node: Any) -> bool:
+    """Whether ``node`` is a ``$ref`` (possibly with annotation siblings)."""
+    return isinstance(node, dict) and isinstance(node.get("$ref"), str)
+
+
+def ref_name(node: dict[str, Any]) -> str:
+    """The def name of an emended ``{"$ref": "#/$defs/Name"}``."""
+    ref: str = node["$ref"]
+    return ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")

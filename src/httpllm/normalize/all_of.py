@@ -1,0 +1,239 @@
+"""Pass: ``allOf`` members merged into one schema.
+
+Members that are ``$ref``s are merged from their emended target. Properties and
+``required`` are united, bounds intersected (the larger minimum, the smaller maximum),
+``enum`` intersected, unions distributed. What cannot be merged exactly stays in a
+smaller ``allOf``; a contradiction (``type: string`` with ``type: integer``) is reported
+and the ``allOf`` is kept as written, never replaced by ``{}``. Contract: *equivalent*,
+except that ``additionalProperties: false`` on one member is dropped when another member
+adds properties (the usual intent of such documents; that *widens*).
+Source: JSON Schema 2020-12 section 10.2.1.1; hypothesis-jsonschema ``merged()``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.normalize._context import ANNOTATIONS, PassContext, is_ref, ref_name
+
+__all__ = ["Conflict", "all_of", "merge"]
+
+_MAX = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties",
+                  "minContains"})
+_MIN = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties",
+                  "maxContains"})
+_MAX_UNION = 16  # largest cross product of two unions that is distributed
+
+
+class Conflict(Exception):
+    """Two members cannot both hold: no instance satisfies the ``allOf``."""
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b or json.dumps(a, sort_keys=True, default=str) == json.dumps(
+        b, sort_keys=True, default=str
+    )
+
+
+def _types(node: dict[str, Any]) -> set[str] | None:
+    kind = node.get("type")
+    if kind is None:
+        return None
+    return set(kind) if isinstance(kind, list) else {kind}
+
+
+def _merge_type(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
+    ta, tb = _types(a), _types(b)
+    if ta is None or tb is None:
+        if ta or tb:
+            out["type"] = a.get("type", b.get("type"))
+        return
+    both = ta & tb
+    if "integer" in (ta | tb) and "number" in (ta | tb):
+        both |= {"integer"} & (ta | tb)
+    if not both:
+        raise Conflict(f"type {sorted(ta)} and type {sorted(tb)} have no value in common")
+    out["type"] = next(iter(both)) if len(both) == 1 else sorted(both)
+
+
+def _merge_properties(
+    a: dict[str, Any], b: dict[str, Any], out: dict[str, Any], depth: int
+) -> list[Schema]:
+    left: list[Schema] = []
+    pa, pb = a.get("properties", {}), b.get("properties", {})
+    if not pb:
+        if pa:
+            out["properties"] = pa
+        return left
+    if not pa:
+        out["properties"] = pb
+        return left
+    merged = dict(pa)
+    for name, sub in pb.items():
+        if name not in merged or _same(merged[name], sub):
+            merged.setdefault(name, sub)
+            continue
+        old = merged[name]
+        if isinstance(old, dict) and isinstance(sub, dict) and not is_ref(old) and not is_ref(sub):
+            merged[name] = merge(old, sub, depth + 1)
+        else:
+            merged[name] = {"allOf": [old, sub]}
+    out["properties"] = merged
+    return left
+
+
+def _merge_closed(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
+    closed = [m for m in (a, b) if m.get("additionalProperties") is False]
+    names = set(out.get("properties", {}))
+    if closed and any(set(m.get("properties", {})) >= names for m in closed):
+        out["additionalProperties"] = False
+        return
+    extra = [m["additionalProperties"] for m in (a, b)
+             if isinstance(m.get("additionalProperties"), dict)]
+    if extra:
+        out["additionalProperties"] = extra[0] if len(extra) == 1 else merge(extra[0], extra[1])
+    elif any(m.get("additionalProperties") is True for m in (a, b)):
+        out["additionalProperties"] = True
+
+
+def _merge_unions(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
+                  depth: int) -> list[Schema]:
+    ua, ub = a.get("anyOf"), b.get("anyOf")
+    if ua is None or ub is None:
+        if ua is not None or ub is not None:
+            out["anyOf"] = ua if ua is not None else ub
+        return []
+    if len(ua) * len(ub) > _MAX_UNION:
+        out["anyOf"] = ua
+        return [{"anyOf": ub}]
+    members: list[Schema] = []
+    for x in ua:
+        for y in ub:
+            try:
+                members.append(_pair(x, y, depth + 1))
+            except Conflict:
+                continue
+    if not members:
+        raise Conflict("no member of one union is compatible with a member of the other")
+    out["anyOf"] = members
+    return []
+
+
+def _pair(x: Schema, y: Schema, depth: int) -> Schema:
+    if isinstance(x, dict) and isinstance(y, dict) and not is_ref(x) and not is_ref(y):
+        return merge(x, y, depth)
+    return {"allOf": [x, y]}
+
+
+def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
+    if "enum" in a and "enum" in b:
+        keys = {json.dumps(v, sort_keys=True) for v in b["enum"]}
+        values = [v for v in a["enum"] if json.dumps(v, sort_keys=True) in keys]
+        if not values:
+            raise Conflict("the two enums have no value in common")
+        out["enum"] = values
+    elif "enum" in a or "enum" in b:
+        out["enum"] = a.get("enum", b.get("enum"))
+    if "const" in a and "const" in b and not _same(a["const"], b["const"]):
+        raise Conflict(f"const {a['const']!r} and const {b['const']!r} differ")
+    if "const" in a or "const" in b:
+        out["const"] = a["const"] if "const" in a else b["const"]
+
+
+def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
+                depth: int) -> list[Schema]:
+    left: list[Schema] = []
+    done = {"type", "properties", "additionalProperties", "anyOf", "enum", "const", "required",
+            "allOf"}
+    for key in dict.fromkeys([*a, *b]):
+        if key in done:
+            continue
+        if key not in a or key not in b:
+            out[key] = a[key] if key in a else b[key]
+        elif key in ANNOTATIONS or _same(a[key], b[key]):
+            out[key] = a[key]
+        elif key in _MAX and isinstance(a[key], (int, float)) and isinstance(b[key], (int, float)):
+            out[key] = max(a[key], b[key])
+        elif key in _MIN and isinstance(a[key], (int, float)) and isinstance(b[key], (int, float)):
+            out[key] = min(a[key], b[key])
+        elif key == "items" and isinstance(a[key], dict) and isinstance(b[key], dict):
+            out[key] = _pair(a[key], b[key], depth + 1)
+        elif key == "format":
+            out[key] = a[key]  # two formats: the first is kept; both stay hints
+        else:
+            out[key] = a[key]
+            left.append({key: b[key]})
+    return left
+
+
+def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any]:
+    """Merge two emended object-or-scalar schemas into one that accepts what both accept.
+
+    Annotations of ``a`` win. What cannot be merged exactly is returned under ``allOf``.
+
+    Raises:
+        Conflict: no instance satisfies both.
+    """
+    if depth > 32:
+        return {"allOf": [a, b]}
+    out: dict[str, Any] = {}
+    _merge_type(a, b, out)
+    left = _merge_properties(a, b, out, depth)
+    required = list(dict.fromkeys([*a.get("required", []), *b.get("required", [])]))
+    if required:
+        out["required"] = required
+    _merge_closed(a, b, out)
+    left += _merge_unions(a, b, out, depth)
+    _merge_enum(a, b, out)
+    left += _merge_rest(a, b, out, depth)
+    left += [*a.get("allOf", []), *b.get("allOf", [])]
+    if left:
+        out["allOf"] = left
+    return out
+
+
+def _member(member: Schema, resolve: Callable[[str], Schema | None]) -> Schema | None:
+    if not isinstance(member, dict):
+        return member
+    if not is_ref(member):
+        return member
+    target = resolve(ref_name(member))
+    if not isinstance(target, dict):
+        return None
+    siblings = {k: v for k, v in member.items() if k != "$ref"}
+    return {**target, **siblings} if siblings else target
+
+
+def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
+    """Merge the ``allOf`` members of ``node`` (and ``node``'s own keywords) into one schema.
+
+    >>> all_of({"allOf": [{"type": "object", "properties": {"a": {"type": "string"}}},
+    ...                   {"required": ["a"]}]}, CTX)
+    {'type': 'object', 'properties': {'a': {'type': 'string'}}, 'required': ['a']}
+    """
+    members = node.get("allOf")
+    if not isinstance(members, list):
+        return node
+    own = {k: v for k, v in node.items() if k != "allOf"}
+    merged: dict[str, Any] = own
+    kept: list[Schema] = []
+    for raw in members:
+        member = _member(raw, ctx.resolve)
+        if member is None and is_ref(raw):
+            member = _member(raw, ctx.resolve_base)
+        if member is True or member == {}:
+            continue
+        if not isinstance(member, dict):
+            kept.append(raw)
+            continue
+        try:
+            merged = merge(merged, member)
+        except Conflict as exc:
+            ctx.report(ctx.pointer, f"allOf members contradict each other: {exc}")
+            return node
+    if kept:
+        merged = {**merged, "allOf": [*merged.get("allOf", []), *kept]}
+    return merged

@@ -1,0 +1,60 @@
+"""Pass: request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones;
+OpenAPI-only keywords go.
+
+The ``readOnly``/``writeOnly`` flags themselves stay: they are JSON Schema 2020-12
+annotations, and the parent (walked after its children) needs to see them.
+
+``example``/``examples`` are kept aside (for tool examples), ``xml``, ``externalDocs``,
+``x-*``, leftover ``discriminator``/``nullable`` and identifiers that would change how
+``$ref`` resolves (``$id``, ``$anchor``, ``$schema``, nested ``$defs``; every ``$ref`` is
+already rewritten to the root ``$defs``) are removed. Contract: *narrows* the request to
+what a client may send (OpenAPI 3.1 section 4.8.24: readOnly "SHOULD NOT be sent as part of
+the request").
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.normalize._context import PassContext
+
+__all__ = ["OPENAPI_ONLY", "direction"]
+
+OPENAPI_ONLY = frozenset(
+    {"example", "examples", "xml", "externalDocs", "discriminator", "nullable", "$id",
+     "$anchor", "$dynamicAnchor", "$schema", "$vocabulary", "$defs", "definitions",
+     "$comment"}
+)
+
+
+def _hidden(sub: Any, flag: str) -> bool:
+    return isinstance(sub, dict) and sub.get(flag) is True
+
+
+def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
+    """Drop properties the direction excludes and OpenAPI-only keywords.
+
+    >>> direction({"properties": {"id": {"type": "string", "readOnly": True}}, "required": ["id"]}, REQUEST)
+    {'properties': {}}
+    """
+    drop = [k for k in node if k in OPENAPI_ONLY or k.startswith("x-")]
+    flag = "readOnly" if ctx.direction == "request" else "writeOnly"
+    props = node.get("properties")
+    hidden = [n for n, s in props.items() if _hidden(s, flag)] if isinstance(props, dict) else []
+    if not drop and not hidden:
+        return node
+    if "example" in node or "examples" in node:
+        found = node.get("examples")
+        values = list(found) if isinstance(found, list) else []
+        if "example" in node:
+            values.insert(0, node["example"])
+        ctx.examples[ctx.pointer] = values
+    out = {k: v for k, v in node.items() if k not in drop}
+    if hidden:
+        out["properties"] = {n: s for n, s in props.items() if n not in hidden}
+        if isinstance(out.get("required"), list):
+            out["required"] = [r for r in out["required"] if r not in hidden]
+            if not out["required"]:
+                del out["required"]
+    return out

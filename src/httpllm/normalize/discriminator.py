@@ -1,0 +1,71 @@
+"""Pass: a discriminated union -> each variant requires its tag, as a one-value ``enum``.
+
+``discriminator: {propertyName: kind, mapping: {...}}`` is an OpenAPI hint, not a JSON
+Schema assertion (OpenAPI 3.1 section 4.8.25). Each ``anyOf`` member that is a ``$ref``
+is replaced by its emended target with the tag property set to the mapping keys that
+name it (or the schema's name when there is no mapping) and listed in ``required``.
+Contract: *narrows* to what the discriminator already meant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.normalize._context import PassContext, is_ref, ref_name
+
+__all__ = ["discriminator"]
+
+_TAG_DROP = frozenset({"enum", "const", "default", "type", "anyOf", "$ref", "allOf"})
+
+
+def _tags(name: str, mapping: dict[str, Any], ctx: PassContext) -> list[str]:
+    values = [key for key, target in mapping.items()
+              if isinstance(target, str) and ctx.name_of(target) == name]
+    return values or [name]
+
+
+def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, Any]:
+    old = variant.get("properties", {}).get(prop)
+    tag: dict[str, Any] = {"type": "string", "enum": values}
+    if isinstance(old, dict) and isinstance(old.get("description"), str):
+        tag = {"description": old["description"], **tag}
+    required = list(dict.fromkeys([*variant.get("required", []), prop]))
+    return {**variant, "properties": {**variant.get("properties", {}), prop: tag},
+            "required": required}
+
+
+def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
+    """Make each variant of a discriminated ``anyOf`` require its own tag value.
+
+    >>> discriminator({"anyOf": [{"$ref": "#/$defs/Cat"}], "discriminator": {"propertyName": "kind"}}, CTX)
+    {'anyOf': [{'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': ['Cat']}}, 'required': ['kind']}]}
+    """
+    spec = node.get("discriminator")
+    if spec is None:
+        return node
+    out = {k: v for k, v in node.items() if k != "discriminator"}
+    prop = spec.get("propertyName") if isinstance(spec, dict) else None
+    members = out.get("anyOf")
+    if not isinstance(prop, str) or not isinstance(members, list):
+        return out
+    mapping = spec.get("mapping") if isinstance(spec.get("mapping"), dict) else {}
+    tagged: list[Schema] = []
+    for member in members:
+        if not is_ref(member):
+            tagged.append(member)
+            continue
+        name = ref_name(member)
+        target = ctx.resolve(name)
+        if target is None:
+            target = ctx.resolve_base(name)
+        if not isinstance(target, dict) or "anyOf" in target or target.get("type") not in (
+            None, "object"
+        ):
+            tagged.append(member)
+            continue
+        ctx.refs.add(name)  # the inlined copy still stands for that schema in the ref graph
+        siblings = {k: v for k, v in member.items() if k != "$ref"}
+        tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx)))
+    out["anyOf"] = tagged
+    return out

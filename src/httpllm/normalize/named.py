@@ -1,0 +1,206 @@
+"""Named schemas of one document, each emended once per direction and shared.
+
+Every ``$ref`` target met while emending becomes a *named schema* with a ``$defs`` name.
+Its emended form is computed the first time it is needed and cached per
+``(name, direction)``: operations share the result (never mutated). The ref graph is
+filled from the ``$ref``s left in each emended form; :meth:`NamedSchemas.finish` then
+knows which schemas are recursive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urldefrag
+
+from httpllm._types import Direction, Schema
+from httpllm.errors import HttpllmError, LimitExceeded, RefError
+from httpllm.normalize import PASSES, PassContext, emend
+from httpllm.normalize._context import ANNOTATIONS
+from httpllm.pointer import escape, parts
+from httpllm.refs import RefGraph, Resolver, def_name
+from httpllm.walk import children
+
+__all__ = ["NamedSchemas", "collect_refs"]
+
+_MAX_NESTED = 48  # named schemas being emended inside one another (allOf chains)
+_REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
+
+
+def collect_refs(schema: Schema) -> set[str]:
+    """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema (iterative)."""
+    found: set[str] = set()
+    seen: set[int] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            found.add(ref[8:].replace("~1", "/").replace("~0", "~"))
+        stack.extend(sub for _, _, sub in children(node))
+    return found
+
+
+@dataclass(slots=True)
+class _Named:
+    uri: str  # canonical URI of the target
+    pointer: str  # how messages name it
+    node: Any  # the document node
+    base: str  # URI of the file it lives in
+
+
+@dataclass
+class NamedSchemas:
+    """The per-compile cache of emended named schemas.
+
+    Args:
+        resolver: resolves ``$ref``s of the document.
+        version: ``"3.0"`` or ``"3.1"`` (3.0 ignores non-annotation ``$ref`` siblings).
+        warn: receives ``(pointer, message)`` for problems kept rather than guessed.
+    """
+
+    resolver: Resolver
+    version: str
+    warn: Callable[[str, str], None]
+    graph: RefGraph = field(default_factory=RefGraph)
+    examples: dict[str, list[Any]] = field(default_factory=dict)
+    _by_uri: dict[str, str] = field(default_factory=dict)
+    _named: dict[str, _Named] = field(default_factory=dict)
+    _taken: set[str] = field(default_factory=set)
+    _cache: dict[tuple[str, str, bool], Schema] = field(default_factory=dict)
+    _failed: dict[tuple[str, str, bool], HttpllmError] = field(default_factory=dict)
+    _busy: list[tuple[str, str, bool]] = field(default_factory=list)
+    _refs: dict[int, tuple[Schema, frozenset[str]]] = field(default_factory=dict)
+
+    def refs(self, schema: Schema) -> frozenset[str]:
+        """:func:`collect_refs` of an emended schema, remembered per object."""
+        hit = self._refs.get(id(schema))
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        found = frozenset(collect_refs(schema))
+        self._refs[id(schema)] = (schema, found)
+        return found
+
+    def __post_init__(self) -> None:
+        # Component schemas keep their own names, whatever is compiled first.
+        schemas = self.resolver.root.get("components", {})
+        schemas = schemas.get("schemas") if isinstance(schemas, dict) else None
+        if isinstance(schemas, dict):
+            for key, node in schemas.items():
+                uri = f"{self.resolver.base}#/components/schemas/{escape(key)}"
+                self._register(uri, f"#/components/schemas/{escape(key)}", node,
+                               self.resolver.base, [key])
+
+    def _register(self, uri: str, pointer: str, node: Any, base: str, tokens: list[str]) -> str:
+        name = def_name(tokens, self._taken)
+        self._by_uri[uri] = name
+        self._named[name] = _Named(uri, pointer, node, base)
+        return name
+
+    def name_for(self, ref: str, base: str) -> str:
+        """The def name of the schema ``ref`` (met in the file ``base``) points to.
+
+        Raises:
+            RefError: the reference does not resolve.
+            AccessDenied: it needs the network or a file outside the folder.
+        """
+        target = self.resolver.resolve(ref, base)
+        name = self._by_uri.get(target.uri)
+        if name is None:
+            doc, fragment = urldefrag(target.uri)
+            name = self._register(target.uri, target.pointer, target.node, doc, parts(fragment))
+        return name
+
+    def pointer(self, name: str) -> str:
+        """The document pointer of a named schema (``#/components/schemas/Pet``)."""
+        return self._named[name].pointer
+
+    def names(self) -> list[str]:
+        """Every def name registered so far."""
+        return list(self._named)
+
+    def emended(self, name: str, direction: Direction, *, base_form: bool = False) -> Schema | None:
+        """The emended schema of ``name`` for ``direction``; ``None`` while it is being made.
+
+        ``base_form=True`` gives the schema without its unions and discriminator (what an
+        ``allOf`` child inherits from a parent that lists the child as a variant).
+
+        Raises:
+            RefError, LimitExceeded: the schema (or one it needs) cannot be emended.
+        """
+        key = (name, direction, base_form)
+        if key in self._cache:
+            return self._cache[key]
+        if key in self._failed:
+            raise self._failed[key]
+        if key in self._busy:
+            return None
+        if len(self._busy) >= _MAX_NESTED:
+            raise LimitExceeded(f"allOf/discriminator chain deeper than {_MAX_NESTED} schemas",
+                                pointer=self._named[name].pointer)
+        entry = self._named[name]
+        node = entry.node
+        if base_form and isinstance(node, dict):
+            node = {k: v for k, v in node.items()
+                    if k not in ("oneOf", "anyOf", "discriminator")}
+        self._busy.append(key)
+        try:
+            out = self.emend(node, direction, pointer=entry.pointer, base=entry.base)
+        except HttpllmError as exc:
+            self._failed[key] = exc
+            raise
+        finally:
+            self._busy.pop()
+        self._cache[key] = out
+        if not base_form:
+            self.graph.add(name, self.refs(out))
+        return out
+
+    def emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str) -> Schema:
+        """Emend an inline schema found at ``pointer`` in the file ``base``.
+
+        Raises:
+            RefError, LimitExceeded: a ``$ref`` does not resolve, or the schema nests too deep.
+        """
+        ctx = PassContext(
+            direction=direction,
+            resolve=lambda n: self.emended(n, direction),
+            resolve_base=lambda n: self.emended(n, direction, base_form=True),
+            name_of=lambda ref: self._name_or_none(ref, base),
+            report=self.warn,
+            examples=self.examples,
+        )
+
+        def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
+            try:
+                name = self.name_for(node["$ref"], base)
+            except RefError as exc:
+                raise RefError(exc.message, pointer=at) from exc
+            ref = {"$ref": "#/$defs/" + escape(name)}
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            if not siblings:
+                return ref
+            if self.version == "3.0":  # siblings of $ref are ignored in 3.0; keep annotations
+                return {**ref, **{k: v for k, v in siblings.items() if k in _REF_SIBLINGS_30}}
+            if set(siblings) <= _REF_SIBLINGS_30:
+                return {**ref, **siblings}
+            return {**siblings, "allOf": [ref, *siblings.get("allOf", [])]}
+
+        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
+
+    def _name_or_none(self, ref: str, base: str) -> str | None:
+        if "#" not in ref and "/" not in ref and "." not in ref:
+            ref = "#/components/schemas/" + ref  # discriminator mapping by bare schema name
+        try:
+            return self.name_for(ref, base)
+        except HttpllmError:
+            return None
+
+    def finish(self) -> RefGraph:
+        """Compute the recursive set once every needed schema has been emended."""
+        self.graph.finish()
+        return self.graph

@@ -1,0 +1,183 @@
+"""Raw document -> :class:`Document`: the version check and the typed view of operations.
+
+openapi-pydantic (3.0 and 3.1 models) validates each operation's *structure*
+(parameters, request body, responses) one operation at a time, so one malformed
+operation is reported and the others compile. Schemas inside are left to the normalize
+passes, which read them as plain JSON (validating a whole 13 MB document with
+openapi-pydantic costs about 0.5 s; see docs/pitfalls.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import ValidationError
+
+from httpllm.compose.function import OperationError
+from httpllm.errors import HttpllmError, SpecError
+from httpllm.pointer import escape, join
+from httpllm.refs import Resolver
+
+__all__ = ["METHODS", "Document", "OperationSite", "operation_model", "parse"]
+
+METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
+_VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
+_SCHEMA_FIELDS = ("schema",)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperationSite:
+    """Where one operation lives.
+
+    Attributes:
+        method: lower-case HTTP method.
+        path: the path template (key of ``paths``).
+        pointer: ``"#/paths/~1pets/get"``.
+        node: the raw Operation Object.
+        path_item: the raw (resolved) Path Item Object.
+        base: URI of the file the path item lives in (relative ``$ref``s resolve from it).
+    """
+
+    method: str
+    path: str
+    pointer: str
+    node: dict[str, Any]
+    path_item: dict[str, Any]
+    base: str
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Document:
+    """A parsed OpenAPI document.
+
+    Attributes:
+        version: ``"3.0"`` or ``"3.1"``.
+        root: the raw root document.
+        resolver: resolves ``$ref``s (root and other files, through the gate).
+        sites: every operation under ``paths``, in document order.
+        errors: path items that could not be read (e.g. a ``$ref`` to a missing file).
+        label: how the source is named in messages.
+    """
+
+    version: str
+    root: dict[str, Any]
+    resolver: Resolver
+    sites: tuple[OperationSite, ...]
+    errors: tuple[OperationError, ...]
+    label: str
+
+
+def _version(root: Any, label: str) -> str:
+    if not isinstance(root, dict):
+        raise SpecError(f"expected an OpenAPI object at the top, got {type(root).__name__}",
+                        pointer="#", source=label)
+    if "swagger" in root:
+        raise SpecError(f"Swagger {root.get('swagger')} is not supported; expected OpenAPI 3.0 "
+                        "or 3.1 (convert it first, e.g. with swagger2openapi)",
+                        pointer="#/swagger", source=label)
+    version = root.get("openapi")
+    if not isinstance(version, str):
+        raise SpecError("expected an `openapi` version string (3.0.x or 3.1.x)",
+                        pointer="#/openapi", source=label)
+    match = _VERSION.match(version)
+    if not match:
+        raise SpecError(f"OpenAPI {version} is not supported; expected 3.0.x or 3.1.x",
+                        pointer="#/openapi", source=label)
+    return f"3.{match.group(1)}"
+
+
+def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
+    """Check the version and list the operations of a raw document.
+
+    Raises:
+        SpecError: not an OpenAPI 3.0/3.1 document, or ``paths`` is not an object.
+    """
+    version = _version(root, label)
+    paths = root.get("paths", {})
+    if paths is None:
+        paths = {}
+    if not isinstance(paths, dict):
+        raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
+    sites: list[OperationSite] = []
+    errors: list[OperationError] = []
+    for path, item in paths.items():
+        pointer = join("#/paths", path)
+        base = resolver.base
+        try:
+            if isinstance(item, dict) and isinstance(item.get("$ref"), str):
+                target = resolver.resolve(item["$ref"], base)
+                siblings = {k: v for k, v in item.items() if k != "$ref"}
+                item = {**target.node, **siblings} if isinstance(target.node, dict) else None
+                base = target.uri.split("#", 1)[0]
+            if not isinstance(item, dict):
+                raise SpecError("expected a Path Item object", pointer=pointer)
+        except HttpllmError as exc:
+            errors.append(OperationError(method="", path=path, pointer=exc.pointer or pointer,
+                                         message=exc.message, kind=type(exc).__name__))
+            continue
+        for method in METHODS:
+            op = item.get(method)
+            if op is None:
+                continue
+            site_pointer = f"{pointer}/{method}"
+            op_base = base
+            if isinstance(op, dict) and isinstance(op.get("$ref"), str):
+                try:  # not in the specification, but common in split documents
+                    target = resolver.resolve(op["$ref"], base)
+                except HttpllmError as exc:
+                    errors.append(OperationError(method=method, path=path,
+                                                 pointer=exc.pointer or site_pointer,
+                                                 message=exc.message, kind=type(exc).__name__))
+                    continue
+                op, op_base = target.node, target.uri.split("#", 1)[0]
+            if not isinstance(op, dict):
+                errors.append(OperationError(method=method, path=path, pointer=site_pointer,
+                                             message="expected an Operation object"))
+                continue
+            sites.append(OperationSite(method=method, path=path, pointer=site_pointer,
+                                       node=op, path_item=item, base=op_base))
+    return Document(version=version, root=root, resolver=resolver, sites=tuple(sites),
+                    errors=tuple(errors), label=label)
+
+
+_UNCHECKED = frozenset({"responses", "callbacks", "security", "servers", "externalDocs"})
+
+
+def _skeleton(value: dict[str, Any]) -> dict[str, Any]:
+    """The parts of an operation compile reads (parameters, request body, names), without
+    their schemas; responses, callbacks and security are read defensively instead, so a
+    document that is valid but odd there still compiles."""
+    out = {k: _skeleton_shallow(v) for k, v in value.items()
+           if k not in _UNCHECKED and not k.startswith("x-")}
+    out["responses"] = {"default": {"description": ""}}
+    return out
+
+
+def _skeleton_shallow(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: ({} if k in _SCHEMA_FIELDS else _skeleton_shallow(v)) for k, v in value.items()
+                if k not in ("example", "examples", "callbacks", "links")}
+    if isinstance(value, list):
+        return [_skeleton_shallow(v) for v in value]
+    return value
+
+
+def operation_model(site: OperationSite, version: str) -> Any:
+    """Validate the operation's structure with openapi-pydantic; return the model.
+
+    Raises:
+        SpecError: naming the first invalid field's pointer and what was expected.
+    """
+    if version == "3.1":
+        from openapi_pydantic.v3.v3_1 import Operation
+    else:
+        from openapi_pydantic.v3.v3_0 import Operation
+    try:
+        return Operation.model_validate(_skeleton(site.node))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        loc = [str(p) for p in first["loc"] if not str(p)[0].isupper()]
+        raise SpecError(f"invalid operation: {first['msg']}",
+                        pointer=site.pointer + "".join("/" + escape(p) for p in loc)) from exc

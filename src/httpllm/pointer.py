@@ -1,0 +1,38 @@
+"""JSON pointers (RFC 6901) spelled like a ``$ref``: ``"#/components/schemas/Pet"``."""
+
+from __future__ import annotations
+
+from urllib.parse import unquote
+
+__all__ = ["escape", "join", "parts", "unescape"]
+
+
+def escape(token: str | int) -> str:
+    """Escape one reference token: ``~`` -> ``~0``, ``/`` -> ``~1`` (RFC 6901 section 3)."""
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
+
+
+def unescape(token: str) -> str:
+    """Undo :func:`escape` (RFC 6901 section 4)."""
+    return token.replace("~1", "/").replace("~0", "~")
+
+
+def join(pointer: str, *tokens: str | int) -> str:
+    """Append tokens to a pointer: ``join("#/paths", "/pets")`` -> ``"#/paths/~1pets"``."""
+    if not tokens:
+        return pointer
+    return pointer + "".join("/" + escape(t) for t in tokens)
+
+
+def parts(fragment: str) -> list[str]:
+    """Split a fragment (``"#/a/b~1c"``, ``"/a"`` or ``""``) into unescaped tokens.
+
+    Percent-encoding in the fragment is decoded first (RFC 6901 section 6).
+    """
+    fragment = unquote(fragment.lstrip("#"))
+    if not fragment:
+        return []
+    return [unescape(t) for t in fragment.lstrip("/").split("/")]

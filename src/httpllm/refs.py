@@ -1,0 +1,234 @@
+"""Document -> references: resolve ``$ref``s through the safe loader; the schema ref graph.
+
+A :class:`Resolver` turns a ``$ref`` met at some base URI into its target node and a
+canonical URI. Named schemas get stable ``$defs`` names. The :class:`RefGraph` (networkx)
+holds schema -> schema edges and answers which schemas are *recursive* (on a cycle).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urldefrag, urljoin
+
+import networkx as nx
+
+from httpllm.errors import HttpllmError, RefError
+from httpllm.load import Loader
+from httpllm.pointer import escape, parts
+
+__all__ = ["RefGraph", "Resolver", "Target"]
+
+ROOT = "root:"
+"""Base URI of a document given as text or dict (no file, so no relative files)."""
+
+_NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A resolved reference: the node, its canonical URI and its document pointer."""
+
+    node: Any
+    uri: str  # "<file uri>#/json/pointer" (absolute; the identity of the target)
+    pointer: str  # how errors and losses name it: "#/..." or "other.yaml#/..."
+
+
+class Resolver:
+    """Resolves ``$ref`` strings against the root document and files the loader may read.
+
+    Args:
+        root: the root document.
+        base: the root document's URI (``file:///.../openapi.yaml``) or :data:`ROOT`.
+        loader: reads other files through the gate.
+    """
+
+    def __init__(self, root: Any, base: str, loader: Loader) -> None:
+        self.root = root
+        self.base = base
+        self.loader = loader
+        self._ids: dict[str, dict[str, tuple[Any, str]]] = {}
+        self._cache: dict[tuple[str, str], Target] = {}
+        self._anchors: dict[str, dict[str, tuple[Any, str]]] = {}
+
+    def document(self, uri: str) -> Any:
+        """The decoded document at ``uri`` (no fragment)."""
+        if uri == self.base:
+            return self.root
+        if uri.startswith(ROOT):
+            raise RefError(f"cannot resolve {uri!r}: the document was not given as a file")
+        try:
+            return self.loader(uri)
+        except HttpllmError:
+            raise
+        except Exception as exc:  # the loader's OS and decode errors are mapped here
+            raise RefError(f"cannot load {uri!r}: {exc}") from exc
+
+    def label(self, uri: str) -> str:
+        """A short name of a canonical URI for messages: ``#/a/b`` or ``file.yaml#/a/b``."""
+        doc, frag = urldefrag(uri)
+        if doc == self.base:
+            return "#" + frag
+        root_dir = self.base.rsplit("/", 1)[0] + "/"
+        name = doc[len(root_dir) :] if doc.startswith(root_dir) else doc
+        return f"{name}#{frag}"
+
+    def resolve(self, ref: str, base: str) -> Target:
+        """Resolve ``ref`` found in the document at ``base`` (a URI without fragment).
+
+        Follows chains of pure ``{"$ref": ...}`` nodes (at most 64 links).
+
+        Raises:
+            RefError: missing file, pointer to nowhere, or a ``$ref`` chain loop.
+            AccessDenied: the target needs the network or a file outside the folder.
+        """
+        key = (ref, base)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        target = self._follow(ref, base)
+        self._cache[key] = target
+        return target
+
+    def _follow(self, ref: str, base: str) -> Target:
+        seen: list[str] = []
+        while True:
+            target = self._resolve_one(ref, base)
+            node = target.node
+            if not (isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), str)):
+                return target
+            seen.append(target.uri)
+            if len(seen) > 64 or target.uri in seen[:-1]:
+                raise RefError(f"$ref chain loops or is too long at {ref!r}", pointer=target.pointer)
+            ref, base = node["$ref"], urldefrag(target.uri)[0]
+
+    def _resolve_one(self, ref: str, base: str) -> Target:
+        if not isinstance(ref, str):
+            raise RefError(f"$ref must be a string, got {type(ref).__name__}")
+        if ref.startswith("#"):
+            doc_uri, fragment = base, ref[1:]
+        else:
+            doc_uri, fragment = urldefrag(ref if base.startswith(ROOT) else urljoin(base, ref))
+        if doc_uri != base and doc_uri != self.base:
+            found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
+            if found is not None:
+                return self._walk(found[0], found[1], fragment, ref)
+        document = self.document(doc_uri)
+        if fragment and not fragment.startswith("/"):
+            anchor = self._anchor(doc_uri, document, fragment)
+            if anchor is None:
+                raise RefError(f"$ref {ref!r}: no $anchor {fragment!r} in {self.label(doc_uri)}")
+            node, pointer = anchor
+            return Target(node, f"{doc_uri}#{pointer}", self.label(f"{doc_uri}#{pointer}"))
+        return self._walk(document, doc_uri, fragment, ref)
+
+    def _walk(self, node: Any, doc_uri: str, fragment: str, ref: str) -> Target:
+        tokens = parts(fragment)
+        for token in tokens:
+            if isinstance(node, dict) and token in node:
+                node = node[token]
+            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+                node = node[int(token)]
+            else:
+                uri = f"{doc_uri}#{fragment}"
+                raise RefError(f"$ref {ref!r} points to nowhere ({self.label(uri)} does not exist)")
+        pointer = "/" + "/".join(escape(t) for t in tokens) if tokens else ""
+        uri = f"{doc_uri}#{pointer}"
+        return Target(node, uri, self.label(uri))
+
+    def _index(self, doc_uri: str, document: Any) -> None:
+        ids: dict[str, tuple[Any, str]] = {}
+        anchors: dict[str, tuple[Any, str]] = {}
+        stack: list[tuple[Any, str]] = [(document, "")]
+        while stack:
+            node, pointer = stack.pop()
+            if isinstance(node, dict):
+                if isinstance(node.get("$id"), str):
+                    ids[urldefrag(urljoin(doc_uri, node["$id"]))[0]] = (node, doc_uri)
+                if isinstance(node.get("$anchor"), str):
+                    anchors[node["$anchor"]] = (node, pointer)
+                items: Iterable[tuple[Any, Any]] = node.items()
+            elif isinstance(node, list):
+                items = enumerate(node)
+            else:
+                continue
+            for key, child in items:
+                if isinstance(child, (dict, list)):
+                    stack.append((child, f"{pointer}/{escape(key)}"))
+        self._ids[doc_uri] = ids
+        self._anchors[doc_uri] = anchors
+
+    def _by_id(self, uri: str) -> tuple[Any, str] | None:
+        if self.base not in self._ids:
+            self._index(self.base, self.root)
+        return self._ids[self.base].get(uri)
+
+    def _anchor(self, doc_uri: str, document: Any, name: str) -> tuple[Any, str] | None:
+        if doc_uri not in self._anchors:
+            self._index(doc_uri, document)
+        return self._anchors[doc_uri].get(name)
+
+
+@dataclass(slots=True)
+class RefGraph:
+    """Schema -> schema references of one document and the recursive ones among them.
+
+    Nodes are ``$defs`` names. :meth:`add` records the references found while a named
+    schema was emended; :meth:`finish` computes the cycles once (networkx
+    ``strongly_connected_components``): a schema is *recursive* when it is on a cycle.
+    """
+
+    graph: Any = field(default_factory=nx.DiGraph)
+    recursive: frozenset[str] = frozenset()
+    cycles: list[list[str]] = field(default_factory=list)
+    order: dict[str, int] = field(default_factory=dict)
+
+    def add(self, name: str, targets: Iterable[str]) -> None:
+        """Record that the emended schema ``name`` refers to each of ``targets``."""
+        self.graph.add_node(name)
+        self.graph.add_edges_from((name, t) for t in targets)
+
+    def finish(self) -> None:
+        """Compute the recursive set, the cycles (one per strongly connected component)
+        and a dependency order (referenced schemas before the schemas that use them)."""
+        recursive: set[str] = set()
+        cycles: list[list[str]] = []
+        for component in nx.strongly_connected_components(self.graph):
+            if len(component) > 1 or any(self.graph.has_edge(n, n) for n in component):
+                recursive.update(component)
+                cycles.append(sorted(component))
+        self.recursive = frozenset(recursive)
+        self.cycles = sorted(cycles)
+        condensed = nx.condensation(self.graph)
+        members = condensed.graph["mapping"]
+        rank = {c: i for i, c in enumerate(reversed(list(nx.topological_sort(condensed))))}
+        self.order = {name: rank[members[name]] for name in self.graph.nodes}
+
+    def is_recursive(self, name: str) -> bool:
+        """Whether the named schema is on a reference cycle."""
+        return name in self.recursive
+
+    def reachable(self, names: Iterable[str]) -> set[str]:
+        """Every named schema reachable from ``names`` (including them)."""
+        out: set[str] = set()
+        stack = [n for n in names if n in self.graph]
+        while stack:
+            name = stack.pop()
+            if name in out:
+                continue
+            out.add(name)
+            stack.extend(self.graph.successors(name))
+        return out
+
+
+def def_name(pointer_tokens: list[str], taken: set[str]) -> str:
+    """A ``$defs`` name for a schema from its pointer tokens, unique among ``taken``."""
+    raw = pointer_tokens[-1] if pointer_tokens else "schema"
+    base = _NAME_UNSAFE.sub("_", raw).strip("_") or "schema"
+    name, i = base, 2
+    while name in taken:
+        name, i = f"{base}_{i}", i + 1
+    taken.add(name)
+    return name

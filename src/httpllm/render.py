@@ -1,0 +1,119 @@
+"""Function x Dialect -> the provider's parameters schema, envelope and loss report.
+
+One :class:`Renderer` per compile and dialect: each shared named schema is rendered once
+(memoized by identity, with its losses) and reused by every function that reaches it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.compose.function import Function
+from httpllm.dialects import Dialect, Options, RenderContext
+from httpllm.errors import Unrepresentable
+from httpllm.loss import Loss
+from httpllm.walk import transform
+
+__all__ = ["Renderer", "cut_description"]
+
+_FAIL = "$unrepresentable"
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+
+
+def cut_description(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters at a sentence boundary (or a word
+    boundary when the first sentence is already too long)."""
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    ends = [m.start() for m in _SENTENCE.finditer(head)]
+    if ends and ends[-1] > limit // 3:
+        return head[: ends[-1]].rstrip()
+    space = head.rfind(" ", 0, limit - 1)
+    return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
+
+
+class Renderer:
+    """Renders neutral functions for one dialect within one compile.
+
+    Args:
+        dialect: the provider dialect.
+        options: the compile options.
+        origins: ``id(shared node) -> document pointer`` of the inlined named schemas.
+    """
+
+    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str]) -> None:
+        self.dialect = dialect
+        self.options = options
+        self.origins = origins
+        self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
+
+    def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
+        ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict)
+        rules = (*self.dialect.rules, *(self.dialect.strict_rules if strict else ()))
+
+        def visit(node: dict[str, Any], at: str) -> Schema:
+            ctx.pointer = at
+            before = len(ctx.problems)
+            for rule in rules:
+                out = rule(node, ctx)
+                if not isinstance(out, dict):
+                    return out
+                node = out
+            for problem in ctx.problems[before:]:
+                ctx.losses.append(Loss(pointer=at, keyword=_FAIL, action="dropped",
+                                       dialect=self.dialect.name, note=problem))
+            return node
+
+        out = transform(schema, visit, pointer=pointer, memo=self._memo[strict],
+                        origins=self.origins, sink=ctx.losses)
+        return out, ctx.losses
+
+    def render(self, function: Function) -> Function:
+        """The function as the dialect's provider receives it.
+
+        Raises:
+            Unrepresentable: the parameters cannot be expressed in this dialect (e.g.
+                recursion for a dialect without ``$ref`` and no ``unroll``).
+        """
+        dialect, options = self.dialect, self.options
+        schema = function.schema
+        if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
+            from httpllm.dialects._unroll import unroll
+
+            schema, unroll_losses = unroll(schema, options.unroll, dialect.name,
+                                           pointer=function.pointer)
+        else:
+            unroll_losses = []
+        strict = options.strict and dialect.has_strict
+        pointer = "parameters#"
+        out, losses = self._walk(schema, strict, pointer)
+        if strict:
+            problems = [p for check in dialect.strict_limits for p in check(out)]
+            problems += [loss.note for loss in losses if loss.keyword == _FAIL]
+            if problems:
+                out, losses = self._walk(schema, False, pointer)
+                losses = [*losses, Loss(pointer=pointer, keyword="strict", action="fallback",
+                                        dialect=dialect.name, note="; ".join(problems))]
+                strict = False
+        failures = [loss.note for loss in losses if loss.keyword == _FAIL]
+        if failures:
+            raise Unrepresentable(failures[0], pointer=function.pointer)
+        losses = [*unroll_losses, *losses]
+        described = function.description
+        if dialect.description_max is not None and len(described) > dialect.description_max:
+            described = cut_description(described, dialect.description_max)
+            losses.append(Loss(pointer=function.pointer + "/description", keyword="description",
+                               action="truncated", value=function.description,
+                               dialect=dialect.name,
+                               note=f"cut to {dialect.description_max} characters"))
+        rendered = replace(function, parameters=out, strict=strict, description=described,
+                           losses=tuple(losses), dialect=dialect.name)
+        if dialect.finish is not None:
+            ctx = RenderContext(dialect=dialect, options=options, losses=list(rendered.losses))
+            params = dialect.finish(rendered.parameters, rendered, ctx)
+            rendered = replace(rendered, parameters=params, losses=tuple(ctx.losses))
+        return rendered

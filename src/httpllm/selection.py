@@ -1,0 +1,63 @@
+"""Operation selection: ``include=`` / ``exclude=`` by tag, path glob, method, operationId.
+
+A selector is a string or a predicate ``(method, path, operation) -> bool``:
+
+- ``"tag:pets"`` — operations tagged ``pets``;
+- ``"GET /pets/*"`` — method and path glob (``fnmatch``); ``"/pets/*"`` — any method;
+- ``"method:delete"`` — by method;
+- ``"listPets"`` or ``"operationId:list*"`` — by operationId (glob).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from fnmatch import fnmatchcase
+from typing import Any
+
+from httpllm.parse import METHODS, OperationSite
+
+__all__ = ["Selector", "matches", "select"]
+
+Selector = str | Callable[[str, str, dict[str, Any]], bool]
+_METHOD_PATH = re.compile(r"^(?P<method>[A-Za-z]+)\s+(?P<path>/.*)$")
+
+
+def matches(selector: Selector, site: OperationSite) -> bool:
+    """Whether one selector picks the operation at ``site``."""
+    if callable(selector):
+        return bool(selector(site.method, site.path, site.node))
+    text = selector.strip()
+    if text.startswith("tag:"):
+        tags = site.node.get("tags")
+        return isinstance(tags, list) and text[4:] in tags
+    if text.startswith("method:"):
+        return site.method == text[7:].strip().lower()
+    if text.startswith("path:"):
+        return fnmatchcase(site.path, text[5:].strip())
+    if text.startswith("/"):
+        return fnmatchcase(site.path, text)
+    found = _METHOD_PATH.match(text)
+    if found and found["method"].lower() in METHODS:
+        return site.method == found["method"].lower() and fnmatchcase(site.path, found["path"])
+    pattern = text[12:] if text.startswith("operationId:") else text
+    op_id = site.node.get("operationId")
+    return isinstance(op_id, str) and fnmatchcase(op_id, pattern)
+
+
+def select(
+    sites: Iterable[OperationSite],
+    include: Iterable[Selector] | Selector | None,
+    exclude: Iterable[Selector] | Selector | None,
+) -> list[OperationSite]:
+    """The sites picked by any ``include`` selector (all when ``None``) and no ``exclude``."""
+    inc = [include] if isinstance(include, str) or callable(include) else include
+    exc = [exclude] if isinstance(exclude, str) or callable(exclude) else exclude
+    out = []
+    for site in sites:
+        if inc is not None and not any(matches(s, site) for s in inc):
+            continue
+        if exc is not None and any(matches(s, site) for s in exc):
+            continue
+        out.append(site)
+    return out

@@ -1,0 +1,180 @@
+"""The one schema walker: iterative, post-order, by a keyword table.
+
+Children are found by keyword (never by ``type``, which misses ``properties`` when ``type``
+is absent or a list), the way python-jsonschema/referencing ``_subresources_of`` does. A
+``$ref`` is a leaf. The walk uses an explicit stack, so no input depth can raise
+``RecursionError``; a depth past ``max_depth`` raises :class:`LimitExceeded`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from httpllm.errors import LimitExceeded
+from httpllm.pointer import escape
+
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "children", "transform"]
+
+IN_VALUE = frozenset(
+    {
+        "items",
+        "additionalItems",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+        "contentSchema",
+    }
+)
+"""Keywords whose value is one subschema (``items`` may also be a list in old drafts)."""
+
+IN_ARRAY = frozenset({"allOf", "anyOf", "oneOf", "prefixItems"})
+"""Keywords whose value is a list of subschemas."""
+
+IN_MAPPING = frozenset(
+    {"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"}
+)
+"""Keywords whose value maps names to subschemas."""
+
+MAX_DEPTH = 512
+"""Default limit on schema nesting, in levels of subschemas."""
+
+MAX_NODES = 2_000_000
+"""Default limit on the nodes one walk visits (a shared subtree counts once per path to
+it, so this stops alias-bomb documents before they exhaust memory)."""
+
+Visit = Callable[[dict[str, Any], str], Any]
+
+
+def children(node: dict[str, Any]) -> Iterator[tuple[str, str | int | None, Any]]:
+    """Yield ``(keyword, key_or_index, subschema)`` for each direct subschema of ``node``.
+
+    ``key_or_index`` is ``None`` for :data:`IN_VALUE` keywords.
+    """
+    if "$ref" in node and len(node) == 1:
+        return
+    for keyword, value in node.items():
+        if keyword in IN_VALUE:
+            if isinstance(value, (dict, bool)):
+                yield keyword, None, value
+            elif isinstance(value, list):  # draft-4 tuple form of ``items``
+                for i, sub in enumerate(value):
+                    if isinstance(sub, (dict, bool)):
+                        yield keyword, i, sub
+        elif keyword in IN_ARRAY:
+            if isinstance(value, list):
+                for i, sub in enumerate(value):
+                    if isinstance(sub, (dict, bool)):
+                        yield keyword, i, sub
+        elif keyword in IN_MAPPING and isinstance(value, dict):
+            for name, sub in value.items():
+                if isinstance(sub, (dict, bool)):
+                    yield keyword, name, sub
+
+
+def _rebuild(node: dict[str, Any], changes: list[tuple[str, str | int | None, Any]]) -> Any:
+    out = dict(node)
+    copied: set[str] = set()
+    for keyword, key, new in changes:
+        if key is None:
+            out[keyword] = new
+            continue
+        if keyword not in copied:
+            container = out[keyword]
+            out[keyword] = list(container) if isinstance(container, list) else dict(container)
+            copied.add(keyword)
+        out[keyword][key] = new
+    return out
+
+
+def _pointer(base: str, keyword: str, key: str | int | None) -> str:
+    # Keywords never need escaping; keys (property names) may.
+    if key is None:
+        return f"{base}/{keyword}"
+    return f"{base}/{keyword}/{escape(key)}"
+
+
+def transform(
+    root: Any,
+    visit: Visit,
+    *,
+    pointer: str = "#",
+    max_depth: int = MAX_DEPTH,
+    memo: dict[int, tuple[Any, tuple[Any, ...]]] | None = None,
+    origins: dict[int, str] | None = None,
+    sink: list[Any] | None = None,
+) -> Any:
+    """Rebuild ``root`` bottom-up, calling ``visit(node, pointer)`` on every object node.
+
+    ``visit`` sees each node with its children already transformed and returns the
+    replacement (the same object when nothing changed: identity means "unchanged", and
+    untouched subtrees are shared, never copied). Boolean schemas are passed through.
+
+    Args:
+        root: the schema to walk.
+        visit: ``(node, pointer) -> new node``.
+        pointer: the JSON pointer of ``root``.
+        max_depth: maximum nesting of subschemas.
+        memo: ``id(node) -> (result, records)`` for shared subtrees walked before: such a
+            node is not descended again; its result is reused and its records re-emitted
+            into ``sink``. Nodes listed in ``origins`` are added after their walk.
+        origins: ``id(node) -> pointer``: shared nodes whose pointer restarts there (the
+            named schema a subtree was inlined from).
+        sink: the list ``visit`` appends its records to (e.g. loss entries); needed with
+            ``memo`` so that each memoized subtree keeps the records it produced.
+
+    Raises:
+        LimitExceeded: nesting deeper than ``max_depth``.
+    """
+    # Pre-order listing: (node, pointer, parent index, keyword, key). Every descendant of
+    # an entry has a larger index, so walking the list backwards visits children first.
+    entries: list[tuple[Any, str, int, str, str | int | None]] = []
+    stack: list[tuple[Any, str, int, str, str | int | None, int]] = [
+        (root, pointer, -1, "", None, 0)
+    ]
+    while stack:
+        node, ptr, parent, keyword, key, depth = stack.pop()
+        if origins is not None and isinstance(node, dict):
+            ptr = origins.get(id(node), ptr)
+        entries.append((node, ptr, parent, keyword, key))
+        if not isinstance(node, dict) or (memo is not None and id(node) in memo):
+            continue
+        if len(entries) > MAX_NODES:
+            raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
+        if depth >= max_depth:
+            raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
+        index = len(entries) - 1
+        for kw, k, sub in children(node):
+            stack.append((sub, _pointer(ptr, kw, k), index, kw, k, depth + 1))
+
+    results: list[Any] = [None] * len(entries)
+    changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
+    starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
+    for index in range(len(entries) - 1, -1, -1):
+        node, ptr, parent, keyword, key = entries[index]
+        start = starts.pop(index, len(sink) if sink is not None else 0)
+        if not isinstance(node, dict):
+            new: Any = node
+        elif memo is not None and id(node) in memo:
+            new, records = memo[id(node)]
+            if sink is not None:
+                start = min(start, len(sink))
+                sink.extend(records)
+        else:
+            pending = changes.pop(index, None)
+            current = _rebuild(node, pending) if pending else node
+            new = visit(current, ptr)
+            if memo is not None and origins is not None and id(node) in origins:
+                memo[id(node)] = (new, tuple(sink[start:]) if sink is not None else ())
+        results[index] = new
+        if parent >= 0:
+            starts[parent] = min(starts.get(parent, start), start)
+            if new is not node:
+                changes.setdefault(parent, []).append((keyword, key, new))
+    return results[0]

@@ -1,0 +1,1 @@
+"""Tests of `httpllm.execute`: the way back from a tool call to an HTTP request."""

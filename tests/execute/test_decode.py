@@ -1,0 +1,266 @@
+"""Parsing a tool call and undoing strict-mode rewrites, guided by the original schema."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from httpllm.errors import InvalidArguments
+from httpllm.execute import decode
+from httpllm.execute.decode import alternatives, parse
+
+from .records import body, function, param
+
+C17_ARGUMENTS = (
+    param("query", "city", {"type": "string"}, required=True),
+    param("query", "units", {"type": "string", "enum": ["metric", "imperial"]}),
+    param("query", "days", {"type": "integer"}),
+)
+
+C15_BODY = {
+    "type": "object",
+    "required": ["name", "labels"],
+    "properties": {
+        "name": {"type": "string"},
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "settings": {"type": "object", "additionalProperties": True},
+    },
+}
+
+
+def test_strict_nulls_for_optional_arguments_are_omitted() -> None:
+    """C17: in strict mode a null for an optional parameter means it was not given."""
+    weather = function(*C17_ARGUMENTS, strict=True)
+    text = '{"city": "Oslo", "units": null, "days": null}'
+    assert decode(weather, text) == {"city": "Oslo"}
+
+
+def test_strict_null_for_required_argument_is_kept() -> None:
+    """A null for a required property is kept, so validation can report it."""
+    weather = function(*C17_ARGUMENTS, strict=True)
+    assert decode(weather, {"city": None, "units": "metric"}) == {"city": None, "units": "metric"}
+
+
+def test_optional_and_nullable_null_is_omitted_in_strict_mode() -> None:
+    """An optional property whose original schema accepts null is omitted too when null."""
+    note = param("query", "note", {"anyOf": [{"type": "string"}, {"type": "null"}]})
+    assert decode(function(note, strict=True), {"note": None}) == {}
+
+
+def test_required_nullable_null_is_kept() -> None:
+    """A required property whose original schema accepts null keeps its null."""
+    note = param("query", "note", {"anyOf": [{"type": "string"}, {"type": "null"}]}, required=True)
+    assert decode(function(note, strict=True), {"note": None}) == {"note": None}
+
+
+def test_non_strict_functions_are_only_parsed() -> None:
+    """Without strict mode nothing is rewritten: nulls, entries and strings stay as sent."""
+    weather = function(*C17_ARGUMENTS)
+    raw = {"city": "Oslo", "units": None}
+    assert decode(weather, json.dumps(raw)) == raw
+
+
+def test_nested_optional_nulls_in_the_body_are_omitted() -> None:
+    """Optional nulls are dropped at every depth of the body, required ones kept."""
+    schema = {
+        "type": "object",
+        "required": ["user"],
+        "properties": {
+            "user": {
+                "type": "object",
+                "required": ["id", "manager"],
+                "properties": {
+                    "id": {"type": "string"},
+                    "nick": {"type": "string"},
+                    "manager": {"anyOf": [{"type": "string"}, {"type": "null"}]},
+                    "tags": {
+                        "type": "array",
+                        "items": {"type": "object", "properties": {"x": {"type": "integer"}}},
+                    },
+                },
+            }
+        },
+    }
+    fn = function(body(schema), strict=True)
+    sent = {"body": {"user": {"id": "u", "nick": None, "manager": None, "tags": [{"x": None}]}}}
+    assert decode(fn, sent) == {"body": {"user": {"id": "u", "manager": None, "tags": [{}]}}}
+
+
+def test_typed_map_entries_become_a_map() -> None:
+    """C15: an array of {key, value} entries where the schema has a typed map becomes that map."""
+    fn = function(body(C15_BODY), strict=True)
+    sent = {
+        "body": {
+            "name": "web",
+            "labels": [{"key": "tier", "value": "front"}, {"key": "team", "value": "a"}],
+            "settings": None,
+        }
+    }
+    assert decode(fn, sent) == {"body": {"name": "web", "labels": {"tier": "front", "team": "a"}}}
+
+
+def test_free_form_map_entries_carry_json_text_values() -> None:
+    """C15: entries of a free-form map carry JSON text values, decoded back to JSON values."""
+    fn = function(body(C15_BODY), strict=True)
+    settings = [
+        {"key": "replicas", "value": "3"},
+        {"key": "env", "value": '{"A": "1"}'},
+        {"key": "mode", "value": "fast"},
+    ]
+    sent = {"body": {"name": "web", "labels": [], "settings": settings}}
+    assert decode(fn, sent)["body"] == {
+        "name": "web",
+        "labels": {},
+        "settings": {"replicas": 3, "env": {"A": "1"}, "mode": "fast"},
+    }
+
+
+def test_later_entry_with_the_same_key_wins() -> None:
+    """Duplicate entry keys resolve as duplicate JSON names do: the last one wins."""
+    fn = function(body(C15_BODY), strict=True)
+    labels = [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]
+    assert decode(fn, {"body": {"name": "n", "labels": labels}})["body"]["labels"] == {"a": "2"}
+
+
+def test_json_string_becomes_the_object_the_schema_wants() -> None:
+    """A JSON-encoded string where the original schema wants an object is decoded."""
+    schema = {"type": "object", "properties": {"meta": {"type": "object"}}}
+    fn = function(body(schema), strict=True)
+    sent = {"body": {"meta": '{"a": [1, null], "b": {"c": null}}'}}
+    assert decode(fn, sent) == {"body": {"meta": {"a": [1, None], "b": {"c": None}}}}
+
+
+def test_json_string_for_an_untyped_node_is_decoded() -> None:
+    """An untyped (any) node travels as JSON text in strict mode and is decoded back."""
+    fn = function(body({"type": "object", "properties": {"v": {}}}), strict=True)
+    assert decode(fn, {"body": {"v": "[1, 2]"}}) == {"body": {"v": [1, 2]}}
+    assert decode(fn, {"body": {"v": '"x"'}}) == {"body": {"v": "x"}}
+
+
+def test_non_json_string_where_an_object_is_wanted_is_kept() -> None:
+    """A string that is not JSON is kept as it is, for validation to report."""
+    schema = {"type": "object", "properties": {"meta": {"type": "object"}}}
+    fn = function(body(schema), strict=True)
+    assert decode(fn, {"body": {"meta": "{not json"}}) == {"body": {"meta": "{not json"}}
+
+
+def test_strings_the_schema_accepts_are_never_decoded() -> None:
+    """A string where the original schema accepts a string stays a string, even if JSON."""
+    schema = {"anyOf": [{"type": "string"}, {"type": "object"}]}
+    fn = function(param("query", "q", schema), strict=True)
+    assert decode(fn, {"q": '{"a": 1}'}) == {"q": '{"a": 1}'}
+
+
+def test_recursive_refs_are_followed_through_defs() -> None:
+    """Recursive schemas under $defs are walked: nested optional nulls are dropped."""
+    schema = {
+        "type": "object",
+        "properties": {"body": {"$ref": "#/$defs/Node"}},
+        "required": ["body"],
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "required": ["name"],
+                "properties": {
+                    "name": {"type": "string"},
+                    "child": {"$ref": "#/$defs/Node"},
+                },
+            }
+        },
+    }
+    fn = function(body({"$ref": "#/$defs/Node"}), strict=True, schema=schema)
+    sent = {"body": {"name": "a", "child": {"name": "b", "child": {"name": "c", "child": None}}}}
+    assert decode(fn, sent) == {
+        "body": {"name": "a", "child": {"name": "b", "child": {"name": "c"}}}
+    }
+
+
+def test_discriminator_tag_picks_the_variant() -> None:
+    """With a union of tagged objects, the variant whose tag matches decides what is required."""
+    cat = {
+        "type": "object",
+        "required": ["kind", "lives"],
+        "properties": {"kind": {"enum": ["cat"]}, "lives": {"type": ["integer", "null"]}},
+    }
+    dog = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": ["dog"]}, "lives": {"type": "integer"}},
+    }
+    fn = function(body({"anyOf": [cat, dog]}), strict=True)
+    assert decode(fn, {"body": {"kind": "dog", "lives": None}}) == {"body": {"kind": "dog"}}
+    assert decode(fn, {"body": {"kind": "cat", "lives": None}}) == {
+        "body": {"kind": "cat", "lives": None}
+    }
+
+
+def test_decode_never_mutates_its_input() -> None:
+    """The arguments given are left untouched; a new structure is returned."""
+    fn = function(body(C15_BODY), strict=True)
+    sent: dict[str, Any] = {
+        "body": {"name": "n", "labels": [{"key": "a", "value": "1"}], "settings": None}
+    }
+    before = json.dumps(sent)
+    decode(fn, sent)
+    assert json.dumps(sent) == before
+
+
+def test_deep_instance_is_walked_without_recursion() -> None:
+    """A deeply nested value decodes without RecursionError (explicit stack)."""
+    schema = {"type": "object", "properties": {"body": {"$ref": "#/$defs/L"}}}
+    schema["$defs"] = {"L": {"type": "array", "items": {"$ref": "#/$defs/L"}}}
+    value: list[Any] = []
+    deep = value
+    for _ in range(5000):
+        deep.append([])
+        deep = deep[0]
+    fn = function(body({"$ref": "#/$defs/L"}), strict=True, schema=schema)
+    out = decode(fn, {"body": value})["body"]
+    depth = 0
+    while out:
+        out, depth = out[0], depth + 1
+    assert depth == 5000
+
+
+@pytest.mark.parametrize(
+    ("text", "received"),
+    [
+        ("{not json", "text that is not JSON"),
+        ('{"a": NaN}', "text that is not JSON"),
+        (b"\xff\xfe", "bytes that are not UTF-8"),
+        ("[" * 100_000 + "]" * 100_000, "text that is not JSON"),
+    ],
+)
+def test_text_that_is_not_json_is_invalid_arguments(text: str | bytes, received: str) -> None:
+    """Text that is not JSON raises InvalidArguments with one error at the root."""
+    with pytest.raises(InvalidArguments) as caught:
+        parse(function(), text)
+    (error,) = caught.value.errors
+    assert (error.pointer, error.keyword) == ("#", "json")
+    assert error.received.startswith(received)
+
+
+@pytest.mark.parametrize("value", ["[1, 2]", '"text"', "3", "null", [1, 2]])
+def test_a_value_that_is_not_an_object_is_invalid_arguments(value: Any) -> None:
+    """JSON that is not an object raises InvalidArguments naming what was received."""
+    with pytest.raises(InvalidArguments) as caught:
+        parse(function(), value)
+    (error,) = caught.value.errors
+    assert error.pointer == "#"
+    assert error.expected == "a JSON object of arguments"
+
+
+def test_blank_text_is_an_empty_arguments_object() -> None:
+    """A blank argument text (sent by some providers for no arguments) reads as {}."""
+    assert parse(function(), "  ") == {}
+    assert parse(function(), b'{"a": 1}') == {"a": 1}
+
+
+def test_alternatives_flatten_refs_and_unions() -> None:
+    """A node's alternatives follow $ref and flatten anyOf/oneOf/allOf, without looping."""
+    root = {"$defs": {"A": {"anyOf": [{"type": "string"}, {"$ref": "#/$defs/A"}]}}}
+    assert alternatives({"$ref": "#/$defs/A"}, root) == [{"type": "string"}]
+    assert alternatives(True, root) == [{}]
+    assert alternatives({"$ref": "https://elsewhere/x.json"}, root) == [{}]

@@ -1,0 +1,345 @@
+"""Building the HTTP request: server URL, path, query, headers, cookies, files."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from httpllm.compose.function import Server
+from httpllm.errors import InvalidArguments, RequestBuildError
+from httpllm.execute import build_request
+
+from .records import API, body, function, param
+
+C25 = function(
+    param("path", "id"),
+    param("query", "version", {"type": "integer"}),
+    body(
+        {
+            "type": "object",
+            "required": ["id", "name"],
+            "properties": {
+                "id": {"type": "string"},
+                "version": {"type": "integer"},
+                "name": {"type": "string"},
+            },
+        }
+    ),
+    path="/users/{id}",
+    method="put",
+    name="replaceUser",
+)
+
+C17 = function(
+    param("query", "city", required=True),
+    param("query", "units", {"type": "string", "enum": ["metric", "imperial"]}),
+    param("query", "days", {"type": "integer"}),
+    path="/weather",
+    strict=True,
+)
+
+
+def url_of(fn: Any, args: Any, **kwargs: Any) -> str:
+    """The URL `build_request` makes."""
+    return str(build_request(fn, args, **kwargs).url)
+
+
+def test_c25_path_query_and_body_fields_all_round_trip() -> None:
+    """C25: path id, query version, body id and body version each land in their own place."""
+    args = {"id": "u1", "version": 3, "body": {"id": "u1-b", "version": 7, "name": "A"}}
+    request = build_request(C25, args)
+    assert request.method == "PUT"
+    assert str(request.url) == f"{API}/users/u1?version=3"
+    assert request.content == b'{"id":"u1-b","version":7,"name":"A"}'
+    assert request.headers["content-type"] == "application/json"
+
+
+def test_c17_strict_nulls_never_reach_the_query() -> None:
+    """C17: in strict mode null optional arguments are left out, never sent as 'null'."""
+    url = url_of(C17, '{"city": "Oslo", "units": null, "days": null}')
+    assert url == f"{API}/weather?city=Oslo"
+
+
+def test_null_for_a_nullable_query_parameter_is_left_out() -> None:
+    """A null value the schema allows is undefined and produces no query pair."""
+    fn = function(param("query", "q", {"type": ["string", "null"]}))
+    assert url_of(fn, {"q": None}) == f"{API}/things"
+
+
+@pytest.mark.parametrize(
+    ("value", "segment"),
+    [
+        ("a b", "a%20b"),
+        ("ü/é", "%C3%BC%2F%C3%A9"),
+        ("../admin", "..%2Fadmin"),
+        ("x?y#z", "x%3Fy%23z"),
+        ("%2e%2e", "%252e%252e"),
+        ("a;b=c,d", "a%3Bb%3Dc%2Cd"),
+        ("...", "..."),
+        (42, "42"),
+    ],
+)
+def test_path_values_are_percent_encoded(value: Any, segment: str) -> None:
+    """Every reserved character in a path value is encoded, so it stays one segment."""
+    fn = function(param("path", "id", {}), path="/users/{id}/x")
+    request = build_request(fn, {"id": value})
+    assert request.url.raw_path == f"/users/{segment}/x".encode()
+
+
+@pytest.mark.parametrize("value", ["", ".", "..", [], None])
+def test_path_values_that_empty_or_climb_the_path_are_refused(value: Any) -> None:
+    """An empty path value or a "."/".." segment raises RequestBuildError."""
+    fn = function(param("path", "id"), path="/users/{id}")
+    with pytest.raises(RequestBuildError):
+        build_request(fn, {"id": value})
+
+
+def test_label_style_empty_value_is_refused() -> None:
+    """A label-style empty string would expand to a "." segment and is refused."""
+    fn = function(param("path", "id", style="label"), path="/users/{id}")
+    with pytest.raises(RequestBuildError):
+        build_request(fn, {"id": ""})
+
+
+def test_path_styles_expand_in_the_template() -> None:
+    """Matrix and label path parameters expand with their prefixes in the template."""
+    fn = function(
+        param("path", "m", {"type": "array"}, style="matrix", explode=True),
+        param("path", "l", {"type": "object"}, style="label"),
+        path="/a/{m}/b/{l}",
+    )
+    url = url_of(fn, {"m": ["x", "y z"], "l": {"R": 1, "G": 2}})
+    assert url == f"{API}/a/;m=x;m=y%20z/b/.R,1,G,2"
+
+
+def test_query_styles_combine_in_parameter_order() -> None:
+    """Exploded arrays, deepObject and pipeDelimited parameters join in parameter-map order."""
+    fn = function(
+        param("query", "ids", {"type": "array"}),
+        param("query", "filter", {"type": "object"}, style="deepObject", explode=True),
+        param("query", "tags", {"type": "array"}, style="pipeDelimited"),
+        param("query", "q"),
+    )
+    args = {"q": "a b+c", "tags": ["x", "y"], "filter": {"size": 2}, "ids": [1, 2]}
+    assert url_of(fn, args) == (
+        f"{API}/things?ids=1&ids=2&filter%5Bsize%5D=2&tags=x%7Cy&q=a%20b%2Bc"
+    )
+
+
+def test_allow_reserved_keeps_reserved_characters() -> None:
+    """allowReserved sends reserved characters as they are, but still encodes & and #."""
+    fn = function(param("query", "path", allow_reserved=True), param("query", "other"))
+    assert url_of(fn, {"path": "/a/b?c:d&e#f", "other": "/a"}) == (
+        f"{API}/things?path=/a/b?c:d%26e%23f&other=%2Fa"
+    )
+
+
+def test_empty_query_value_without_allow_empty_value_is_refused() -> None:
+    """An empty string for a query parameter without allowEmptyValue raises RequestBuildError."""
+    with pytest.raises(RequestBuildError, match="allow empty values"):
+        build_request(function(param("query", "q")), {"q": ""})
+
+
+def test_empty_query_value_with_allow_empty_value_is_sent_as_name_equals() -> None:
+    """With allowEmptyValue an empty string is sent as `name=`."""
+    fn = function(param("query", "q", allow_empty_value=True))
+    assert url_of(fn, {"q": ""}) == f"{API}/things?q="
+
+
+def test_empty_array_in_query_is_left_out() -> None:
+    """An empty array is undefined in RFC 6570 and produces no query pair."""
+    fn = function(param("query", "ids", {"type": "array"}), param("query", "q"))
+    assert url_of(fn, {"ids": [], "q": "x"}) == f"{API}/things?q=x"
+
+
+def test_content_query_parameter_is_json_then_percent_encoded() -> None:
+    """A content-based query parameter is serialized as JSON, then percent-encoded."""
+    fn = function(
+        param("query", "coordinates", {"type": "object"}, style=None, media_type="application/json")
+    )
+    assert url_of(fn, {"coordinates": {"lat": 1, "long": 2}}) == (
+        f"{API}/things?coordinates=%7B%22lat%22%3A1%2C%22long%22%3A2%7D"
+    )
+
+
+def test_suffixed_argument_names_use_the_original_parameter_name() -> None:
+    """An argument renamed to avoid a collision is sent under the parameter's real name."""
+    fn = function(param("query", "id__query", original="id"), param("path", "id"), path="/u/{id}")
+    assert url_of(fn, {"id": "p", "id__query": "q"}) == f"{API}/u/p?id=q"
+
+
+def test_headers_are_simple_style_and_cannot_inject() -> None:
+    """Header parameters use simple style; CR/LF and non-ASCII are percent-encoded."""
+    fn = function(
+        param("header", "X-Ids", {"type": "array"}),
+        param("header", "X-Note"),
+        param("header", "X-Obj", {"type": "object"}, explode=True),
+    )
+    request = build_request(
+        fn, {"X-Ids": [1, 2], "X-Note": "é\r\nEvil: 1", "X-Obj": {"a": 1, "b": 2}}
+    )
+    assert request.headers["X-Ids"] == "1,2"
+    assert request.headers["X-Note"] == "%C3%A9%0D%0AEvil: 1"
+    assert request.headers["X-Obj"] == "a=1,b=2"
+    assert "Evil" not in request.headers
+
+
+def test_accept_content_type_and_authorization_header_parameters_are_ignored() -> None:
+    """Header parameters named Accept, Content-Type or Authorization are ignored."""
+    fn = function(param("header", "Accept"), param("header", "Authorization"))
+    request = build_request(fn, {"Accept": "text/html", "Authorization": "Bearer model"})
+    assert "authorization" not in request.headers
+    assert request.headers.get("accept") is None
+
+
+def test_accept_comes_from_the_success_media_types() -> None:
+    """Accept lists the operation's success response media types from function.extra."""
+    fn = function(extra={"accept": ["application/json", "application/problem+json"]})
+    request = build_request(fn, {})
+    assert request.headers["accept"] == "application/json, application/problem+json"
+
+
+def test_cookies_join_in_one_header() -> None:
+    """Cookie parameters become name=value pairs joined by '; ', values percent-encoded."""
+    fn = function(
+        param("cookie", "session"),
+        param("cookie", "ids", {"type": "array"}, explode=False),
+        param("cookie", "pref", {"type": "object"}, explode=True),
+    )
+    request = build_request(fn, {"session": "a b;c", "ids": [1, 2], "pref": {"x": "1"}})
+    assert request.headers["cookie"] == "session=a%20b%3Bc; ids=1,2; x=1"
+
+
+def test_server_variables_take_defaults_and_overrides() -> None:
+    """Server URL variables use their defaults unless server_variables overrides them."""
+    server = Server(
+        url="https://{region}.example.com/{version}", variables={"region": "eu", "version": "v1"}
+    )
+    fn = function(servers=(server,))
+    assert url_of(fn, {}) == "https://eu.example.com/v1/things"
+    assert url_of(fn, {}, server_variables={"region": "us"}) == "https://us.example.com/v1/things"
+
+
+def test_base_url_overrides_the_server() -> None:
+    """base_url replaces the document's server URL, path prefix included."""
+    assert url_of(function(), {}, base_url="http://localhost:8080/api/") == (
+        "http://localhost:8080/api/things"
+    )
+
+
+@pytest.mark.parametrize(
+    ("servers", "match"),
+    [
+        ((), "names no server"),
+        ((Server(url="/v1"),), "relative"),
+        ((Server(url="https://{tenant}.example.com"),), "has no value"),
+        ((Server(url="https://x.example.com/?a=1"),), "query or fragment"),
+    ],
+)
+def test_unusable_server_url_is_a_build_error(servers: tuple[Server, ...], match: str) -> None:
+    """No server, a relative one or a variable without a value raises RequestBuildError."""
+    with pytest.raises(RequestBuildError, match=match):
+        build_request(function(servers=servers), {})
+
+
+def test_the_model_never_chooses_the_host() -> None:
+    """Path values cannot move the request to another host."""
+    fn = function(param("path", "p"), path="/{p}")
+    for value in ["@evil.example", "//evil.example", "http://evil.example", "\\\\evil"]:
+        request = build_request(fn, {"p": value})
+        assert request.url.host == "api.example.com"
+
+
+def test_host_arguments_are_merged_over_the_model_arguments() -> None:
+    """host_arguments fill arguments the model does not see, and win over the model's."""
+    fn = function(param("query", "tenant"), param("query", "q"))
+    url = url_of(fn, {"q": "x", "tenant": "evil"}, host_arguments={"tenant": "acme"})
+    assert url == f"{API}/things?tenant=acme&q=x"
+
+
+def test_text_that_is_not_json_cannot_be_built() -> None:
+    """Arguments that are not a JSON object raise InvalidArguments."""
+    with pytest.raises(InvalidArguments):
+        build_request(function(), "nope")
+
+
+def test_file_at_a_pointer_becomes_a_multipart_file_part() -> None:
+    """files= puts a file at a pointer into the body; it is sent as a multipart file part."""
+    schema = {
+        "type": "object",
+        "properties": {"title": {"type": "string"}, "file": {"type": "string", "format": "binary"}},
+    }
+    fn = function(body(schema, "multipart/form-data"), method="post")
+    request = build_request(
+        fn, {"body": {"title": "T"}}, files={"#/body/file": ("a.png", b"\x89PNG", "image/png")}
+    )
+    boundary = request.headers["content-type"].split("boundary=")[1]
+    assert (
+        request.content
+        == (
+            f"--{boundary}\r\n"
+            'Content-Disposition: form-data; name="title"\r\n\r\n'
+            "T\r\n"
+            f"--{boundary}\r\n"
+            'Content-Disposition: form-data; name="file"; filename="a.png"\r\n'
+            "Content-Type: image/png\r\n\r\n"
+        ).encode()
+        + b"\x89PNG\r\n"
+        + f"--{boundary}--\r\n".encode()
+    )
+
+
+def test_file_for_a_binary_body() -> None:
+    """A file at #/body is the whole application/octet-stream body."""
+    fn = function(body({"type": "string", "format": "binary"}, "application/octet-stream"))
+    request = build_request(fn, {}, files={"#/body": b"\x00\x01"})
+    assert request.content == b"\x00\x01"
+    assert request.headers["content-type"] == "application/octet-stream"
+
+
+def test_files_can_be_appended_to_an_array() -> None:
+    """A file pointer ending in '-' or the next index appends to an array of files."""
+    schema = {"type": "object", "properties": {"files": {"type": "array"}}}
+    fn = function(body(schema, "multipart/form-data"))
+    request = build_request(
+        fn, {"body": {}}, files={"#/body/files/0": b"a", "#/body/files/-": b"b"}
+    )
+    assert request.content.count(b'name="files"; filename="files"') == 2
+
+
+@pytest.mark.parametrize(
+    "files",
+    [{"#": b"x"}, {"#/body/x/5": b"x"}, {"#/body/file": "text"}, {"#/body/file": ("a",)}],
+)
+def test_bad_file_arguments_are_build_errors(files: dict[str, Any]) -> None:
+    """A file pointer that fits nothing or a value that is no file raises RequestBuildError."""
+    fn = function(body({"type": "object"}, "multipart/form-data"))
+    with pytest.raises(RequestBuildError):
+        build_request(fn, {"body": {"x": []}}, files=files)
+
+
+def test_the_arguments_given_are_not_mutated_by_files() -> None:
+    """Placing files copies the containers on the way; the caller's arguments are untouched."""
+    fn = function(body({"type": "object"}, "multipart/form-data"))
+    args = {"body": {"title": "t"}}
+    build_request(fn, args, files={"#/body/file": b"x"})
+    assert args == {"body": {"title": "t"}}
+
+
+def test_no_body_means_no_content_type() -> None:
+    """An optional body left out sends no body and no Content-Type."""
+    fn = function(body({"type": "object"}, required=False), method="post")
+    request = build_request(fn, {})
+    assert request.content == b""
+    assert "content-type" not in request.headers
+
+
+def test_httpx_auth_is_not_applied_by_build_request() -> None:
+    """An httpx.Auth passed to build_request is left for execute to hand to the client."""
+    fn = function(
+        security=({"basic": []},), security_schemes={"basic": {"type": "http", "scheme": "basic"}}
+    )
+    request = build_request(fn, {}, auth=httpx.BasicAuth("u", "p"))
+    assert "authorization" not in request.headers

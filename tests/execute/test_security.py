@@ -1,0 +1,118 @@
+"""Placing credentials by the operation's security requirements."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from httpllm.errors import RequestBuildError
+from httpllm.execute import build_request
+from httpllm.execute.security import credentials
+
+from .records import API, function
+
+SCHEMES: dict[str, Any] = {
+    "header_key": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+    "query_key": {"type": "apiKey", "in": "query", "name": "api key"},
+    "cookie_key": {"type": "apiKey", "in": "cookie", "name": "sid"},
+    "bearer": {"type": "http", "scheme": "Bearer"},
+    "basic": {"type": "http", "scheme": "basic"},
+    "digest": {"type": "http", "scheme": "digest"},
+    "oauth": {"type": "oauth2", "flows": {}},
+    "oidc": {"type": "openIdConnect", "openIdConnectUrl": "https://x/.well-known"},
+    "mtls": {"type": "mutualTLS"},
+}
+
+
+def secured(*requirements: dict[str, list[str]]) -> Any:
+    """A function with these security requirements over every scheme of SCHEMES."""
+    return function(security=requirements, security_schemes=SCHEMES)
+
+
+@pytest.mark.parametrize(
+    ("scheme", "credential", "placement"),
+    [
+        ("header_key", "k1", ("header", "X-API-Key", "k1")),
+        ("query_key", "k2", ("query", "api key", "k2")),
+        ("cookie_key", "abc=", ("cookie", "sid", "abc=")),
+        ("bearer", "t", ("header", "Authorization", "Bearer t")),
+        (
+            "basic",
+            ("Aladdin", "open sesame"),
+            ("header", "Authorization", "Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ=="),
+        ),
+        ("oauth", "t", ("header", "Authorization", "Bearer t")),
+        ("oidc", "t", ("header", "Authorization", "Bearer t")),
+    ],
+)
+def test_each_scheme_type_places_its_credential(
+    scheme: str, credential: Any, placement: tuple[str, str, str]
+) -> None:
+    """apiKey, http bearer/basic, oauth2 and openIdConnect put the credential where they say."""
+    assert credentials(secured({scheme: []}), {scheme: credential}) == [placement]
+
+
+def test_credentials_land_in_the_request() -> None:
+    """Header, query and cookie credentials appear in the built request, encoded as needed."""
+    fn = secured({"header_key": [], "query_key": [], "cookie_key": []})
+    auth = {"header_key": "h", "query_key": "q/1", "cookie_key": "c1"}
+    request = build_request(fn, {}, auth=auth)
+    assert str(request.url) == f"{API}/things?api%20key=q%2F1"
+    assert request.headers["x-api-key"] == "h"
+    assert request.headers["cookie"] == "sid=c1"
+
+
+def test_only_schemes_of_the_requirements_are_applied() -> None:
+    """Credentials for schemes the operation does not name are never sent."""
+    fn = secured({"bearer": []})
+    assert credentials(fn, {"bearer": "t", "header_key": "k"}) == [
+        ("header", "Authorization", "Bearer t")
+    ]
+
+
+def test_the_first_satisfied_requirement_wins() -> None:
+    """Requirements are alternatives; the first one fully covered by auth is applied."""
+    fn = secured({"header_key": [], "query_key": []}, {"bearer": []})
+    assert credentials(fn, {"header_key": "k", "bearer": "t"}) == [
+        ("header", "Authorization", "Bearer t")
+    ]
+
+
+def test_no_security_means_no_credentials() -> None:
+    """An operation without security requirements gets no credentials even if auth has some."""
+    assert credentials(secured(), {"bearer": "t"}) == []
+
+
+def test_optional_security_sends_nothing_when_not_satisfied() -> None:
+    """With an empty requirement {}, unmatched credentials are fine and nothing is sent."""
+    assert credentials(secured({"bearer": []}, {}), {"basic": ("u", "p")}) == []
+
+
+def test_unsatisfied_requirement_is_a_build_error() -> None:
+    """Credentials that satisfy no requirement of a secured operation raise RequestBuildError."""
+    with pytest.raises(RequestBuildError, match="needs credentials for bearer or basic"):
+        credentials(secured({"bearer": []}, {"basic": []}), {"header_key": "k"})
+
+
+@pytest.mark.parametrize(
+    ("scheme", "credential", "match"),
+    [
+        ("digest", "x", "needs an httpx.Auth"),
+        ("mtls", "x", "cannot be applied"),
+        ("basic", "user:pass", "must be \\(user, password\\)"),
+        ("bearer", "t\r\nX: y", "without CR, LF"),
+        ("cookie_key", "a;b", "not a valid cookie value"),
+    ],
+)
+def test_unusable_credentials_are_build_errors(scheme: str, credential: Any, match: str) -> None:
+    """Schemes that need more than a request header, and malformed credentials, are refused."""
+    with pytest.raises(RequestBuildError, match=match):
+        credentials(secured({scheme: []}), {scheme: credential})
+
+
+def test_undefined_scheme_is_a_build_error() -> None:
+    """A requirement naming a scheme the document does not define raises RequestBuildError."""
+    fn = function(security=({"ghost": []},))
+    with pytest.raises(RequestBuildError, match="not defined"):
+        credentials(fn, {"ghost": "x"})

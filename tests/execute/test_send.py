@@ -1,0 +1,168 @@
+"""execute/aexecute: validate first, send, map the answer and transport failures."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from httpllm.errors import InvalidArguments, TransportError
+from httpllm.execute import aexecute, execute
+
+from .records import function, param
+
+WEATHER = function(
+    param("query", "city", required=True),
+    param("query", "days", {"type": "integer", "minimum": 1}),
+    name="getWeather",
+)
+SECURED = function(
+    security=({"basic": []},),
+    security_schemes={"basic": {"type": "http", "scheme": "basic"}},
+)
+
+
+class Recorder:
+    """A MockTransport handler that records requests and answers as told."""
+
+    def __init__(self, response: httpx.Response | Exception | None = None) -> None:
+        """Answer with `response` (200 JSON by default), or raise it if an exception."""
+        self.requests: list[httpx.Request] = []
+        self.response = response
+
+    def __call__(self, request: httpx.Request) -> httpx.Response:
+        """Record the request and answer."""
+        self.requests.append(request)
+        if isinstance(self.response, Exception):
+            raise self.response
+        return self.response or httpx.Response(200, json={"ok": True})
+
+
+def client(recorder: Recorder, **kwargs: Any) -> httpx.Client:
+    """An httpx client whose transport is the recorder."""
+    return httpx.Client(transport=httpx.MockTransport(recorder), **kwargs)
+
+
+def test_invalid_arguments_raise_and_nothing_is_sent() -> None:
+    """An invalid call raises InvalidArguments with the errors and feedback; no request leaves."""
+    recorder = Recorder()
+    with pytest.raises(InvalidArguments) as caught:
+        execute(WEATHER, '{"days": 0}', client=client(recorder))
+    assert recorder.requests == []
+    assert [e.pointer for e in caught.value.errors] == ["#/city", "#/days"]
+    assert caught.value.message.startswith("Invalid arguments for getWeather; nothing was sent.")
+
+
+def test_json_answer_is_parsed() -> None:
+    """A JSON answer's body is the parsed value, with status and headers."""
+    recorder = Recorder(httpx.Response(200, json={"temp": 3}))
+    result = execute(WEATHER, {"city": "Oslo"}, client=client(recorder))
+    assert (result.status, result.body, result.ok) == (200, {"temp": 3}, True)
+    assert result.headers["content-type"] == "application/json"
+    assert str(recorder.requests[0].url) == "https://api.example.com/things?city=Oslo"
+
+
+def test_problem_json_answer_is_parsed_and_not_raised() -> None:
+    """A 422 application/problem+json answer is returned with its parsed body."""
+    answer = httpx.Response(
+        422, content=b'{"title":"bad"}', headers={"content-type": "application/problem+json"}
+    )
+    result = execute(WEATHER, {"city": "x"}, client=client(Recorder(answer)))
+    assert (result.status, result.body, result.ok) == (422, {"title": "bad"}, False)
+
+
+def test_broken_json_answer_falls_back_to_text() -> None:
+    """A body that claims JSON but does not parse is returned as text."""
+    answer = httpx.Response(200, content=b"{oops", headers={"content-type": "application/json"})
+    assert execute(WEATHER, {"city": "x"}, client=client(Recorder(answer))).body == "{oops"
+
+
+def test_empty_answer_is_an_empty_text() -> None:
+    """A 204 without a body gives an empty text body."""
+    result = execute(WEATHER, {"city": "x"}, client=client(Recorder(httpx.Response(204))))
+    assert (result.status, result.body, result.content) == (204, "", b"")
+
+
+@pytest.mark.parametrize(
+    "failure",
+    [
+        httpx.ConnectError("refused"),
+        httpx.ReadTimeout("slow"),
+        httpx.RemoteProtocolError("garbage"),
+        httpx.TooManyRedirects("loop"),
+    ],
+)
+def test_transport_failures_become_transport_errors(failure: Exception) -> None:
+    """httpx request failures raise our TransportError, chained to the original."""
+    with pytest.raises(TransportError) as caught:
+        execute(WEATHER, {"city": "x"}, client=client(Recorder(failure)))
+    assert caught.value.__cause__ is failure
+    assert "GET https://api.example.com/things?city=x" in caught.value.message
+
+
+def test_httpx_auth_is_applied_to_secured_operations() -> None:
+    """An httpx.Auth is handed to the client for an operation with security requirements."""
+    recorder = Recorder()
+    execute(SECURED, {}, client=client(recorder), auth=httpx.BasicAuth("u", "p"))
+    assert recorder.requests[0].headers["authorization"] == "Basic dTpw"
+
+
+def test_httpx_auth_is_not_applied_without_security() -> None:
+    """An httpx.Auth is not used for an operation that declares no security."""
+    recorder = Recorder()
+    execute(function(), {}, client=client(recorder), auth=httpx.BasicAuth("u", "p"))
+    assert "authorization" not in recorder.requests[0].headers
+
+
+def test_client_default_auth_is_kept() -> None:
+    """Without auth=, the client's own auth still applies."""
+    recorder = Recorder()
+    execute(SECURED, {}, client=client(recorder, auth=("c", "d")))
+    assert recorder.requests[0].headers["authorization"] == "Basic Yzpk"
+
+
+def test_mapping_auth_is_applied() -> None:
+    """A credentials mapping is placed in the request by the scheme's rules."""
+    recorder = Recorder()
+    execute(SECURED, {}, client=client(recorder), auth={"basic": ("u", "p")})
+    assert recorder.requests[0].headers["authorization"] == "Basic dTpw"
+
+
+@pytest.mark.anyio
+async def test_aexecute_sends_on_an_async_client() -> None:
+    """aexecute validates, builds and sends on an httpx.AsyncClient."""
+    recorder = Recorder(httpx.Response(201, text="made"))
+    async with httpx.AsyncClient(transport=httpx.MockTransport(recorder)) as async_client:
+        result = await aexecute(WEATHER, '{"city": "Oslo"}', client=async_client)
+    assert (result.status, result.body) == (201, "made")
+
+
+@pytest.mark.anyio
+async def test_aexecute_maps_transport_failures() -> None:
+    """aexecute raises TransportError when the request cannot be sent."""
+    recorder = Recorder(httpx.ConnectError("refused"))
+    async with httpx.AsyncClient(transport=httpx.MockTransport(recorder)) as async_client:
+        with pytest.raises(TransportError):
+            await aexecute(WEATHER, {"city": "x"}, client=async_client)
+
+
+@pytest.mark.anyio
+async def test_aexecute_refuses_invalid_arguments() -> None:
+    """aexecute raises InvalidArguments for a call that is not JSON, sending nothing."""
+    recorder = Recorder()
+    async with httpx.AsyncClient(transport=httpx.MockTransport(recorder)) as async_client:
+        with pytest.raises(InvalidArguments):
+            await aexecute(WEATHER, "{", client=async_client)
+    assert recorder.requests == []
+
+
+def test_connection_refused_on_a_closed_local_port() -> None:
+    """A real refused connection to a closed 127.0.0.1 port raises TransportError."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    with pytest.raises(TransportError):
+        execute(WEATHER, {"city": "x"}, base_url=f"http://127.0.0.1:{port}")
