@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from httpllm._types import JSON
-from httpllm.compose.function import Function, OperationError
+from httpllm.compose.function import Argument, Function, OperationError
 from httpllm.compose.inline import Inliner, measure
 from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
-from httpllm.load import Limits, Loader, Source, load_text, source_of
+from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
@@ -27,7 +27,7 @@ _MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON l
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class Warning:  # noqa: A001 - the field's word; never shadows the builtin in user code
+class Warning:  # the field's word; shadows the builtin only inside this module
     """Something kept rather than guessed (e.g. a contradictory ``allOf``).
 
     Attributes:
@@ -107,6 +107,39 @@ class Application:
         """``json.dumps(self.tools())``."""
         return json.dumps(self.tools(), **kwargs)
 
+    def validate(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+        """Validate a tool call: ``httpllm.execute.validate`` on the function ``name``.
+
+        Raises:
+            UnknownFunction: no function has that name.
+        """
+        from httpllm.execute import validate
+
+        return validate(self.function(name), arguments, **kwargs)
+
+    def execute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+        """Validate, build and send a tool call; return ``httpllm.execute.Result``
+        (status, headers, parsed body). A non-2xx answer is returned, not raised.
+
+        Keyword options: ``client`` (an ``httpx.Client``), ``base_url``, ``auth``,
+        ``host_arguments``, ``files``, ``server_variables``.
+
+        Raises:
+            UnknownFunction: no function has that name.
+            InvalidArguments: the arguments are invalid (nothing is sent); the message is
+                the feedback text for the model.
+            TransportError: the request could not be sent.
+        """
+        from httpllm.execute import execute
+
+        return execute(self.function(name), arguments, **kwargs)
+
+    async def aexecute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+        """The async twin of :meth:`execute` (``client`` is an ``httpx.AsyncClient``)."""
+        from httpllm.execute import aexecute
+
+        return await aexecute(self.function(name), arguments, **kwargs)
+
 
 def _error(site: OperationSite, exc: HttpllmError) -> OperationError:
     return OperationError(method=site.method, path=site.path,
@@ -140,7 +173,7 @@ def _close(named: NamedSchemas, drafts: list[Draft]) -> dict[str, HttpllmError]:
     return failed
 
 
-def compile(  # noqa: A001 - the public name the project is known by
+def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
     provider: str = "chatgpt",
     *,
@@ -156,7 +189,8 @@ def compile(  # noqa: A001 - the public name the project is known by
     exclude: Iterable[Selector] | Selector | None = None,
     allow_network: bool = False,
     allow_outside_root: bool = False,
-    limits: Limits = Limits(),
+    limits: Limits = DEFAULT_LIMITS,
+    separate: Callable[[Argument], bool] | None = None,
 ) -> Application:
     """Compile an OpenAPI 3.0/3.1 document into one function per operation.
 
@@ -179,6 +213,9 @@ def compile(  # noqa: A001 - the public name the project is known by
         allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
         allow_outside_root: allow ``$ref``s to files outside the document's folder.
         limits: size, nesting and alias-expansion limits of the loader.
+        separate: picks arguments kept out of the model's view (e.g.
+            ``lambda a: a.location == "header"``); the host passes their values to
+            ``execute(..., host_arguments=...)``.
 
     Returns:
         The :class:`Application`. Operations that cannot be compiled are listed in
@@ -194,7 +231,7 @@ def compile(  # noqa: A001 - the public name the project is known by
                       split_unions=split_unions, lenient=lenient, examples=examples,
                       envelope=envelope)
     raw, path, label = source_of(spec)
-    root = raw if isinstance(raw, Mapping) else load_text(raw, label=label, limits=limits)
+    root = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label, limits=limits)
     base = path.as_uri() if path is not None else ROOT
     loader = Loader(path, limits=limits, allow_network=allow_network,
                     allow_outside_root=allow_outside_root)
@@ -222,7 +259,8 @@ def compile(  # noqa: A001 - the public name the project is known by
     functions: list[Function] = []
     for draft in drafts:
         try:
-            functions.append(_finish(draft, composer, inliner, renderer, failed, warnings))
+            functions.append(_finish(draft, composer, inliner, renderer, failed, warnings,
+                                     separate))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -240,7 +278,8 @@ def _location_order(spec: Any) -> int:
 
 
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
-            failed: dict[str, HttpllmError], warnings: list[Warning]) -> Function:
+            failed: dict[str, HttpllmError], warnings: list[Warning],
+            separate: Callable[[Argument], bool] | None) -> Function:
     named = inliner.named
     if failed:
         request: set[str] = set()
@@ -254,9 +293,9 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         warnings.append(Warning(pointer=draft.output_pointer,
                                 message="response schema dropped: it reaches a bad $ref"))
         draft.output = None
-    function = composer.finish(draft, inliner)
+    function = composer.finish(draft, inliner, separate)
     specs = [*draft.params, *([draft.body] if draft.body else [])]
-    for spec, argument in zip(sorted(specs, key=_location_order), function.arguments):
+    for spec, argument in zip(sorted(specs, key=_location_order), function.arguments, strict=True):
         # Losses inside an argument's own schema point into the document, not the tool.
         inliner.origins.setdefault(id(argument.schema), spec.schema_pointer)
     depth, size = measure(function.schema, inliner.sizes)

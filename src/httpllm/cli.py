@@ -120,7 +120,8 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if not result.ok:
         print(result.feedback(), file=sys.stderr)
         return 1
-    request = build_request(function, result.arguments, base_url=args.base_url)
+    arguments = result.arguments or {}
+    request = build_request(function, arguments, base_url=args.base_url)
     print(f"{request.method} {request.url}")
     for key, value in request.headers.items():
         print(f"{key}: {value}")
@@ -130,7 +131,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if args.send:
         from httpllm.execute import execute
 
-        response = execute(function, result.arguments, base_url=args.base_url)
+        response = execute(function, arguments, base_url=args.base_url)
         print(f"\n=> {response.status}")
         print(json.dumps(response.body, indent=2) if not isinstance(response.body, str)
               else response.body)

@@ -2,9 +2,9 @@
 
 ```
 HttpllmError
-├── LoadError ── LimitExceeded, AccessDenied   (unreadable source; limits; network/outside-folder gate)
+├── LoadError ── LimitExceeded, AccessDenied   (unreadable; limits; network/folder gate)
 ├── SpecError ── RefError                      (invalid document; unresolvable $ref)
-├── SchemaError                                (a schema that cannot be emended, e.g. allOf conflict)
+├── SchemaError                                (cannot be emended, e.g. allOf conflict)
 ├── DialectError ── UnknownDialect, Unrepresentable
 └── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
 ```

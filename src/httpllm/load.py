@@ -18,7 +18,7 @@ import yaml
 
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 
-__all__ = ["Limits", "Loader", "Source", "load_text", "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "load_text", "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -37,6 +37,10 @@ class Limits:
     max_bytes: int = 64 * 1024 * 1024
     max_depth: int = 256
     max_nodes: int = 5_000_000
+
+
+DEFAULT_LIMITS = Limits()
+"""The limits used when the caller gives none."""
 
 
 _BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster
@@ -142,12 +146,14 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
     Raises:
         LoadError: the path cannot be read.
     """
-    if isinstance(spec, Mapping):
+    if isinstance(spec, (Mapping, list)):
         return spec, None, "<dict>"
     if isinstance(spec, bytes):
         return spec, None, "<bytes>"
     if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[")):
         return spec, None, "<text>"
+    if not isinstance(spec, (str, os.PathLike)):
+        raise LoadError(f"expected a path, OpenAPI text, bytes or a dict; got {type(spec).__name__}")
     path = Path(os.fspath(spec))
     try:
         if not path.is_file():

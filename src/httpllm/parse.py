@@ -170,12 +170,11 @@ def operation_model(site: OperationSite, version: str) -> Any:
     Raises:
         SpecError: naming the first invalid field's pointer and what was expected.
     """
-    if version == "3.1":
-        from openapi_pydantic.v3.v3_1 import Operation
-    else:
-        from openapi_pydantic.v3.v3_0 import Operation
+    from openapi_pydantic.v3 import v3_0, v3_1
+
+    model: Any = v3_1.Operation if version == "3.1" else v3_0.Operation
     try:
-        return Operation.model_validate(_skeleton(site.node))
+        return model.model_validate(_skeleton(site.node))
     except ValidationError as exc:
         first = exc.errors()[0]
         loc = [str(p) for p in first["loc"] if not str(p)[0].isupper()]

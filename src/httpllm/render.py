@@ -80,7 +80,7 @@ class Renderer:
                 recursion for a dialect without ``$ref`` and no ``unroll``).
         """
         dialect, options = self.dialect, self.options
-        schema = function.schema
+        schema = function.parameters  # the neutral schema the model may see
         if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
             from httpllm.dialects._unroll import unroll
 

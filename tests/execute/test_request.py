@@ -343,3 +343,23 @@ def test_httpx_auth_is_not_applied_by_build_request() -> None:
     )
     request = build_request(fn, {}, auth=httpx.BasicAuth("u", "p"))
     assert "authorization" not in request.headers
+
+
+def test_too_deep_arguments_are_a_build_error() -> None:
+    """Arguments nested deeper than MAX_DEPTH raise RequestBuildError, not RecursionError."""
+    value: list[Any] = []
+    deep = value
+    for _ in range(10_000):
+        deep.append([])
+        deep = deep[0]
+    fn = function(body({"type": "array"}))
+    with pytest.raises(RequestBuildError, match="nested deeper"):
+        build_request(fn, {"body": value})
+
+
+def test_empty_multipart_body_is_only_the_close_delimiter() -> None:
+    """A multipart body with no parts is sent as the close delimiter alone."""
+    fn = function(body({"type": "object"}, "multipart/form-data"), method="post")
+    request = build_request(fn, {"body": {"skip": None}})
+    boundary = request.headers["content-type"].split("boundary=")[1]
+    assert request.content == f"--{boundary}--\r\n".encode()

@@ -30,6 +30,8 @@ class Argument:
         media_type: for ``content``-based parameters and the body: the media type used
             (``"application/json"``, ``"multipart/form-data"`` ...).
         encoding: for form and multipart bodies, the Encoding Objects by property name.
+        separated: kept out of the model's view (``compile(separate=...)``); the host
+            supplies the value at execute time (``host_arguments=``).
     """
 
     name: str
@@ -43,6 +45,7 @@ class Argument:
     allow_empty_value: bool = False
     media_type: str | None = None
     encoding: dict[str, Any] = field(default_factory=dict)
+    separated: bool = False
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -139,6 +142,29 @@ class Function:
                 return arg
         return None
 
+    def validate(self, arguments: Any, **kwargs: Any) -> Any:
+        """Check a tool call's arguments (dict or JSON text) against the original schemas.
+
+        Returns an ``httpllm.execute.ValidationResult`` (``.ok``, ``.errors``,
+        ``.feedback()``); see :func:`httpllm.execute.validate` for the keyword options.
+        """
+        from httpllm.execute import validate  # the way back sits above compose
+
+        return validate(self, arguments, **kwargs)
+
+    def build_request(self, arguments: Any, **kwargs: Any) -> Any:
+        """Turn valid arguments into an ``httpx.Request`` (OpenAPI serialization rules).
+
+        Keyword options (``base_url``, ``auth``, ``host_arguments``, ``files`` ...) as in
+        :func:`httpllm.execute.build_request`.
+
+        Raises:
+            RequestBuildError: the request cannot be built (no server, bad path value ...).
+        """
+        from httpllm.execute import build_request
+
+        return build_request(self, arguments, **kwargs)
+
     def to_json(self) -> dict[str, JSON]:
         """The function as a JSON object (parameters, output, map, losses)."""
         return {
@@ -153,7 +179,8 @@ class Function:
             "deprecated": self.deprecated,
             "strict": self.strict,
             "arguments": {
-                a.name: {"in": a.location, "name": a.original, "required": a.required}
+                a.name: {"in": a.location, "name": a.original, "required": a.required,
+                         **({"separated": True} if a.separated else {})}
                 for a in self.arguments
             },
             "losses": [loss.to_json() for loss in self.losses],

@@ -8,7 +8,8 @@ its parameters (one bad operation raises here and is reported alone);
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from httpllm._types import Schema
@@ -57,6 +58,33 @@ class Draft:
         if self.output is not None:
             found |= collect_refs(self.output)
         return found
+
+
+def _object(arguments: list[Argument], defs: dict[str, Schema], *,
+            visible_only: bool) -> dict[str, Any]:
+    """The keyword parameters object of the arguments (all, or those the model sees)."""
+    shown = [a for a in arguments if not (visible_only and a.separated)]
+    out: dict[str, Any] = {"type": "object", "properties": {a.name: a.schema for a in shown}}
+    required = [a.name for a in shown if a.required]
+    if required:
+        out["required"] = required
+    if defs:
+        out["$defs"] = dict(sorted(defs.items()))
+    return out
+
+
+def _example_values(holder: Any) -> list[Any]:
+    if not isinstance(holder, dict):
+        return []
+    values: list[Any] = []
+    if "example" in holder:
+        values.append(holder["example"])
+    examples = holder.get("examples")
+    if isinstance(examples, dict):
+        values += [e["value"] for e in examples.values() if isinstance(e, dict) and "value" in e]
+    elif isinstance(examples, list):
+        values += examples
+    return values
 
 
 def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
@@ -214,6 +242,21 @@ class Composer:
 
     # -- step 2 ---------------------------------------------------------------------
 
+    def _examples(self, specs: list[tuple[str, ParameterSpec]]) -> tuple[Any, ...]:
+        """Example argument objects from parameter, media type and schema examples
+        (at most three; OpenAPI 3.1 sections 4.8.12 ``example(s)``, 4.8.14, 4.8.24)."""
+        found: dict[str, list[Any]] = {}
+        for name, spec in specs:
+            holder = spec.extra.get("media", spec.node) if spec.location == "body" else spec.node
+            values = _example_values(holder)
+            if not values and spec.schema_pointer in self.named.examples:
+                values = self.named.examples[spec.schema_pointer]
+            if values:
+                found[name] = values
+        count = min(3, max((len(v) for v in found.values()), default=0))
+        return tuple({name: values[min(i, len(values) - 1)] for name, values in found.items()}
+                     for i in range(count))
+
     def _argument(self, spec: ParameterSpec, name: str, schema: Schema) -> Argument:
         node = spec.node
         if spec.location == "body":
@@ -232,14 +275,17 @@ class Composer:
                         allow_empty_value=node.get("allowEmptyValue") is True,
                         media_type=spec.media_type)
 
-    def finish(self, draft: Draft, inliner: Inliner) -> Function:
-        """Inline references and build the neutral :class:`Function` of a draft."""
+    def finish(self, draft: Draft, inliner: Inliner,
+               separate: Callable[[Argument], bool] | None = None) -> Function:
+        """Inline references and build the neutral :class:`Function` of a draft.
+
+        ``separate`` picks arguments kept out of the model's view: they stay in the
+        parameter map and in ``Function.schema`` (validation) but not in ``parameters``.
+        """
         site, model = draft.site, draft.model
-        props: dict[str, Schema] = {}
-        required: list[str] = []
         arguments: list[Argument] = []
         defs: dict[str, Schema] = {}
-        specs = [*zip(draft.names, draft.params)]
+        specs = [*zip(draft.names, draft.params, strict=True)]
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: LOCATION_ORDER.index(item[1].location))
@@ -247,15 +293,12 @@ class Composer:
             schema, found = inliner.root(spec.schema, "request",
                                          pointer=join(spec.pointer, "schema"))
             defs.update(found)
-            props[name] = schema
-            if spec.required:
-                required.append(name)
-            arguments.append(self._argument(spec, name, schema))
-        parameters: dict[str, Any] = {"type": "object", "properties": props}
-        if required:
-            parameters["required"] = required
-        if defs:
-            parameters["$defs"] = dict(sorted(defs.items()))
+            argument = self._argument(spec, name, schema)
+            if separate is not None and separate(argument):
+                argument = replace(argument, separated=True)
+            arguments.append(argument)
+        schema_all = _object(arguments, defs, visible_only=False)
+        parameters = _object(arguments, defs, visible_only=True)
         output = None
         if draft.output is not None:
             out, out_defs = inliner.root(draft.output, "response", pointer=draft.output_pointer)
@@ -279,11 +322,12 @@ class Composer:
             tags=tuple(model.tags or ()),
             deprecated=bool(model.deprecated),
             arguments=tuple(arguments),
-            schema=parameters,
+            schema=schema_all,
             servers=self._servers(site),
             security=tuple(security),
             security_schemes={k: v for k, v in self.schemes.items() if k in used},
             pointer=site.pointer,
+            examples=self._examples(specs),
             extra={"accept": draft.accept},
         )
 

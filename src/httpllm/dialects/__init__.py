@@ -73,7 +73,7 @@ def _load_entry_points() -> None:
     for entry in entry_points(group="httpllm.providers"):
         try:
             dialect = entry.load()
-        except Exception:  # noqa: BLE001 - a broken plugin must not break compile()
+        except Exception:  # a broken plugin must not break compile()
             continue
         if isinstance(dialect, Dialect):
             register_provider(entry.name, dialect)
@@ -102,6 +102,7 @@ def providers() -> list[str]:
 
 _BUILTIN_MODULES = (
     "jsonschema",
+    "openapi30",
     "openai",
     "anthropic",
     "gemini",

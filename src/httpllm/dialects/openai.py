@@ -1,9 +1,9 @@
 """OpenAI (``chatgpt``): Chat Completions or Responses envelope, non-strict and strict.
 
 Source: https://platform.openai.com/docs/guides/function-calling and
-https://platform.openai.com/docs/guides/structured-outputs (supported schemas); openai-python
-``types/chat/chat_completion_function_tool_param.py``, ``types/responses/function_tool_param.py``;
-docs/provider-rules.md sections 1, 2b, 2c.
+https://platform.openai.com/docs/guides/structured-outputs (supported schemas);
+openai-python ``types/chat/chat_completion_function_tool_param.py`` and
+``types/responses/function_tool_param.py``; docs/provider-rules.md sections 1, 2b, 2c.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     close_objects,
+    describe,
     filter_keywords,
     maps_as_entries,
     ref_alone,
@@ -44,8 +45,6 @@ def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     if fmt is None or fmt in OPENAI_STRICT_FORMATS:
         return node
     ctx.lose("format", "described", fmt, "format not supported in strict mode")
-    from httpllm.dialects._rules import describe
-
     return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
 
 

@@ -29,10 +29,16 @@ from httpllm.compose.function import Function
 from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 
-__all__ = ["Arguments", "decode", "parse"]
+__all__ = ["MAX_DEPTH", "Arguments", "decode", "depth", "parse"]
 
 Arguments = Mapping[str, Any] | str | bytes
 """A tool call's arguments: the JSON text the model produced, or an already parsed mapping."""
+
+MAX_DEPTH = 512
+"""Deepest nesting of an arguments object that is validated or built (levels). jsonschema-rs
+recurses in native code and crashes the interpreter on instances some 10,000+ levels deep
+under a recursive schema (measured with jsonschema-rs 0.61.2), and ``json.dumps`` recurses
+too; no real tool call comes close."""
 
 _UNIONS = ("anyOf", "oneOf", "allOf")
 _OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties", "required")
@@ -63,6 +69,26 @@ def loads(text: str) -> Any:
         return json.loads(text, parse_constant=_reject_constant)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
+
+
+def depth(value: Any) -> int:
+    """Nesting depth of a JSON value, counted iteratively; stops counting past ``MAX_DEPTH``.
+
+    >>> depth({"a": [1, {"b": 2}]})
+    4
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if level > MAX_DEPTH:
+            break
+        if isinstance(node, Mapping):
+            stack.extend((child, level + 1) for child in node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend((child, level + 1) for child in node)
+    return deepest
 
 
 def parse(function: Function, arguments: Arguments) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from httpllm import pointer
 from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body
-from httpllm.execute.decode import Arguments, decode
+from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import (
     content_text,
@@ -94,8 +94,9 @@ def build_request(
         function: the compiled function.
         arguments: the model's arguments, JSON text or a mapping.
         base_url: replaces the server URL (``"https://staging.example.com/v1"``).
-        auth: credentials by security scheme name (see :mod:`httpllm.execute.security`); an
-            ``httpx.Auth`` is not applied here (it may need the server's challenge):
+        auth: credentials by security scheme name (see :mod:`httpllm.execute.security`);
+            ``None`` or ``{}`` places none (the client's own auth still applies when sent).
+            An ``httpx.Auth`` is not applied here (it may need the server's challenge):
             ``execute`` hands it to ``client.send``.
         server_variables: values for the server URL's variables, over their defaults.
         host_arguments: arguments the host supplies; merged over the model's, host wins.
@@ -105,7 +106,8 @@ def build_request(
         InvalidArguments: the arguments are not a JSON object.
         RequestBuildError: no usable server URL, a path value that is empty or a dot
             segment, an empty query value without ``allowEmptyValue``, missing credentials,
-            a body that cannot take its media type.
+            a body that cannot take its media type, arguments nested deeper than
+            ``MAX_DEPTH``.
 
     Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
     4.8.13 (Request Body Object); RFC 3986 section 3.
@@ -138,6 +140,8 @@ def assemble(
     Raises:
         RequestBuildError: as :func:`build_request`.
     """
+    if depth(args) > MAX_DEPTH:
+        raise RequestBuildError(f"{function.name}: arguments nested deeper than {MAX_DEPTH} levels")
     values = _with_files(args, files) if files else dict(args)
     base = server_url(function, base_url, server_variables)
     parts = _Parts()

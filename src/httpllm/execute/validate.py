@@ -21,15 +21,10 @@ import jsonschema_rs
 from httpllm import pointer
 from httpllm.compose.function import Function
 from httpllm.errors import InvalidArguments, SchemaError
-from httpllm.execute.decode import Arguments, decode, resolve
+from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
 from httpllm.execute.feedback import ArgumentError, ValidationResult, argument_error, show
 
 __all__ = ["MAX_DEPTH", "validate"]
-
-MAX_DEPTH = 512
-"""Deepest nesting of an arguments object accepted (levels). jsonschema-rs recurses in native
-code and crashes the interpreter on instances some 10,000+ levels deep under a recursive
-schema (measured with jsonschema-rs 0.61.2); no real tool call comes close."""
 
 
 def _is_base64(text: str) -> bool:
@@ -90,7 +85,7 @@ def validate(
     except InvalidArguments as exc:
         return ValidationResult(function=function.name, errors=exc.errors, arguments=None)
     merged = {**decoded, **host_arguments} if host_arguments else decoded
-    if _depth(merged) > MAX_DEPTH:
+    if depth(merged) > MAX_DEPTH:
         error = argument_error(
             "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
         )
@@ -102,22 +97,6 @@ def validate(
         if not any(error.pointer == p or error.pointer.startswith(p + "/") for p in filled):
             kept.setdefault((error.pointer, error.keyword), error)
     return ValidationResult(function=function.name, errors=tuple(kept.values()), arguments=merged)
-
-
-def _depth(value: Any) -> int:
-    """Nesting depth of a JSON value, iteratively; stops counting past ``MAX_DEPTH``."""
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(value, 1)]
-    while stack:
-        node, level = stack.pop()
-        deepest = max(deepest, level)
-        if level > MAX_DEPTH:
-            break
-        if isinstance(node, Mapping):
-            stack.extend((child, level + 1) for child in node.values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend((child, level + 1) for child in node)
-    return deepest
 
 
 def _validator(function: Function) -> jsonschema_rs.Validator:

@@ -1,0 +1,285 @@
+"""Corpus tests: every OpenAPI 3.0/3.1 root document of shared/specs compiles cleanly.
+
+Each document of the `real` and `edge` sets in MANIFEST.tsv is compiled once per provider (a
+module-scoped parametrized fixture, so only one Application is alive at a time) with
+`allow_outside_root=True` (multi-file documents refer to sibling folders of their root) and
+checked: only httpllm errors escape; every parameters schema is a valid self-contained JSON
+Schema 2020-12 document (JSON-schema dialects); every tool passes its provider's checker; names
+match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents must be
+refused with SpecError "not supported". The dialects beyond "3.1" and "chatgpt" (strict and
+not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import os
+import re
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from checkers import BY_DIALECT, jsonschema_check, openai_strict
+from checkers._schema import child
+
+import httpllm
+
+NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+COMPILE_SECONDS = 180
+CORE = {
+    "3.1": ("3.1", {}),
+    "chatgpt": ("chatgpt", {}),
+    "chatgpt-strict": ("chatgpt", {"strict": True}),
+}
+DIALECTS = {
+    name: (name, {})
+    for name in (
+        "3.0",
+        "claude",
+        "gemini",
+        "llama",
+        "deepseek",
+        "qwen",
+        "ollama",
+        "mistral",
+        "bedrock",
+        "mcp",
+    )
+}
+PROVIDERS = {**CORE, **DIALECTS}
+NOT_JSON_SCHEMA = {"gemini", "3.0"}  # Gemini `Schema` and OpenAPI 3.0 Schema Objects
+UNSUPPORTED = ("2.", "3.2")
+
+
+def _manifest() -> list[dict[str, str]]:
+    """MANIFEST.tsv rows of the `real` and `edge` sets, read at collection time (or none)."""
+    folder = os.environ.get("HTTPLLM_SPECS")
+    path = Path(folder) / "MANIFEST.tsv" if folder else None
+    if path is None or not path.is_file():
+        return []
+    with path.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [r for r in rows if r["set"] in ("real", "edge")]
+
+
+ROWS = _manifest()
+SUPPORTED = [r for r in ROWS if not r["openapi_version"].startswith(UNSUPPORTED)]
+REFUSED = [r for r in ROWS if r["openapi_version"].startswith(UNSUPPORTED)]
+
+
+def _params() -> list[Any]:
+    out = []
+    for key in PROVIDERS:
+        marks = [pytest.mark.dialects] if key in DIALECTS else []
+        out.extend(
+            pytest.param((row["local_path"], key), id=f"{key}:{row['local_path']}", marks=marks)
+            for row in SUPPORTED
+        )
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# compiling
+
+
+class CompileTimeout(Exception):
+    """compile() ran longer than allowed."""
+
+
+@contextlib.contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise CompileTimeout in the block after `seconds` (main thread with SIGALRM only)."""
+    if not hasattr(signal, "SIGALRM") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise CompileTimeout(f"compile() did not finish within {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One document compiled for one provider: the Application or the exception."""
+
+    row: dict[str, str]
+    key: str
+    app: Any
+    error: BaseException | None
+    seconds: float
+
+
+@pytest.fixture(scope="module", params=_params())
+def outcome(request: pytest.FixtureRequest, specs_dir: Path) -> Outcome:
+    """The document compiled for the provider, once per module (then released)."""
+    local_path, key = request.param
+    row = next(r for r in SUPPORTED if r["local_path"] == local_path)
+    provider, options = PROVIDERS[key]
+    started = time.perf_counter()
+    try:
+        with deadline(COMPILE_SECONDS):
+            app = httpllm.compile(
+                specs_dir / local_path, provider, allow_outside_root=True, **options
+            )
+        error = None
+    except BaseException as exc:  # judged by the tests; KeyboardInterrupt still stops the run
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        app, error = None, exc
+    return Outcome(row, key, app, error, time.perf_counter() - started)
+
+
+def compiled(outcome: Outcome) -> Any:
+    """The Application, or skip when the document was refused with an httpllm error."""
+    if outcome.error is not None:
+        if isinstance(outcome.error, httpllm.HttpllmError):
+            pytest.skip(f"document refused: {outcome.error}")
+        pytest.fail(f"compile raised {type(outcome.error).__name__}: {outcome.error}")
+    return outcome.app
+
+
+def expected_error_paths(row: dict[str, str]) -> list[str] | None:
+    """For `expected-error:` documents, the paths the notes say must be reported; else None."""
+    notes = row["notes"]
+    if "expected-error" not in notes:
+        return None
+    return re.findall(r"(/[\w{}./-]+) is reported", notes)
+
+
+# ---------------------------------------------------------------------------------------------
+# availability
+
+
+def test_corpus_is_available(specs_dir):
+    """The corpus folder holds MANIFEST.tsv with the real and edge sets."""
+    rows = _manifest()
+    assert (specs_dir / "MANIFEST.tsv").is_file()
+    assert len(rows) >= 200 and SUPPORTED, "MANIFEST.tsv lists fewer documents than expected"
+
+
+# ---------------------------------------------------------------------------------------------
+# Swagger 2.0 and OpenAPI 3.2
+
+
+@pytest.mark.parametrize("local_path", [r["local_path"] for r in REFUSED])
+def test_unsupported_versions_are_refused(specs_dir, local_path):
+    """Swagger 2.0 and OpenAPI 3.2 documents raise SpecError saying "not supported"."""
+    with pytest.raises(httpllm.SpecError, match=r"(?i)not supported"):
+        httpllm.compile(specs_dir / local_path, "3.1", allow_outside_root=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# OpenAPI 3.0 / 3.1, per provider
+
+
+def test_only_httpllm_errors_escape(outcome):
+    """compile() returns, or raises an httpllm error; expected-error documents report theirs."""
+    error = outcome.error
+    if error is not None and not isinstance(error, httpllm.HttpllmError):
+        pytest.fail(f"compile raised {type(error).__name__}: {error}", pytrace=False)
+    paths = expected_error_paths(outcome.row)
+    if paths is None or error is not None:
+        return
+    reported = {e.path for e in outcome.app.errors}
+    assert outcome.app.errors, "a document broken on purpose compiled without any error"
+    assert set(paths) <= reported, f"expected errors for {paths}, got {sorted(reported)}"
+
+
+def test_valid_documents_compile(outcome):
+    """A document openapi-spec-validator calls valid compiles without a document-level error."""
+    if outcome.key != "3.1" or outcome.row["validator"] != "valid":
+        pytest.skip("checked for provider 3.1 on valid documents")
+    if expected_error_paths(outcome.row) is not None:
+        pytest.skip("broken on purpose")
+    assert outcome.error is None, f"{type(outcome.error).__name__}: {outcome.error}"
+
+
+def test_every_operation_accounted_for(outcome):
+    """Each operation becomes a function or an operation error; none vanishes."""
+    if outcome.key != "3.1":
+        pytest.skip("checked for provider 3.1")
+    app = compiled(outcome)
+    expected = int(outcome.row["n_operations"])
+    per_operation = {(e.method, e.path) for e in app.errors if e.method}
+    accounted = len(app.functions) + len(per_operation)
+    if any(not e.method for e in app.errors):  # a path-item error may stand for several
+        assert accounted <= expected
+    else:
+        assert accounted == expected, (
+            f"{len(app.functions)} functions + {len(per_operation)} errors"
+        )
+
+
+def test_parameters_are_valid_json_schema(outcome):
+    """Every emitted parameters schema is a valid, self-contained JSON Schema 2020-12 document."""
+    if outcome.key in NOT_JSON_SCHEMA:
+        pytest.skip(f"{outcome.key} parameters are not JSON Schema")
+    app = compiled(outcome)
+    problems = [
+        f"{fn.name} {p}"
+        for fn in app.functions
+        if fn.parameters is not None
+        for p in jsonschema_check.check(fn.parameters)
+    ]
+    assert problems[:20] == [], f"{len(problems)} problems"
+
+
+def test_tools_pass_provider_checkers(outcome):
+    """Every tool passes its provider's checker (strict tools the strict-subset checker)."""
+    app = compiled(outcome)
+    key = outcome.key
+    if key in ("3.1", "3.0"):
+        items = list(app.functions)
+    elif key == "gemini":
+        items = [app.tools()]
+    else:
+        items = list(app.tools())
+    problems = []
+    for item in items:
+        for check in BY_DIALECT[key]:
+            if check is openai_strict.check and child(item, "function", "strict") is not True:
+                continue
+            problems.extend(f"{_name(item)} {p}" for p in check(item))
+    assert problems[:20] == [], f"{len(problems)} problems"
+
+
+def test_strict_fallbacks_are_reported(outcome):
+    """Under strict=True a function that is not strict carries a 'fallback' loss."""
+    if outcome.key != "chatgpt-strict":
+        pytest.skip("strict mode only")
+    app = compiled(outcome)
+    silent = [
+        fn.name
+        for fn in app.functions
+        if not fn.strict and not any(x.action == "fallback" for x in fn.losses)
+    ]
+    assert silent == []
+
+
+def test_names_valid_and_unique(outcome):
+    """Function names match ^[a-zA-Z0-9_-]{1,64}$ and are unique in the document."""
+    app = compiled(outcome)
+    names = [fn.name for fn in app.functions]
+    assert [n for n in names if not NAME.match(n)] == []
+    assert len(set(names)) == len(names)
+
+
+def _name(item: Any) -> str:
+    if not isinstance(item, dict):
+        return str(getattr(item, "name", "?"))
+    return str(
+        child(item, "function", "name") or child(item, "toolSpec", "name") or item.get("name")
+    )

@@ -1,0 +1,153 @@
+"""compile(): sources, errors, isolation of bad operations, selection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import httpllm
+from httpllm import LoadError, SpecError, UnknownDialect
+
+SPECS = Path(__file__).resolve().parents[1] / "specs"
+
+MINIMAL = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}},
+        "/b": {
+            "get": {
+                "operationId": "getB",
+                "parameters": [{"name": "x", "in": "query",
+                                "schema": {"$ref": "#/components/schemas/Missing"}}],
+                "responses": {"200": {"description": "ok"}},
+            }
+        },
+    },
+}
+
+
+def test_compiles_every_source_kind() -> None:
+    """A path, JSON text, bytes and a dict give the same functions."""
+    path = SPECS / "petstore-3.0.yaml"
+    text = path.read_text()
+    names = [f.name for f in httpllm.compile(path).functions]
+    assert names == ["listPets", "createPet", "getPet", "deletePet"]
+    assert [f.name for f in httpllm.compile(str(path)).functions] == names
+    assert [f.name for f in httpllm.compile(text).functions] == names
+    assert [f.name for f in httpllm.compile(text.encode()).functions] == names
+
+
+def test_bad_operation_is_reported_and_the_rest_compiles() -> None:
+    """A dangling $ref sinks only the operation that reaches it, with its pointer."""
+    app = httpllm.compile(MINIMAL)
+    assert [f.name for f in app.functions] == ["getA"]
+    (error,) = app.errors
+    assert (error.method, error.path, error.kind) == ("get", "/b", "RefError")
+    assert error.pointer.startswith("#/paths/~1b/get/parameters/0/schema")
+    assert "Missing" in error.message
+
+
+def test_unknown_provider_lists_the_known_ones() -> None:
+    """An unknown provider name raises UnknownDialect naming the registered providers."""
+    with pytest.raises(UnknownDialect, match="chatgpt"):
+        httpllm.compile(MINIMAL, provider="nope")
+
+
+@pytest.mark.parametrize(
+    ("doc", "pattern"),
+    [
+        ({"swagger": "2.0"}, "Swagger 2.0 is not supported"),
+        ({"openapi": "3.2.0"}, "3.2.0 is not supported"),
+        ({"info": {}}, "expected an `openapi` version"),
+        ([], "expected an OpenAPI object"),
+    ],
+)
+def test_unsupported_documents_raise_spec_error(doc: object, pattern: str) -> None:
+    """Documents that are not OpenAPI 3.0/3.1 raise SpecError saying what was expected."""
+    with pytest.raises(SpecError, match=pattern):
+        httpllm.compile(doc)  # type: ignore[arg-type]
+
+
+def test_unreadable_text_names_line() -> None:
+    """Broken YAML raises LoadError with the line."""
+    with pytest.raises(LoadError, match="line"):
+        httpllm.compile("openapi: 3.1.0\npaths: [\n")
+
+
+def test_missing_file_is_a_load_error() -> None:
+    """A path that does not exist raises LoadError naming it."""
+    with pytest.raises(LoadError, match="nope.yaml"):
+        httpllm.compile("nope.yaml")
+
+
+def test_deep_dict_input_never_raises_recursion_error() -> None:
+    """A 10,000-level schema in a dict is an operation error, not a RecursionError."""
+    deep: dict[str, object] = {"type": "string"}
+    for _ in range(10_000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/x": {"post": {"requestBody": {"content": {"application/json": {
+               "schema": deep}}}, "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc)
+    assert app.functions == ()
+    assert app.errors[0].kind == "LimitExceeded"
+
+
+def test_selection_compiles_only_what_was_selected() -> None:
+    """include= and exclude= pick operations by tag, method/path glob and operationId."""
+    path = SPECS / "petstore-3.0.yaml"
+    assert [f.name for f in httpllm.compile(path, include="GET /pets*").functions] == [
+        "listPets", "getPet"]
+    assert [f.name for f in httpllm.compile(path, exclude=["tag:pets"]).functions] == []
+    assert [f.name for f in httpllm.compile(path, include=["delete*"]).functions] == [
+        "deletePet"]
+
+
+def test_tools_and_to_json_are_json() -> None:
+    """tools() and to_json() serialize with json.dumps."""
+    app = httpllm.compile(SPECS / "library" / "openapi.yaml")
+    json.dumps(app.tools())
+    data = json.loads(json.dumps(app.to_json()))
+    assert data["cycles"] == [["Category"]]
+    assert {f["name"] for f in data["functions"]} == {"addItem", "createCategory", "search"}
+
+
+def test_same_document_same_bytes() -> None:
+    """Compiling twice gives byte-identical tools."""
+    path = SPECS / "library" / "openapi.yaml"
+    first = json.dumps(httpllm.compile(path, strict=True).tools())
+    assert json.dumps(httpllm.compile(path, strict=True).tools()) == first
+
+
+def test_recursive_schema_is_kept_under_defs() -> None:
+    """A recursive schema stays as #/$defs/Name with $defs pruned to what is reached."""
+    app = httpllm.compile(SPECS / "library" / "openapi.yaml")
+    fn = app.function("createCategory")
+    assert fn.parameters["properties"]["body"] == {"$ref": "#/$defs/Category"}
+    assert set(fn.parameters["$defs"]) == {"Category"}
+    assert "$defs" not in app.function("search").parameters
+
+
+def test_reference_true_keeps_every_named_schema() -> None:
+    """reference=True keeps a $defs entry for every named schema a function reaches."""
+    app = httpllm.compile(SPECS / "petstore-3.0.yaml", reference=True)
+    fn = app.function("createPet")
+    assert fn.parameters["properties"]["body"] == {"$ref": "#/$defs/NewPet"}
+    assert set(fn.parameters["$defs"]) == {"NewPet", "Owner"}
+
+
+def test_credentials_and_transport_headers_are_not_arguments() -> None:
+    """apiKey credentials and Accept/Content-Type/Authorization headers never reach the model."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+           "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "header",
+                                                    "name": "X-Key"}}},
+           "paths": {"/x": {"get": {"parameters": [
+               {"name": "X-Key", "in": "header", "schema": {"type": "string"}},
+               {"name": "Accept", "in": "header", "schema": {"type": "string"}},
+               {"name": "q", "in": "query", "schema": {"type": "string"}}],
+               "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc).functions[0]
+    assert list(fn.parameters["properties"]) == ["q"]
