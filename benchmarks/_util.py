@@ -169,17 +169,27 @@ def time_runs(
     runs: int,
     warmup: int,
     budget_s: float,
+    progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[Timing, Any]:
     """Time `run(prepare())` `runs` times after `warmup` untimed runs.
 
     `prepare` (fresh input copy) and a gc.collect() happen before the clock starts.
     Stops early (keeping at least one timed run) once `budget_s` has elapsed.
+    `progress`, when given, is called after every run (warm-up included) with what is known
+    so far, so that a caller killed by a timeout still leaves partial figures behind.
     Returns the timings and the result of the last run.
     """
     started = time.perf_counter()
     result: Any = None
+    warmup_s: list[float] = []
     for _ in range(warmup):
-        result = run(prepare())
+        arg = prepare()
+        t0 = time.perf_counter()
+        result = run(arg)
+        warmup_s.append(time.perf_counter() - t0)
+        del arg
+        if progress:
+            progress({"warmup_s": warmup_s, "times_s": []})
     timing = Timing()
     for i in range(runs):
         if i > 0 and time.perf_counter() - started > budget_s:
@@ -191,6 +201,8 @@ def time_runs(
         result = run(arg)
         timing.times_s.append(time.perf_counter() - t0)
         del arg
+        if progress:
+            progress({"warmup_s": warmup_s, "times_s": list(timing.times_s)})
     return timing, result
 
 
@@ -214,6 +226,15 @@ def emit(obj: dict[str, Any]) -> None:
     """Print one JSON result line on stdout (the protocol between run.py and workers)."""
     sys.stdout.write(json.dumps(obj, default=str) + "\n")
     sys.stdout.flush()
+
+
+def partial_emitter(out: dict[str, Any]) -> Callable[[dict[str, Any]], None]:
+    """A `time_runs` progress callback printing {"status": "partial", ...} lines."""
+
+    def progress(info: dict[str, Any]) -> None:
+        emit({**out, "status": "partial", **info})
+
+    return progress
 
 
 def iter_json_lines(text: str) -> Iterator[dict[str, Any]]:

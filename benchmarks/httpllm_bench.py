@@ -34,6 +34,7 @@ from _util import (
     emit,
     load_document,
     operation_ids,
+    partial_emitter,
     peak_rss_bytes,
     pick_evenly,
     repeat_paths,
@@ -141,7 +142,12 @@ def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["status"] = "ok"
         return
     timing, (app, text) = time_runs(
-        prepare, run, runs=args.runs, warmup=args.warmup, budget_s=args.budget
+        prepare,
+        run,
+        runs=args.runs,
+        warmup=args.warmup,
+        budget_s=args.budget,
+        progress=partial_emitter(out),
     )
     out.update(
         status="ok",

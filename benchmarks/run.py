@@ -15,6 +15,7 @@ import json
 import os
 import platform
 import shutil
+import statistics
 import subprocess
 import sys
 import time
@@ -99,8 +100,8 @@ def run_job(job: Job, timeout: float) -> dict[str, Any]:
             cwd=BENCH_DIR.parent,
             check=False,
         )
-    except subprocess.TimeoutExpired:
-        return {**base, "status": "timeout", "error": f"killed after {timeout:.0f} s"}
+    except subprocess.TimeoutExpired as exc:
+        return timeout_record(base, exc, timeout)
     wall = time.perf_counter() - started
     results = list(iter_json_lines(proc.stdout))
     if not results:
@@ -108,6 +109,31 @@ def run_job(job: Job, timeout: float) -> dict[str, Any]:
         return {**base, "status": "error", "error": " | ".join(err), "returncode": proc.returncode}
     out = {**results[-1], **base, "wall_s": wall}
     out.setdefault("status", "ok")
+    return out
+
+
+def timeout_record(
+    base: dict[str, Any], exc: subprocess.TimeoutExpired, timeout: float
+) -> dict[str, Any]:
+    """A killed measurement: keep what its last "partial" line said."""
+    raw = exc.stdout or b""
+    text = raw.decode(errors="replace") if isinstance(raw, bytes) else raw
+    partial = [r for r in iter_json_lines(text) if r.get("status") == "partial"]
+    out: dict[str, Any] = {**base, "status": "timeout"}
+    msg = f"killed after {timeout:.0f} s"
+    if partial:
+        last = partial[-1]
+        times = [float(t) for t in last.get("times_s") or []]
+        warm = [float(t) for t in last.get("warmup_s") or []]
+        out.update(warmup_s=warm, times_s=times, partial=True)
+        if times:
+            out.update(median_s=statistics.median(times), min_s=min(times), runs=len(times))
+            msg += f" after {len(times)} timed run(s)"
+        elif warm:
+            msg += f"; warm-up run took {warm[-1]:.1f} s"
+    else:
+        msg += " before the first run finished"
+    out["error"] = msg
     return out
 
 
@@ -276,6 +302,7 @@ def main_rows(results: list[dict[str, Any]]) -> list[list[str]]:
                 r["tool"],
                 r["variant"],
                 fmt_s(r.get("median_s")),
+                fmt_s(r.get("min_s")),
                 fmt_s(like_for_like_s(r)),
                 fmt_n(r.get("runs")),
                 fmt_n(r.get("functions")),
@@ -344,6 +371,7 @@ def print_report(report: dict[str, Any]) -> None:
             "tool",
             "variant",
             "median ms",
+            "min ms",
             "to-json ms",
             "runs",
             "functions",

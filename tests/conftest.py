@@ -59,3 +59,6 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "dialects: corpus checks for the dialects beyond 3.1 and chatgpt"
     )
+    config.addinivalue_line(
+        "markers", "xdist_group(name): run these tests on one pytest-xdist worker (loadgroup)"
+    )

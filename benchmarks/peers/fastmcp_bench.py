@@ -35,6 +35,7 @@ from _util import (
     current_rss_bytes,
     emit,
     load_document,
+    partial_emitter,
     peak_rss_bytes,
     time_runs,
     traced_peak_bytes,
@@ -102,7 +103,12 @@ def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
         out["status"] = "ok"
         return
     timing, (items, text) = time_runs(
-        copies.get, run, runs=args.runs, warmup=args.warmup, budget_s=args.budget
+        copies.get,
+        run,
+        runs=args.runs,
+        warmup=args.warmup,
+        budget_s=args.budget,
+        progress=partial_emitter(out),
     )
     out.update(
         status="ok",

@@ -12,6 +12,7 @@ from httpllm.compose.function import Argument, Function, OperationError
 from httpllm.compose.inline import Inliner, measure
 from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
 from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
 from httpllm.loss import Loss
@@ -89,8 +90,9 @@ class Application:
 
     def tools(self) -> list[JSON]:
         """The tool list in the provider's envelope, JSON-serializable, ready for its SDK."""
-        envelope = self.dialect.envelope
-        return [envelope(f, self.options) for f in self.functions]
+        envelope, group = self.dialect.envelope, self.dialect.group
+        tools = [envelope(f, self.options) for f in self.functions]
+        return group(tools) if group is not None else tools
 
     def to_json(self) -> dict[str, JSON]:
         """The whole result: provider, functions (with maps and losses), errors, cycles."""
@@ -185,6 +187,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
     lenient: bool = True,
     examples: Literal["native", "description", "off"] = "native",
     envelope: str | None = None,
+    max_depth: int | None = None,
+    collapse_deep: bool = False,
     include: Iterable[Selector] | Selector | None = None,
     exclude: Iterable[Selector] | Selector | None = None,
     allow_network: bool = False,
@@ -207,7 +211,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
         lenient: documented defaults (with a loss entry) instead of errors for what a
             dialect cannot type.
         examples: where OpenAPI examples go: ``"native"``, ``"description"``, ``"off"``.
-        envelope: the dialect's envelope variant (``"responses"`` for OpenAI ...).
+        envelope: the dialect's envelope variant (``"responses"`` for OpenAI,
+            ``"json-schema"`` for Gemini ...).
+        max_depth: most object/array levels below each argument; deeper is an error.
+        collapse_deep: past ``max_depth``, send the deeper parts as JSON text instead.
         include: selectors of the operations to compile (see :mod:`httpllm.selection`).
         exclude: selectors of operations to leave out.
         allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
@@ -229,7 +236,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     dialect = get_dialect(provider)
     options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
                       split_unions=split_unions, lenient=lenient, examples=examples,
-                      envelope=envelope)
+                      envelope=envelope, max_depth=max_depth, collapse_deep=collapse_deep)
+    if dialect.variant is not None:
+        dialect = dialect.variant(options)
     raw, path, label = source_of(spec)
     root = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label, limits=limits)
     base = path.as_uri() if path is not None else ROOT
@@ -259,10 +268,12 @@ def compile(  # the public name the project is known by (shadows the builtin her
     functions: list[Function] = []
     for draft in drafts:
         try:
-            functions.append(_finish(draft, composer, inliner, renderer, failed, warnings,
+            functions.extend(_finish(draft, composer, inliner, renderer, failed, warnings,
                                      separate))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc))
+    warnings.extend(Warning(pointer="#/paths", message=problem)
+                    for check in dialect.request_limits for problem in check(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
@@ -279,7 +290,7 @@ def _location_order(spec: Any) -> int:
 
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], warnings: list[Warning],
-            separate: Callable[[Argument], bool] | None) -> Function:
+            separate: Callable[[Argument], bool] | None) -> list[Function]:
     named = inliner.named
     if failed:
         request: set[str] = set()
@@ -307,4 +318,7 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         raise LimitExceeded(f"parameters have {size} schema nodes once references are "
                             "inlined (limit 500,000); try reference=True",
                             pointer=draft.site.pointer)
-    return renderer.render(function)
+    if renderer.options.split_unions:
+        parts = split(function, inliner.origins, composer.pool.claim)
+        return [renderer.render(part) for part in parts]
+    return [renderer.render(function)]

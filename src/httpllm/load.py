@@ -116,23 +116,26 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     if len(text) > limits.max_bytes:
         raise LimitExceeded(f"larger than {limits.max_bytes} bytes", source=label)
     if isinstance(text, bytes):
+        data = text
         try:
-            text = text.decode("utf-8-sig")
+            text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            text = text.decode("latin-1")
+            text = data.decode("latin-1")
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
                 return _check_shape(json.loads(text), limits, label)
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
-        value = yaml.load(text, Loader=_SafeLoader)  # noqa: S506 - a SafeLoader subclass
+        value = yaml.load(text, Loader=_SafeLoader)
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "nesting depth" in problem:  # libyaml's own limit (1,000 levels)
+            raise LimitExceeded(f"nesting too deep to decode{where}", source=label) from exc
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
     return _check_shape(value, limits, label)
 
@@ -153,11 +156,13 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
     if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[")):
         return spec, None, "<text>"
     if not isinstance(spec, (str, os.PathLike)):
-        raise LoadError(f"expected a path, OpenAPI text, bytes or a dict; got {type(spec).__name__}")
+        raise LoadError("expected a path, OpenAPI text, bytes or a dict; "
+                        f"got {type(spec).__name__}")
     path = Path(os.fspath(spec))
     try:
         if not path.is_file():
-            raise LoadError("no such file (expected a path, OpenAPI text or a dict)", source=str(path))
+            raise LoadError("no such file (expected a path, OpenAPI text or a dict)",
+                            source=str(path))
         return path.read_bytes(), path.resolve(), str(path)
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
@@ -208,6 +213,9 @@ class Loader:
             value = self._fetch(uri)
         elif parsed.scheme == "file":
             value = self._read(Path(unquote(parsed.path)))
+        elif not parsed.scheme:
+            raise AccessDenied(f"relative file reference {uri!r} in a document given as text or "
+                               "a dict (give the document as a path to read files beside it)")
         else:
             raise AccessDenied(f"unsupported reference scheme {parsed.scheme!r} in {uri}")
         self.files[uri] = value
@@ -225,7 +233,8 @@ class Loader:
         try:
             data = path.read_bytes()
         except OSError as exc:
-            raise LoadError(f"cannot read referenced file: {exc.strerror}", source=str(path)) from exc
+            raise LoadError(f"cannot read referenced file: {exc.strerror}",
+                            source=str(path)) from exc
         return load_text(data, label=str(path), limits=self.limits)
 
     def _fetch(self, uri: str) -> Any:

@@ -32,7 +32,8 @@ def parts(fragment: str) -> list[str]:
 
     Percent-encoding in the fragment is decoded first (RFC 6901 section 6).
     """
-    fragment = unquote(fragment.lstrip("#"))
+    fragment = unquote(fragment.removeprefix("#"))
     if not fragment:
         return []
-    return [unescape(t) for t in fragment.lstrip("/").split("/")]
+    # Only the first "/" is dropped: "//a" is the key "" then the key "a" (RFC 6901 section 4).
+    return [unescape(t) for t in fragment.removeprefix("/").split("/")]

@@ -29,11 +29,25 @@ _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """A resolved reference: the node, its canonical URI and its document pointer."""
+    """A resolved reference: the node, its canonical URI and its document pointer.
+
+    Attributes:
+        node: the target node.
+        uri: ``"<file uri>#/json/pointer"``, absolute: the identity of the target.
+        pointer: how errors and losses name it: ``"#/..."`` or ``"other.yaml#/..."``.
+        base: the URI relative ``$ref``s inside ``node`` resolve against: the file, or the
+            nearest enclosing ``$id`` (JSON Schema 2020-12 section 8.2.1); ``""`` = the file.
+    """
 
     node: Any
-    uri: str  # "<file uri>#/json/pointer" (absolute; the identity of the target)
-    pointer: str  # how errors and losses name it: "#/..." or "other.yaml#/..."
+    uri: str
+    pointer: str
+    base: str = ""
+
+    @property
+    def scope(self) -> str:
+        """:attr:`base`, or the file of :attr:`uri` when no ``$id`` encloses the node."""
+        return self.base or urldefrag(self.uri)[0]
 
 
 class Resolver:
@@ -49,9 +63,9 @@ class Resolver:
         self.root = root
         self.base = base
         self.loader = loader
-        self._ids: dict[str, dict[str, tuple[Any, str]]] = {}
+        self._ids: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._cache: dict[tuple[str, str], Target] = {}
-        self._anchors: dict[str, dict[str, tuple[Any, str]]] = {}
+        self._anchors: dict[str, dict[str, tuple[Any, str, str]]] = {}
 
     def document(self, uri: str) -> Any:
         """The decoded document at ``uri`` (no fragment)."""
@@ -97,12 +111,14 @@ class Resolver:
         while True:
             target = self._resolve_one(ref, base)
             node = target.node
-            if not (isinstance(node, dict) and len(node) == 1 and isinstance(node.get("$ref"), str)):
+            if not (isinstance(node, dict) and len(node) == 1
+                    and isinstance(node.get("$ref"), str)):
                 return target
             seen.append(target.uri)
             if len(seen) > 64 or target.uri in seen[:-1]:
-                raise RefError(f"$ref chain loops or is too long at {ref!r}", pointer=target.pointer)
-            ref, base = node["$ref"], urldefrag(target.uri)[0]
+                raise RefError(f"$ref chain loops or is too long at {ref!r}",
+                               pointer=target.pointer)
+            ref, base = node["$ref"], target.scope
 
     def _resolve_one(self, ref: str, base: str) -> Target:
         if not isinstance(ref, str):
@@ -111,20 +127,25 @@ class Resolver:
             doc_uri, fragment = base, ref[1:]
         else:
             doc_uri, fragment = urldefrag(ref if base.startswith(ROOT) else urljoin(base, ref))
-        if doc_uri != base and doc_uri != self.base:
-            found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
-            if found is not None:
-                return self._walk(found[0], found[1], fragment, ref)
-        document = self.document(doc_uri)
+        found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
+        if found is not None:
+            node, file_uri, prefix = found
+            scope = doc_uri
+        else:
+            file_uri, prefix, scope = doc_uri, "", doc_uri
+            node = self.document(doc_uri)
         if fragment and not fragment.startswith("/"):
-            anchor = self._anchor(doc_uri, document, fragment)
+            anchor = self._anchor(file_uri, scope, fragment)
             if anchor is None:
-                raise RefError(f"$ref {ref!r}: no $anchor {fragment!r} in {self.label(doc_uri)}")
-            node, pointer = anchor
-            return Target(node, f"{doc_uri}#{pointer}", self.label(f"{doc_uri}#{pointer}"))
-        return self._walk(document, doc_uri, fragment, ref)
+                raise RefError(f"$ref {ref!r}: no $anchor {fragment!r} in {self.label(scope)}")
+            node, pointer, anchor_scope = anchor
+            uri = f"{file_uri}#{pointer}"
+            return Target(node, uri, self.label(uri), anchor_scope)
+        return self._walk(node, file_uri, prefix, scope, fragment, ref)
 
-    def _walk(self, node: Any, doc_uri: str, fragment: str, ref: str) -> Target:
+    def _walk(self, node: Any, file_uri: str, prefix: str, scope: str, fragment: str,
+              ref: str) -> Target:
+        """Follow ``fragment`` from ``node`` (found at ``prefix`` in ``file_uri``)."""
         tokens = parts(fragment)
         for token in tokens:
             if isinstance(node, dict) and token in node:
@@ -132,43 +153,56 @@ class Resolver:
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
-                uri = f"{doc_uri}#{fragment}"
-                raise RefError(f"$ref {ref!r} points to nowhere ({self.label(uri)} does not exist)")
-        pointer = "/" + "/".join(escape(t) for t in tokens) if tokens else ""
-        uri = f"{doc_uri}#{pointer}"
-        return Target(node, uri, self.label(uri))
+                where = self.label(f"{scope}#{fragment}")
+                raise RefError(f"$ref {ref!r} points to nowhere ({where} does not exist)")
+            if isinstance(node, dict) and isinstance(node.get("$id"), str):
+                scope = urldefrag(urljoin(scope, node["$id"]))[0]
+        pointer = prefix + "".join("/" + escape(t) for t in tokens)
+        uri = f"{file_uri}#{pointer}"
+        return Target(node, uri, self.label(uri), "" if scope == file_uri else scope)
 
     def _index(self, doc_uri: str, document: Any) -> None:
-        ids: dict[str, tuple[Any, str]] = {}
-        anchors: dict[str, tuple[Any, str]] = {}
-        stack: list[tuple[Any, str]] = [(document, "")]
+        """Index the ``$id``s of the root document and the ``$anchor``s of ``doc_uri``.
+
+        An anchor is found in the resource that declares it (the nearest ``$id``) and, for
+        documents that use anchors without ``$id``, in the whole file.
+        """
+        ids: dict[str, tuple[Any, str, str]] = {}
+        anchors: dict[str, tuple[Any, str, str]] = {}
+        stack: list[tuple[Any, str, str]] = [(document, "", doc_uri)]
         while stack:
-            node, pointer = stack.pop()
+            node, pointer, scope = stack.pop()
             if isinstance(node, dict):
                 if isinstance(node.get("$id"), str):
-                    ids[urldefrag(urljoin(doc_uri, node["$id"]))[0]] = (node, doc_uri)
+                    scope = urldefrag(urljoin(scope, node["$id"]))[0]
+                    ids.setdefault(scope, (node, doc_uri, pointer))
                 if isinstance(node.get("$anchor"), str):
-                    anchors[node["$anchor"]] = (node, pointer)
+                    entry = (node, pointer, "" if scope == doc_uri else scope)
+                    anchors.setdefault(f"{scope}#{node['$anchor']}", entry)
+                    anchors.setdefault(f"{doc_uri}#{node['$anchor']}", entry)
                 items: Iterable[tuple[Any, Any]] = node.items()
             elif isinstance(node, list):
                 items = enumerate(node)
             else:
                 continue
-            for key, child in items:
+            for key, child in reversed(list(items)):  # document order wins on duplicates
                 if isinstance(child, (dict, list)):
-                    stack.append((child, f"{pointer}/{escape(key)}"))
+                    stack.append((child, f"{pointer}/{escape(key)}", scope))
         self._ids[doc_uri] = ids
         self._anchors[doc_uri] = anchors
 
-    def _by_id(self, uri: str) -> tuple[Any, str] | None:
+    def _by_id(self, uri: str) -> tuple[Any, str, str] | None:
+        """``(node, file uri, pointer)`` of the schema whose ``$id`` is ``uri``, if any."""
+        if uri == self.base:
+            return None
         if self.base not in self._ids:
             self._index(self.base, self.root)
         return self._ids[self.base].get(uri)
 
-    def _anchor(self, doc_uri: str, document: Any, name: str) -> tuple[Any, str] | None:
-        if doc_uri not in self._anchors:
-            self._index(doc_uri, document)
-        return self._anchors[doc_uri].get(name)
+    def _anchor(self, file_uri: str, scope: str, name: str) -> tuple[Any, str, str] | None:
+        if file_uri not in self._anchors:
+            self._index(file_uri, self.document(file_uri))
+        return self._anchors[file_uri].get(f"{scope}#{name}")
 
 
 @dataclass(slots=True)

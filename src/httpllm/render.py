@@ -13,6 +13,7 @@ from typing import Any
 from httpllm._types import Schema
 from httpllm.compose.function import Function
 from httpllm.dialects import Dialect, Options, RenderContext
+from httpllm.dialects._examples import place_examples
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
 from httpllm.walk import transform
@@ -72,6 +73,20 @@ class Renderer:
                         origins=self.origins, sink=ctx.losses)
         return out, ctx.losses
 
+    def _name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
+        """Losses inside an argument's own schema carry document pointers (the parameter's
+        ``schema``), which do not say which argument: name it in the note."""
+        where = {self.origins[id(a.schema)]: a.name for a in function.arguments
+                 if id(a.schema) in self.origins}
+        out = []
+        for loss in losses:
+            name = next((n for at, n in where.items()
+                         if loss.pointer == at or loss.pointer.startswith(at + "/")), None)
+            if name is not None and f"argument {name}" not in loss.note:
+                loss = replace(loss, note=f"{loss.note} (argument {name})".lstrip())
+            out.append(loss)
+        return out
+
     def render(self, function: Function) -> Function:
         """The function as the dialect's provider receives it.
 
@@ -99,10 +114,11 @@ class Renderer:
                 losses = [*losses, Loss(pointer=pointer, keyword="strict", action="fallback",
                                         dialect=dialect.name, note="; ".join(problems))]
                 strict = False
+        losses = self._name_arguments(function, losses)
         failures = [loss.note for loss in losses if loss.keyword == _FAIL]
         if failures:
             raise Unrepresentable(failures[0], pointer=function.pointer)
-        losses = [*unroll_losses, *losses]
+        losses = [*function.losses, *unroll_losses, *losses]
         described = function.description
         if dialect.description_max is not None and len(described) > dialect.description_max:
             described = cut_description(described, dialect.description_max)
@@ -110,10 +126,12 @@ class Renderer:
                                action="truncated", value=function.description,
                                dialect=dialect.name,
                                note=f"cut to {dialect.description_max} characters"))
+        decodes = dialect.decodes or (options.collapse_deep and options.max_depth is not None)
+        extra = {**function.extra, "decode": True} if decodes else function.extra
         rendered = replace(function, parameters=out, strict=strict, description=described,
-                           losses=tuple(losses), dialect=dialect.name)
+                           losses=tuple(losses), dialect=dialect.name, extra=extra)
         if dialect.finish is not None:
             ctx = RenderContext(dialect=dialect, options=options, losses=list(rendered.losses))
             params = dialect.finish(rendered.parameters, rendered, ctx)
             rendered = replace(rendered, parameters=params, losses=tuple(ctx.losses))
-        return rendered
+        return place_examples(rendered, dialect, options)

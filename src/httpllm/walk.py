@@ -8,13 +8,14 @@ is absent or a list), the way python-jsonschema/referencing ``_subresources_of``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
-__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "children", "transform"]
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "children", "rebuild",
+           "transform"]
 
 IN_VALUE = frozenset(
     {
@@ -49,7 +50,18 @@ MAX_NODES = 2_000_000
 """Default limit on the nodes one walk visits (a shared subtree counts once per path to
 it, so this stops alias-bomb documents before they exhaust memory)."""
 
+_SUBSCHEMA_KEYWORDS = IN_VALUE | IN_ARRAY | IN_MAPPING
+
 Visit = Callable[[dict[str, Any], str], Any]
+
+
+def _members(keyword: str, value: Any) -> Iterable[tuple[str | int | None, Any]]:
+    """``(key_or_index, value)`` pairs under one subschema keyword (not yet type-checked)."""
+    if keyword in IN_MAPPING:
+        return value.items() if isinstance(value, dict) else ()
+    if isinstance(value, list):  # IN_ARRAY, or the draft-4 tuple form of ``items``
+        return enumerate(value)
+    return ((None, value),) if keyword in IN_VALUE else ()
 
 
 def children(node: dict[str, Any]) -> Iterator[tuple[str, str | int | None, Any]]:
@@ -60,25 +72,15 @@ def children(node: dict[str, Any]) -> Iterator[tuple[str, str | int | None, Any]
     if "$ref" in node and len(node) == 1:
         return
     for keyword, value in node.items():
-        if keyword in IN_VALUE:
-            if isinstance(value, (dict, bool)):
-                yield keyword, None, value
-            elif isinstance(value, list):  # draft-4 tuple form of ``items``
-                for i, sub in enumerate(value):
-                    if isinstance(sub, (dict, bool)):
-                        yield keyword, i, sub
-        elif keyword in IN_ARRAY:
-            if isinstance(value, list):
-                for i, sub in enumerate(value):
-                    if isinstance(sub, (dict, bool)):
-                        yield keyword, i, sub
-        elif keyword in IN_MAPPING and isinstance(value, dict):
-            for name, sub in value.items():
+        if keyword in _SUBSCHEMA_KEYWORDS:
+            for key, sub in _members(keyword, value):
                 if isinstance(sub, (dict, bool)):
-                    yield keyword, name, sub
+                    yield keyword, key, sub
 
 
-def _rebuild(node: dict[str, Any], changes: list[tuple[str, str | int | None, Any]]) -> Any:
+def rebuild(node: dict[str, Any], changes: list[tuple[str, str | int | None, Any]]) -> Any:
+    """A copy of ``node`` with each ``(keyword, key_or_index, new)`` subschema replaced
+    (only the containers that change are copied)."""
     out = dict(node)
     copied: set[str] = set()
     for keyword, key, new in changes:
@@ -98,6 +100,35 @@ def _pointer(base: str, keyword: str, key: str | int | None) -> str:
     if key is None:
         return f"{base}/{keyword}"
     return f"{base}/{keyword}/{escape(key)}"
+
+
+Entry = tuple[Any, str, int, str, str | int | None]
+"""``(node, pointer, parent index, keyword, key)`` of one node in a walk."""
+
+
+def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
+             origins: dict[int, str]) -> list[Entry]:
+    """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
+    so walking the list backwards visits children first. Memoized nodes are not entered."""
+    entries: list[Entry] = []
+    stack: list[tuple[Any, str, int, str, str | int | None, int]] = [
+        (root, pointer, -1, "", None, 0)
+    ]
+    while stack:
+        node, ptr, parent, keyword, key, depth = stack.pop()
+        if isinstance(node, dict):
+            ptr = origins.get(id(node), ptr)
+        entries.append((node, ptr, parent, keyword, key))
+        if not isinstance(node, dict) or id(node) in memo:
+            continue
+        if len(entries) > MAX_NODES:
+            raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
+        if depth >= max_depth:
+            raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
+        index = len(entries) - 1
+        for kw, k, sub in children(node):
+            stack.append((sub, _pointer(ptr, kw, k), index, kw, k, depth + 1))
+    return entries
 
 
 def transform(
@@ -132,27 +163,7 @@ def transform(
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
     """
-    # Pre-order listing: (node, pointer, parent index, keyword, key). Every descendant of
-    # an entry has a larger index, so walking the list backwards visits children first.
-    entries: list[tuple[Any, str, int, str, str | int | None]] = []
-    stack: list[tuple[Any, str, int, str, str | int | None, int]] = [
-        (root, pointer, -1, "", None, 0)
-    ]
-    while stack:
-        node, ptr, parent, keyword, key, depth = stack.pop()
-        if origins is not None and isinstance(node, dict):
-            ptr = origins.get(id(node), ptr)
-        entries.append((node, ptr, parent, keyword, key))
-        if not isinstance(node, dict) or (memo is not None and id(node) in memo):
-            continue
-        if len(entries) > MAX_NODES:
-            raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
-        if depth >= max_depth:
-            raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
-        index = len(entries) - 1
-        for kw, k, sub in children(node):
-            stack.append((sub, _pointer(ptr, kw, k), index, kw, k, depth + 1))
-
+    entries = _listing(root, pointer, max_depth, memo or {}, origins or {})
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
@@ -168,7 +179,7 @@ def transform(
                 sink.extend(records)
         else:
             pending = changes.pop(index, None)
-            current = _rebuild(node, pending) if pending else node
+            current = rebuild(node, pending) if pending else node
             new = visit(current, ptr)
             if memo is not None and origins is not None and id(node) in origins:
                 memo[id(node)] = (new, tuple(sink[start:]) if sink is not None else ())

@@ -187,9 +187,9 @@ def body(fn: Any) -> Any:
 
 def prop(root: Any, node: Any, name: str) -> Any:
     """The schema of property `name` of object `node` (non-null core first), `$ref` followed."""
-    _, core = nullable_parts(root, node)
-    value = child(core, "properties", name)
-    assert value is not None, f"no property {name!r} in {sorted(child(core, 'properties') or {})}"
+    shape = nullable_parts(root, node)[1]
+    value = child(shape, "properties", name)
+    assert value is not None, f"no property {name!r} in {sorted(child(shape, 'properties') or {})}"
     return deref(root, value)
 
 
@@ -214,8 +214,15 @@ def losses(app: Any, fn: Any = None) -> list[Any]:
 
 
 def loss_text(loss: Any) -> str:
-    """Everything a loss entry says, for 'names X' checks."""
-    return " ".join(str(getattr(loss, k, "")) for k in ("pointer", "keyword", "note", "value"))
+    """Everything a loss entry (or warning) says, for 'names X' checks."""
+    fields = ("pointer", "keyword", "note", "value", "message")
+    return " ".join(str(getattr(loss, k, "")) for k in fields)
+
+
+def reported(app: Any, fn: Any, needle: str) -> bool:
+    """Whether a loss entry or a warning of the application mentions `needle`."""
+    entries = [*losses(app, fn), *getattr(app, "warnings", ())]
+    return any(needle in loss_text(x) for x in entries)
 
 
 def errors_for(app: Any, method: str, path: str) -> list[Any]:
@@ -490,6 +497,18 @@ def _all_keys(value: Any) -> set[str]:
     return keys
 
 
+def test_c01_ollama_never_sends_property_refs(compiled):
+    """C01 ollama: createFolder is an error naming Folder, or emitted without a property `$ref`."""
+    app = compiled("C01", "ollama")
+    found = [f for f in app.functions if f.operation_id == "createFolder"]
+    if not found:
+        errs = errors_for(app, "post", "/folders")
+        assert errs and any("Folder" in e.message for e in errs), app.errors
+        return
+    dropped = [p for p in ollama.check(found[0]) if "dropped by the server" in p]
+    assert dropped == []
+
+
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_c01_gemini_unroll_expands_exactly_k_levels(compiled, k):
     """C01 gemini unroll=k: k nested Folder levels, the deepest without children, cut reported."""
@@ -503,7 +522,7 @@ def test_c01_gemini_unroll_expands_exactly_k_levels(compiled, k):
         kids = child(node, "properties", "children")
         node = child(kids, "items") if kids is not None else None
     assert levels == k
-    assert any("children" in loss_text(loss) for loss in losses(app, fn)), fn.losses
+    assert reported(app, fn, "children"), (fn.losses, app.warnings)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1096,7 +1115,7 @@ def test_c18_untyped_array_gets_string_items_with_warning(compiled, target):
     p = fn.parameters
     items = deref(p, core(p, p["properties"]["fields"])["items"])
     assert type_name(items) == "string" and set(items) <= {"type", "description"}, items
-    assert any("fields" in loss_text(x) for x in losses(app, fn)), fn.losses
+    assert reported(app, fn, "fields"), (fn.losses, app.warnings)
 
 
 @pytest.mark.parametrize("target", ["openai-strict", "gemini"])
@@ -1401,25 +1420,28 @@ def test_c29_strict_limit_enforced_or_reported(compiled):
         assert errs and all(e.pointer.startswith("#") for e in errs), app.errors
 
 
-def test_c29_gemini_max_depth(case_path):
-    """C29 gemini max_depth=4: a named error at rows, or subtrees below depth 4 JSON-encoded."""
+@pytest.mark.parametrize("collapse", [False, True], ids=["error", "collapse"])
+def test_c29_gemini_max_depth(case_path, collapse):
+    """C29 gemini max_depth=4: an error naming rows, or (collapse_deep) JSON-encoded subtrees."""
     options = compile_options()
-    if "max_depth" not in options:
-        pytest.skip("compile() has no max_depth option")
-    extra = {"collapse_deep": True} if "collapse_deep" in options else {}
+    if "max_depth" not in options or (collapse and "collapse_deep" not in options):
+        pytest.skip("compile() has no max_depth / collapse_deep option")
+    extra = {"collapse_deep": True} if collapse else {}
     app = run_compile(case_path("C29"), "gemini", max_depth=4, **extra)
     found = [f for f in app.functions if f.operation_id == "appendBlocks"]
-    if not found:  # outcome (a)
+    if not collapse:  # outcome (a)
+        assert not found, "appendBlocks exceeds max_depth=4 but was emitted"
         errs = errors_for(app, "post", "/documents/{documentId}/blocks")
         assert any("rows" in f"{e.pointer} {e.message}" for e in errs), app.errors
         return
-    fn = found[0]  # outcome (b)
+    assert found, app.errors  # outcome (b)
+    fn = found[0]
     p = fn.parameters
     b = body(fn)
     assert c29_depth(p, b) <= 4
     rows = prop(p, _follow(p, b, ("sections", "blocks")), "rows")
     assert type_name(rows) == "string" and texts(p, rows).startswith("JSON-encoded"), rows
-    assert any("rows" in loss_text(x) for x in losses(app, fn)), fn.losses
+    assert reported(app, fn, "rows"), (fn.losses, app.warnings)
 
 
 def _deep_document(levels: int, inline: bool) -> dict[str, Any]:

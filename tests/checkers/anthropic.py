@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -33,18 +34,28 @@ def envelope(x: Any) -> Any:
     return tool
 
 
+@functools.cache
+def _adapters() -> tuple[Any, Any]:
+    from anthropic.types import ToolParam
+    from anthropic.types.tool_param import InputSchemaTyped
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(ToolParam), TypeAdapter(InputSchemaTyped)
+
+
 def check(tool_or_function: Any) -> list[str]:
     """Violations of the Anthropic tool rules by one tool (or a Function rendered as one)."""
     from anthropic.types import ToolParam
-    from anthropic.types.tool_param import InputSchemaTyped
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
+
+    tool_adapter, schema_adapter = _adapters()
 
     tool = envelope(tool_or_function)
     if not isinstance(tool, dict):
         return [f"#: a tool must be an object, got {type(tool).__name__}"]
     out = []
     try:
-        TypeAdapter(ToolParam).validate_python(tool)
+        tool_adapter.validate_python(tool)
     except ValidationError as exc:
         out.extend(f"tool/{_loc(e['loc'])}: SDK: {e['msg']}" for e in exc.errors())
     unknown = sorted(set(tool) - set(ToolParam.__annotations__))
@@ -55,7 +66,7 @@ def check(tool_or_function: Any) -> list[str]:
         out.append(f"tool/name: {name!r} does not match {NAME.pattern}")
     schema = tool.get("input_schema")
     try:
-        TypeAdapter(InputSchemaTyped).validate_python(schema)
+        schema_adapter.validate_python(schema)
     except ValidationError as exc:
         out.extend(f"#/{_loc(e['loc'])}: SDK: {e['msg']}" for e in exc.errors())
     if isinstance(schema, dict):

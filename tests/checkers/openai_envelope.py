@@ -16,6 +16,7 @@ Also used for the OpenAI-compatible servers (vLLM, llama.cpp, DeepSeek, Qwen).
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any
 
@@ -82,15 +83,22 @@ def check(tool_or_function: Any, description_max: int | None = DESCRIPTION_MAX) 
     return out
 
 
+@functools.cache
+def _adapter(cls: Any) -> Any:
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(cls)
+
+
 def _typed_dict_problems(
     cls: Any, value: dict[str, Any], what: str, validate: bool = True
 ) -> list[str]:
-    from pydantic import TypeAdapter, ValidationError
+    from pydantic import ValidationError
 
     out = []
     if validate:
         try:
-            TypeAdapter(cls).validate_python(value)
+            _adapter(cls).validate_python(value)
         except ValidationError as exc:
             out.extend(
                 f"{what}/{'/'.join(map(str, e['loc']))}: SDK: {e['msg']}" for e in exc.errors()

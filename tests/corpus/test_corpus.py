@@ -8,6 +8,8 @@ Schema 2020-12 document (JSON-schema dialects); every tool passes its provider's
 match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents must be
 refused with SpecError "not supported". The dialects beyond "3.1" and "chatgpt" (strict and
 not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
+
+Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgroup`.
 """
 
 from __future__ import annotations
@@ -74,13 +76,16 @@ REFUSED = [r for r in ROWS if r["openapi_version"].startswith(UNSUPPORTED)]
 
 
 def _params() -> list[Any]:
+    """One (document, provider) per param. `xdist_group` keeps each param's tests on one
+    pytest-xdist worker under `--dist loadgroup`, so the document is compiled once there too."""
     out = []
     for key in PROVIDERS:
-        marks = [pytest.mark.dialects] if key in DIALECTS else []
-        out.extend(
-            pytest.param((row["local_path"], key), id=f"{key}:{row['local_path']}", marks=marks)
-            for row in SUPPORTED
-        )
+        for row in SUPPORTED:
+            name = f"{key}:{row['local_path']}"
+            marks = [pytest.mark.xdist_group(name)]
+            if key in DIALECTS:
+                marks.append(pytest.mark.dialects)
+            out.append(pytest.param((row["local_path"], key), id=name, marks=marks))
     return out
 
 

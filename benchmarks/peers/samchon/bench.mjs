@@ -115,9 +115,28 @@ function main() {
   const rssAfterLoad = process.memoryUsage().rss;
   const started = process.hrtime.bigint();
   let last = null;
-  for (let i = 0; i < opts.warmup; i++) last = once(parsed, opts);
+  const warmup = [];
   const build = [];
   const total = [];
+  // A partial line after every run, so that a caller that kills us on a timeout still
+  // learns how long the runs took.
+  const partial = () =>
+    process.stdout.write(
+      `${JSON.stringify({
+        tool: "samchon",
+        status: "partial",
+        spec: opts.spec,
+        reference: opts.reference,
+        warmup_s: warmup,
+        times_s: build,
+        times_with_serialize_s: total,
+      })}\n`,
+    );
+  for (let i = 0; i < opts.warmup; i++) {
+    last = once(parsed, opts);
+    warmup.push(last.total);
+    partial();
+  }
   let truncated = false;
   for (let i = 0; i < opts.runs; i++) {
     if (i > 0 && seconds(started, process.hrtime.bigint()) > opts.budget) {
@@ -127,6 +146,7 @@ function main() {
     last = once(parsed, opts);
     build.push(last.build);
     total.push(last.total);
+    partial();
   }
   const out = {
     tool: "samchon",
@@ -142,11 +162,13 @@ function main() {
       `config: { reference: ${opts.reference}, strict: ${opts.strict} } })`,
     runs: build.length,
     warmup: opts.warmup,
+    warmup_s: warmup,
     budget_truncated: truncated,
     median_s: median(build),
     min_s: Math.min(...build),
     times_s: build,
     median_s_with_serialize: median(total),
+    times_with_serialize_s: total,
     functions: last.functions,
     errors: last.errors,
     error_sample: last.errorSample,

@@ -112,8 +112,12 @@ class Inliner:
         used = self.named.refs(schema)
         for name in used:
             self.inlined(name, direction)
-        out = schema if self.reference else transform(schema, self._visit_for(direction),
-                                                      pointer=pointer)
+        if self.reference or not used:
+            out = schema
+        elif set(schema) == {"$ref"} and not self.graph.is_recursive(_name(schema["$ref"]) or ""):
+            out = self._done[(_name(schema["$ref"]) or "", direction)]
+        else:
+            out = transform(schema, self._visit_for(direction), pointer=pointer)
         defs: dict[str, Schema] = {}
         stack = sorted(self._remaining(used))
         while stack:

@@ -29,8 +29,10 @@ def sanitize(raw: str, limit: int = NAME_MAX) -> str:
     if not (name[0].isalpha() or name[0] == "_"):
         name = "_" + name
     if len(name) > limit:
-        digest = hashlib.sha1(raw.encode()).hexdigest()[:8]
-        name = name[: limit - 9].rstrip("_-") + "_" + digest
+        digest = hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        keep = limit - len(digest) - 1
+        # Too short a limit for a hash: plain truncation (NamePool still makes names unique).
+        name = name[:keep].rstrip("_-") + "_" + digest if keep > 0 else name[:limit]
     return name
 
 

@@ -65,8 +65,8 @@ def pick_media_type(content: dict[str, Any]) -> str | None:
         if want in lowered:
             return lowered[want]
     for key in keys:
-        base = key.lower().split(";")[0]
-        if base.endswith("+json") or base.endswith("/json"):
+        base = key.lower().split(";")[0].strip()
+        if base.endswith(("+json", "/json")) or base in ("*/*", "application/*"):
             return key
     return keys[0]
 

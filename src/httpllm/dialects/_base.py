@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -35,6 +35,10 @@ class Options:
             description), ``"description"`` or ``"off"``.
         envelope: the dialect's envelope variant (``"chat"`` or ``"responses"`` for
             OpenAI; ``"parameters"`` or ``"json-schema"`` for Gemini).
+        max_depth: most object/array levels below each argument (the argument is level
+            0); ``None``: no limit. Past it a function is an error, see ``collapse_deep``.
+        collapse_deep: past ``max_depth``, send each deeper subtree as a string of JSON
+            text (reported; ``execute.decode`` decodes it) instead of failing.
     """
 
     strict: bool = False
@@ -44,6 +48,8 @@ class Options:
     lenient: bool = True
     examples: Literal["native", "description", "off"] = "native"
     envelope: str | None = None
+    max_depth: int | None = None
+    collapse_deep: bool = False
 
 
 @dataclass(slots=True)
@@ -96,8 +102,21 @@ class Dialect:
         rules: node rules, applied in order to every node, children first.
         strict_rules: extra node rules for ``Options.strict`` (``()``: no strict mode).
         strict_limits: checks of the strict mode's size limits; each returns problems.
+        request_limits: checks of limits that hold for a whole request (all tools sent
+            together, e.g. Anthropic's 20 strict tools); each takes the compiled
+            functions and returns problems, reported as warnings of the application.
+        native_examples: whether the envelope sends ``Function.extra["input_examples"]``
+            (Anthropic ``input_examples``); otherwise examples go into the description.
         finish: ``(parameters, function, ctx) -> parameters`` applied once to the root.
         envelope: ``(function, options) -> tool`` the provider's wire shape.
+        group: ``(tools) -> tools``: the per-function envelopes as the provider's request
+            takes them (Gemini: one ``Tool`` holding every declaration); ``None``: as is.
+        variant: ``(options) -> dialect``: the record to use for these options (Gemini's
+            ``envelope="json-schema"`` has other rules); ``None``: this one.
+        decodes: tool-call values differ from the operation's (a string enum for an
+            integer one, JSON text for an object): ``execute.decode`` must restore them
+            from ``Function.schema``; the renderer sets ``Function.extra["decode"]`` (also
+            for any dialect under ``collapse_deep``).
         aliases: other registry names.
         source: the provider documentation these facts come from.
     """
@@ -115,8 +134,13 @@ class Dialect:
     rules: tuple[Rule, ...] = ()
     strict_rules: tuple[Rule, ...] = ()
     strict_limits: tuple[Callable[[Schema], list[str]], ...] = ()
+    request_limits: tuple[Callable[[Sequence[Function]], list[str]], ...] = ()
+    native_examples: bool = False
     finish: Callable[[Schema, Function, RenderContext], Schema] | None = None
     envelope: Callable[[Function, Options], JSON] = lambda f, o: f.to_json()
+    group: Callable[[list[JSON]], list[JSON]] | None = None
+    variant: Callable[[Options], Dialect] | None = None
+    decodes: bool = False
     aliases: tuple[str, ...] = ()
     source: str = ""
 

@@ -21,16 +21,18 @@ from httpllm.normalize.all_of import all_of
 from httpllm.normalize.array_items import array_items
 from httpllm.normalize.direction import direction
 from httpllm.normalize.discriminator import discriminator
+from httpllm.normalize.exclusive_bounds import exclusive_bounds
 from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable
 from httpllm.normalize.unions import unions
-from httpllm.walk import transform
+from httpllm.walk import children, rebuild, transform
 
 __all__ = ["PASSES", "Pass", "PassContext", "emend"]
 
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
 PASSES: tuple[Pass, ...] = (
+    exclusive_bounds,
     unions,
     all_of,
     discriminator,
@@ -69,11 +71,37 @@ def emend(
         ctx.pointer = at
         if "$ref" in node:
             node = rewrite_ref(node, at)
-        for step in passes:
-            result = step(node, ctx)
-            if not isinstance(result, dict):
-                return result
-            node = result
-        return node
+        return _apply(node, passes, ctx)
 
     return transform(schema, visit, pointer=pointer)
+
+
+def _apply(node: dict[str, Any], passes: tuple[Pass, ...], ctx: PassContext) -> Schema:
+    """Run ``passes`` in order on one node whose children are already emended.
+
+    A subschema a pass builds (the members ``mixed_types`` splits off, the part ``nullable``
+    wraps in a union) was never walked: the passes after that one run on it too, so every
+    node of the result is in the emended form. Bounded: each level has fewer passes left.
+    """
+    for i, step in enumerate(passes):
+        result = step(node, ctx)
+        if not isinstance(result, dict):
+            return result
+        if result is not node and i + 1 < len(passes):
+            result = _settle(result, node, passes[i + 1 :], ctx)
+        node = result
+    return node
+
+
+def _settle(new: dict[str, Any], old: dict[str, Any], rest: tuple[Pass, ...],
+            ctx: PassContext) -> dict[str, Any]:
+    """Run ``rest`` on the direct subschemas of ``new`` that ``old`` did not have."""
+    before = {id(sub) for _, _, sub in children(old)}
+    changes = []
+    for keyword, key, sub in children(new):
+        if isinstance(sub, dict) and id(sub) not in before:
+            done = _apply(sub, rest, ctx)
+            if done is not sub:
+                changes.append((keyword, key, done))
+    out: dict[str, Any] = rebuild(new, changes) if changes else new
+    return out

@@ -2,19 +2,29 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._types import Direction, Schema
 
-__all__ = ["ANNOTATIONS", "PassContext", "is_ref", "ref_name"]
+__all__ = ["ANNOTATIONS", "OPENAPI_ONLY", "PassContext", "describes", "is_ref", "ref_name"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
      "$comment"}
 )
 """Keywords that describe but do not constrain (JSON Schema 2020-12 Meta-Data vocabulary)."""
+
+OPENAPI_ONLY = frozenset(
+    {"example", "examples", "xml", "externalDocs", "discriminator", "nullable", "$id",
+     "$anchor", "$dynamicAnchor", "$schema", "$vocabulary", "$defs", "definitions",
+     "$comment"}
+)
+"""Keywords the emended form does not keep: OpenAPI's own (``example``, ``xml`` ...) and
+identifiers that would change how a ``$ref`` resolves (every ``$ref`` points into the
+root ``$defs``). ``x-*`` extensions go too."""
 
 
 @dataclass(slots=True)
@@ -32,7 +42,10 @@ class PassContext:
         name_of: raw ``$ref`` string (as written in the document) -> def name, or ``None``.
         report: records a problem that was kept rather than guessed ``(pointer, message)``.
         examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
-        refs: def names referred to by the node walked so far (edges of the ref graph).
+        refs: how many ``$ref``s to each def name the walk has written so far, less those
+            a pass consumed (merged or inlined): the edges of the ref graph.
+        absorb: a pass merged or inlined the named schema ``(name, base_form)``: its ``$ref``
+            leaf is gone and the target's own references came in with its content.
     """
 
     direction: Direction
@@ -42,7 +55,15 @@ class PassContext:
     report: Callable[[str, str], None]
     pointer: str = "#"
     examples: dict[str, list[Any]] = field(default_factory=dict)
-    refs: set[str] = field(default_factory=set)
+    refs: Counter[str] = field(default_factory=Counter)
+    absorb: Callable[[str, bool], None] = lambda name, base_form: None
+
+
+def describes(key: str) -> bool:
+    """Whether a keyword describes rather than constrains: an annotation, an OpenAPI-only
+    keyword or an ``x-`` extension. Such keywords stay on the outside of a union a pass
+    builds around a node (where the direction pass drops the OpenAPI-only ones)."""
+    return key in ANNOTATIONS or key in OPENAPI_ONLY or key.startswith("x-")
 
 
 def is_ref(node: Any) -> bool:

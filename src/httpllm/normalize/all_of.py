@@ -18,6 +18,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.normalize._context import ANNOTATIONS, PassContext, is_ref, ref_name
+from httpllm.normalize.mixed_types import matches as _matches
 
 __all__ = ["Conflict", "all_of", "merge"]
 
@@ -52,8 +53,8 @@ def _merge_type(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> No
             out["type"] = a.get("type", b.get("type"))
         return
     both = ta & tb
-    if "integer" in (ta | tb) and "number" in (ta | tb):
-        both |= {"integer"} & (ta | tb)
+    if ("integer" in ta and "number" in tb) or ("number" in ta and "integer" in tb):
+        both.add("integer")  # every integer is a number
     if not both:
         raise Conflict(f"type {sorted(ta)} and type {sorted(tb)} have no value in common")
     out["type"] = next(iter(both)) if len(both) == 1 else sorted(both)
@@ -71,10 +72,12 @@ def _merge_properties(
     if not pa:
         out["properties"] = pb
         return left
-    merged = dict(pa)
+    merged = {name: _extra(name, sub, b, depth) for name, sub in pa.items()}
     for name, sub in pb.items():
-        if name not in merged or _same(merged[name], sub):
-            merged.setdefault(name, sub)
+        if name not in merged:
+            merged[name] = _extra(name, sub, a, depth)
+            continue
+        if _same(merged[name], sub):
             continue
         old = merged[name]
         if isinstance(old, dict) and isinstance(sub, dict) and not is_ref(old) and not is_ref(sub):
@@ -83,6 +86,15 @@ def _merge_properties(
             merged[name] = {"allOf": [old, sub]}
     out["properties"] = merged
     return left
+
+
+def _extra(name: str, sub: Schema, other: dict[str, Any], depth: int) -> Schema:
+    """A property one member declares must also satisfy the other member's
+    ``additionalProperties`` schema when the other does not declare it."""
+    extra = other.get("additionalProperties")
+    if not isinstance(extra, dict) or name in other.get("properties", {}):
+        return sub
+    return _pair(sub, extra, depth + 1)
 
 
 def _merge_closed(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
@@ -128,19 +140,30 @@ def _pair(x: Schema, y: Schema, depth: int) -> Schema:
     return {"allOf": [x, y]}
 
 
+def _value_key(value: Any) -> str:
+    """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, ``true`` is not."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return json.dumps(value, sort_keys=True, default=str)
+
+
 def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
-    if "enum" in a and "enum" in b:
-        keys = {json.dumps(v, sort_keys=True) for v in b["enum"]}
-        values = [v for v in a["enum"] if json.dumps(v, sort_keys=True) in keys]
-        if not values:
-            raise Conflict("the two enums have no value in common")
+    """Intersect ``enum``s and ``const``s, and keep only the values the merged type allows."""
+    lists = [m["enum"] for m in (a, b) if isinstance(m.get("enum"), list)]
+    lists += [[m["const"]] for m in (a, b) if "const" in m]
+    if not lists:
+        return
+    keys = [{_value_key(v) for v in values} for values in lists[1:]]
+    values = [v for v in lists[0] if all(_value_key(v) in k for k in keys)]
+    kinds = _types(out)
+    if kinds is not None:
+        values = [v for v in values if any(_matches(v, kind) for kind in kinds)]
+    if not values:
+        raise Conflict("no value of the enum/const is allowed by every member")
+    if any("const" in m for m in (a, b)):
+        out["const"] = values[0]
+    else:
         out["enum"] = values
-    elif "enum" in a or "enum" in b:
-        out["enum"] = a.get("enum", b.get("enum"))
-    if "const" in a and "const" in b and not _same(a["const"], b["const"]):
-        raise Conflict(f"const {a['const']!r} and const {b['const']!r} differ")
-    if "const" in a or "const" in b:
-        out["const"] = a["const"] if "const" in a else b["const"]
 
 
 def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
@@ -155,9 +178,9 @@ def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
             out[key] = a[key] if key in a else b[key]
         elif key in ANNOTATIONS or _same(a[key], b[key]):
             out[key] = a[key]
-        elif key in _MAX and isinstance(a[key], (int, float)) and isinstance(b[key], (int, float)):
+        elif key in _MAX and _number(a[key]) and _number(b[key]):
             out[key] = max(a[key], b[key])
-        elif key in _MIN and isinstance(a[key], (int, float)) and isinstance(b[key], (int, float)):
+        elif key in _MIN and _number(a[key]) and _number(b[key]):
             out[key] = min(a[key], b[key])
         elif key == "items" and isinstance(a[key], dict) and isinstance(b[key], dict):
             out[key] = _pair(a[key], b[key], depth + 1)
@@ -192,7 +215,34 @@ def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any
     left += [*a.get("allOf", []), *b.get("allOf", [])]
     if left:
         out["allOf"] = left
+    _check_bounds(out)
+    union = out.get("anyOf")
+    if isinstance(union, list) and len(union) == 1 and isinstance(union[0], dict) and not (
+        is_ref(union[0])
+    ):  # the other members were contradictions: the union is its one member
+        return merge({k: v for k, v in out.items() if k != "anyOf"}, union[0], depth + 1)
     return out
+
+
+_BOUNDS: dict[str, tuple[tuple[str, str], ...]] = {
+    "integer": (("minimum", "maximum"),),
+    "number": (("minimum", "maximum"),),
+    "string": (("minLength", "maxLength"),),
+    "array": (("minItems", "maxItems"),),
+    "object": (("minProperties", "maxProperties"),),
+}
+
+
+def _check_bounds(out: dict[str, Any]) -> None:
+    """A lower bound above the upper one leaves no value of the node's one type."""
+    kind = out.get("type")
+    for low, high in _BOUNDS.get(kind, ()) if isinstance(kind, str) else ():
+        if _number(out.get(low)) and _number(out.get(high)) and out[low] > out[high]:
+            raise Conflict(f"{low} {out[low]} is above {high} {out[high]}")
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _member(member: Schema, resolve: Callable[[str], Schema | None]) -> Schema | None:
@@ -220,10 +270,14 @@ def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
     own = {k: v for k, v in node.items() if k != "allOf"}
     merged: dict[str, Any] = own
     kept: list[Schema] = []
+    absorbed: list[tuple[str, bool]] = []
     for raw in members:
         member = _member(raw, ctx.resolve)
-        if member is None and is_ref(raw):
+        base_form = member is None
+        if base_form and is_ref(raw):
             member = _member(raw, ctx.resolve_base)
+        if is_ref(raw) and isinstance(member, dict) and member != {}:
+            absorbed.append((ref_name(raw), base_form))
         if member is True or member == {}:
             continue
         if not isinstance(member, dict):
@@ -236,4 +290,6 @@ def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
             return node
     if kept:
         merged = {**merged, "allOf": [*merged.get("allOf", []), *kept]}
+    for name, base_form in absorbed:
+        ctx.absorb(name, base_form)
     return merged

@@ -17,15 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import OPENAPI_ONLY, PassContext
 
 __all__ = ["OPENAPI_ONLY", "direction"]
-
-OPENAPI_ONLY = frozenset(
-    {"example", "examples", "xml", "externalDocs", "discriminator", "nullable", "$id",
-     "$anchor", "$dynamicAnchor", "$schema", "$vocabulary", "$defs", "definitions",
-     "$comment"}
-)
 
 
 def _hidden(sub: Any, flag: str) -> bool:
@@ -35,13 +29,16 @@ def _hidden(sub: Any, flag: str) -> bool:
 def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop properties the direction excludes and OpenAPI-only keywords.
 
-    >>> direction({"properties": {"id": {"type": "string", "readOnly": True}}, "required": ["id"]}, REQUEST)
+    >>> direction({"properties": {"id": {"type": "string", "readOnly": True}},
+    ...            "required": ["id"]}, REQUEST)
     {'properties': {}}
     """
     drop = [k for k in node if k in OPENAPI_ONLY or k.startswith("x-")]
     flag = "readOnly" if ctx.direction == "request" else "writeOnly"
     props = node.get("properties")
-    hidden = [n for n, s in props.items() if _hidden(s, flag)] if isinstance(props, dict) else []
+    if not isinstance(props, dict):
+        props = {}
+    hidden = {n for n, s in props.items() if _hidden(s, flag)}
     if not drop and not hidden:
         return node
     if "example" in node or "examples" in node:

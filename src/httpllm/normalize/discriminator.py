@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext, is_ref, ref_name
+from httpllm.normalize._context import ANNOTATIONS, PassContext, is_ref, ref_name
 
 __all__ = ["discriminator"]
 
-_TAG_DROP = frozenset({"enum", "const", "default", "type", "anyOf", "$ref", "allOf"})
+_TAG_KEEP = frozenset({"title", "description", "deprecated"})
 
 
 def _tags(name: str, mapping: dict[str, Any], ctx: PassContext) -> list[str]:
@@ -28,8 +28,11 @@ def _tags(name: str, mapping: dict[str, Any], ctx: PassContext) -> list[str]:
 def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, Any]:
     old = variant.get("properties", {}).get(prop)
     tag: dict[str, Any] = {"type": "string", "enum": values}
-    if isinstance(old, dict) and isinstance(old.get("description"), str):
-        tag = {"description": old["description"], **tag}
+    if isinstance(old, dict):  # its annotations stay; a default only if it is a tag value
+        kept = {k: v for k, v in old.items() if k in _TAG_KEEP}
+        if "default" in old and old["default"] in values:
+            kept["default"] = old["default"]
+        tag = {**kept, **tag}
     required = list(dict.fromkeys([*variant.get("required", []), prop]))
     return {**variant, "properties": {**variant.get("properties", {}), prop: tag},
             "required": required}
@@ -38,8 +41,9 @@ def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, 
 def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Make each variant of a discriminated ``anyOf`` require its own tag value.
 
-    >>> discriminator({"anyOf": [{"$ref": "#/$defs/Cat"}], "discriminator": {"propertyName": "kind"}}, CTX)
-    {'anyOf': [{'type': 'object', 'properties': {'kind': {'type': 'string', 'enum': ['Cat']}}, 'required': ['kind']}]}
+    >>> discriminator({"anyOf": [{"$ref": "#/$defs/Cat"}, {"$ref": "#/$defs/Dog"}],
+    ...                "discriminator": {"propertyName": "kind"}}, CTX)["anyOf"][0]["properties"]
+    {'kind': {'type': 'string', 'enum': ['Cat']}}
     """
     spec = node.get("discriminator")
     if spec is None:
@@ -57,15 +61,20 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
             continue
         name = ref_name(member)
         target = ctx.resolve(name)
-        if target is None:
+        base_form = target is None
+        if base_form:
             target = ctx.resolve_base(name)
         if not isinstance(target, dict) or "anyOf" in target or target.get("type") not in (
             None, "object"
         ):
+            ctx.report(ctx.pointer, f"discriminator: variant {name!r} is not an object schema; "
+                       f"its {prop!r} tag cannot be required")
             tagged.append(member)
             continue
-        ctx.refs.add(name)  # the inlined copy still stands for that schema in the ref graph
+        ctx.absorb(name, base_form)
         siblings = {k: v for k, v in member.items() if k != "$ref"}
         tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx)))
+    if len(tagged) == 1 and set(out) - {"anyOf"} <= ANNOTATIONS:
+        return {**tagged[0], **{k: v for k, v in out.items() if k != "anyOf"}}
     out["anyOf"] = tagged
     return out

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext
+from httpllm.normalize._context import PassContext, describes
 
-__all__ = ["TYPE_KEYWORDS", "mixed_types"]
+__all__ = ["TYPE_KEYWORDS", "matches", "mixed_types"]
 
 TYPE_KEYWORDS: dict[str, frozenset[str]] = {
     "string": frozenset({"minLength", "maxLength", "pattern", "format", "contentMediaType",
@@ -33,12 +33,18 @@ _PY_TYPES: dict[str, tuple[type, ...]] = {
 }
 
 
-def _matches(value: Any, kind: str) -> bool:
+def matches(value: Any, kind: str) -> bool:
+    """Whether a JSON value is of a JSON Schema type (``1.0`` is an integer, ``true`` is not)."""
     if isinstance(value, bool) and kind in ("integer", "number"):
         return False
     if kind == "integer" and isinstance(value, float):
         return value.is_integer()
     return isinstance(value, _PY_TYPES.get(kind, (object,)))
+
+
+def _admits_null(node: dict[str, Any]) -> bool:
+    enum = node.get("enum")
+    return (not isinstance(enum, list) or None in enum) and node.get("const") is None
 
 
 def mixed_types(node: dict[str, Any], ctx: PassContext) -> Schema:
@@ -54,20 +60,24 @@ def mixed_types(node: dict[str, Any], ctx: PassContext) -> Schema:
     non_null = [t for t in kinds if t != "null"]
     if len(non_null) < 2:
         return node
-    outer = {k: v for k, v in node.items() if k in ANNOTATIONS}
+    outer = {k: v for k, v in node.items() if describes(k)}
     shared = {k: v for k, v in node.items()
-              if k not in ANNOTATIONS and k not in _TYPED and k not in ("type", "enum", "const")}
+              if not describes(k) and k not in _TYPED and k not in ("type", "enum", "const")}
     members: list[Schema] = []
     for kind in kinds:
         member: dict[str, Any] = {"type": kind, **shared}
         member.update({k: v for k, v in node.items() if k in TYPE_KEYWORDS.get(kind, ())})
+        if kind == "null":  # `null` is its only value: an enum or const adds nothing
+            if _admits_null(node):
+                members.append(member)
+            continue
         if "enum" in node and isinstance(node["enum"], list):
-            values = [v for v in node["enum"] if _matches(v, kind)]
+            values = [v for v in node["enum"] if matches(v, kind)]
             if not values:
                 continue
             member["enum"] = values
         if "const" in node:
-            if not _matches(node["const"], kind):
+            if not matches(node["const"], kind):
                 continue
             member["const"] = node["const"]
         members.append(member)

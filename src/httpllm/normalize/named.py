@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Any
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urlparse
 
 from httpllm._types import Direction, Schema
-from httpllm.errors import HttpllmError, LimitExceeded, RefError
+from httpllm.errors import HttpllmError, LimitExceeded
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.pointer import escape, parts
@@ -75,9 +76,12 @@ class NamedSchemas:
     _failed: dict[tuple[str, str, bool], HttpllmError] = field(default_factory=dict)
     _busy: list[tuple[str, str, bool]] = field(default_factory=list)
     _refs: dict[int, tuple[Schema, frozenset[str]]] = field(default_factory=dict)
+    _edges: dict[tuple[str, str, bool], frozenset[str]] = field(default_factory=dict)
+    _inline: dict[tuple[int, str], tuple[Schema, Schema]] = field(default_factory=dict)
+    _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def refs(self, schema: Schema) -> frozenset[str]:
-        """:func:`collect_refs` of an emended schema, remembered per object."""
+        """The def names an emended schema refers to (known from its walk, else collected)."""
         hit = self._refs.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
@@ -90,10 +94,22 @@ class NamedSchemas:
         schemas = self.resolver.root.get("components", {})
         schemas = schemas.get("schemas") if isinstance(schemas, dict) else None
         if isinstance(schemas, dict):
+            base = self.resolver.base
             for key, node in schemas.items():
-                uri = f"{self.resolver.base}#/components/schemas/{escape(key)}"
-                self._register(uri, f"#/components/schemas/{escape(key)}", node,
-                               self.resolver.base, [key])
+                pointer = f"#/components/schemas/{escape(key)}"
+                name = self._register(f"{base}{pointer}", pointer, node, base, [key])
+                if isinstance(node, dict) and set(node) == {"$ref"}:
+                    self._alias(name, pointer)
+
+    def _alias(self, name: str, pointer: str) -> None:
+        """A component that is only a ``$ref`` (often to another file) names its target."""
+        try:
+            target = self.resolver.resolve(pointer, self.resolver.base)
+        except HttpllmError:
+            return  # reported where the component is used
+        if target.uri not in self._by_uri:
+            self._by_uri[target.uri] = name
+            self._named[name] = _Named(target.uri, target.pointer, target.node, target.scope)
 
     def _register(self, uri: str, pointer: str, node: Any, base: str, tokens: list[str]) -> str:
         name = def_name(tokens, self._taken)
@@ -112,7 +128,8 @@ class NamedSchemas:
         name = self._by_uri.get(target.uri)
         if name is None:
             doc, fragment = urldefrag(target.uri)
-            name = self._register(target.uri, target.pointer, target.node, doc, parts(fragment))
+            tokens = parts(fragment) or [PurePosixPath(urlparse(doc).path).stem]  # a whole file
+            name = self._register(target.uri, target.pointer, target.node, target.scope, tokens)
         return name
 
     def pointer(self, name: str) -> str:
@@ -149,38 +166,69 @@ class NamedSchemas:
                     if k not in ("oneOf", "anyOf", "discriminator")}
         self._busy.append(key)
         try:
-            out = self.emend(node, direction, pointer=entry.pointer, base=entry.base)
+            out = self._emend(node, direction, pointer=entry.pointer, base=entry.base,
+                              name=name)
         except HttpllmError as exc:
             self._failed[key] = exc
             raise
         finally:
             self._busy.pop()
         self._cache[key] = out
+        self._edges[key] = self.refs(out)
         if not base_form:
-            self.graph.add(name, self.refs(out))
+            self.graph.add(name, self._edges[key])
         return out
 
     def emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str) -> Schema:
         """Emend an inline schema found at ``pointer`` in the file ``base``.
 
+        The same document node (e.g. a shared component parameter's schema) is emended once
+        per direction.
+
         Raises:
             RefError, LimitExceeded: a ``$ref`` does not resolve, or the schema nests too deep.
         """
+        key = (id(schema), direction)
+        hit = self._inline.get(key)
+        if hit is not None and hit[0] is schema:
+            return hit[1]
+        out = self._emend(schema, direction, pointer=pointer, base=base)
+        self._inline[key] = (schema, out)
+        return out
+
+    def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
+               name: str | None = None) -> Schema:
+        def resolve(parent: str) -> Schema | None:
+            # ``Cat: allOf: [Pet, ...]`` where ``Pet: oneOf: [Cat, Dog]``: Cat inherits Pet's
+            # base form, not the union that lists Cat itself (OpenAPI 3.1 section 4.8.25,
+            # "Models with Polymorphism Support"); ``None`` sends the pass to ``resolve_base``.
+            if name is not None and ctx.pointer == pointer and name in self._variants(parent):
+                return None
+            return self.emended(parent, direction)
+
+        def absorb(name: str, base_form: bool) -> None:
+            ctx.refs[name] -= 1
+            ctx.refs.update(self._edges.get((name, direction, base_form), ()))
+
         ctx = PassContext(
             direction=direction,
-            resolve=lambda n: self.emended(n, direction),
+            resolve=resolve,
             resolve_base=lambda n: self.emended(n, direction, base_form=True),
             name_of=lambda ref: self._name_or_none(ref, base),
             report=self.warn,
             examples=self.examples,
+            absorb=absorb,
         )
 
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
             try:
-                name = self.name_for(node["$ref"], base)
-            except RefError as exc:
-                raise RefError(exc.message, pointer=at) from exc
-            ref = {"$ref": "#/$defs/" + escape(name)}
+                target = self.name_for(node["$ref"], base)
+            except HttpllmError as exc:  # RefError, AccessDenied, LoadError: name the $ref
+                if exc.pointer is not None:
+                    raise
+                raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
+            ref = {"$ref": "#/$defs/" + escape(target)}
+            ctx.refs[target] += 1
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if not siblings:
                 return ref
@@ -190,7 +238,24 @@ class NamedSchemas:
                 return {**ref, **siblings}
             return {**siblings, "allOf": [ref, *siblings.get("allOf", [])]}
 
-        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
+        out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
+        edges = frozenset(name for name, count in ctx.refs.items() if count > 0)
+        if isinstance(out, dict):
+            self._refs[id(out)] = (out, edges)
+        return out
+
+    def _variants(self, name: str) -> frozenset[str]:
+        """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``."""
+        found = self._variant_names.get(name)
+        if found is None:
+            entry = self._named[name]
+            node = entry.node if isinstance(entry.node, dict) else {}
+            refs = [m["$ref"] for key in ("oneOf", "anyOf") if isinstance(node.get(key), list)
+                    for m in node[key] if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+            names = (self._name_or_none(ref, entry.base) for ref in refs)
+            found = frozenset(n for n in names if n is not None)
+            self._variant_names[name] = found
+        return found
 
     def _name_or_none(self, ref: str, base: str) -> str | None:
         if "#" not in ref and "/" not in ref and "." not in ref:

@@ -10,6 +10,7 @@ discriminator pass makes each member's tag required.
 from __future__ import annotations
 
 import json
+import operator
 from typing import Any
 
 from httpllm._types import Schema
@@ -45,7 +46,8 @@ def _flatten(members: list[Schema]) -> list[Schema]:
 def unions(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Turn ``oneOf`` into ``anyOf``, flatten nested unions and drop duplicates.
 
-    >>> unions({"oneOf": [{"type": "string"}, {"anyOf": [{"type": "string"}, {"type": "null"}]}]}, CTX)
+    >>> unions({"oneOf": [{"type": "string"},
+    ...                   {"anyOf": [{"type": "string"}, {"type": "null"}]}]}, CTX)
     {'anyOf': [{'type': 'string'}, {'type': 'null'}]}
     """
     if "oneOf" not in node and "anyOf" not in node:
@@ -63,11 +65,13 @@ def unions(node: dict[str, Any], ctx: PassContext) -> Schema:
         ctx.report(ctx.pointer, "a union needs a non-empty list of schemas")
         return out
     members = _flatten(members)
-    if len(members) == 1 and isinstance(members[0], dict):
+    if len(members) == 1 and isinstance(members[0], dict) and "discriminator" not in out:
         only = members[0]
         if set(out) <= ANNOTATIONS:
             return {**only, **out}  # the site's own annotations win over the member's
         out["allOf"] = [*out.get("allOf", []), only]
         return out
+    if one_of is None and len(members) == len(any_of) and all(map(operator.is_, members, any_of)):
+        return node  # already flat: identity means unchanged
     out["anyOf"] = members
     return out

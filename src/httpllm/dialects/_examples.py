@@ -1,0 +1,123 @@
+"""OpenAPI examples as tool input examples: the provider's own field, or the description.
+
+``Function.examples`` holds example argument objects gathered from the document. With
+``examples="native"`` a dialect whose envelope has a field for them
+(:attr:`Dialect.native_examples`, Anthropic ``input_examples``) gets them there, each
+checked against the rendered parameters (Anthropic rejects a request whose examples do not
+match ``input_schema``). Otherwise, and with ``examples="description"``, they are appended
+to the description under an ``Input Examples:`` heading, one compact JSON object per line,
+as the Vercel AI SDK's ``addToolInputExamplesMiddleware`` does (vercel/ai
+``packages/ai/src/middleware/add-tool-input-examples-middleware.ts``). The operation's text
+always comes first: examples that would pass ``Dialect.description_max`` are cut, last
+first, each with a loss entry. ``examples="off"`` leaves the function as it is.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from httpllm._types import JSON
+from httpllm.compose.function import Function
+from httpllm.dialects._base import Dialect, Options
+from httpllm.loss import Loss
+
+__all__ = ["HEADING", "place_examples"]
+
+HEADING = "Input Examples:"
+"""The heading of the examples block in a description (Vercel AI SDK's default prefix)."""
+
+
+def _plain(example: Any) -> JSON:
+    """The example as plain JSON (YAML dates and the like become their text)."""
+    return json.loads(json.dumps(example, default=str))
+
+
+def _takes_text(schema: Any) -> bool:
+    if not isinstance(schema, dict):
+        return True
+    members = schema.get("anyOf") or schema.get("oneOf")
+    if isinstance(members, list):
+        return any(_takes_text(m) for m in members)
+    kind = schema.get("type")
+    return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _decoded(function: Function, example: JSON) -> JSON:
+    """JSON text given for an argument that takes no string becomes the value it spells
+    (Elastic writes its Example Objects' ``value`` so)."""
+    if not isinstance(example, dict):
+        return example
+    out = dict(example)
+    for name, value in example.items():
+        argument = function.argument(name)
+        if isinstance(value, str) and argument is not None and not _takes_text(argument.schema):
+            try:
+                out[name] = json.loads(value)
+            except ValueError:
+                continue
+    return out
+
+
+def _line(example: JSON) -> str:
+    return json.dumps(example, separators=(",", ":"), ensure_ascii=False)
+
+
+def _loss(function: Function, dialect: Dialect, example: JSON, note: str) -> Loss:
+    return Loss(pointer=f"{function.pointer}/examples", keyword="examples", action="dropped",
+                value=example, dialect=dialect.name, note=note)
+
+
+def place_examples(function: Function, dialect: Dialect, options: Options) -> Function:
+    """The rendered function with its examples in the provider's field or description.
+
+    >>> fn = place_examples(fn, CHATGPT, Options(examples="description"))  # doctest: +SKIP
+    >>> fn.description  # doctest: +SKIP
+    'Create a pet.\\n\\nInput Examples:\\n{"body":{"name":"Rex"}}'
+    """
+    if options.examples == "off" or not function.examples:
+        return function
+    examples = [_decoded(function, _plain(e)) for e in function.examples]
+    if options.examples == "native" and dialect.native_examples:
+        return _native(function, dialect, examples)
+    return _described(function, dialect, examples)
+
+
+def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
+    # The pure-Python validator reads the schema lazily, along the example only; a
+    # compiled validator would first convert the whole (possibly huge) schema.
+    from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs
+
+    validator = Draft202012Validator(function.parameters)
+    kept, losses = [], list(function.losses)
+    for example in examples:
+        try:
+            error = next(iter(validator.iter_errors(example)), None)
+        except Exception as exc:  # noqa: BLE001 - a malformed schema must not stop compile()
+            error = exc
+        if error is None:
+            kept.append(example)
+            continue
+        where = "/".join(str(p) for p in getattr(error, "absolute_path", ()))
+        message = getattr(error, "message", str(error)).splitlines()[0]
+        losses.append(_loss(function, dialect, example,
+                            f"does not match the input schema at /{where}: {message}"))
+    extra = {**function.extra, "input_examples": kept} if kept else function.extra
+    return replace(function, extra=extra, losses=tuple(losses))
+
+
+def _described(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
+    text = function.description
+    lines = [_line(e) for e in examples]
+    limit = dialect.description_max
+    losses = list(function.losses)
+    while lines:
+        block = "\n".join([HEADING, *lines])
+        candidate = f"{text}\n\n{block}" if text else block
+        if limit is None or len(candidate) <= limit:
+            return replace(function, description=candidate, losses=tuple(losses))
+        lines.pop()
+        losses.append(_loss(function, dialect, examples[len(lines)],
+                            f"no room left in the {limit}-character description"))
+    return replace(function, losses=tuple(losses))

@@ -1,0 +1,324 @@
+"""Unroll: ``$ref``s expanded for dialects without them, recursion to a fixed depth.
+
+A function's emended parameters keep recursive (or, with ``reference=True``, all) named
+schemas under the root's ``$defs`` and refer to them as ``{"$ref": "#/$defs/Name"}``.
+:func:`unroll` returns the same schema with every such ref replaced by its target:
+
+- a schema that is not recursive is inlined wherever it is used;
+- a recursive one is expanded ``depth`` times along every path (``depth=2``: a ``Folder``
+  whose children are ``Folder`` s whose children are not given); the ref that would open
+  level ``depth + 1`` is *cut*: the nearest property holding it is removed (from
+  ``properties`` and ``required``), or the union member, and each cut is reported;
+- ``depth=None`` with a recursive schema raises :class:`Unrepresentable` naming the cycle.
+
+The expansion of a named schema depends only on how often each recursive schema it can
+reach has been opened on the path so far, so it is computed once per such state and
+shared; the work list is explicit (no recursion over the input) and the output is
+refused past :data:`MAX_NODES` nodes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.compose.inline import measure
+from httpllm.errors import Unrepresentable
+from httpllm.loss import Loss
+from httpllm.pointer import escape, unescape
+from httpllm.walk import children, transform
+
+__all__ = ["MAX_NODES", "inline_first", "unroll"]
+
+MAX_NODES = 100_000
+"""Most schema nodes an unrolled parameters schema may have (as serialized)."""
+
+MAX_STATES = 10_000
+"""Most distinct (schema, recursion state) expansions one unroll may compute."""
+
+_CUT: dict[str, Any] = {"$cut": True}  # a child no value can reach any more (by identity)
+_PREFIX = "#/$defs/"
+_ROOT = ""
+
+Key = tuple[str, tuple[tuple[str, int], ...]]
+
+
+def _name(node: dict[str, Any], pointer: str) -> str | None:
+    ref = node.get("$ref")
+    if not isinstance(ref, str):
+        return None
+    if not ref.startswith(_PREFIX) or "/" in ref[len(_PREFIX):]:
+        raise Unrepresentable(f"$ref {ref!r} does not name a schema under $defs",
+                              pointer=pointer or None)
+    return unescape(ref[len(_PREFIX):])
+
+
+def _direct_refs(schema: Any, pointer: str) -> list[str]:
+    """The def names ``schema`` refers to, without following them (iteratively)."""
+    found: dict[str, None] = {}
+    stack, seen = [schema], set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        name = _name(node, pointer)
+        if name is not None:
+            found[name] = None
+        stack.extend(sub for _, _, sub in children(node))
+    return list(found)
+
+
+class _Graph:
+    """The refs between the defs of one parameters schema."""
+
+    def __init__(self, defs: dict[str, Any], root: Any, pointer: str) -> None:
+        self.edges = {name: _direct_refs(sub, pointer) for name, sub in defs.items()}
+        self.edges[_ROOT] = _direct_refs(root, pointer)
+        missing = sorted({n for targets in self.edges.values() for n in targets} - defs.keys())
+        if missing:
+            raise Unrepresentable(f"$ref '#/$defs/{missing[0]}' does not resolve",
+                                  pointer=pointer or None)
+        self.reach = {name: self._reachable(name) for name in self.edges}
+        self.recursive = {n for n in defs if n in self.reach[n]}
+        self.reach_rec = {n: tuple(sorted((self.reach[n] | {n}) & self.recursive))
+                          for n in self.edges}
+
+    def _reachable(self, start: str) -> set[str]:
+        seen: set[str] = set()
+        stack = list(self.edges[start])
+        while stack:
+            name = stack.pop()
+            if name not in seen:
+                seen.add(name)
+                stack.extend(self.edges[name])
+        return seen
+
+    def cycle(self, start: str) -> list[str]:
+        """A shortest path ``start -> ... -> start`` (breadth first)."""
+        parents: dict[str, str] = {}
+        queue = [start]
+        while queue:
+            name = queue.pop(0)
+            for target in self.edges[name]:
+                if target == start:
+                    path = [name]
+                    while path[-1] != start:
+                        path.append(parents[path[-1]])
+                    return [*reversed(path), start]
+                if target not in parents:
+                    parents[target] = name
+                    queue.append(target)
+        return [start, start]
+
+
+class _Unroller:
+    def __init__(self, schema: dict[str, Any], depth: int, dialect: str, pointer: str) -> None:
+        self.defs: dict[str, Any] = schema["$defs"]
+        self.root = {k: v for k, v in schema.items() if k != "$defs"}
+        self.graph = _Graph(self.defs, self.root, pointer)
+        self.depth = depth
+        self.dialect = dialect
+        self.pointer = pointer
+        self.results: dict[Key, Any] = {}
+        self.losses: dict[tuple[str, str], Loss] = {}
+        self.sizes: dict[int, tuple[int, int]] = {}
+
+    def step(self, name: str, state: tuple[tuple[str, int], ...]) -> Key | None:
+        """The key of ``name`` opened in ``state``, or ``None`` when it must be cut."""
+        counts = dict(state)
+        if name in self.graph.recursive:
+            counts[name] = counts.get(name, 0) + 1
+            if counts[name] > self.depth:
+                return None
+        return name, tuple((n, counts[n]) for n in self.graph.reach_rec[name] if n in counts)
+
+    def run(self) -> Any:
+        pending: list[Key] = [(_ROOT, ())]
+        while pending:
+            key = pending[-1]
+            if key in self.results:
+                pending.pop()
+                continue
+            deps = [k for k in (self.step(n, key[1]) for n in self.graph.edges[key[0]])
+                    if k is not None and k not in self.results]
+            if deps:
+                pending.extend(deps)
+                continue
+            pending.pop()
+            self.results[key] = self.expand(key)
+            if len(self.results) > MAX_STATES:
+                raise Unrepresentable(f"unrolling {self.depth} levels needs more than "
+                                      f"{MAX_STATES} expansions; pass a smaller unroll",
+                                      pointer=self.pointer or None)
+        return self.results[(_ROOT, ())]
+
+    def expand(self, key: Key) -> Any:
+        name, state = key
+        template = self.defs[name] if name else self.root
+        base = f"parameters#/$defs/{escape(name)}" if name else "parameters#"
+
+        def visit(node: dict[str, Any], at: str) -> Any:
+            target_name = _name(node, self.pointer)
+            if target_name is None:
+                return self.prune(node, at)
+            child = self.step(target_name, state)
+            target = _CUT if child is None else self.results[child]
+            siblings = {k: v for k, v in node.items() if k != "$ref"}
+            return {**target, **siblings} if siblings and target is not _CUT else target
+
+        out = transform(template, visit, pointer=base)
+        if out is not _CUT and isinstance(out, dict):
+            _, size = measure(out, self.sizes)
+            if size > MAX_NODES:
+                raise Unrepresentable(f"unrolling {self.depth} levels gives more than "
+                                      f"{MAX_NODES} schema nodes; pass a smaller unroll",
+                                      pointer=self.pointer or None)
+        return out
+
+    def cut(self, at: str, name: str, required: bool) -> None:
+        where = f"{at}/properties/{escape(name)}"
+        note = (f"recursion cut after {self.depth} levels: property {name!r} removed"
+                + (" (it was required)" if required else ""))
+        self.losses[(where, note)] = Loss(pointer=where, keyword="properties", action="cut",
+                                          value=name, dialect=self.dialect, note=note)
+
+    def prune(self, node: dict[str, Any], at: str) -> Any:
+        """Remove the cut children of ``node``; a child that cannot go cuts ``node`` too."""
+        if not any(sub is _CUT for _, _, sub in children(node)):
+            return node
+        out = dict(node)
+        for keyword, key, sub in list(children(node)):
+            if sub is not _CUT:
+                continue
+            if keyword == "properties" and isinstance(key, str):
+                required = node.get("required", [])
+                self.cut(at, key, key in required)
+                out["properties"] = {k: v for k, v in out["properties"].items() if k != key}
+                if key in required:
+                    out["required"] = [r for r in out["required"] if r != key]
+            elif keyword == "anyOf":
+                out["anyOf"] = [m for m in out["anyOf"] if m is not _CUT]
+            else:
+                return _CUT
+        members = out.get("anyOf")
+        if isinstance(members, list) and not any(
+            not (isinstance(m, dict) and m.get("type") == "null") for m in members
+        ):
+            return _CUT
+        return out
+
+
+def unroll(schema: Schema, depth: int | None, dialect_name: str, *,
+           pointer: str) -> tuple[Schema, list[Loss]]:
+    """The parameters schema without ``$ref`` or ``$defs``, and what unrolling lost.
+
+    Args:
+        schema: emended parameters with ``$defs`` at the root.
+        depth: how many times a recursive schema is opened along one path; ``None``:
+            recursion is an error.
+        dialect_name: for the loss entries.
+        pointer: the operation's pointer, for errors.
+
+    Returns:
+        ``(schema, losses)``: one ``"unrolled"`` loss per recursive schema expanded and
+        one ``"cut"`` loss per property removed at the last level.
+
+    Raises:
+        Unrepresentable: recursion with ``depth=None`` (the message names the cycle,
+            ``"Folder -> Folder"``), a ref outside ``$defs``, or an output past
+            :data:`MAX_NODES` nodes.
+
+    >>> folder = {"type": "object", "properties": {"kids": {"type": "array",
+    ...           "items": {"$ref": "#/$defs/F"}}}}
+    >>> out, _ = unroll({"type": "object", "properties": {"f": {"$ref": "#/$defs/F"}},
+    ...                  "$defs": {"F": folder}}, 1, "gemini", pointer="#")
+    >>> out["properties"]["f"]
+    {'type': 'object', 'properties': {}}
+    """
+    if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+        return schema, []
+    unroller = _Unroller(schema, depth if depth is not None else 0, dialect_name, pointer)
+    graph = unroller.graph
+    reached = sorted(graph.reach[_ROOT] & graph.recursive)
+    if reached and depth is None:
+        path = " -> ".join(graph.cycle(reached[0]))
+        raise Unrepresentable(f"recursive schema {path} cannot be expressed without $ref; "
+                              "pass unroll=k to expand it k levels", pointer=pointer or None)
+    out = unroller.run()
+    unrolled = [Loss(pointer=f"parameters#/$defs/{escape(name)}", keyword="$ref",
+                     action="unrolled", value=name, dialect=dialect_name,
+                     note=f"recursive schema {name} expanded {depth} levels")
+                for name in reached]
+    return out, [*unrolled, *unroller.losses.values()]
+
+
+def _target(defs: dict[str, Any], node: dict[str, Any], at: str) -> tuple[str | None, Any]:
+    """``(def name, node with the def's keywords)`` for a ``$ref`` node, else ``(None, node)``."""
+    ref = node.get("$ref")
+    if not isinstance(ref, str) or not ref.startswith("#/$defs/"):
+        return None, node
+    name = unescape(ref[8:])
+    siblings = {k: v for k, v in node.items() if k != "$ref"}
+    return name, {**defs[name], **siblings}
+
+
+def _with_refs(root: Any, memo: dict[int, bool]) -> dict[int, bool]:
+    """``id(node) -> whether a $ref lies in it`` for every node of ``root`` (iteratively;
+    shared subtrees once)."""
+    entered: set[int] = set()
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            memo[id(node)] = "$ref" in node or any(
+                memo.get(id(sub), False) for _, _, sub in children(node))
+        elif isinstance(node, dict) and id(node) not in entered:
+            entered.add(id(node))
+            stack.append((node, True))
+            stack.extend((sub, False) for _, _, sub in children(node))
+    return memo
+
+
+def inline_first(parameters: dict[str, Any]) -> dict[str, Any]:
+    """The parameters without ``$defs``: each named schema inlined where it is first met
+    (pre-order), every later ref to it a JSON pointer to that place inside the parameters
+    (``{"$ref": "#/properties/body"}``; with siblings, ``{"allOf": [{"$ref": ...}], ...}``).
+    For schema languages without ``$defs`` but with ``$ref`` (OpenAPI 3.0). Subtrees
+    without a ``$ref`` are shared, not copied; the walk is iterative.
+
+    >>> inline_first({"properties": {"a": {"$ref": "#/$defs/N"}},
+    ...               "$defs": {"N": {"properties": {"n": {"$ref": "#/$defs/N"}}}}})
+    {'properties': {'a': {'properties': {'n': {'$ref': '#/properties/a'}}}}}
+    """
+    defs = parameters["$defs"]
+    refs = _with_refs(parameters, {})
+    box: dict[str, Any] = {}
+    placed: dict[str, str] = {}
+    stack: list[tuple[Any, str, Any, Any]] = [
+        ({k: v for k, v in parameters.items() if k != "$defs"}, "#", box, "root")]
+    while stack:
+        original, at, parent, key = stack.pop()
+        name, node = _target(defs, original, at) if isinstance(original, dict) else (None, original)
+        if name is not None and name in placed:
+            ref = {"$ref": placed[name]}
+            siblings = {k: v for k, v in original.items() if k != "$ref"}
+            parent[key] = {**siblings, "allOf": [ref]} if siblings else ref
+            continue
+        if name is not None:
+            placed[name] = at
+        if not isinstance(node, dict) or (name is None and not refs.get(id(node), True)):
+            parent[key] = node
+            continue
+        new = parent[key] = dict(node)
+        copied: set[str] = set()
+        for keyword, index, sub in reversed(list(children(node))):
+            if index is None:
+                stack.append((sub, f"{at}/{keyword}", new, keyword))
+                continue
+            if keyword not in copied:
+                new[keyword] = (list if isinstance(new[keyword], list) else dict)(new[keyword])
+                copied.add(keyword)
+            stack.append((sub, f"{at}/{keyword}/{escape(index)}", new[keyword], index))
+    root: dict[str, Any] = box["root"]
+    return root

@@ -1,0 +1,164 @@
+"""Anthropic (``claude``): the Messages API tool, non-strict and strict, with input examples.
+
+Source: https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools,
+https://platform.claude.com/docs/en/agents-and-tools/tool-use/strict-tool-use and
+https://platform.claude.com/docs/en/build-with-claude/structured-outputs (JSON Schema
+limitations); anthropic-sdk-python ``types/tool_param.py`` and ``lib/_parse/_transform.py``
+(``transform_schema``); docs/provider-rules.md sections 1, 2a-2d.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from httpllm._types import JSON, Schema
+from httpllm.compose.function import Function
+from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._rules import (
+    JSON_SCHEMA_2020_12,
+    filter_keywords,
+    maps_as_entries,
+    no_recursion,
+    ref_alone,
+    seal_objects,
+    to_description,
+    typed_nodes,
+)
+from httpllm.walk import children
+
+__all__ = [
+    "CLAUDE",
+    "CLAUDE_STRICT_FORMATS",
+    "CLAUDE_STRICT_KEYWORDS",
+    "DIALECTS",
+    "request_limits",
+    "strict_budget",
+    "strict_limits",
+]
+
+CLAUDE_STRICT_KEYWORDS = frozenset(
+    {"$ref", "$defs", "type", "enum", "const", "anyOf", "allOf", "properties", "required",
+     "additionalProperties", "items", "minItems", "format", "title", "description"}
+)
+"""The keywords strict mode keeps: those the SDK's ``transform_schema`` keeps. Numeric
+and length bounds are unsupported (400); ``pattern`` and ``default``, which the guide
+allows with caveats (no lookaround, backreferences or ``\\b``), go into the description
+as the SDK does, since an OpenAPI pattern using them would fail the whole request."""
+
+CLAUDE_STRICT_FORMATS = frozenset(
+    {"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6",
+     "uuid"}
+)
+"""String formats strict mode accepts (``SupportedStringFormats`` of the SDK)."""
+
+OPTIONAL_MAX, UNION_MAX, STRICT_TOOLS_MAX = 24, 16, 20
+"""Strict limits per request: optional properties, union-typed properties, strict tools."""
+
+
+def _not_primitive(values: Any, node: dict[str, Any]) -> bool:
+    items = values if isinstance(values, list) else [values]
+    return not all(v is None or isinstance(v, (str, int, float, bool)) for v in items)
+
+
+_STRICT_VALUES = to_description({
+    "format": lambda v, n: v not in CLAUDE_STRICT_FORMATS,
+    "minItems": lambda v, n: v not in (0, 1),
+    "enum": _not_primitive,
+    "const": _not_primitive,
+}, "not supported in strict mode")
+
+
+def _all_of_refs(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    members = node.get("allOf")
+    if isinstance(members, list) and any(isinstance(m, dict) and "$ref" in m for m in members):
+        ctx.fail("allOf with $ref is not supported in strict mode")
+    return node
+
+
+def strict_budget(parameters: Schema) -> tuple[int, int]:
+    """``(optional properties, union-typed properties)`` of one schema, each shared
+    subtree counted once per place it appears (as the grammar sees it).
+
+    A union is an ``anyOf`` of two or more members or a list-valued ``type``.
+    """
+    memo: dict[int, tuple[int, int]] = {}
+    stack: list[tuple[Any, bool]] = [(parameters, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict) or (id(node) in memo and not done):
+            continue
+        subs = [s for _, _, s in children(node) if isinstance(s, dict)]
+        if not done:
+            stack.append((node, True))
+            stack.extend((s, False) for s in subs)
+            continue
+        props, required = node.get("properties"), node.get("required")
+        names = list(props) if isinstance(props, dict) else []
+        optional = len([p for p in names if not isinstance(required, list) or p not in required])
+        union = (len(node.get("anyOf") or []) > 1) or isinstance(node.get("type"), list)
+        totals = [memo.get(id(s), (0, 0)) for s in subs]
+        memo[id(node)] = (optional + sum(t[0] for t in totals),
+                          int(union) + sum(t[1] for t in totals))
+    return memo.get(id(parameters), (0, 0))
+
+
+def strict_limits(parameters: Schema) -> list[str]:
+    """One tool over the whole request's budget can never be strict."""
+    optional, unions = strict_budget(parameters)
+    problems = []
+    if optional > OPTIONAL_MAX:
+        problems.append(f"{optional} optional properties (strict mode allows {OPTIONAL_MAX} "
+                        "per request)")
+    if unions > UNION_MAX:
+        problems.append(f"{unions} union-typed properties (strict mode allows {UNION_MAX} "
+                        "per request)")
+    return problems
+
+
+def request_limits(functions: Sequence[Function]) -> list[str]:
+    """The strict budget of all strict tools sent together (provider-rules.md 2c)."""
+    strict = [f for f in functions if f.strict]
+    if not strict:
+        return []
+    budgets = [strict_budget(f.parameters) for f in strict]
+    optional, unions = sum(b[0] for b in budgets), sum(b[1] for b in budgets)
+    limits = ((len(strict), STRICT_TOOLS_MAX, "strict tools"),
+              (optional, OPTIONAL_MAX, "optional properties"),
+              (unions, UNION_MAX, "union-typed properties"))
+    return [f"{count} {what} across the strict tools exceed the {limit} allowed per "
+            "request; send fewer strict tools together" for count, limit, what in limits
+            if count > limit]
+
+
+def _envelope(function: Function, options: Options) -> JSON:
+    tool: dict[str, Any] = {"name": function.name}
+    if function.description:
+        tool["description"] = function.description
+    tool["input_schema"] = function.parameters
+    if function.strict:
+        tool["strict"] = True
+    if function.extra.get("input_examples"):
+        tool["input_examples"] = function.extra["input_examples"]
+    return tool
+
+
+CLAUDE = Dialect(
+    name="claude",
+    aliases=("anthropic",),
+    keywords=JSON_SCHEMA_2020_12,
+    strict_keywords=CLAUDE_STRICT_KEYWORDS,
+    refs="keep",
+    union="anyOf",
+    rules=(filter_keywords,),
+    strict_rules=(ref_alone, typed_nodes, maps_as_entries, _STRICT_VALUES, _all_of_refs,
+                  seal_objects, no_recursion),
+    strict_limits=(strict_limits,),
+    request_limits=(request_limits,),
+    native_examples=True,
+    envelope=_envelope,
+    source="https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools",
+)
+"""``{"name", "description"?, "input_schema", "strict"?, "input_examples"?}``."""
+
+DIALECTS = (CLAUDE,)

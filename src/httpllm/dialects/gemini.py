@@ -1,0 +1,216 @@
+"""Google Gemini (``gemini``, alias ``google``): ``functionDeclarations``.
+
+By default each declaration carries ``parameters``, the OpenAPI-3.0-subset ``Schema`` that
+every Gemini endpoint (Developer API, Vertex AI, Live) accepts: refs inlined, recursion
+unrolled (``unroll=k``) or reported, null as ``nullable: true``, ``const`` as a one-value
+enum, string-only enums, formats per type, no ``additionalProperties`` and no object
+without properties. Type names are lower-case JSON Schema names (the API and the SDK read
+them case-insensitively; the SDK serializes ``STRING``). ``envelope="json-schema"`` sends
+``parametersJsonSchema`` instead: JSON Schema with local ``$ref``s, recursion only through
+optional properties.
+
+``tools()`` is ``[{"functionDeclarations": [...]}]``: one ``Tool`` holding every declaration,
+what ``GenerateContentConfig(tools=app.tools())`` takes.
+
+Values the model sends differ from the operation's in three places. Each function is
+marked ``Function.extra["decode"] = True`` and ``execute.decode`` restores the values from
+``Function.schema`` (the emended schema, which keeps the original types and enums):
+an enum of non-strings is sent as strings (``"2"`` -> ``2``: the enum value whose JSON text
+matches); an object without properties is sent as JSON text, a map with a typed value as
+``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past ``max_depth`` as
+JSON text.
+
+Source: google-genai 3.6.1 ``types.FunctionDeclaration``, ``types.Schema`` (formats: "for
+NUMBER type: float, double; for INTEGER type: int32, int64; for STRING type: enum,
+date-time"), ``types.Tool``; docs/provider-rules.md sections 1, 2b, 3.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from httpllm._types import JSON, Schema
+from httpllm.compose.function import Function
+from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._rules import (
+    booleans,
+    const_as_enum,
+    describe,
+    filter_keywords,
+    flatten_all_of,
+    limit_depth,
+    nullable_as_flag,
+    recursive_defs,
+    required_known,
+    tuples_as_arrays,
+    typed_nodes,
+)
+from httpllm.errors import Unrepresentable
+from httpllm.walk import children
+
+__all__ = ["DIALECTS", "FORMATS", "GEMINI", "GEMINI_JSON", "SCHEMA_FIELDS"]
+
+SCHEMA_FIELDS = frozenset(
+    {"type", "format", "title", "description", "nullable", "enum", "properties", "required",
+     "items", "anyOf", "default", "example", "minimum", "maximum", "minLength", "maxLength",
+     "pattern", "minItems", "maxItems", "minProperties", "maxProperties"}
+)
+"""The ``Schema`` fields httpllm sends (``ref``/``defs``/``additionalProperties`` exist in
+the SDK but not on every endpoint)."""
+
+JSON_SCHEMA_FIELDS = frozenset(
+    {"$defs", "$ref", "type", "format", "title", "description", "enum", "items", "prefixItems",
+     "minItems", "maxItems", "minimum", "maximum", "anyOf", "properties",
+     "additionalProperties", "required"}
+)
+"""What ``parametersJsonSchema`` supports (``responseJsonSchema`` API reference)."""
+
+FORMATS = {"string": frozenset({"enum", "date-time"}), "integer": frozenset({"int32", "int64"}),
+           "number": frozenset({"float", "double"})}
+"""Formats every endpoint accepts ("only 'enum' and 'date-time' are supported for STRING
+type", google-gemini/gemini-cli#3178); others go into the description."""
+
+_ANY = {"type": "string", "description": "Any JSON value, as JSON text."}
+_NULL = {"type": "string", "nullable": True, "description": "Always null."}
+_ROOT = "parameters#"
+
+
+def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """An object without properties (a map, free-form or empty) cannot be an OBJECT: a
+    typed map becomes ``[{"key", "value"}]`` entries, anything else a string of JSON."""
+    if node.get("type") != "object" or node.get("properties") or ctx.pointer == _ROOT:
+        return node
+    extra = node.get("additionalProperties")
+    keep = {k: v for k, v in node.items() if k in ("description", "title", "nullable")}
+    ctx.lose("additionalProperties", "rewritten", extra if isinstance(extra, dict) else None,
+             "an object without properties")
+    if isinstance(extra, dict) and extra:
+        entry = {"type": "object", "properties": {"key": {"type": "string"}, "value": extra},
+                 "required": ["key", "value"]}
+        return describe({**keep, "type": "array", "items": entry},
+                        [("map", "a list of {key, value} entries")])
+    return describe({**keep, "type": "string"}, [("json", "a JSON object, as JSON text")])
+
+
+def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Enums hold strings only, none empty: other values are sent as their JSON text."""
+    values = node.get("enum")
+    if not isinstance(values, list):
+        return node
+    if not values:
+        ctx.lose("enum", "dropped", [], "an empty enum (no value allowed)")
+        return {k: v for k, v in node.items() if k != "enum"}
+    texts = [v if isinstance(v, str) else json.dumps(v) for v in values]
+    if node.get("type") == "string" and texts == values and "" not in values:
+        return node
+    kept = [t for t in dict.fromkeys(texts) if t]
+    out = {**node, "type": "string", "enum": kept}
+    if "" in texts:
+        ctx.lose("enum", "dropped", "", "Gemini rejects an empty enum member")
+        out = describe(out, [("enum", 'also "" (the empty string)')])
+    if texts != values:
+        ctx.lose("enum", "rewritten", values, "sent as strings; execute.decode restores them")
+        if "default" in node and not isinstance(node["default"], str):
+            out["default"] = json.dumps(node["default"])
+    if not kept:
+        out.pop("enum")
+    return out
+
+
+def _formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    if "items" in node and node.get("type") != "array":
+        ctx.lose("items", "dropped", node["items"], "items on a non-array")
+        node = {k: v for k, v in node.items() if k != "items"}
+    fmt = node.get("format")
+    if fmt is None or fmt in FORMATS.get(str(node.get("type")), ()):
+        return node
+    ctx.lose("format", "described", fmt, "format not accepted by every Gemini endpoint")
+    return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
+
+
+def _through_required(root: dict[str, Any]) -> str | None:
+    """Where a recursive schema refers to one on its cycle without an optional property
+    between ("cyclic refs ... only allowed in non-required properties")."""
+    names = set(recursive_defs(root))
+    for name in sorted(names):
+        stack: list[tuple[Any, str, bool]] = [(root["$defs"][name], f"#/$defs/{name}", False)]
+        while stack:
+            node, at, optional = stack.pop()
+            if not isinstance(node, dict):
+                continue
+            target = str(node.get("$ref", ""))[8:]
+            if target in names and not optional:
+                return f"{at} (a ref to {target})"
+            required = node.get("required", [])
+            stack.extend((sub, f"{at}/{kw}/{key}", optional or (kw == "properties"
+                          and key not in required)) for kw, key, sub in children(node))
+    return None
+
+
+def _json_finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    bad = _through_required(parameters) if isinstance(parameters, dict) else None
+    if bad is not None:
+        raise Unrepresentable(f"{function.name}: recursion through required properties at "
+                              f"{bad}; Gemini allows it only in optional ones",
+                              pointer=function.pointer or None)
+    return limit_depth(parameters, function, ctx)
+
+
+def _declaration(function: Function, options: Options) -> JSON:
+    out: dict[str, Any] = {"name": function.name}
+    if function.description:
+        out["description"] = function.description
+    params = function.parameters
+    if isinstance(params, dict) and params.get("properties"):
+        key = "parametersJsonSchema" if options.envelope == "json-schema" else "parameters"
+        out[key] = params
+    return out
+
+
+def _group(declarations: list[JSON]) -> list[JSON]:
+    return [{"functionDeclarations": declarations}] if declarations else []
+
+
+GEMINI = Dialect(
+    name="gemini",
+    aliases=("google",),
+    keywords=SCHEMA_FIELDS,
+    refs="inline",
+    union="anyOf",
+    name_max=128,
+    name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    tool_limit=128,
+    rules=(booleans(_ANY), const_as_enum, flatten_all_of, nullable_as_flag(_NULL),
+           tuples_as_arrays(_ANY), typed_nodes, _objects,
+           _enums, _formats, filter_keywords, required_known),
+    finish=limit_depth,
+    envelope=_declaration,
+    group=_group,
+    variant=lambda options: _variant(options),
+    decodes=True,
+    source="https://ai.google.dev/api/caching#FunctionDeclaration",
+)
+"""``{"functionDeclarations": [{"name", "description", "parameters"}]}``; ``parameters``
+is left out for a function without arguments ("should be non-empty for OBJECT type")."""
+
+GEMINI_JSON = replace(
+    GEMINI,
+    keywords=JSON_SCHEMA_FIELDS,
+    refs="keep",
+    rules=(booleans({}), const_as_enum, filter_keywords, required_known),
+    finish=_json_finish,
+    variant=None,
+    decodes=False,
+)
+"""``envelope="json-schema"``: ``parametersJsonSchema`` (no client-side validation; the
+Live API is reported to call such functions with empty arguments, googleapis/python-genai#1147)."""
+
+
+
+def _variant(options: Options) -> Dialect:
+    return GEMINI_JSON if options.envelope == "json-schema" else GEMINI
+
+
+DIALECTS = (GEMINI,)

@@ -1,0 +1,98 @@
+"""Model Context Protocol (``mcp``): a ``tools/list`` ``Tool``, with its output schema.
+
+``inputSchema`` is the emended JSON Schema 2020-12 object, ``$defs`` kept. ``outputSchema``
+is the success response's schema; protocol 2025-11-25 restricts it to ``type: "object"``
+at the root, so any other output (an array, a scalar, a union, a ``$ref``) is wrapped as
+``{"type": "object", "properties": {"result": ...}, "required": ["result"]}`` with its
+``$defs`` hoisted to the wrapper: the structured-content convention of the MCP Python
+SDK, whose servers return such a value as ``{"result": value}``. A server built on httpllm
+returns ``structuredContent`` in that shape (see :func:`output_schema`). Each tool also
+carries ``annotations`` from the HTTP method's semantics (RFC 9110 section 9.2: safe
+methods are read-only; PUT and DELETE are idempotent); every tool reaches an outside API,
+so ``openWorldHint`` is true.
+
+Source: modelcontextprotocol ``docs/specification/2025-11-25/server/tools.mdx`` (Tool,
+output schema, structured content) and ``2026-07-28``; python-sdk ``mcp_types/_v2025_11_25``
+(``Tool``, ``OutputSchema``), ``mcp/shared/tool_name_validation.py`` (SEP-986);
+docs/provider-rules.md sections 1, 2a, 2b.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import JSON, Schema
+from httpllm.compose.function import Function
+from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._rules import filter_keywords
+
+__all__ = ["DIALECTS", "MCP", "RESULT", "hints", "output_schema"]
+
+RESULT = "result"
+"""The property a non-object output is wrapped in."""
+
+_SAFE = frozenset({"get", "head", "options", "trace"})
+_IDEMPOTENT = _SAFE | {"put", "delete"}
+
+
+def output_schema(output: Schema) -> tuple[Schema, bool]:
+    """``(object schema, whether it was wrapped under "result")`` for an output schema.
+
+    >>> output_schema({"type": "array", "items": {"type": "string"}})[0]["required"]
+    ['result']
+    """
+    if isinstance(output, dict) and output.get("type") == "object":
+        return output, False
+    inner = output
+    defs: dict[str, Any] = {}
+    if isinstance(output, dict) and "$defs" in output:
+        defs = output["$defs"]
+        inner = {k: v for k, v in output.items() if k != "$defs"}
+    wrapped: dict[str, Any] = {"type": "object", "properties": {RESULT: inner},
+                               "required": [RESULT]}
+    if defs:
+        wrapped["$defs"] = defs
+    return wrapped, True
+
+
+def hints(method: str) -> dict[str, bool]:
+    """MCP tool hints from the HTTP method (RFC 9110 sections 9.2.1 and 9.2.2)."""
+    if method in _SAFE:
+        return {"readOnlyHint": True, "openWorldHint": True}
+    return {"readOnlyHint": False, "idempotentHint": method in _IDEMPOTENT,
+            "openWorldHint": True}
+
+
+def _record_wrap(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    if function.output is not None and output_schema(function.output)[1]:
+        ctx.pointer = function.pointer
+        ctx.lose("outputSchema", "rewritten", None,
+                 f'non-object output wrapped as {{"{RESULT}": ...}}: protocol 2025-11-25 '
+                 "wants an object outputSchema; structuredContent follows the same shape")
+    return parameters
+
+
+def _envelope(function: Function, options: Options) -> JSON:
+    tool: dict[str, Any] = {"name": function.name}
+    if function.description:
+        tool["description"] = function.description
+    tool["inputSchema"] = function.parameters
+    if function.output is not None:
+        tool["outputSchema"] = output_schema(function.output)[0]
+    tool["annotations"] = hints(function.method)
+    return tool
+
+
+MCP = Dialect(
+    name="mcp",
+    keywords=None,
+    refs="keep",
+    union="anyOf",
+    rules=(filter_keywords,),
+    finish=_record_wrap,
+    envelope=_envelope,
+    source="https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
+)
+"""``{"name", "description"?, "inputSchema", "outputSchema"?, "annotations"}``."""
+
+DIALECTS = (MCP,)

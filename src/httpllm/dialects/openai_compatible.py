@@ -1,0 +1,119 @@
+"""OpenAI-compatible servers (``llama``, ``qwen``, ``deepseek``): vLLM, llama.cpp, DeepSeek.
+
+The OpenAI Chat envelope without OpenAI's own limits. vLLM hands ``parameters`` to the
+model's chat template, where every JSON Schema keyword is shown to the model as written.
+Calls are constrained by a grammar (xgrammar) only for ``tool_choice="required"``, a named
+tool, or a tool marked ``strict`` (vLLM with ``VLLM_ENFORCE_STRICT_TOOL_CALLING``, the
+default; older releases ignore the flag). ``strict=True`` therefore marks the tool strict
+and moves into the description what xgrammar cannot enforce, which would make vLLM refuse
+the request or switch backend: ``multipleOf``, ``uniqueItems``, ``contains``,
+``minContains``, ``maxContains``, ``patternProperties``, ``propertyNames``, string formats
+outside xgrammar's list, and ``minLength``/``maxLength`` beside ``pattern`` or ``format``
+(xgrammar silently drops those bounds). Recursive schemas stay under ``$defs`` (vLLM
+merges the tools' ``$defs`` into one root; names are unique within one document);
+``unroll=N`` expands them so that no ``$defs`` is left. ``deepseek`` in strict mode follows
+DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
+objects (all properties required, optional ones nullable) and a smaller keyword set.
+
+Source: vllm-project/vllm ``docs/features/tool_calling.md``,
+``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
+``STRING_SUPPORTED_FORMATS``), ``vllm/tool_parsers/utils.py``;
+https://api-docs.deepseek.com/guides/tool_calls; docs/provider-rules.md sections 1, 2b, 2d, 4.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.compose.function import Function
+from httpllm.dialects._base import RenderContext
+from httpllm.dialects._rules import (
+    JSON_SCHEMA_2020_12,
+    close_objects,
+    filter_keywords,
+    maps_as_entries,
+    ref_alone,
+    to_description,
+    typed_nodes,
+)
+from httpllm.dialects.openai import CHATGPT
+
+__all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "LLAMA", "QWEN",
+           "XGRAMMAR_FORMATS"]
+
+XGRAMMAR_FORMATS = frozenset(
+    {"email", "date", "time", "date-time", "duration", "ipv4", "ipv6", "hostname", "uuid",
+     "uri", "uri-reference", "uri-template", "json-pointer", "relative-json-pointer"}
+)
+"""String formats xgrammar enforces (vLLM ``STRING_SUPPORTED_FORMATS``)."""
+
+
+def _beside_pattern(value: Any, node: dict[str, Any]) -> bool:
+    return "pattern" in node or "format" in node
+
+
+def _string_format(value: Any, node: dict[str, Any]) -> bool:
+    # xgrammar checks formats on strings only; int64, float ... are plain hints.
+    return node.get("type") == "string" and value not in XGRAMMAR_FORMATS
+
+
+_XGRAMMAR = to_description({
+    "multipleOf": None, "uniqueItems": None, "contains": None, "minContains": None,
+    "maxContains": None, "patternProperties": None, "propertyNames": None,
+    "format": _string_format,
+    "minLength": _beside_pattern, "maxLength": _beside_pattern,
+}, "not enforced by xgrammar (vLLM structured outputs)")
+
+DEEPSEEK_STRICT_KEYWORDS = frozenset(
+    {"type", "properties", "required", "additionalProperties", "items", "enum", "anyOf",
+     "$ref", "$defs", "description"}
+)
+"""What DeepSeek's strict mode documents (object, string, number, integer, boolean, array,
+enum, anyOf, ``$ref``/``$defs``); sources disagree on ``pattern``, ``format`` and bounds,
+so they go into the description."""
+
+
+def _unroll_on_request(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    """With ``unroll=N``, recursive ``$defs`` are expanded so the tool has no ``$defs``."""
+    if ctx.options.unroll is None or "$defs" not in parameters:
+        return parameters
+    from httpllm.dialects._unroll import unroll
+
+    out, lost = unroll(parameters, ctx.options.unroll, ctx.dialect.name,
+                       pointer=function.pointer)
+    ctx.losses.extend(lost)
+    return out
+
+
+LLAMA = replace(
+    CHATGPT,
+    name="llama",
+    aliases=("vllm", "openai-compatible"),
+    keywords=JSON_SCHEMA_2020_12,
+    strict_keywords=None,
+    description_max=None,
+    tool_limit=None,
+    rules=(filter_keywords,),
+    strict_rules=(_XGRAMMAR,),
+    strict_limits=(),
+    finish=_unroll_on_request,
+    source="https://docs.vllm.ai/en/latest/features/tool_calling.html",
+)
+"""Llama (and any model) behind vLLM or llama.cpp's OpenAI-compatible server."""
+
+QWEN = replace(LLAMA, name="qwen", aliases=())
+"""Qwen behind vLLM / SGLang / DashScope's OpenAI-compatible endpoint."""
+
+DEEPSEEK = replace(
+    LLAMA,
+    name="deepseek",
+    aliases=(),
+    strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
+    strict_rules=(_XGRAMMAR, ref_alone, typed_nodes, maps_as_entries, close_objects),
+    source="https://api-docs.deepseek.com/guides/tool_calls",
+)
+"""DeepSeek's API (strict only on its beta endpoint) and DeepSeek weights behind vLLM."""
+
+DIALECTS = (LLAMA, QWEN, DEEPSEEK)

@@ -1,0 +1,94 @@
+"""OpenAPI 3.0 (``"3.0"``): parameters as an OpenAPI 3.0 Schema Object.
+
+The emended schema (JSON Schema 2020-12) spelled the 3.0 way: ``nullable: true`` instead of
+a ``null`` member (beside ``type``; a union keeps ``anyOf`` with each member nullable),
+``const`` as a one-value enum, a numeric ``exclusiveMinimum`` as ``minimum`` plus
+``exclusiveMinimum: true``, boolean subschemas as ``{}`` / ``{"not": {}}``; keywords 3.0
+lacks (``prefixItems``, ``examples``, ``dependentRequired`` ...) go into the description.
+
+A 3.0 Schema Object cannot hold ``$defs``. Named schemas are inlined; a recursive one is
+inlined where it is first met (pre-order) and referred to from inside itself by a JSON
+pointer into the parameters schema (``{"$ref": "#/properties/body"}``), so the parameters
+object is one self-contained document. The envelope has no output schema (it is 2020-12).
+
+Source: https://spec.openapis.org/oas/v3.0.3#schema-object
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import JSON, Schema
+from httpllm.compose.function import Function
+from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._rules import (
+    booleans,
+    const_as_enum,
+    filter_keywords,
+    limit_depth,
+    nullable_as_flag,
+    required_known,
+    tuples_as_arrays,
+)
+from httpllm.dialects._unroll import inline_first
+
+__all__ = ["DIALECTS", "OPENAPI_30", "SCHEMA_OBJECT_FIELDS"]
+
+SCHEMA_OBJECT_FIELDS = frozenset(
+    {"title", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+     "maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems",
+     "maxProperties", "minProperties", "required", "enum", "type", "allOf", "oneOf", "anyOf",
+     "not", "items", "properties", "additionalProperties", "description", "format",
+     "default", "nullable", "readOnly", "writeOnly", "example", "deprecated", "$ref"}
+)
+"""OpenAPI 3.0.3 Schema Object fields httpllm emits (``discriminator``, ``xml`` and
+``externalDocs`` exist too; the emended schema has none)."""
+
+_NULL = {"type": "string", "nullable": True, "enum": [None]}
+_BOUNDS = (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1))
+
+
+def _bounds(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``exclusiveMinimum: 3`` -> ``minimum: 3, exclusiveMinimum: true`` (3.0 booleans);
+    beside a tighter ``minimum`` the exclusive bound is dropped (it adds nothing)."""
+    out = node
+    for exclusive, bound, sign in _BOUNDS:
+        value, plain = out.get(exclusive), out.get(bound)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            continue
+        ctx.lose(exclusive, "rewritten", value, f"OpenAPI 3.0: {bound} + {exclusive}: true")
+        out = dict(out)
+        if isinstance(plain, (int, float)) and (value - plain) * sign < 0:
+            del out[exclusive]
+        else:
+            out[bound], out[exclusive] = value, True
+    return out
+
+
+def _finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    if isinstance(parameters, dict) and isinstance(parameters.get("$defs"), dict):
+        ctx.lose("$defs", "rewritten", sorted(parameters["$defs"]),
+                 "named schemas inlined; recursion refers to the first inlined place")
+        parameters = inline_first(parameters)
+    return limit_depth(parameters, function, ctx)
+
+
+def _envelope(function: Function, options: Options) -> JSON:
+    return {"name": function.name, "description": function.description,
+            "parameters": function.parameters}
+
+
+OPENAPI_30 = Dialect(
+    name="3.0",
+    aliases=("openapi-3.0", "oas30"),
+    keywords=SCHEMA_OBJECT_FIELDS | {"$defs"},
+    refs="keep",
+    rules=(booleans({}, {"not": {}}), const_as_enum, nullable_as_flag(_NULL), _bounds,
+           tuples_as_arrays({}), filter_keywords, required_known),
+    finish=_finish,
+    envelope=_envelope,
+    source="https://spec.openapis.org/oas/v3.0.3#schema-object",
+)
+"""``{"name", "description", "parameters"}`` with an OpenAPI 3.0 Schema Object."""
+
+DIALECTS = (OPENAPI_30,)

@@ -1,0 +1,1 @@
+"""Tests of `httpllm.compose`: names, the keyword parameters object, inlining."""

@@ -1,0 +1,147 @@
+"""The `claude` dialect: Messages API tools, the strict subset, its budgets, the corpus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from checkers import anthropic as anthropic_checker
+from toolkit import CONSTRAINED, FOLDER, SDK_KEPT, doc, run, strict_problems
+
+import httpllm
+from httpllm.dialects.anthropic import (
+    CLAUDE_STRICT_FORMATS,
+    CLAUDE_STRICT_KEYWORDS,
+    OPTIONAL_MAX,
+    STRICT_TOOLS_MAX,
+    strict_budget,
+)
+
+
+def test_strict_subset_is_the_sdks() -> None:
+    """The strict keywords and formats are exactly those the SDK's `transform_schema` keeps."""
+    from anthropic.lib._parse._transform import SupportedStringFormats
+
+    assert CLAUDE_STRICT_KEYWORDS == SDK_KEPT
+    assert set(SupportedStringFormats) == CLAUDE_STRICT_FORMATS
+
+
+def test_envelope_and_sdk_models() -> None:
+    """A tool is `{name, description, input_schema}` with a `type: object` root, SDK-valid."""
+    (tool,) = httpllm.compile(doc(CONSTRAINED), "claude").tools()
+    assert list(tool) == ["name", "description", "input_schema"]
+    assert tool["input_schema"]["type"] == "object"
+    assert anthropic_checker.check(tool) == []
+
+
+def test_alias_anthropic() -> None:
+    """`anthropic` is an alias of `claude`."""
+    assert httpllm.compile(doc(CONSTRAINED), "anthropic").provider == "claude"
+
+
+def test_non_strict_keeps_every_constraint() -> None:
+    """Non-strict tools keep the emended schema's keywords as written, with no loss."""
+    function = httpllm.compile(doc(CONSTRAINED), "claude").functions[0]
+    body = function.parameters["properties"]["body"]
+    assert body["properties"]["name"] == CONSTRAINED["properties"]["name"]
+    assert body["properties"]["labels"]["additionalProperties"] == {"type": "string"}
+    assert function.losses == () and function.strict is False
+
+
+def test_strict_subset() -> None:
+    """Strict: closed objects, `required` kept, unsupported values described (SDK-equal)."""
+    app = httpllm.compile(doc(CONSTRAINED), "claude", strict=True)
+    function, (tool,) = app.functions[0], app.tools()
+    assert function.strict and tool["strict"] is True
+    assert strict_problems(tool) == []
+    body = tool["input_schema"]["properties"]["body"]
+    props = body["properties"]
+    assert body["required"] == ["name"] and body["additionalProperties"] is False
+    assert props["name"] == {"type": "string", "description":
+                             "@minLength 1\n@maxLength 30\n@pattern ^[a-z]+$"}
+    assert "minItems" not in props["tags"] and props["one"]["minItems"] == 1
+    assert props["site"]["format"] == "uri" and "format" not in props["sku"]
+    assert props["labels"]["type"] == "array"  # a map, as {key, value} entries
+    described = {x.keyword for x in function.losses if x.action == "described"}
+    assert described == {"minLength", "maxLength", "pattern", "minimum", "maximum",
+                         "multipleOf", "default", "minItems", "maxItems", "format"}
+
+
+def test_strict_recursion_falls_back_or_unrolls() -> None:
+    """Recursive schemas leave strict mode with a loss naming them, or unroll with `unroll`."""
+    source = doc({"$ref": "#/components/schemas/Folder"}, components={"Folder": FOLDER})
+    function = httpllm.compile(source, "claude", strict=True).functions[0]
+    assert not function.strict
+    (fallback,) = [x for x in function.losses if x.action == "fallback"]
+    assert "Folder" in fallback.note and "unroll" in fallback.note
+    app = httpllm.compile(source, "claude", strict=True, unroll=2)
+    (tool,) = app.tools()
+    assert tool["strict"] is True and "$defs" not in tool["input_schema"]
+    assert strict_problems(tool) == []
+    assert {x.action for x in app.functions[0].losses} >= {"unrolled", "cut"}
+
+
+def test_strict_allows_non_recursive_defs() -> None:
+    """With `reference=True`, `$defs` that are not recursive stay and strict holds."""
+    source = doc({"$ref": "#/components/schemas/Pet"},
+                 components={"Pet": {"type": "object", "properties": {"n": {"type": "string"}}}})
+    (tool,) = httpllm.compile(source, "claude", strict=True, reference=True).tools()
+    assert tool["strict"] is True and "Pet" in tool["input_schema"]["$defs"]
+    assert strict_problems(tool) == []
+
+
+def test_one_tool_over_the_optional_budget_is_not_strict() -> None:
+    """25 optional properties cannot fit the request's budget of 24: reported fallback."""
+    params = [{"name": f"q{i}", "in": "query", "schema": {"type": "string"}} for i in range(25)]
+    function = httpllm.compile(doc(CONSTRAINED, params=params), "claude",
+                               strict=True).functions[0]
+    assert not function.strict
+    (fallback,) = [x for x in function.losses if x.action == "fallback"]
+    assert "optional properties" in fallback.note
+
+
+def test_unions_count_toward_their_budget() -> None:
+    """Each nullable property is a union; 17 of them exceed the 16 allowed."""
+    props = {f"p{i}": {"type": ["string", "null"]} for i in range(17)}
+    schema = {"type": "object", "required": list(props), "properties": props}
+    assert strict_budget(httpllm.compile(doc(schema), "claude").functions[0].parameters)[1] == 17
+    function = httpllm.compile(doc(schema), "claude", strict=True).functions[0]
+    assert not function.strict and "union" in function.losses[-1].note
+
+
+def test_request_limits_are_warnings() -> None:
+    """Strict tools together over 20 tools or 24 optional properties give warnings."""
+    app = httpllm.compile(doc(CONSTRAINED, ops=STRICT_TOOLS_MAX + 1), "claude", strict=True)
+    messages = " ".join(w.message for w in app.warnings)
+    assert f"{STRICT_TOOLS_MAX + 1} strict tools" in messages
+    optional = strict_budget(app.functions[0].parameters)[0] * len(app.functions)
+    assert optional > OPTIONAL_MAX and f"{optional} optional properties" in messages
+    assert httpllm.compile(doc(CONSTRAINED), "claude").warnings == ()
+
+
+def test_strict_rejects_allof_with_ref_by_falling_back() -> None:
+    """`allOf` holding a `$ref` (unsupported in strict mode) makes the tool non-strict."""
+    from httpllm.dialects import Options, RenderContext, get_dialect
+    from httpllm.dialects.anthropic import _all_of_refs
+
+    ctx = RenderContext(dialect=get_dialect("claude"), options=Options(strict=True))
+    node = {"allOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}
+    assert _all_of_refs(node, ctx) is node and ctx.problems
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("strict", [False, True], ids=["claude", "claude-strict"])
+def test_corpus(strict: bool) -> None:
+    """Every tool of every real document passes the Anthropic checks (strict: the subset)."""
+
+    def check(tool: Any, function: Any) -> list[str]:
+        out = anthropic_checker.check(tool)
+        if tool.get("strict"):
+            out += strict_problems(tool)
+        elif strict:
+            assert any(x.action == "fallback" for x in function.losses), function.name
+        return out
+
+    tally = run("claude", [check], strict=strict)
+    print(tally.row("claude-strict" if strict else "claude"))
+    assert tally.failures[:10] == []

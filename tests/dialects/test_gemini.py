@@ -1,0 +1,366 @@
+"""The gemini dialect: bug-case expectations, rule details, envelope, corpus (SDK + invariant 6)."""
+
+from __future__ import annotations
+
+import csv
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from checkers import gemini
+from checkers._schema import child, iter_schemas
+
+import httpllm
+
+CASES = Path(os.environ.get("HTTPLLM_CASES", "/work/shared/cases"))
+SPECS = Path(os.environ.get("HTTPLLM_SPECS", "/work/shared/specs"))
+
+
+def case(name: str, **options: Any) -> Any:
+    found = sorted(CASES.glob(f"{name}-*.yaml"))
+    if not found:
+        pytest.skip(f"no {name} case in {CASES}")
+    return httpllm.compile(found[0], "gemini", **options)
+
+
+def only(app: Any) -> Any:
+    assert len(app.functions) == 1, app.errors
+    return app.functions[0]
+
+
+def body(fn: Any) -> Any:
+    return fn.parameters["properties"]["body"]
+
+
+def all_keys(value: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def document(schema: Any, name: str = "op") -> dict[str, Any]:
+    operation = {"operationId": name,
+                 "requestBody": {"required": True,
+                                 "content": {"application/json": {"schema": schema}}},
+                 "responses": {"200": {"description": "ok"}}}
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": operation}}}
+
+
+def compile_body(schema: Any, **options: Any) -> Any:
+    return only(httpllm.compile(document(schema), "gemini", **options))
+
+
+# -- bug cases ------------------------------------------------------------------------------
+
+
+def test_c01_recursion_is_an_error_naming_the_cycle() -> None:
+    """C01: without unroll, createFolder is an operation error naming Folder -> Folder."""
+    app = case("C01")
+    assert app.functions == ()
+    assert "Folder -> Folder" in app.errors[0].message
+    assert app.errors[0].pointer.startswith("#/paths")
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_c01_unroll_k_levels(k: int) -> None:
+    """C01 unroll=k: k Folder levels, no ref keys, the cut children reported."""
+    app = case("C01", unroll=k)
+    fn = only(app)
+    assert not {"$ref", "$defs", "ref", "defs"} & all_keys(app.tools())
+    node, levels = body(fn), 0
+    while node is not None:
+        levels += 1
+        assert node["properties"]["name"]["type"] == "string"
+        node = child(node, "properties", "children", "items")
+    assert levels == k
+    assert any(x.action == "cut" and "children" in x.pointer for x in fn.losses)
+    assert gemini.check(app.tools()) == []
+
+
+def test_c03_refs_inlined() -> None:
+    """C03: location is an inline object with its description; units an inline string enum."""
+    fn = only(case("C03"))
+    assert not {"$ref", "$defs", "definitions", "ref", "defs", "$schema"} & all_keys(fn.parameters)
+    location = body(fn)["properties"]["location"]
+    assert location["type"] == "object" and location["description"] == "A named place"
+    assert location["required"] == ["name", "region"]
+    assert fn.parameters["properties"]["units"] == {"type": "string",
+                                                    "enum": ["metric", "imperial"]}
+
+
+def test_c04_site_descriptions_kept() -> None:
+    """C04: role and previousRole are inline string enums led by their site descriptions."""
+    props = body(only(case("C04")))["properties"]
+    for name, text in (("role", "New role for the member"), ("previousRole", "Role the member")):
+        assert props[name]["type"] == "string"
+        assert props[name]["enum"] == ["viewer", "editor", "owner"]
+        assert props[name]["description"].startswith(text)
+    assert "allOf" not in all_keys(props)
+
+
+def test_c07_nullable_flag() -> None:
+    """C07: category, price, tags, owner are single-typed with nullable: true; name is not."""
+    fn = only(case("C07"))
+    b = body(fn)["properties"]
+    nodes = {"category": fn.parameters["properties"]["category"], "price": b["price"],
+             "tags": b["tags"], "owner": b["owner"]}
+    types = {"category": "string", "price": "number", "tags": "array", "owner": "object"}
+    for name, node in nodes.items():
+        assert node["type"] == types[name] and node["nullable"] is True, name
+        assert "anyOf" not in node
+    assert b["tags"]["items"] == {"type": "string"}
+    assert b["owner"]["required"] == ["id"]
+    assert "nullable" not in b["name"]
+
+
+def test_c09_type_lists_become_nullable() -> None:
+    """C09: timezone is a nullable string, offsetMinutes a nullable integer."""
+    b = body(only(case("C09")))
+    assert b["properties"]["timezone"]["type"] == "string"
+    assert b["properties"]["timezone"]["nullable"] is True
+    assert b["properties"]["offsetMinutes"] == {"type": "integer", "nullable": True}
+    assert b["required"] == ["instant", "timezone"]
+
+
+def test_c11_enum_without_null_or_empty() -> None:
+    """C11: mode is a nullable enum; channel loses "" but its description says so."""
+    fn = only(case("C11"))
+    props = body(fn)["properties"]
+    assert props["mode"]["enum"] == ["interval", "cron"] and props["mode"]["nullable"] is True
+    assert props["channel"]["enum"] == ["email", "sms"]
+    assert "empty" in props["channel"]["description"]
+    assert any(x.keyword == "enum" and x.action == "dropped" for x in fn.losses)
+
+
+def test_c13_formats() -> None:
+    """C13: uri/email/uuid/date move to descriptions; date-time, int64, float stay."""
+    props = body(only(case("C13")))["properties"]
+    for name, fmt in (("url", "uri"), ("contactEmail", "email"), ("id", "uuid"),
+                      ("birthday", "date")):
+        assert "format" not in props[name] and f"@format {fmt}" in props[name]["description"]
+    assert props["createdAt"]["format"] == "date-time"
+    assert props["count"]["format"] == "int64" and props["ratio"]["format"] == "float"
+
+
+def test_c18_untyped_items_are_strings() -> None:
+    """C18: fields gets items {type: string} with a loss naming fields; ids keeps int64."""
+    fn = only(case("C18"))
+    props = fn.parameters["properties"]
+    assert props["fields"]["items"] == {"type": "string"}
+    assert props["ids"]["items"] == {"type": "integer", "format": "int64"}
+    assert any("fields" in x.note for x in fn.losses)
+
+
+def test_c18_strict_typing_is_an_error() -> None:
+    """C18 lenient=False: findPets is an error naming fields."""
+    app = case("C18", lenient=False)
+    assert app.functions == () and "fields" in app.errors[0].message
+
+
+def test_c19_no_parameters_key() -> None:
+    """C19: zero-argument declarations carry no parameters field."""
+    tools = case("C19").tools()
+    assert len(tools) == 1
+    assert [sorted(d) for d in tools[0]["functionDeclarations"]] == [["description", "name"]] * 2
+
+
+def test_c21_union_body_as_any_of() -> None:
+    """C21: body is an anyOf of the two variants, each with its own required list."""
+    fn = only(case("C21"))
+    members = body(fn)["anyOf"]
+    assert [m["required"] for m in members] == [["method", "cardToken", "amount"],
+                                                ["method", "iban", "amount"]]
+    assert fn.parameters["required"] == ["idempotencyKey", "body"]
+
+
+def test_c22_allof_merged_required_exist() -> None:
+    """C22: one merged object; every required name exists."""
+    fn = only(case("C22"))
+    b = body(fn)
+    assert set(b["properties"]) == {"searchText", "top", "skip", "includeSnippet"}
+    for _, node in iter_schemas(fn.parameters):
+        if isinstance(node, dict) and "required" in node:
+            assert set(node["required"]) <= set(node["properties"])
+
+
+def test_c23_tag_is_one_value_string_enum() -> None:
+    """C23: channel is {type: string, enum: [email]} in the email branch, required."""
+    members = body(only(case("C23")))["anyOf"]
+    tags = [m["properties"]["channel"] for m in members]
+    assert [t["enum"] for t in tags] == [["email"], ["sms"]]
+    assert all(t["type"] == "string" and "const" not in t for t in tags)
+    assert all("channel" in m["required"] for m in members)
+
+
+def test_c29_max_depth_error_names_rows() -> None:
+    """C29 max_depth=4: appendBlocks is an error naming the rows path."""
+    app = case("C29", max_depth=4)
+    assert app.functions == ()
+    assert "rows" in app.errors[0].message and "appendBlocks" in app.errors[0].message
+
+
+def test_c29_collapse_deep() -> None:
+    """C29 max_depth=4 collapse_deep: rows becomes JSON text; the model's text is decoded."""
+    fn = only(case("C29", max_depth=4, collapse_deep=True))
+    block = body(fn)["properties"]["sections"]["items"]["properties"]["blocks"]["items"]
+    rows = block["properties"]["rows"]
+    assert rows["type"] == "string" and rows["description"].startswith("JSON-encoded rows")
+    assert any("rows" in x.pointer for x in fn.losses)
+    assert fn.extra["decode"] is True
+
+
+def test_c29_without_limit_keeps_depth() -> None:
+    """C29 without max_depth: the full structure is there."""
+    b = body(only(case("C29")))
+    assert b["properties"]["sections"]["items"]["properties"]["blocks"]["type"] == "array"
+
+
+@pytest.mark.parametrize("name", ["C01", "C03", "C04", "C07", "C09", "C11", "C13", "C18",
+                                  "C19", "C21", "C22", "C23", "C29"])
+def test_cases_pass_sdk_and_invariant_6(name: str) -> None:
+    """Every case compiles to declarations the SDK takes and invariant 6 allows."""
+    assert gemini.check(case(name, unroll=2).tools()) == []
+
+
+# -- rules ----------------------------------------------------------------------------------
+
+
+def test_integer_enum_sent_as_strings() -> None:
+    """A non-string enum becomes a string enum; the emended schema keeps the integers."""
+    fn = compile_body({"type": "object", "properties": {"n": {"type": "integer",
+                                                            "enum": [1, 2], "default": 1}}})
+    assert body(fn)["properties"]["n"] == {"type": "string", "enum": ["1", "2"],
+                                           "default": "1"}
+    assert fn.schema["properties"]["body"]["properties"]["n"]["enum"] == [1, 2]
+    assert any(x.keyword == "enum" and x.action == "rewritten" for x in fn.losses)
+
+
+def test_maps_and_free_form_objects() -> None:
+    """A typed map becomes key/value entries; a free-form object a string of JSON."""
+    fn = compile_body({"type": "object", "properties": {
+        "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+        "meta": {"type": "object"},
+        "mixed": {"type": "object", "properties": {"a": {"type": "string"}},
+                  "additionalProperties": {"type": "integer"}}}})
+    props = body(fn)["properties"]
+    entry = props["labels"]["items"]
+    assert props["labels"]["type"] == "array" and entry["required"] == ["key", "value"]
+    assert entry["properties"]["value"] == {"type": "string"}
+    assert props["meta"]["type"] == "string" and "JSON" in props["meta"]["description"]
+    assert set(props["mixed"]) == {"type", "properties"}
+    assert gemini.check(httpllm.compile(document({"type": "object", "properties": {
+        "m": {"type": "object"}}}), "gemini").tools()) == []
+
+
+def test_const_and_constraints() -> None:
+    """const is a one-value enum; exclusiveMinimum and multipleOf move to the description."""
+    fn = compile_body({"type": "object", "properties": {
+        "k": {"const": "x"},
+        "n": {"type": "number", "exclusiveMinimum": 0, "multipleOf": 2, "maximum": 9}}})
+    props = body(fn)["properties"]
+    assert props["k"] == {"type": "string", "enum": ["x"]}
+    assert props["n"]["maximum"] == 9 and "exclusiveMinimum" not in props["n"]
+    assert "@exclusiveMinimum 0" in props["n"]["description"]
+
+
+def test_boolean_and_untyped_subschemas() -> None:
+    """true and {} become strings of JSON text; false properties are removed."""
+    fn = compile_body({"type": "object", "required": ["no"], "properties": {
+        "any": True, "no": False, "x": {}, "ok": {"type": "string"}}})
+    props = body(fn)["properties"]
+    assert props["any"]["type"] == "string" and props["x"]["type"] == "string"
+    assert "no" not in props and "required" not in body(fn)
+
+
+def test_union_of_several_with_null() -> None:
+    """anyOf [string, integer, null] keeps anyOf, each member nullable."""
+    fn = compile_body({"type": "object", "properties": {"v": {"type": ["string", "integer",
+                                                                       "null"]}}})
+    assert body(fn)["properties"]["v"] == {"anyOf": [{"type": "string", "nullable": True},
+                                                     {"type": "integer", "nullable": True}]}
+
+
+def test_decode_flag_set() -> None:
+    """Every gemini function asks execute.decode to restore values."""
+    fn = compile_body({"type": "object", "properties": {"a": {"type": "string"}}})
+    assert fn.extra["decode"] is True
+
+
+# -- envelope ------------------------------------------------------------------------------
+
+
+def test_tools_are_one_tool_with_every_declaration() -> None:
+    """tools() is one Tool holding all declarations, which the SDK takes as is."""
+    from google.genai import types
+
+    tools = case("C27").tools()
+    assert len(tools) == 1 and len(tools[0]["functionDeclarations"]) == 3
+    types.GenerateContentConfig(tools=tools)
+
+
+def test_no_functions_no_tool() -> None:
+    """An application without functions sends no Tool at all."""
+    assert case("C01").tools() == []
+
+
+def test_json_schema_envelope_keeps_refs() -> None:
+    """envelope="json-schema": parametersJsonSchema with $defs for C01, no unroll needed."""
+    app = case("C01", envelope="json-schema")
+    decl = app.tools()[0]["functionDeclarations"][0]
+    schema = decl["parametersJsonSchema"]
+    assert "parameters" not in decl and "Folder" in schema["$defs"]
+    assert schema["properties"]["body"] == {"$ref": "#/$defs/Folder"}
+
+
+def test_json_schema_envelope_refuses_required_recursion() -> None:
+    """Recursion through required properties only is refused with json-schema."""
+    doc = document({"$ref": "#/components/schemas/N"})
+    doc["components"] = {"schemas": {"N": {"type": "object", "required": ["next"],
+                                           "properties": {"next": {
+                                               "$ref": "#/components/schemas/N"}}}}}
+    app = httpllm.compile(doc, "gemini", envelope="json-schema")
+    assert app.functions == () and "required" in app.errors[0].message
+
+
+def test_json_schema_envelope_keywords() -> None:
+    """json-schema: null stays a type, unsupported keywords are described."""
+    fn = compile_body({"type": "object", "properties": {"v": {"type": ["string", "null"],
+                                                              "pattern": "^a"}}},
+                      envelope="json-schema")
+    v = body(fn)["properties"]["v"]
+    assert v["anyOf"][1] == {"type": "null"} and "pattern" not in all_keys(v)
+
+
+# -- corpus --------------------------------------------------------------------------------
+
+
+def _rows() -> list[str]:
+    manifest = SPECS / "MANIFEST.tsv"
+    if not manifest.is_file():
+        return []
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        return [r["local_path"] for r in csv.DictReader(handle, delimiter="\t")
+                if r["set"] == "real" and r["openapi_version"].startswith(("3.0", "3.1"))]
+
+
+@pytest.mark.corpus
+@pytest.mark.parametrize("local_path", _rows())
+def test_corpus_declarations_pass_sdk_and_invariant_6(local_path: str) -> None:
+    """Every declaration compiled from a real 3.x document passes the SDK and invariant 6."""
+    try:
+        app = httpllm.compile(SPECS / local_path, "gemini", allow_outside_root=True)
+    except httpllm.HttpllmError as exc:
+        pytest.skip(f"document refused: {exc}")
+    problems = gemini.check(app.tools())
+    assert problems[:10] == [], f"{len(problems)} problems"
+    recursive = [e for e in app.errors if "without $ref" in e.message]
+    assert all("->" in e.message for e in recursive)

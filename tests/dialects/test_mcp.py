@@ -1,0 +1,108 @@
+"""The `mcp` dialect: `tools/list` Tools, output schemas, annotations, the corpus."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from checkers import mcp as mcp_checker
+from toolkit import CONSTRAINED, FOLDER, doc, run
+
+import httpllm
+from httpllm.dialects.mcp import RESULT, hints, output_schema
+
+
+def with_output(schema: Any, method: str = "post") -> dict[str, Any]:
+    """One operation whose 200 response is `schema` (JSON)."""
+    source = doc(CONSTRAINED, components={"Folder": FOLDER})
+    operation = source["paths"]["/r0"].pop("post")
+    operation["responses"]["200"]["content"] = {"application/json": {"schema": schema}}
+    source["paths"]["/r0"][method] = operation
+    return source
+
+
+def tool_of(source: dict[str, Any], **options: Any) -> Any:
+    app = httpllm.compile(source, "mcp", **options)
+    (tool,) = app.tools()
+    return app, tool
+
+
+def test_tool_passes_both_protocol_revisions() -> None:
+    """A Tool passes the schema-exact models of 2025-11-25 and 2026-07-28 and SEP-986."""
+    app, tool = tool_of(with_output({"type": "object", "properties": {"id": {"type": "string"}}}))
+    assert set(mcp_checker.tool_models()) == {"2025-11-25", "2026-07-28"}
+    assert list(tool) == ["name", "description", "inputSchema", "outputSchema", "annotations"]
+    assert tool["inputSchema"]["type"] == "object"
+    assert mcp_checker.check(tool) == []
+    assert tool["outputSchema"] == app.functions[0].output
+
+
+def test_constraints_and_defs_are_kept() -> None:
+    """Every keyword stays; a recursive schema stays under `$defs` (no loss)."""
+    app, tool = tool_of(doc({"$ref": "#/components/schemas/Folder"},
+                            components={"Folder": FOLDER}))
+    assert tool["inputSchema"]["properties"]["body"] == {"$ref": "#/$defs/Folder"}
+    assert "Folder" in tool["inputSchema"]["$defs"]
+    assert app.losses == ()
+    _, tool = tool_of(doc(CONSTRAINED))
+    assert tool["inputSchema"]["properties"]["body"]["properties"]["name"]["minLength"] == 1
+
+
+@pytest.mark.parametrize("schema", [
+    {"type": "array", "items": {"type": "string"}},
+    {"type": "string"},
+    {"anyOf": [{"type": "object"}, {"type": "null"}]},
+], ids=["array", "string", "union"])
+def test_non_object_output_is_wrapped_under_result(schema: dict[str, Any]) -> None:
+    """Outputs that are not `type: object` are wrapped as `{result: ...}`, with a loss."""
+    app, tool = tool_of(with_output(schema))
+    assert tool["outputSchema"] == {"type": "object", "properties": {RESULT: schema},
+                                    "required": [RESULT]}
+    (loss,) = app.functions[0].losses
+    assert (loss.keyword, loss.action) == ("outputSchema", "rewritten")
+    assert mcp_checker.check(tool) == []
+
+
+def test_wrapped_output_hoists_its_defs() -> None:
+    """A recursive output keeps its `$defs` at the wrapper's root, so refs still resolve."""
+    app, tool = tool_of(with_output({"type": "array",
+                                     "items": {"$ref": "#/components/schemas/Folder"}}))
+    out = tool["outputSchema"]
+    assert out["properties"][RESULT] == {"type": "array", "items": {"$ref": "#/$defs/Folder"}}
+    assert "Folder" in out["$defs"]
+    assert mcp_checker.check(tool) == []
+
+
+def test_output_schema_helper_is_identity_for_objects() -> None:
+    """An object output schema is returned as it is (same object, not wrapped)."""
+    schema = {"type": "object", "properties": {}}
+    assert output_schema(schema) == (schema, False)
+    assert output_schema(schema)[0] is schema
+
+
+def test_no_response_schema_no_output_schema() -> None:
+    """An operation without a JSON success body has no `outputSchema`."""
+    _, tool = tool_of(doc(CONSTRAINED))
+    assert "outputSchema" not in tool
+
+
+@pytest.mark.parametrize(("method", "expected"), [
+    ("get", {"readOnlyHint": True, "openWorldHint": True}),
+    ("put", {"readOnlyHint": False, "idempotentHint": True, "openWorldHint": True}),
+    ("delete", {"readOnlyHint": False, "idempotentHint": True, "openWorldHint": True}),
+    ("post", {"readOnlyHint": False, "idempotentHint": False, "openWorldHint": True}),
+    ("patch", {"readOnlyHint": False, "idempotentHint": False, "openWorldHint": True}),
+])
+def test_annotations_follow_http_method_semantics(method: str, expected: dict[str, bool]) -> None:
+    """Safe methods are read-only, PUT and DELETE idempotent (RFC 9110 section 9.2)."""
+    assert hints(method) == expected
+    _, tool = tool_of(with_output({"type": "object"}, method=method))
+    assert tool["annotations"] == expected
+
+
+@pytest.mark.corpus
+def test_corpus() -> None:
+    """Every tool of every real document passes the MCP models of both revisions."""
+    tally = run("mcp", [lambda tool, function: mcp_checker.check(tool)])
+    print(tally.row("mcp"))
+    assert tally.failures[:10] == []

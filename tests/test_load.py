@@ -1,0 +1,237 @@
+"""Source -> raw document: safe JSON/YAML, limits, and the file/network gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import httpllm
+from httpllm.errors import AccessDenied, LimitExceeded, LoadError
+from httpllm.load import Limits, Loader, load_text, source_of
+
+FIXTURES = Path(__file__).parent / "fixtures" / "refs"
+ROOT = FIXTURES / "api" / "openapi.yaml"
+DEEP = 10_000
+
+
+def billion_laughs(levels: int = 9) -> str:
+    """The YAML alias bomb: nine levels of nine aliases each, about 10**9 strings."""
+    lines = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    previous = "a"
+    for name in "bcdefghijklmnop"[: levels - 1]:
+        lines.append(f"{name}: &{name} [" + ", ".join([f"*{previous}"] * 9) + "]")
+        previous = name
+    return "\n".join(lines) + "\n"
+
+
+def test_json_and_yaml_give_the_same_value() -> None:
+    """JSON text and YAML text decode to plain JSON values."""
+    assert load_text('{"openapi": "3.1.0", "paths": {}}') == {"openapi": "3.1.0", "paths": {}}
+    assert load_text("openapi: 3.1.0\npaths: {}\n") == {"openapi": "3.1.0", "paths": {}}
+
+
+def test_yaml_keys_become_strings_and_dates_stay_text() -> None:
+    """Status codes and booleans as YAML keys become strings; dates are not converted."""
+    out = load_text("200: ok\ntrue: yes\nnull: x\nwhen: 2024-01-02\n")
+    assert out == {"200": "ok", "true": True, "null": "x", "when": "2024-01-02"}
+
+
+def test_bytes_with_bom_and_latin1() -> None:
+    """Bytes are UTF-8 (a BOM is skipped), falling back to Latin-1."""
+    assert load_text(b"\xef\xbb\xbfa: 1\n") == {"a": 1}
+    assert load_text("a: caf\xe9\n".encode("latin-1")) == {"a": "caf\xe9"}
+
+
+def test_invalid_text_names_line_and_column() -> None:
+    """Text that is neither JSON nor YAML is a LoadError with the place of the problem."""
+    with pytest.raises(LoadError, match=r"<text>: not valid JSON or YAML at line 2, column") as err:
+        load_text("a: [1, 2\nb: }\n")
+    assert not isinstance(err.value, LimitExceeded)
+
+
+def test_size_limit() -> None:
+    """Text over `max_bytes` is refused before it is parsed."""
+    with pytest.raises(LimitExceeded, match="larger than 10 bytes"):
+        load_text("a: 12345678901", limits=Limits(max_bytes=10))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("[" * DEEP + "]" * DEEP, id="json-arrays"),
+        pytest.param('{"a":' * DEEP + "1" + "}" * DEEP, id="json-objects"),
+        pytest.param("- " * DEEP + "1", id="yaml-block-sequences"),
+        pytest.param("a: " + "{a: " * DEEP + "1" + "}" * DEEP, id="yaml-flow-mappings"),
+        pytest.param("a: " + "[" * DEEP + "1" + "]" * DEEP, id="yaml-flow-sequences"),
+    ],
+)
+def test_depth_10000_is_limit_exceeded(text: str) -> None:
+    """JSON or YAML text nested 10,000 levels raises LimitExceeded, not RecursionError."""
+    with pytest.raises(LimitExceeded, match="nesting"):
+        load_text(text)
+
+
+def test_depth_limit_is_ours_below_the_parsers() -> None:
+    """Nesting past `max_depth` but within what the parsers take is refused too."""
+    text = '{"a":' * 40 + "1" + "}" * 40
+    assert load_text(text)
+    with pytest.raises(LimitExceeded, match="deeper than 30 levels"):
+        load_text(text, limits=Limits(max_depth=30))
+    with pytest.raises(LimitExceeded, match="deeper than 30 levels"):
+        load_text("a:\n" + "".join("  " * i + "a:\n" for i in range(1, 40)) + "  " * 40 + "1",
+                  limits=Limits(max_depth=30))
+
+
+def test_billion_laughs_is_refused() -> None:
+    """A YAML alias bomb is refused with LimitExceeded before anything walks it."""
+    with pytest.raises(LimitExceeded, match="YAML alias expansion"):
+        load_text(billion_laughs())
+
+
+def test_small_alias_use_is_fine() -> None:
+    """Ordinary anchors and aliases still load, sharing nothing the caller can see."""
+    out = load_text("base: &b {type: string}\nother: *b\n")
+    assert out == {"base": {"type": "string"}, "other": {"type": "string"}}
+
+
+def test_recursive_alias_is_refused() -> None:
+    """A YAML alias that contains itself is refused, not looped over."""
+    with pytest.raises(LimitExceeded):
+        load_text("a: &a [*a]\n")
+
+
+def test_node_limit_counts_expanded_values() -> None:
+    """`max_nodes` counts values after alias expansion."""
+    with pytest.raises(LimitExceeded):
+        load_text(billion_laughs(3), limits=Limits(max_nodes=500))
+    assert load_text(billion_laughs(3), limits=Limits(max_nodes=5_000))
+
+
+def test_source_of_each_kind(tmp_path: Path) -> None:
+    """A dict, bytes, text and a path are told apart; a missing file is a LoadError."""
+    assert source_of({"openapi": "3.1.0"}) == ({"openapi": "3.1.0"}, None, "<dict>")
+    assert source_of(b"openapi: 3.1.0\n") == (b"openapi: 3.1.0\n", None, "<bytes>")
+    assert source_of("openapi: 3.1.0\n") == ("openapi: 3.1.0\n", None, "<text>")
+    assert source_of('{"openapi": "3.1.0"}')[2] == "<text>"
+    spec = tmp_path / "spec.yaml"
+    spec.write_text("openapi: 3.1.0\n")
+    raw, path, label = source_of(spec)
+    assert (raw, path, label) == (b"openapi: 3.1.0\n", spec.resolve(), str(spec))
+    assert source_of(str(spec))[1] == spec.resolve()
+    with pytest.raises(LoadError, match="no such file"):
+        source_of(tmp_path / "missing.yaml")
+
+
+# -- the gate ----------------------------------------------------------------------------
+
+
+def test_loader_reads_files_in_the_folder_once() -> None:
+    """A file beside the document is read, decoded and cached by URI."""
+    loader = Loader(ROOT.resolve())
+    uri = (FIXTURES / "api" / "schemas" / "pet.yaml").resolve().as_uri()
+    first = loader(uri + "#/Pet")
+    assert first["Tag"] == {"type": "string", "maxLength": 8}
+    assert loader(uri) is first
+
+
+def test_outside_folder_needs_opt_in() -> None:
+    """`../outside.yaml` is AccessDenied unless `allow_outside_root=True`."""
+    uri = (FIXTURES / "outside.yaml").resolve().as_uri()
+    with pytest.raises(AccessDenied, match="outside the document's folder"):
+        Loader(ROOT.resolve())(uri)
+    assert Loader(ROOT.resolve(), allow_outside_root=True)(uri) == {
+        "Thing": {"type": "integer", "maximum": 9}
+    }
+
+
+def test_dot_dot_inside_a_uri_is_resolved_before_the_check() -> None:
+    """`api/schemas/../../outside.yaml` is still outside."""
+    sneaky = (FIXTURES / "api" / "schemas").resolve().as_uri() + "/../../outside.yaml"
+    with pytest.raises(AccessDenied):
+        Loader(ROOT.resolve())(sneaky)
+
+
+def test_network_needs_opt_in(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`http(s)://` is AccessDenied unless `allow_network=True` (nothing is fetched here)."""
+    with pytest.raises(AccessDenied, match="needs the network"):
+        Loader(ROOT.resolve())("https://example.invalid/a.yaml")
+    fetched: list[str] = []
+
+    def fake_fetch(self: Loader, uri: str) -> Any:
+        fetched.append(uri)
+        return {"ok": True}
+
+    monkeypatch.setattr(Loader, "_fetch", fake_fetch)
+    loader = Loader(ROOT.resolve(), allow_network=True)
+    assert loader("https://example.invalid/a.yaml#/x") == {"ok": True}
+    assert fetched == ["https://example.invalid/a.yaml"]
+
+
+def test_text_documents_read_no_files() -> None:
+    """A document given as text or a dict has no folder: every file reference is denied."""
+    with pytest.raises(AccessDenied, match="given as text"):
+        Loader(None)("file:///etc/passwd")
+    with pytest.raises(AccessDenied, match=r"relative file reference 'other\.yaml'"):
+        Loader(None)("other.yaml")
+
+
+def test_other_schemes_are_denied() -> None:
+    """Only `file:` and `http(s):` exist; `ftp:` and the like are AccessDenied."""
+    with pytest.raises(AccessDenied, match="unsupported reference scheme 'ftp'"):
+        Loader(ROOT.resolve(), allow_network=True, allow_outside_root=True)("ftp://h/a.yaml")
+
+
+def test_missing_file_in_folder_is_a_load_error() -> None:
+    """A missing file beside the document is a LoadError naming the file."""
+    uri = (FIXTURES / "api" / "missing.yaml").resolve().as_uri()
+    with pytest.raises(LoadError, match="cannot read referenced file") as err:
+        Loader(ROOT.resolve())(uri)
+    assert err.value.source is not None and err.value.source.endswith("missing.yaml")
+
+
+# -- through compile -----------------------------------------------------------------------
+
+
+def deep_schema(depth: int) -> dict[str, Any]:
+    root: dict[str, Any] = {"type": "array"}
+    node = root
+    for _ in range(depth):
+        node["items"] = {"type": "array"}
+        node = node["items"]
+    return root
+
+
+def operation_with(schema: Any) -> dict[str, Any]:
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"post": {
+            "operationId": "deep",
+            "requestBody": {"content": {"application/json": {"schema": schema}}},
+            "responses": {"204": {"description": "none"}},
+        }}, "/b": {"get": {"operationId": "fine", "responses": {"204": {"description": "x"}}}}},
+    }
+
+
+def test_compile_dict_depth_10000_is_limit_exceeded() -> None:
+    """A dict document with a schema 10,000 levels deep reports LimitExceeded for that
+    operation (never RecursionError), and the others compile."""
+    app = httpllm.compile(operation_with(deep_schema(DEEP)), "3.1")
+    assert [(e.path, e.kind) for e in app.errors] == [("/a", "LimitExceeded")]
+    assert [f.name for f in app.functions] == ["fine"]
+
+
+def test_compile_deep_text_is_limit_exceeded() -> None:
+    """JSON or YAML text 10,000 levels deep is refused by compile with LimitExceeded."""
+    with pytest.raises(LimitExceeded):
+        httpllm.compile("[" * DEEP + "]" * DEEP)
+    with pytest.raises(LimitExceeded):
+        httpllm.compile("openapi: 3.1.0\nx: " + "[" * DEEP + "]" * DEEP + "\n")
+
+
+def test_compile_refuses_billion_laughs() -> None:
+    """compile() refuses a YAML alias bomb with LimitExceeded."""
+    with pytest.raises(LimitExceeded):
+        httpllm.compile("openapi: 3.1.0\n" + billion_laughs())

@@ -1,0 +1,69 @@
+"""JSON pointers (RFC 6901) spelled like a ``$ref``."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from httpllm.pointer import escape, join, parts, unescape
+
+
+@pytest.mark.parametrize(
+    ("token", "escaped"),
+    [("pets", "pets"), ("/pets", "~1pets"), ("a~b", "a~0b"), ("~1", "~01"), (3, "3"), ("", "")],
+)
+def test_escape(token: str | int, escaped: str) -> None:
+    """`~` becomes `~0` and `/` becomes `~1`, in that order (RFC 6901 section 3)."""
+    assert escape(token) == escaped
+
+
+def test_unescape_order() -> None:
+    """`~01` is the token `~1`, not `/` (RFC 6901 section 4: `~1` is replaced first)."""
+    assert unescape("~01") == "~1"
+
+
+def test_join() -> None:
+    """Tokens are escaped and appended; no tokens gives the pointer back."""
+    assert join("#/paths", "/pets/{id}", "get") == "#/paths/~1pets~1{id}/get"
+    assert join("#/components", "schemas", 0) == "#/components/schemas/0"
+    assert join("#/a") == "#/a"
+
+
+@pytest.mark.parametrize(
+    ("fragment", "tokens"),
+    [
+        ("", []),
+        ("#", []),
+        ("#/", [""]),
+        ("/a/b~1c", ["a", "b/c"]),
+        ("#/components/schemas/Pet", ["components", "schemas", "Pet"]),
+        ("#//a", ["", "a"]),
+        ("#/a%20b", ["a b"]),
+        ("#/p%25c", ["p%c"]),
+        ("#/m~0n", ["m~n"]),
+    ],
+)
+def test_parts(fragment: str, tokens: list[str]) -> None:
+    """A fragment is percent-decoded, split on `/` and unescaped (RFC 6901 sections 4, 6)."""
+    assert parts(fragment) == tokens
+
+
+def test_parts_keeps_an_empty_first_key() -> None:
+    """`#//a` names the key `""` then `a`; only the first slash is the separator."""
+    assert parts("#//a") == ["", "a"]
+    assert parts("#/a//") == ["a", "", ""]
+
+
+@given(st.lists(st.text(alphabet=st.characters(blacklist_characters="%"), max_size=8), max_size=6))
+def test_join_then_parts_round_trips(tokens: list[str]) -> None:
+    """`parts(join("#", *tokens))` gives the tokens back (tokens without `%`, which a
+    fragment percent-decodes)."""
+    assert parts(join("#", *tokens)) == tokens
+
+
+@given(st.text(max_size=12))
+def test_escape_round_trips(token: str) -> None:
+    """`unescape(escape(t)) == t` for every token."""
+    assert unescape(escape(token)) == token
+    assert "/" not in escape(token)

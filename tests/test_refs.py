@@ -1,0 +1,401 @@
+"""References: the Resolver (local, multi-file, `$anchor`, `$id`, the gate) and the RefGraph."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import httpllm
+from httpllm.errors import AccessDenied, RefError
+from httpllm.load import Loader
+from httpllm.refs import ROOT, RefGraph, Resolver, def_name
+
+FIXTURES = Path(__file__).parent / "fixtures" / "refs"
+ROOT_FILE = (FIXTURES / "api" / "openapi.yaml").resolve()
+
+DOC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "components": {
+        "schemas": {
+            "Pet": {"type": "object", "properties": {"tag": {"$ref": "#/components/schemas/Tag"}}},
+            "Tag": {"$anchor": "tag", "type": "string"},
+            "a/b": {"type": "null"},
+            "p%c": {"type": "boolean"},
+            "Alias": {"$ref": "#/components/schemas/Alias2"},
+            "Alias2": {"$ref": "#/components/schemas/Tag"},
+            "Loop1": {"$ref": "#/components/schemas/Loop2"},
+            "Loop2": {"$ref": "#/components/schemas/Loop1"},
+            "Self": {"$ref": "#/components/schemas/Self"},
+            "Remote": {
+                "$id": "https://example.com/schemas/remote",
+                "type": "object",
+                "properties": {
+                    "x": {"$anchor": "x", "type": "integer"},
+                    "y": {"$ref": "#x"},
+                    "z": {"$ref": "other"},
+                },
+            },
+            "Other": {"$id": "https://example.com/schemas/other", "type": "boolean"},
+        }
+    },
+}
+
+
+def resolver(doc: Any = DOC) -> Resolver:
+    return Resolver(doc, ROOT, Loader(None))
+
+
+# -- the Resolver --------------------------------------------------------------------------
+
+
+def test_local_pointer() -> None:
+    """A local `$ref` gives the node, its canonical URI and its pointer."""
+    target = resolver().resolve("#/components/schemas/Tag", ROOT)
+    assert target.node == {"$anchor": "tag", "type": "string"}
+    assert (target.uri, target.pointer, target.base) == (
+        "root:#/components/schemas/Tag", "#/components/schemas/Tag", "")
+
+
+def test_escaped_and_percent_encoded_tokens() -> None:
+    """`~1` and percent-encoding in a `$ref` name the key they spell."""
+    r = resolver()
+    assert r.resolve("#/components/schemas/a~1b", ROOT).node == {"type": "null"}
+    assert r.resolve("#/components/schemas/p%25c", ROOT).node == {"type": "boolean"}
+
+
+def test_chain_of_refs_is_followed() -> None:
+    """A `$ref` to a bare `$ref` is followed to the schema at its end."""
+    target = resolver().resolve("#/components/schemas/Alias", ROOT)
+    assert target.pointer == "#/components/schemas/Tag"
+
+
+def test_anchor() -> None:
+    """`#name` finds the schema whose `$anchor` is `name`."""
+    target = resolver().resolve("#tag", ROOT)
+    assert target.pointer == "#/components/schemas/Tag"
+
+
+def test_id_absolute_and_with_fragment() -> None:
+    """A `$ref` to a schema's `$id` finds it in the document, named by its real pointer."""
+    r = resolver()
+    remote = r.resolve("https://example.com/schemas/remote", ROOT)
+    assert remote.pointer == "#/components/schemas/Remote"
+    assert remote.uri == "root:#/components/schemas/Remote"
+    assert remote.base == "https://example.com/schemas/remote"
+    inner = r.resolve("https://example.com/schemas/remote#/properties/x", ROOT)
+    assert inner.pointer == "#/components/schemas/Remote/properties/x"
+    anchored = r.resolve("https://example.com/schemas/remote#x", ROOT)
+    assert anchored.pointer == "#/components/schemas/Remote/properties/x"
+
+
+def test_two_ids_are_two_targets() -> None:
+    """Different `$id`s resolve to different targets (their URIs never collide)."""
+    r = resolver()
+    remote = r.resolve("https://example.com/schemas/remote", ROOT)
+    other = r.resolve("https://example.com/schemas/other", ROOT)
+    assert remote.uri != other.uri
+    assert other.node == {"$id": "https://example.com/schemas/other", "type": "boolean"}
+
+
+def test_refs_inside_an_id_resolve_against_it() -> None:
+    """Relative refs inside a `$id` resource use that `$id` as their base, never the network."""
+    r = resolver()
+    base = r.resolve("#/components/schemas/Remote", ROOT).scope
+    assert base == "https://example.com/schemas/remote"
+    assert r.resolve("#x", base).pointer == "#/components/schemas/Remote/properties/x"
+    assert r.resolve("other", base).pointer == "#/components/schemas/Other"
+
+
+@pytest.mark.parametrize(
+    ("ref", "message"),
+    [
+        ("#/components/schemas/Nope", r"points to nowhere \(#/components/schemas/Nope does not"),
+        ("#/components/schemas/Tag/type/x", "points to nowhere"),
+        ("#nope", "no \\$anchor 'nope'"),
+        ("https://example.com/schemas/remote#/nope", "points to nowhere"),
+    ],
+)
+def test_dangling_ref_names_the_pointer(ref: str, message: str) -> None:
+    """A `$ref` to nothing is a RefError naming what is missing."""
+    with pytest.raises(RefError, match=message):
+        resolver().resolve(ref, ROOT)
+
+
+@pytest.mark.parametrize("name", ["Loop1", "Self"])
+def test_ref_chain_loop_is_an_error(name: str) -> None:
+    """A chain of bare `$ref`s that comes back to itself is a RefError, not a hang."""
+    with pytest.raises(RefError, match="chain loops") as err:
+        resolver().resolve(f"#/components/schemas/{name}", ROOT)
+    assert err.value.pointer is not None and err.value.pointer.startswith("#/components/schemas/")
+
+
+def test_long_ref_chain_is_an_error() -> None:
+    """A chain longer than 64 links is refused."""
+    schemas = {f"S{i}": {"$ref": f"#/components/schemas/S{i + 1}"} for i in range(70)}
+    schemas["S70"] = {"type": "string"}
+    with pytest.raises(RefError, match="too long"):
+        resolver({"components": {"schemas": schemas}}).resolve("#/components/schemas/S0", ROOT)
+
+
+def test_non_string_ref_is_an_error() -> None:
+    """`$ref` must be a string."""
+    with pytest.raises(RefError, match="must be a string"):
+        resolver().resolve(3, ROOT)  # type: ignore[arg-type]
+
+
+def test_file_ref_in_a_text_document_is_denied() -> None:
+    """A document given as a dict cannot reach files."""
+    with pytest.raises(AccessDenied, match="relative file reference"):
+        resolver().resolve("other.yaml#/A", ROOT)
+
+
+def test_resolution_is_cached() -> None:
+    """The same `$ref` at the same base resolves once."""
+    r = resolver()
+    assert r.resolve("#tag", ROOT) is r.resolve("#tag", ROOT)
+
+
+# -- several files -------------------------------------------------------------------------
+
+
+def file_resolver(**gate: bool) -> Resolver:
+    loader = Loader(ROOT_FILE, **gate)
+    from httpllm.load import load_text
+
+    root = load_text(ROOT_FILE.read_bytes())
+    return Resolver(root, ROOT_FILE.as_uri(), loader)
+
+
+def test_relative_file_refs_resolve_inside_the_folder() -> None:
+    """`schemas/pet.yaml#/Pet` and refs inside it resolve relative to their own file."""
+    r = file_resolver()
+    pet = r.resolve("schemas/pet.yaml#/Pet", ROOT_FILE.as_uri())
+    assert pet.pointer == "schemas/pet.yaml#/Pet"
+    owner = r.resolve(pet.node["properties"]["owner"]["$ref"], pet.scope)
+    assert owner.pointer == "schemas/owner.json#"
+    back = r.resolve(owner.node["properties"]["pets"]["items"]["$ref"], owner.scope)
+    assert back.uri == pet.uri
+
+
+def test_outside_and_network_refs_are_denied() -> None:
+    """`../outside.yaml` and `http://` refs are AccessDenied without the opt-ins."""
+    r = file_resolver()
+    with pytest.raises(AccessDenied, match="outside the document's folder"):
+        r.resolve("../outside.yaml#/Thing", ROOT_FILE.as_uri())
+    with pytest.raises(AccessDenied, match="needs the network"):
+        r.resolve("http://example.invalid/thing.yaml#/Thing", ROOT_FILE.as_uri())
+    allowed = file_resolver(allow_outside_root=True)
+    assert allowed.resolve("../outside.yaml#/Thing", ROOT_FILE.as_uri()).node == {
+        "type": "integer", "maximum": 9}
+
+
+def test_compile_multi_file_document() -> None:
+    """A document over several files compiles; refs to files outside the folder or on the
+    network are errors of their own operations, naming the `$ref`'s pointer."""
+    app = httpllm.compile(ROOT_FILE, "3.1")
+    (add,) = app.functions
+    body = add.parameters["properties"]["body"]
+    assert add.parameters["properties"]["limit"] == {"type": "integer", "minimum": 1}
+    assert body == {"$ref": "#/$defs/Pet"}
+    defs = add.parameters["$defs"]
+    assert defs["Pet"]["properties"]["tag"] == {"type": "string", "maxLength": 8}
+    assert defs["Pet"]["properties"]["owner"] == {"$ref": "#/$defs/owner"}
+    assert defs["owner"]["properties"]["pets"]["items"] == {"$ref": "#/$defs/Pet"}
+    assert app.cycles == (("Pet", "owner"),)
+    errors = {e.path: (e.kind, e.pointer) for e in app.errors}
+    assert errors == {
+        "/outside": ("AccessDenied", "#/paths/~1outside/get/parameters/0/schema"),
+        "/network": ("AccessDenied", "#/paths/~1network/get/parameters/0/schema"),
+    }
+
+
+def test_compile_with_opt_ins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`allow_outside_root=True` reads `../outside.yaml`; `allow_network=True` hands the URL
+    to the fetcher (stubbed here: nothing is fetched)."""
+    fetched: list[str] = []
+
+    def fake_fetch(self: Loader, uri: str) -> Any:
+        fetched.append(uri)
+        return {"Thing": {"type": "string"}}
+
+    monkeypatch.setattr(Loader, "_fetch", fake_fetch)
+    app = httpllm.compile(ROOT_FILE, "3.1", allow_outside_root=True, allow_network=True)
+    assert app.errors == ()
+    by_name = {f.name: f.parameters["properties"].get("q") for f in app.functions}
+    assert by_name["readOutside"] == {"type": "integer", "maximum": 9}
+    assert by_name["readNetwork"] == {"type": "string"}
+    assert fetched == ["http://example.invalid/thing.yaml"]
+
+
+def test_compile_dangling_ref_names_the_site() -> None:
+    """A dangling `$ref` fails its operation with a RefError at the `$ref`'s pointer."""
+    doc = {
+        "openapi": "3.1.0",
+        "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {
+            "operationId": "a",
+            "parameters": [{"name": "q", "in": "query",
+                            "schema": {"$ref": "#/components/schemas/Missing"}}],
+            "responses": {"204": {"description": "x"}},
+        }}},
+    }
+    app = httpllm.compile(doc, "3.1")
+    (error,) = app.errors
+    assert error.kind == "RefError"
+    assert error.pointer == "#/paths/~1a/get/parameters/0/schema"
+    assert "#/components/schemas/Missing" in error.message
+
+
+# -- the RefGraph --------------------------------------------------------------------------
+
+
+def graph(edges: dict[str, list[str]]) -> RefGraph:
+    g = RefGraph()
+    for name, targets in edges.items():
+        g.add(name, targets)
+    g.finish()
+    return g
+
+
+def test_graph_self_and_mutual_cycles() -> None:
+    """A schema on a cycle is recursive; one merely reaching a cycle is not."""
+    g = graph({"Node": ["Node"], "A": ["B"], "B": ["A", "Leaf"], "Top": ["A"], "Leaf": []})
+    assert g.recursive == {"Node", "A", "B"}
+    assert g.cycles == [["A", "B"], ["Node"]]
+    assert not g.is_recursive("Top") and not g.is_recursive("Leaf")
+
+
+def test_graph_order_puts_dependencies_first() -> None:
+    """`order` ranks a referenced schema before the schemas that use it."""
+    g = graph({"Top": ["Mid"], "Mid": ["Leaf"], "Leaf": []})
+    assert g.order["Leaf"] < g.order["Mid"] < g.order["Top"]
+
+
+def test_graph_reachable() -> None:
+    """`reachable` follows edges from the given names, which it includes."""
+    g = graph({"Top": ["Mid"], "Mid": ["Leaf"], "Leaf": [], "Other": []})
+    assert g.reachable(["Top"]) == {"Top", "Mid", "Leaf"}
+    assert g.reachable(["Unknown"]) == set()
+
+
+def test_def_name() -> None:
+    """Def names are the last pointer token made safe and unique."""
+    taken: set[str] = set()
+    assert def_name(["components", "schemas", "Pet"], taken) == "Pet"
+    assert def_name(["other", "Pet"], taken) == "Pet_2"
+    assert def_name(["a b/c"], taken) == "a_b_c"
+    assert def_name([], taken) == "schema"
+    assert def_name(["~~"], taken) == "schema_2"
+
+
+def document(schemas: dict[str, Any], body: str, output: str | None = None) -> dict[str, Any]:
+    """One operation whose body (and response) refer to named schemas."""
+    op: dict[str, Any] = {
+        "operationId": "op",
+        "requestBody": {"content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{body}"}}}},
+        "responses": {"204": {"description": "none"}},
+    }
+    if output is not None:
+        op["responses"] = {"200": {"description": "ok", "content": {"application/json": {
+            "schema": {"$ref": f"#/components/schemas/{output}"}}}}}
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": op}}, "components": {"schemas": schemas}}
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+CYCLES: dict[str, tuple[dict[str, Any], tuple[tuple[str, ...], ...]]] = {
+    "self": ({"Node": {"type": "object", "properties": {"next": ref("Node")}}}, (("Node",),)),
+    "mutual": ({
+        "A": {"type": "object", "properties": {"b": ref("B")}},
+        "B": {"type": "object", "properties": {"a": ref("A")}},
+    }, (("A", "B"),)),
+    "through-allOf": ({
+        "A": {"allOf": [ref("B")], "properties": {"x": {"type": "string"}}},
+        "B": {"type": "object", "properties": {"child": ref("A")}},
+    }, (("A",),)),
+    "through-array-items": ({
+        "A": {"type": "array", "items": ref("A")},
+    }, (("A",),)),
+    "none": ({
+        "A": {"type": "object", "properties": {"b": ref("B"), "c": ref("B")}},
+        "B": {"type": "string"},
+    }, ()),
+}
+
+
+@pytest.mark.parametrize("case", list(CYCLES))
+def test_compile_finds_cycles(case: str) -> None:
+    """Cycles of the emended schemas are found: self, mutual, through a merged allOf."""
+    schemas, cycles = CYCLES[case]
+    app = httpllm.compile(document(schemas, "A" if "A" in schemas else "Node"), "3.1")
+    assert app.errors == ()
+    assert app.cycles == cycles
+
+
+def pets(version: str = "3.0.3") -> dict[str, Any]:
+    """The classic discriminator inheritance: the parent lists its children, which extend it."""
+    schemas = {
+        "Pet": {
+            "type": "object",
+            "required": ["petType"],
+            "properties": {"petType": {"type": "string"}, "name": {"type": "string"}},
+            "oneOf": [ref("Cat"), ref("Dog")],
+            "discriminator": {"propertyName": "petType"},
+        },
+        "Cat": {"allOf": [ref("Pet"), {"type": "object",
+                                       "properties": {"lives": {"type": "integer"}}}]},
+        "Dog": {"allOf": [ref("Pet"), {"type": "object",
+                                       "properties": {"bark": {"type": "boolean"}}}]},
+    }
+    doc = document(schemas, "Pet")
+    doc["openapi"] = version
+    doc["paths"]["/cats"] = {"get": {"operationId": "getCat", "responses": {"200": {
+        "description": "ok", "content": {"application/json": {"schema": ref("Cat")}}}}}}
+    return doc
+
+
+CAT = {
+    "type": "object",
+    "required": ["petType"],
+    "properties": {
+        "petType": {"type": "string"},
+        "name": {"type": "string"},
+        "lives": {"type": "integer"},
+    },
+}
+
+
+@pytest.mark.parametrize("include", [None, "getCat"])
+def test_discriminator_inheritance_is_not_recursive(include: str | None) -> None:
+    """Parent `oneOf: [Cat, Dog]` with children `allOf: [Pet, ...]` makes no cycle, and a
+    child inherits the parent's properties, not its union, whatever is compiled first."""
+    app = httpllm.compile(pets(), "3.1", include=include)
+    assert app.errors == () and app.cycles == ()
+    cat = app.function("getCat").output
+    assert cat == CAT
+    if include is None:
+        body = app.function("op").parameters["properties"]["body"]
+        assert "$defs" not in app.function("op").parameters
+        tags = [m["properties"]["petType"] for m in body["anyOf"]]
+        assert tags == [{"type": "string", "enum": ["Cat"]}, {"type": "string", "enum": ["Dog"]}]
+        assert body["anyOf"][0]["required"] == ["petType"]
+        assert body["anyOf"][0]["properties"]["lives"] == {"type": "integer"}
+
+
+def test_a_schema_that_extends_a_union_keeps_it() -> None:
+    """`allOf: [Pet, ...]` in a schema Pet does not list still means Pet's union and more."""
+    doc = pets()
+    doc["components"]["schemas"]["Owned"] = {
+        "allOf": [ref("Pet"), {"properties": {"owner": {"type": "string"}}}]}
+    doc["paths"]["/owned"] = {"get": {"operationId": "getOwned", "responses": {"200": {
+        "description": "ok", "content": {"application/json": {"schema": ref("Owned")}}}}}}
+    app = httpllm.compile(doc, "3.1", include="getOwned")
+    owned = app.function("getOwned").output
+    assert [m["properties"]["petType"]["enum"] for m in owned["anyOf"]] == [["Cat"], ["Dog"]]
+    assert owned["properties"]["owner"] == {"type": "string"}

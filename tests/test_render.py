@@ -1,0 +1,118 @@
+"""render: dialect rules, loss report, memoized shared schemas, strict fallback, limits."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+import httpllm
+from httpllm import dialects
+from httpllm.dialects import Dialect, JSON_SCHEMA_2020_12, filter_keywords, get_dialect
+from httpllm.render import cut_description
+from httpllm.walk import children
+
+DOC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/a": {"post": {"operationId": "a", "requestBody": {"content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Code"}}}},
+            "responses": {"200": {"description": "ok"}}}},
+        "/b": {"post": {"operationId": "b", "requestBody": {"content": {"application/json": {
+            "schema": {"$ref": "#/components/schemas/Code"}}}},
+            "responses": {"200": {"description": "ok"}}}},
+    },
+    "components": {"schemas": {"Code": {"type": "object", "properties": {
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$", "x-internal": True}}}}},
+}
+
+@pytest.fixture(autouse=True)
+def _registry(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Providers registered by a test are gone after it."""
+    monkeypatch.setattr(dialects, "_REGISTRY", dict(dialects._REGISTRY))
+    monkeypatch.setattr(dialects, "_ALIASES", dict(dialects._ALIASES))
+
+
+TOY = Dialect(name="toy", keywords=JSON_SCHEMA_2020_12 - {"pattern"}, rules=(filter_keywords,),
+              envelope=lambda f, o: {"name": f.name, "schema": f.parameters})
+
+
+def test_toy_dialect_moves_pattern_to_description_with_a_loss() -> None:
+    """A keyword outside the dialect's set is described and reported with its pointer."""
+    httpllm.register_provider("toy", TOY)
+    app = httpllm.compile(DOC, provider="toy")
+    for fn in app.functions:
+        code = fn.parameters["properties"]["body"]["properties"]["code"]
+        assert "pattern" not in code and "@pattern ^[A-Z]{3}$" in code["description"]
+        (loss,) = fn.losses
+        assert loss.pointer == "#/components/schemas/Code/properties/code/pattern"
+        assert (loss.keyword, loss.action, loss.value) == ("pattern", "described", "^[A-Z]{3}$")
+
+
+def test_shared_schema_losses_are_reported_for_every_function() -> None:
+    """A named schema rendered once still reports its losses in each function using it."""
+    httpllm.register_provider("toy", TOY)
+    app = httpllm.compile(DOC, provider="toy")
+    assert [len(f.losses) for f in app.functions] == [1, 1]
+    assert len(app.losses) == 2
+
+
+def _keywords(schema: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            found |= set(node)
+            stack.extend(sub for _, _, sub in children(node))
+    return found
+
+
+def test_every_dropped_keyword_is_in_the_loss_report() -> None:
+    """Whatever keyword the emended schema has and the strict output lacks is a loss."""
+    spec = "specs/petstore-3.0.yaml"
+    for fn in httpllm.compile(spec, strict=True).functions:
+        missing = _keywords(fn.schema) - _keywords(fn.parameters) - {"$defs"}
+        lost = {loss.keyword for loss in fn.losses}
+        assert missing <= lost, (fn.name, missing - lost)
+
+
+def test_strict_limits_fall_back_to_non_strict_with_a_loss() -> None:
+    """A function over the strict limits is emitted non-strict with a fallback loss."""
+    props = {f"p{i}": {"type": "string", "enum": [f"v{j}" for j in range(20)]}
+             for i in range(60)}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "post": {"operationId": "big", "requestBody": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": props}}}},
+            "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc, strict=True).functions[0]
+    assert fn.strict is False
+    assert any(loss.action == "fallback" and "enum" in loss.note for loss in fn.losses)
+
+
+def test_long_description_is_cut_at_a_sentence_with_a_loss() -> None:
+    """chatgpt descriptions over 1024 characters are cut at a sentence boundary."""
+    text = "This sentence is long enough to count. " * 40
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "get": {"operationId": "x", "description": text,
+                "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc).functions[0]
+    assert len(fn.description) <= 1024 and fn.description.endswith("count.")
+    assert [loss.action for loss in fn.losses] == ["truncated"]
+
+
+def test_cut_description_falls_back_to_a_word_boundary() -> None:
+    """Without a sentence end in reach, the text is cut at a word and marked."""
+    assert cut_description("word " * 50, 20).endswith("…")
+    assert len(cut_description("word " * 50, 20)) <= 20
+
+
+def test_variant_by_replace_registers_as_a_provider() -> None:
+    """A gateway dialect built with dataclasses.replace is usable by name."""
+    base = get_dialect("chatgpt")
+    httpllm.register_provider("gateway", replace(base, keywords=base.keywords - {"format"}))
+    fn = httpllm.compile("specs/petstore-3.0.yaml", provider="gateway").function("getPet")
+    assert "format" not in fn.parameters["properties"]["petId"]
+    assert fn.losses[0].keyword == "format"

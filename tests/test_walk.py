@@ -1,0 +1,239 @@
+"""The one schema walker: iterative, post-order, by keyword table, identity when unchanged."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from httpllm.errors import LimitExceeded
+from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, children, transform
+
+
+def nested(depth: int, keyword: str = "items") -> dict[str, Any]:
+    """A schema ``depth`` levels deep through ``keyword``, built without recursion."""
+    root: dict[str, Any] = {"type": "array"}
+    node = root
+    for _ in range(depth):
+        child: dict[str, Any] = {"type": "array"}
+        node[keyword] = child
+        node = child
+    return root
+
+
+def record(seen: list[tuple[str, Any]]) -> Any:
+    def visit(node: dict[str, Any], at: str) -> Any:
+        seen.append((at, node.get("title")))
+        return node
+
+    return visit
+
+
+def test_children_by_keyword_table() -> None:
+    """Children are found by keyword: one value, a list, a mapping; other keys are data."""
+    node = {
+        "type": ["object", "null"],
+        "properties": {"a": {"title": "a"}, "b": True},
+        "items": {"title": "i"},
+        "allOf": [{"title": "x"}, 3],
+        "enum": [{"title": "not a schema"}],
+        "default": {"properties": {}},
+    }
+    assert list(children(node)) == [
+        ("properties", "a", {"title": "a"}),
+        ("properties", "b", True),
+        ("items", None, {"title": "i"}),
+        ("allOf", 0, {"title": "x"}),
+    ]
+
+
+def test_children_of_properties_without_type() -> None:
+    """`properties` is walked when `type` is absent or a list (pydantic-ai's walker is not)."""
+    assert [k for _, k, _ in children({"properties": {"a": {}}})] == ["a"]
+    assert [k for _, k, _ in children({"type": ["object"], "properties": {"b": {}}})] == ["b"]
+
+
+def test_ref_is_a_leaf() -> None:
+    """A bare `$ref` has no children; a `$ref` with schema siblings has theirs."""
+    assert list(children({"$ref": "#/$defs/A"})) == []
+    assert list(children({"$ref": "#/$defs/A", "items": {}})) == [("items", None, {})]
+
+
+def test_draft4_items_list() -> None:
+    """The tuple form of `items` yields each member with its index."""
+    assert list(children({"items": [{"type": "string"}, {"type": "integer"}]})) == [
+        ("items", 0, {"type": "string"}),
+        ("items", 1, {"type": "integer"}),
+    ]
+
+
+def test_keyword_tables_are_disjoint() -> None:
+    """A keyword is in at most one table."""
+    assert not (IN_VALUE & IN_ARRAY or IN_VALUE & IN_MAPPING or IN_ARRAY & IN_MAPPING)
+
+
+def test_post_order_with_pointers() -> None:
+    """Children are visited before their parent, each with its escaped pointer."""
+    schema = {
+        "title": "root",
+        "properties": {"a/b": {"title": "ab", "items": {"title": "it"}}},
+        "anyOf": [{"title": "u0"}],
+    }
+    seen: list[tuple[str, Any]] = []
+    transform(schema, record(seen), pointer="#/components/schemas/S")
+    assert seen[-1] == ("#/components/schemas/S", "root")
+    order = [title for _, title in seen]
+    assert order.index("it") < order.index("ab") < order.index("root")
+    assert dict((t, p) for p, t in seen) == {
+        "root": "#/components/schemas/S",
+        "ab": "#/components/schemas/S/properties/a~1b",
+        "it": "#/components/schemas/S/properties/a~1b/items",
+        "u0": "#/components/schemas/S/anyOf/0",
+    }
+
+
+def test_unchanged_is_identity() -> None:
+    """When no visit changes anything, the very same object comes back."""
+    schema = {"properties": {"a": {"type": "string"}}, "items": [{"type": "integer"}]}
+    assert transform(schema, lambda node, at: node) is schema
+
+
+def test_copy_on_write_shares_untouched_subtrees() -> None:
+    """A change rebuilds only the path to it; siblings are shared, the input is intact."""
+    untouched = {"type": "integer"}
+    schema = {"properties": {"a": {"type": "string"}, "b": untouched}}
+    before = copy.deepcopy(schema)
+
+    def upper(node: dict[str, Any], at: str) -> dict[str, Any]:
+        return {**node, "type": "STRING"} if node.get("type") == "string" else node
+
+    out = transform(schema, upper)
+    assert out == {"properties": {"a": {"type": "STRING"}, "b": {"type": "integer"}}}
+    assert out["properties"]["b"] is untouched
+    assert schema == before
+
+
+def test_parent_sees_transformed_children() -> None:
+    """`visit` gets the node with its children already replaced."""
+
+    def visit(node: dict[str, Any], at: str) -> dict[str, Any]:
+        if node.get("type") == "string":
+            return {"const": "s"}
+        if "items" in node:
+            assert node["items"] == {"const": "s"}
+        return node
+
+    assert transform({"items": {"type": "string"}}, visit) == {"items": {"const": "s"}}
+
+
+def test_boolean_schemas_pass_through() -> None:
+    """`true`/`false` subschemas are kept and never handed to `visit`."""
+    seen: list[tuple[str, Any]] = []
+    schema = {"additionalProperties": False, "items": True}
+    assert transform(schema, record(seen)) is schema
+    assert seen == [("#", None)]
+    assert transform(True, record(seen)) is True
+
+
+def test_visit_may_replace_by_a_boolean() -> None:
+    """A visit may return a non-dict schema; the parent holds it."""
+    out = transform({"not": {"title": "x"}}, lambda n, at: False if "title" in n else n)
+    assert out == {"not": False}
+
+
+@pytest.mark.parametrize("keyword", ["items", "not", "additionalProperties"])
+def test_depth_10000_is_limit_exceeded_not_recursion(keyword: str) -> None:
+    """A schema 10,000 levels deep raises LimitExceeded, never RecursionError."""
+    with pytest.raises(LimitExceeded, match="deeper than 512"):
+        transform(nested(10_000, keyword), lambda n, at: n)
+
+
+def test_depth_through_properties() -> None:
+    """Depth through `properties` counts too, and the limit is a parameter."""
+    root: dict[str, Any] = {}
+    node = root
+    for _ in range(10_000):
+        node["properties"] = {"p": {}}
+        node = node["properties"]["p"]
+    with pytest.raises(LimitExceeded):
+        transform(root, lambda n, at: n)
+    assert transform(nested(20), lambda n, at: n, max_depth=21) is not None
+    with pytest.raises(LimitExceeded):
+        transform(nested(20), lambda n, at: n, max_depth=20)
+
+
+def test_memo_reuses_shared_subtrees_and_their_records() -> None:
+    """A subtree listed in `origins` is walked once; later meetings reuse its result and
+    re-emit its records at its own pointer."""
+    shared = {"title": "shared", "type": "string"}
+    schema = {"properties": {"a": shared, "b": shared}}
+    calls: list[str] = []
+    sink: list[Any] = []
+
+    def visit(node: dict[str, Any], at: str) -> dict[str, Any]:
+        calls.append(at)
+        if node.get("type") == "string":
+            sink.append(("lost", at))
+            return {**node, "type": "text"}
+        return node
+
+    memo: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+    out = transform(schema, visit, memo=memo, origins={id(shared): "#/$defs/Shared"}, sink=sink)
+    assert calls == ["#/$defs/Shared", "#"]
+    assert out["properties"]["a"] is out["properties"]["b"]
+    assert out["properties"]["a"] == {"title": "shared", "type": "text"}
+    assert sink == [("lost", "#/$defs/Shared"), ("lost", "#/$defs/Shared")]
+
+
+def json_schemas() -> st.SearchStrategy[Any]:
+    leaves = st.fixed_dictionaries(
+        {}, optional={"type": st.sampled_from(["string", "integer"]), "title": st.text(max_size=3)}
+    )
+    return st.recursive(
+        leaves,
+        lambda inner: st.one_of(
+            st.fixed_dictionaries(
+                {"properties": st.dictionaries(st.text(max_size=3), inner, max_size=3)}
+            ),
+            st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=3)}),
+            st.fixed_dictionaries({"items": inner}),
+            st.fixed_dictionaries({"not": inner, "title": st.just("n")}),
+        ),
+        max_leaves=12,
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(json_schemas())
+def test_identity_walk_is_identity_and_visits_every_node(schema: Any) -> None:
+    """An identity visit returns the input itself and visits every object node once."""
+    before = json.dumps(schema)
+    seen: list[tuple[str, Any]] = []
+    assert transform(schema, record(seen)) is schema
+    stack, count = [schema], 0
+    while stack:
+        node = stack.pop()
+        count += 1
+        stack.extend(sub for _, _, sub in children(node) if isinstance(sub, dict))
+    assert len(seen) == count
+    assert len({p for p, _ in seen}) == count
+    assert json.dumps(schema) == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(json_schemas())
+def test_rewrite_is_deterministic_and_pure(schema: Any) -> None:
+    """The same input gives the same bytes, and the input is never mutated."""
+    before = json.dumps(schema)
+
+    def tag(node: dict[str, Any], at: str) -> dict[str, Any]:
+        return {**node, "title": at}
+
+    first = transform(schema, tag)
+    second = transform(json.loads(before), tag)
+    assert json.dumps(first) == json.dumps(second)
+    assert json.dumps(schema) == before
