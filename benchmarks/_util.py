@@ -151,6 +151,7 @@ def current_rss_bytes() -> int:
 @dataclass
 class Timing:
     times_s: list[float] = field(default_factory=list)
+    cpu_s: list[float] = field(default_factory=list)
     budget_truncated: bool = False
 
     @property
@@ -160,6 +161,21 @@ class Timing:
     @property
     def min_s(self) -> float:
         return min(self.times_s)
+
+    @property
+    def median_cpu_s(self) -> float:
+        return statistics.median(self.cpu_s)
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "runs": len(self.times_s),
+            "median_s": self.median_s,
+            "min_s": self.min_s,
+            "times_s": self.times_s,
+            "median_cpu_s": self.median_cpu_s,
+            "cpu_s": self.cpu_s,
+            "budget_truncated": self.budget_truncated,
+        }
 
 
 def time_runs(
@@ -172,6 +188,9 @@ def time_runs(
     progress: Callable[[dict[str, Any]], None] | None = None,
 ) -> tuple[Timing, Any]:
     """Time `run(prepare())` `runs` times after `warmup` untimed runs.
+
+    Wall time (perf_counter) and this process's CPU time (process_time) are both kept:
+    on a shared machine the CPU time is the steadier of the two.
 
     `prepare` (fresh input copy) and a gc.collect() happen before the clock starts.
     Stops early (keeping at least one timed run) once `budget_s` has elapsed.
@@ -197,9 +216,12 @@ def time_runs(
             break
         arg = prepare()
         gc.collect()
+        c0 = time.process_time()
         t0 = time.perf_counter()
         result = run(arg)
-        timing.times_s.append(time.perf_counter() - t0)
+        t1 = time.perf_counter()
+        timing.cpu_s.append(time.process_time() - c0)
+        timing.times_s.append(t1 - t0)
         del arg
         if progress:
             progress({"warmup_s": warmup_s, "times_s": list(timing.times_s)})

@@ -61,6 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         "runs": len(timing.times_s),
         "median_s": timing.median_s,
         "min_s": timing.min_s,
+        "median_cpu_s": timing.median_cpu_s,
         "functions": len(app.functions),
         "errors": len(app.errors),
         "tools_json_bytes": len(text.encode()),
@@ -74,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"spec            {spec} ({n_ops} operations)")
     print(
         f"median          {timing.median_s * 1e3:.1f} ms over {len(timing.times_s)} runs "
-        f"(min {timing.min_s * 1e3:.1f} ms)"
+        f"(min {timing.min_s * 1e3:.1f} ms, CPU {timing.median_cpu_s * 1e3:.1f} ms)"
     )
     print(f"functions       {result['functions']}")
     print(f"errors          {result['errors']}")

@@ -111,14 +111,7 @@ def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
             warmup=args.warmup,
             budget_s=args.budget,
         )
-        out.update(
-            status="ok",
-            call="load_document(path)",
-            median_s=timing.median_s,
-            min_s=timing.min_s,
-            times_s=timing.times_s,
-            runs=len(timing.times_s),
-        )
+        out.update(status="ok", call="load_document(path)", **timing.summary())
         return
     include = pick_evenly(operation_ids(doc), args.include_n) if args.include_n else None
     httpllm = import_httpllm()
@@ -151,11 +144,7 @@ def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
     )
     out.update(
         status="ok",
-        runs=len(timing.times_s),
-        median_s=timing.median_s,
-        min_s=timing.min_s,
-        times_s=timing.times_s,
-        budget_truncated=timing.budget_truncated,
+        **timing.summary(),
         functions=len(app.functions),
         errors=len(app.errors),
         tools_json_bytes=len(text.encode()),

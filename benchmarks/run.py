@@ -267,11 +267,14 @@ def fmt_n(v: Any) -> str:
     return str(v) if isinstance(v, int) else "-"
 
 
-def like_for_like_s(r: dict[str, Any]) -> float | None:
-    """Seconds up to a serialized tool list when the tool produces one, else its median."""
+def like_for_like_s(r: dict[str, Any], kind: str = "median_s") -> float | None:
+    """Median seconds up to a serialized tool list when the tool produces one.
+
+    kind is "median_s" (wall) or "median_cpu_s" (process CPU time).
+    """
     if r.get("status") != "ok":
         return None
-    v = r.get("median_s_with_serialize", r.get("median_s"))
+    v = r.get(f"{kind}_with_serialize", r.get(kind))
     return float(v) if isinstance(v, (int, float)) else None
 
 
@@ -302,8 +305,9 @@ def main_rows(results: list[dict[str, Any]]) -> list[list[str]]:
                 r["tool"],
                 r["variant"],
                 fmt_s(r.get("median_s")),
-                fmt_s(r.get("min_s")),
                 fmt_s(like_for_like_s(r)),
+                fmt_s(r.get("min_s")),
+                fmt_s(like_for_like_s(r, "median_cpu_s")),
                 fmt_n(r.get("runs")),
                 fmt_n(r.get("functions")),
                 fmt_n(r.get("errors")),
@@ -341,6 +345,8 @@ def compute_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
             b = index.get((spec, peer_tool, peer_variant))
             ta = like_for_like_s(a) if a else None
             tb = like_for_like_s(b) if b else None
+            ca = like_for_like_s(a, "median_cpu_s") if a else None
+            cb = like_for_like_s(b, "median_cpu_s") if b else None
             ratios.append(
                 {
                     "spec": spec,
@@ -351,6 +357,9 @@ def compute_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "httpllm_s": ta,
                     "peer_s": tb,
                     "ratio": (ta / tb) if ta and tb else None,
+                    "httpllm_cpu_s": ca,
+                    "peer_cpu_s": cb,
+                    "cpu_ratio": (ca / cb) if ca and cb else None,
                 }
             )
     return ratios
@@ -362,7 +371,8 @@ def print_report(report: dict[str, Any]) -> None:
     print(
         "median ms = what that tool's timer covers; to-json ms = up to a serialized tool "
         "list\n(samchon: + JSON.stringify of OpenAI tool objects; fastmcp routes: no "
-        "serialization).\nRSS = peak RSS of the measuring process (document included); "
+        "serialization);\nmin ms = fastest run of the timer; cpu ms = median process CPU "
+        "time up to the tool list.\nRSS = peak RSS of the measuring process (document included); "
         "alloc = tracemalloc peak\nof one run (Python only, document not included).\n"
     )
     print_table(
@@ -371,8 +381,9 @@ def print_report(report: dict[str, Any]) -> None:
             "tool",
             "variant",
             "median ms",
-            "min ms",
             "to-json ms",
+            "min ms",
+            "cpu ms",
             "runs",
             "functions",
             "errors",
@@ -385,7 +396,7 @@ def print_report(report: dict[str, Any]) -> None:
     if report["ratios"]:
         print("== httpllm / peer (to-json times; < 1 means httpllm is faster) ==")
         print_table(
-            ["spec", "pair", "httpllm ms", "peer ms", "ratio"],
+            ["spec", "pair", "httpllm ms", "peer ms", "ratio", "cpu ratio"],
             [
                 [
                     r["spec_label"],
@@ -393,6 +404,7 @@ def print_report(report: dict[str, Any]) -> None:
                     fmt_s(r["httpllm_s"]),
                     fmt_s(r["peer_s"]),
                     f"{r['ratio']:.2f}" if r["ratio"] else "-",
+                    f"{r['cpu_ratio']:.2f}" if r["cpu_ratio"] else "-",
                 ]
                 for r in report["ratios"]
             ],
@@ -410,6 +422,7 @@ def print_scaling(results: list[dict[str, Any]]) -> None:
     for r in rows:
         ops = r.get("n_operations") or 0
         med = r.get("median_s")
+        cpu = r.get("median_cpu_s")
         peak = r.get("tracemalloc_peak_bytes")
         out.append(
             [
@@ -417,6 +430,7 @@ def print_scaling(results: list[dict[str, Any]]) -> None:
                 fmt_n(ops),
                 fmt_s(med),
                 f"{med / ops * 1e6:.1f}" if isinstance(med, float) and ops else "-",
+                f"{cpu / ops * 1e6:.1f}" if isinstance(cpu, float) and ops else "-",
                 fmt_mib(r.get("peak_rss_bytes")),
                 fmt_mib(peak),
                 f"{peak / ops / 1024:.1f}" if peak and ops else "-",
@@ -426,7 +440,17 @@ def print_scaling(results: list[dict[str, Any]]) -> None:
             ]
         )
     print_table(
-        ["K", "operations", "median ms", "us/op", "RSS MiB", "alloc MiB", "alloc KiB/op", "status"],
+        [
+            "K",
+            "operations",
+            "median ms",
+            "us/op",
+            "cpu us/op",
+            "RSS MiB",
+            "alloc MiB",
+            "alloc KiB/op",
+            "status",
+        ],
         out,
     )
 

@@ -79,7 +79,7 @@ def test_unreadable_text_names_line() -> None:
 
 def test_missing_file_is_a_load_error() -> None:
     """A path that does not exist raises LoadError naming it."""
-    with pytest.raises(LoadError, match="nope.yaml"):
+    with pytest.raises(LoadError, match=r"nope\.yaml"):
         httpllm.compile("nope.yaml")
 
 

@@ -9,7 +9,7 @@ import pytest
 
 import httpllm
 from httpllm import dialects
-from httpllm.dialects import Dialect, JSON_SCHEMA_2020_12, filter_keywords, get_dialect
+from httpllm.dialects import JSON_SCHEMA_2020_12, Dialect, filter_keywords, get_dialect
 from httpllm.render import cut_description
 from httpllm.walk import children
 

@@ -112,11 +112,7 @@ def measure(args: argparse.Namespace, out: dict[str, Any]) -> None:
     )
     out.update(
         status="ok",
-        runs=len(timing.times_s),
-        median_s=timing.median_s,
-        min_s=timing.min_s,
-        times_s=timing.times_s,
-        budget_truncated=timing.budget_truncated,
+        **timing.summary(),
         functions=len(items),
         errors=None,
         tools_json_bytes=len(text.encode()) if text is not None else None,

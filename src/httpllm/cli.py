@@ -120,8 +120,8 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if not result.ok:
         print(result.feedback(), file=sys.stderr)
         return 1
-    arguments = result.arguments or {}
-    request = build_request(function, arguments, base_url=args.base_url)
+    auth = dict(item.split("=", 1) for item in args.auth or [] if "=" in item) or None
+    request = build_request(function, args.args, base_url=args.base_url, auth=auth)
     print(f"{request.method} {request.url}")
     for key, value in request.headers.items():
         print(f"{key}: {value}")
@@ -131,7 +131,7 @@ def _cmd_call(args: argparse.Namespace) -> int:
     if args.send:
         from httpllm.execute import execute
 
-        response = execute(function, arguments, base_url=args.base_url)
+        response = execute(function, args.args, base_url=args.base_url, auth=auth)
         print(f"\n=> {response.status}")
         print(json.dumps(response.body, indent=2) if not isinstance(response.body, str)
               else response.body)
@@ -160,6 +160,8 @@ def _parser() -> argparse.ArgumentParser:
     call.add_argument("--args", required=True, help="the arguments, as JSON")
     call.add_argument("--base-url", default=None, help="server URL to use")
     call.add_argument("--send", action="store_true", help="send the request")
+    call.add_argument("--auth", action="append", metavar="SCHEME=VALUE",
+                      help="a credential for a security scheme (repeatable)")
     _add_compile_options(call)
     call.set_defaults(handler=_cmd_call)
     return parser

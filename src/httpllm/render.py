@@ -87,6 +87,14 @@ class Renderer:
             out.append(loss)
         return out
 
+    def _argument_note(self, function: Function, text: str) -> str:
+        """``text`` with the argument named when it mentions a pointer inside one."""
+        for argument in function.arguments:
+            at = self.origins.get(id(argument.schema))
+            if at and at in text:
+                return f"argument {argument.name!r}: {text}"
+        return text
+
     def render(self, function: Function) -> Function:
         """The function as the dialect's provider receives it.
 
@@ -105,7 +113,11 @@ class Renderer:
             unroll_losses = []
         strict = options.strict and dialect.has_strict
         pointer = "parameters#"
-        out, losses = self._walk(schema, strict, pointer)
+        try:
+            out, losses = self._walk(schema, strict, pointer)
+        except Unrepresentable as exc:
+            raise Unrepresentable(self._argument_note(function, exc.message),
+                                  pointer=function.pointer) from exc
         if strict:
             problems = [p for check in dialect.strict_limits for p in check(out)]
             problems += [loss.note for loss in losses if loss.keyword == _FAIL]

@@ -18,11 +18,14 @@ __all__ = [
     "child",
     "deref",
     "envelope_schema",
+    "dedupe",
     "iter_refs",
     "iter_schemas",
     "join",
     "ref_problems",
     "resolve_ref",
+    "subschemas",
+    "subtree_totals",
     "types_of",
 ]
 
@@ -58,15 +61,22 @@ def join(pointer: str, *tokens: str | int) -> str:
     return pointer + "".join("/" + escape(t) for t in tokens)
 
 
-def iter_schemas(root: Any, base: str = "#") -> Iterator[tuple[str, Any]]:
+def iter_schemas(root: Any, base: str = "#", unique: bool = False) -> Iterator[tuple[str, Any]]:
     """Every subschema of `root` (itself included) with its pointer, pre-order, iteratively.
 
     Values of `enum`, `const`, `default`, `examples` are data, not schemas, and are not entered.
     Boolean subschemas are yielded too. Depth is unbounded: an explicit stack, no recursion.
+    `unique=True` yields each dict object once (at its first pointer): compiled schemas share
+    subtrees, and their expanded form can be orders of magnitude larger than the objects.
     """
+    seen: set[int] = set()
     stack: list[tuple[str, Any]] = [(base, root)]
     while stack:
         pointer, node = stack.pop()
+        if unique and isinstance(node, dict):
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
         yield pointer, node
         if not isinstance(node, dict):
             continue
@@ -109,7 +119,7 @@ def resolve_ref(root: Any, ref: str) -> tuple[bool, Any]:
     if fragment == "":
         return True, root
     if not fragment.startswith("/"):
-        for _, node in iter_schemas(root):
+        for _, node in iter_schemas(root, unique=True):
             if isinstance(node, dict) and node.get("$anchor") == fragment:
                 return True, node
         return False, None
@@ -137,8 +147,8 @@ def deref(root: Any, node: Any, limit: int = 64) -> Any:
 
 
 def iter_refs(root: Any) -> Iterator[tuple[str, str]]:
-    """`(pointer, ref)` for every `$ref` keyword in a schema position of `root`."""
-    for pointer, node in iter_schemas(root):
+    """`(pointer, ref)` for every `$ref` in a schema position of `root` (shared nodes once)."""
+    for pointer, node in iter_schemas(root, unique=True):
         if isinstance(node, dict) and "$ref" in node:
             yield pointer, node["$ref"]
 
@@ -156,6 +166,74 @@ def ref_problems(root: Any) -> list[str]:
         if not found:
             out.append(f"{pointer}: $ref {ref!r} does not resolve inside the schema")
     return out
+
+
+def subschemas(node: dict[str, Any]) -> list[Any]:
+    """The direct subschemas of a schema node (by the keyword table)."""
+    out = [node[k] for k in IN_VALUE if isinstance(node.get(k), (dict, bool)) and k in node]
+    for key in IN_ARRAY:
+        if isinstance(node.get(key), list):
+            out.extend(node[key])
+    for key in IN_MAPPING:
+        if isinstance(node.get(key), dict):
+            out.extend(node[key].values())
+    return out
+
+
+def subtree_totals(root: Any, own: Any) -> tuple[int, ...]:
+    """Sum of `own(node)` over every node of the expanded tree under `root`, memoized per object.
+
+    `own(dict) -> tuple[int, ...]`; children are the `subschemas` (so `$defs` count, `$ref`s
+    are not followed). Iterative post-order.
+    """
+    memo: dict[int, tuple[int, ...]] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict) or id(node) in memo:
+            continue
+        kids = [k for k in subschemas(node) if isinstance(k, dict)]
+        if not done:
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo)
+            continue
+        total = list(own(node))
+        for kid in kids:
+            below = memo.get(id(kid))
+            if below:
+                total = [a + b for a, b in zip(total, below, strict=True)]
+        memo[id(node)] = tuple(total)
+    return memo.get(id(root), ())
+
+
+def dedupe(root: Any) -> Any:
+    """A copy of `root` where each dict object appears once; later occurrences become `{}`.
+
+    Lets a whole-document validator (the meta-schema check) see every distinct node once
+    instead of the expanded tree. Iterative.
+    """
+    if not isinstance(root, (dict, list)):
+        return root
+    seen: set[int] = {id(root)}
+    top: Any = {} if isinstance(root, dict) else []
+    stack: list[tuple[Any, Any]] = [(root, top)]
+    while stack:
+        src, dst = stack.pop()
+        for key, value in src.items() if isinstance(src, dict) else enumerate(src):
+            new: Any = value
+            if isinstance(value, dict):
+                new = {}
+                if id(value) not in seen:
+                    seen.add(id(value))
+                    stack.append((value, new))
+            elif isinstance(value, list):
+                new = []
+                stack.append((value, new))
+            if isinstance(dst, dict):
+                dst[key] = new
+            else:
+                dst.append(new)
+    return top
 
 
 def types_of(node: Any) -> list[str]:

@@ -102,7 +102,7 @@ def check_parameters(schema: Any) -> list[str]:
     out = []
     if str(schema.get("type", "")).lower() != "object":
         out.append(f"#: parameters root must be type OBJECT, got {schema.get('type')!r}")
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         out.extend(_node_problems(pointer, node))
     return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._schema import envelope_schema, ref_problems
+from ._schema import dedupe, envelope_schema, ref_problems
 
 __all__ = ["DRAFT_2020_12", "DRAFT_7", "check", "meta_problems"]
 
@@ -39,11 +39,12 @@ def meta_problems(schema: Any, draft: str = DRAFT_2020_12) -> list[str]:
     """Violations of the meta-schema of `draft` (2020-12 unless told), at most one per call.
 
     A schema declaring another `$schema` is itself a violation: the provider reads 2020-12.
+    Shared subtrees are validated once (see `dedupe`): the meta-schema is context-free.
     """
     if not isinstance(schema, (dict, bool)):
         return [f"#: schema must be an object or a boolean, got {type(schema).__name__}"]
     out: list[str] = []
-    probe = schema
+    probe = schema = dedupe(schema)
     if isinstance(schema, dict):
         declared = schema.get("$schema")
         if declared is None:

@@ -46,7 +46,7 @@ def check(tool_or_function: Any) -> list[str]:
     if not isinstance(schema, dict):
         return [f"#: parameters must be a Schema Object, got {schema!r}"]
     out = ref_problems(schema)
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         out.extend(_node_problems(pointer, node))
     return out
 

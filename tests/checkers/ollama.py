@@ -48,7 +48,7 @@ def check(tool_or_function: Any) -> list[str]:
         out.append(f"#: root type must be the string 'object', got {schema.get('type')!r}")
     if not isinstance(schema.get("properties"), dict):
         out.append("#: root properties must be present")
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         if isinstance(node, bool):
             out.append(f"{pointer}: boolean subschema {node!r} is rejected by the server")
             continue
@@ -105,7 +105,7 @@ def server_dropped(schema: Any) -> list[str]:
     out = []
     if isinstance(schema, dict):
         out.extend(join("#", k) for k in schema if k not in ROOT_FIELDS)
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         for name, prop in _properties(node):
             if isinstance(prop, dict):
                 base = join(pointer, "properties", name)

@@ -31,7 +31,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._schema import JSON_TYPES, envelope_schema, iter_schemas, join, resolve_ref, types_of
+from ._schema import (
+    JSON_TYPES,
+    envelope_schema,
+    iter_schemas,
+    resolve_ref,
+    subtree_totals,
+    types_of,
+)
 
 __all__ = [
     "ALLOWED",
@@ -91,7 +98,7 @@ def check_schema(schema: Any) -> list[str]:
     if not isinstance(schema, dict):
         return [f"#: parameters must be a schema object, got {schema!r}"]
     out = _root_problems(schema)
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         out.extend(_node_problems(schema, pointer, node))
     out.extend(_limit_problems(schema))
     return out
@@ -181,23 +188,16 @@ def _object_problems(pointer: str, node: dict[str, Any]) -> list[str]:
 
 
 def _limit_problems(schema: dict[str, Any]) -> list[str]:
+    """Section 2c limits, counted on the expanded tree the provider receives.
+
+    Compiled schemas share subtrees; totals are summed per distinct object and memoized, so a
+    node reached along several paths counts once per path, as in the serialized JSON.
+    """
     out = []
-    n_props = n_enum = budget = 0
-    for pointer, node in iter_schemas(schema):
-        if not isinstance(node, dict):
-            continue
-        props = node.get("properties")
-        if isinstance(props, dict):
-            n_props += len(props)
-        budget += sum(len(name) for key in ("properties", "$defs", "definitions")
-                      if isinstance(node.get(key), dict) for name in node[key])  # fmt: skip
-        enum = node.get("enum")
-        if isinstance(enum, list):
-            n_enum += len(enum)
-            budget += sum(len(str(v)) for v in enum)
-            out.extend(_large_enum_problems(pointer, enum))
-        if "const" in node:
-            budget += len(str(node["const"]))
+    for pointer, node in iter_schemas(schema, unique=True):
+        if isinstance(node, dict) and isinstance(node.get("enum"), list):
+            out.extend(_large_enum_problems(pointer, node["enum"]))
+    n_props, n_enum, budget = subtree_totals(schema, _own_counts)
     if n_props > MAX_PROPERTIES:
         out.append(f"#: {n_props} properties in total, limit {MAX_PROPERTIES}")
     if n_enum > MAX_ENUM_VALUES:
@@ -210,6 +210,19 @@ def _limit_problems(schema: dict[str, Any]) -> list[str]:
     return out
 
 
+def _own_counts(node: dict[str, Any]) -> tuple[int, int, int]:
+    """(properties, enum values, budget characters) of one node, children excluded."""
+    props = node.get("properties")
+    n_props = len(props) if isinstance(props, dict) else 0
+    budget = sum(len(name) for key in ("properties", "$defs", "definitions")
+                 if isinstance(node.get(key), dict) for name in node[key])  # fmt: skip
+    enum = node.get("enum")
+    n_enum = len(enum) if isinstance(enum, list) else 0
+    budget += sum(len(str(v)) for v in enum) if isinstance(enum, list) else 0
+    budget += len(str(node["const"])) if "const" in node else 0
+    return n_props, n_enum, budget
+
+
 def _large_enum_problems(pointer: str, enum: list[Any]) -> list[str]:
     strings = [v for v in enum if isinstance(v, str)]
     if len(strings) > LARGE_ENUM and sum(map(len, strings)) > MAX_LARGE_ENUM_CHARS:
@@ -218,55 +231,41 @@ def _large_enum_problems(pointer: str, enum: list[Any]) -> list[str]:
 
 
 def nesting_depth(schema: Any) -> tuple[int, str]:
-    """Deepest object nesting level (see the module docstring) and a pointer that reaches it.
+    """Deepest object nesting level (see the module docstring) and where it starts.
 
-    Each tree is walked with an explicit stack; a `$ref` adds the (memoized) depth of its
-    target, and a `$ref` to a definition whose depth is being computed counts 0 (recursion).
+    Memoized per distinct object: depth(node) = 1 if it is an object, plus the deepest of its
+    subschemas; a `$ref` stands for its target; `$defs` are reached only through `$ref`s; a
+    node whose depth is being computed counts 0 when met again (recursion). Iterative.
     """
-    return _Depth(schema).tree("#", schema)
-
-
-class _Depth:
-    def __init__(self, root: Any) -> None:
-        self.root = root
-        self.memo: dict[str, tuple[int, str]] = {}
-        self.active: set[str] = set()
-
-    def ref(self, ref: str) -> tuple[int, str]:
-        if ref in self.memo:
-            return self.memo[ref]
-        found, target = resolve_ref(self.root, ref)
-        if ref in self.active or not found:
-            return (0, ref)
-        self.active.add(ref)
-        self.memo[ref] = self.tree(ref, target)
-        self.active.discard(ref)
-        return self.memo[ref]
-
-    def tree(self, base: str, top: Any) -> tuple[int, str]:
-        best = (0, base)
-        stack: list[tuple[str, Any, int]] = [(base, top, 0)]
-        while stack:
-            pointer, node, depth = stack.pop()
-            if not isinstance(node, dict):
+    memo: dict[int, int] = {}
+    state: dict[int, int] = {}  # 1 = in progress
+    stack: list[tuple[Any, bool]] = [(schema, False)]
+    while stack:
+        node, done = stack.pop()
+        if not isinstance(node, dict) or id(node) in memo:
+            continue
+        kids = _depth_children(schema, node)
+        if not done:
+            if state.get(id(node)) == 1:
                 continue
-            if isinstance(node.get("$ref"), str):
-                below, where = self.ref(node["$ref"])
-                best = max(best, (depth + below, f"{pointer} -> {where}"), key=lambda b: b[0])
-                continue
-            if "object" in types_of(node):
-                depth += 1
-                best = max(best, (depth, pointer), key=lambda b: b[0])
-            stack.extend((p, sub, depth) for p, sub in _children(pointer, node))
-        return best
+            state[id(node)] = 1
+            stack.append((node, True))
+            stack.extend((k, False) for k in kids if id(k) not in memo and id(k) not in state)
+            continue
+        own = 1 if "object" in types_of(node) else 0
+        memo[id(node)] = own + max((memo.get(id(k), 0) for k in kids), default=0)
+        state.pop(id(node), None)
+    return memo.get(id(schema), 0), "#"
 
 
-def _children(pointer: str, node: dict[str, Any]) -> list[tuple[str, Any]]:
-    out = [(join(pointer, k), node[k]) for k in ("items", "additionalProperties")
-           if isinstance(node.get(k), dict)]  # fmt: skip
+def _depth_children(root: Any, node: dict[str, Any]) -> list[Any]:
+    if isinstance(node.get("$ref"), str):
+        found, target = resolve_ref(root, node["$ref"])
+        return [target] if found and isinstance(target, dict) else []
+    out = [node[k] for k in ("items", "additionalProperties") if isinstance(node.get(k), dict)]
     for key in ("anyOf", "oneOf", "allOf", "prefixItems"):
         if isinstance(node.get(key), list):
-            out.extend((join(pointer, key, i), v) for i, v in enumerate(node[key]))
+            out.extend(v for v in node[key] if isinstance(v, dict))
     if isinstance(node.get("properties"), dict):
-        out.extend((join(pointer, "properties", k), v) for k, v in node["properties"].items())
+        out.extend(v for v in node["properties"].values() if isinstance(v, dict))
     return out

@@ -87,17 +87,23 @@ def texts(root: Any, node: Any) -> str:
 
 def keywords(root: Any) -> set[str]:
     """Every keyword used by any schema node of `root` (property names are not keywords)."""
-    return {key for _, node in iter_schemas(root) if isinstance(node, dict) for key in node}
+    return {
+        key for _, node in iter_schemas(root, unique=True) if isinstance(node, dict) for key in node
+    }
 
 
 def pointers_with(root: Any, keyword: str) -> list[str]:
     """Pointers of the schema nodes that carry `keyword`."""
-    return [p for p, node in iter_schemas(root) if isinstance(node, dict) and keyword in node]
+    return [
+        p
+        for p, node in iter_schemas(root, unique=True)
+        if isinstance(node, dict) and keyword in node
+    ]
 
 
 def pointer_of(root: Any, node: Any) -> str:
     """The pointer of `node` (by identity) inside `root`; `KeyError` when absent."""
-    for pointer, item in iter_schemas(root):
+    for pointer, item in iter_schemas(root, unique=True):
         if item is node:
             return pointer
     raise KeyError("node is not part of the schema")

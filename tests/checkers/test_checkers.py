@@ -664,3 +664,24 @@ def test_oas30_catches(path, value, needle):
     bad = _with(OAS30_GOOD, path, value)
     problems = oas30.check(bad)
     assert any(needle in p for p in problems), problems
+
+
+def test_shared_subtrees_count_once_per_path():
+    """A subtree shared by identity counts toward the limits once per place it appears."""
+    shared = {"type": "string", "enum": [f"v{i}" for i in range(300)]}
+    props = {f"p{i}": shared for i in range(4)}
+    schema = {"type": "object", "properties": props, "required": list(props)}
+    schema["additionalProperties"] = False
+    problems = openai_strict.check_schema(schema)
+    assert any("1200 enum values" in p for p in problems), problems
+    deep = _nested_objects(6)
+    two = {"type": "object", "properties": {"a": deep, "b": deep}, "required": ["a", "b"]}
+    two["additionalProperties"] = False
+    assert openai_strict.nesting_depth(two)[0] == 7
+
+
+def test_meta_check_sees_shared_subtrees():
+    """An invalid subtree shared by identity is still caught by the meta-schema check."""
+    bad = {"type": "strin"}
+    schema = {"type": "object", "properties": {"a": bad, "b": bad}}
+    assert jsonschema_check.check(schema)

@@ -65,8 +65,8 @@ def test_non_object_output_is_wrapped_under_result(schema: dict[str, Any]) -> No
 
 def test_wrapped_output_hoists_its_defs() -> None:
     """A recursive output keeps its `$defs` at the wrapper's root, so refs still resolve."""
-    app, tool = tool_of(with_output({"type": "array",
-                                     "items": {"$ref": "#/components/schemas/Folder"}}))
+    _, tool = tool_of(with_output({"type": "array",
+                                   "items": {"$ref": "#/components/schemas/Folder"}}))
     out = tool["outputSchema"]
     assert out["properties"][RESULT] == {"type": "array", "items": {"$ref": "#/$defs/Folder"}}
     assert "Folder" in out["$defs"]

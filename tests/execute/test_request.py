@@ -363,3 +363,15 @@ def test_empty_multipart_body_is_only_the_close_delimiter() -> None:
     request = build_request(fn, {"body": {"skip": None}})
     boundary = request.headers["content-type"].split("boundary=")[1]
     assert request.content == f"--{boundary}--\r\n".encode()
+
+
+def test_null_for_a_required_nullable_json_body_is_sent_as_null() -> None:
+    """A required JSON body whose schema allows null is sent as `null`; an optional one that
+    is null is left out."""
+    nullable = {"type": ["object", "null"]}
+    required = build_request(function(body(nullable), method="post"), {"body": None})
+    assert (required.content, required.headers["content-type"]) == (b"null", "application/json")
+    optional = build_request(function(body(nullable, required=False), method="post"),
+                             {"body": None})
+    assert optional.content == b""
+    assert "content-type" not in optional.headers

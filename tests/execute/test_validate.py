@@ -8,7 +8,7 @@ import pytest
 
 from httpllm.errors import SchemaError
 from httpllm.execute import ArgumentError, validate
-from httpllm.execute.validate import MAX_DEPTH
+from httpllm.execute.validate import MAX_DEPTH, _compiled
 
 from .records import body, function, param
 
@@ -250,3 +250,209 @@ def test_error_records_serialize_to_json() -> None:
         "received": "1 (an integer)",
         "message": "city: expected a string; received 1 (an integer)",
     }
+
+
+# --- numeric format ranges --------------------------------------------------------------------
+
+NUMBERS = (
+    param("query", "i32", {"type": "integer", "format": "int32"}),
+    param("query", "i64", {"type": "integer", "format": "int64"}),
+    param("query", "f32", {"type": "number", "format": "float"}),
+    param("query", "f64", {"type": "number", "format": "double"}),
+    param("query", "u8", {"type": "integer", "format": "uint8"}),
+    param("query", "small", {"type": "integer", "format": "int32", "maximum": 10}),
+    param("query", "loose", {"type": "integer", "format": "int32", "maximum": 2**40}),
+)
+
+
+@pytest.mark.parametrize(("name", "value", "fmt"), [
+    ("i32", 2**31, "int32"), ("i32", -(2**31) - 1, "int32"),
+    ("i64", 2**63, "int64"), ("i64", -(2**63) - 1, "int64"),
+    ("f32", 1e39, "float"), ("f32", -1e39, "float"),
+    ("f64", 10**400, "double"), ("u8", -1, "uint8"), ("u8", 256, "uint8"),
+    ("loose", 2**31, "int32"),
+])
+def test_a_number_outside_its_format_names_the_format(name: str, value: Any, fmt: str) -> None:
+    """A number outside the range of its numeric format is one `format` error naming it."""
+    result = validate(function(*NUMBERS), {name: value})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [(f"#/{name}", "format")]
+    error = result.errors[0]
+    assert f"in the {fmt} range" in error.expected
+    assert error.schema_pointer == f"#/properties/{name}/format"
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("i32", 2**31 - 1), ("i32", -(2**31)), ("i64", 2**63 - 1), ("i64", -(2**63)),
+    ("f32", 3.4028234663852886e38), ("f64", 1.7976931348623157e308), ("u8", 255),
+])
+def test_numbers_at_the_ends_of_their_format_are_accepted(name: str, value: Any) -> None:
+    """The extreme values of each numeric format are valid."""
+    assert validate(function(*NUMBERS), {name: value}).ok
+
+
+def test_a_tighter_own_bound_is_reported_as_itself() -> None:
+    """A schema bound tighter than the format's range is reported as that bound."""
+    error = errors_of(validate(function(*NUMBERS), {"small": 2**31}))["#/small"]
+    assert (error.keyword, error.expected) == ("maximum", "a number <= 10")
+
+
+def test_format_ranges_apply_through_refs_and_leave_the_schema_alone() -> None:
+    """A numeric format under `$defs` is bounded too; the function's schema is not changed."""
+    schema = {
+        "type": "object",
+        "properties": {"n": {"$ref": "#/$defs/Count"}},
+        "$defs": {"Count": {"type": "integer", "format": "int32"}},
+    }
+    fn = function(param("query", "n", {"$ref": "#/$defs/Count"}), schema=schema)
+    error = validate(fn, {"n": 2**31}).errors[0]
+    assert (error.pointer, error.keyword) == ("#/n", "format")
+    assert error.schema_pointer == "#/$defs/Count/format"
+    assert schema["$defs"] == {"Count": {"type": "integer", "format": "int32"}}
+
+
+def test_the_validator_is_compiled_once_per_function() -> None:
+    """A second call reuses the validator compiled from the function's bounded schema."""
+    fn = function(*NUMBERS)
+    validate(fn, {"i32": 1})
+    first = _compiled[id(fn.schema)]
+    validate(fn, {"i32": 2**31})
+    assert _compiled[id(fn.schema)] is first
+    assert first[0] is fn.schema
+
+
+# --- values the request would not carry ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(("value", "wanted"), [
+    ([], "at least one item"), ([None], "at least one item that is not null"),
+    ({}, "at least one property"), ({"a": None}, "at least one property that is not null"),
+    (None, "a value other than null"),
+])
+def test_a_required_query_value_that_sends_nothing_is_refused(value: Any, wanted: str) -> None:
+    """null, [] and {} (or only null members) for a required query parameter are refused."""
+    fn = function(param("query", "q", {}, required=True))
+    error = errors_of(validate(fn, {"q": value}))["#/q"]
+    assert error.keyword == "required"
+    assert error.expected.startswith(f"{wanted} (required query parameter;")
+    assert "would send nothing" in error.message
+
+
+def test_optional_parameters_may_send_nothing() -> None:
+    """[] or null for an optional parameter means "not given" and is fine."""
+    fn = function(param("query", "q", {}), param("header", "X-H", {}), param("cookie", "c", {}))
+    assert validate(fn, {"q": [], "X-H": None, "c": {}}).ok
+
+
+def test_required_headers_and_cookies_that_send_nothing_are_refused() -> None:
+    """A required header or cookie whose value expands to nothing is refused; an ignored
+    header (Accept) is not, it is never sent."""
+    fn = function(
+        param("header", "X-Ids", {}, required=True),
+        param("cookie", "session", {}, required=True),
+        param("header", "Accept", {}, required=True),
+    )
+    result = validate(fn, {"X-Ids": [], "session": None, "Accept": None})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [
+        ("#/X-Ids", "required"), ("#/session", "required"),
+    ]
+
+
+def test_a_value_the_schema_refuses_is_reported_once() -> None:
+    """When the schema already refuses the value (minItems), no second error is added."""
+    fn = function(param("query", "q", {"type": "array", "minItems": 1}, required=True))
+    assert [e.keyword for e in validate(fn, {"q": []}).errors] == ["minItems"]
+
+
+FORM_SCHEMA = {
+    "type": "object",
+    "required": ["Tags", "Note"],
+    "properties": {"Tags": {"type": "array"}, "Note": {}, "Extra": {"type": "array"}},
+}
+
+
+@pytest.mark.parametrize("media_type", ["application/x-www-form-urlencoded",
+                                        "multipart/form-data"])
+def test_required_form_properties_that_send_nothing_are_refused(media_type: str) -> None:
+    """[] or null for a required form property is refused; for an optional one it is fine."""
+    fn = function(body(FORM_SCHEMA, media_type), method="post")
+    result = validate(fn, {"body": {"Tags": [], "Note": None, "Extra": []}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [
+        ("#/body/Tags", "required"), ("#/body/Note", "required"),
+    ]
+    assert "form property" in result.errors[0].expected or "multipart part" in (
+        result.errors[0].expected
+    )
+    assert validate(fn, {"body": {"Tags": ["a"], "Note": "n", "Extra": []}}).ok
+
+
+def test_form_properties_are_required_as_the_body_schema_says() -> None:
+    """`required` under `$ref`/`allOf` counts; a property the body does not require does not."""
+    schema = {
+        "type": "object",
+        "properties": {"body": {"allOf": [{"$ref": "#/$defs/Form"}]}},
+        "required": ["body"],
+        "$defs": {"Form": {"type": "object", "required": ["Tags"],
+                           "properties": {"Tags": {"type": "array"}, "More": {}}}},
+    }
+    fn = function(body(schema["properties"]["body"], "application/x-www-form-urlencoded"),
+                  schema=schema, method="post")
+    result = validate(fn, {"body": {"Tags": [], "More": None}})
+    assert [e.pointer for e in result.errors] == ["#/body/Tags"]
+
+
+@pytest.mark.parametrize(("schema", "value"), [
+    ({"type": "object", "properties": {"a": {"type": "string"}}}, {}),
+    ({"type": "object", "properties": {"a": {}}}, {"a": None}),
+    ({"type": "array", "items": {"type": "string"}}, []),
+    ({"type": "array", "items": {"type": "string"}}, [""]),
+    ({"type": ["string", "null"]}, None),
+])
+def test_a_path_value_that_expands_to_nothing_is_refused(schema: Any, value: Any) -> None:
+    """A path value whose expansion is empty is a `path` error, before anything is built."""
+    fn = function(param("path", "id", schema), path="/users/{id}")
+    error = errors_of(validate(fn, {"id": value}))["#/id"]
+    assert error.keyword == "path"
+    assert error.expected.startswith("a value that fills the path segment")
+
+
+def test_a_path_value_that_expands_to_a_dot_segment_is_refused() -> None:
+    """label style "" expands to "." and an array [".."] to "..": both are refused."""
+    label = function(param("path", "id", style="label"), path="/users/{id}")
+    assert errors_of(validate(label, {"id": ""}))["#/id"].keyword == "path"
+    listed = function(param("path", "id", {"type": "array"}), path="/users/{id}")
+    error = errors_of(validate(listed, {"id": [".."]}))["#/id"]
+    assert "path segment" in error.expected
+
+
+@pytest.mark.parametrize("media_type", ["application/octet-stream", "text/plain",
+                                        "application/x-www-form-urlencoded"])
+def test_a_required_body_of_no_bytes_is_refused(media_type: str) -> None:
+    """"" as a required binary or text body, or an empty form, encodes to 0 bytes: refused."""
+    value: Any = {} if "form" in media_type else ""
+    fn = function(body({}, media_type), method="post")
+    error = errors_of(validate(fn, {"body": value}))["#/body"]
+    assert error.keyword == "required"
+    assert "0 bytes" in error.expected
+    optional = function(body({}, media_type, required=False), method="post")
+    assert validate(optional, {"body": value}).ok
+
+
+def test_a_body_a_file_fills_is_not_checked_for_bytes() -> None:
+    """A required binary body that a file fills is not reported as empty."""
+    fn = function(body({"type": "string"}, "application/octet-stream"), method="post")
+    assert validate(fn, {}, files={"#/body": b"x"}).ok
+
+
+def test_a_required_body_that_is_null_is_refused() -> None:
+    """null for a required body without an explicit null type would send no body: refused."""
+    fn = function(body({"properties": {"a": {"type": "string"}}}), method="post")
+    error = errors_of(validate(fn, {"body": None}))["#/body"]
+    assert (error.keyword, error.received) == ("required", "null")
+    form = function(body({"type": ["object", "null"]}, "application/x-www-form-urlencoded"))
+    assert not validate(form, {"body": None}).ok
+
+
+def test_a_required_json_body_that_allows_null_accepts_null() -> None:
+    """A required JSON body whose schema explicitly allows null takes null."""
+    fn = function(body({"anyOf": [{"type": "object"}, {"type": "null"}]}), method="post")
+    assert validate(fn, {"body": None}).ok

@@ -9,7 +9,9 @@ from the schemas before and after, and on arbitrary JSON values.
 from __future__ import annotations
 
 import copy
+import functools
 import json
+import os
 from collections.abc import Callable
 from typing import Any, Literal
 
@@ -23,10 +25,14 @@ from httpllm.normalize import Pass, PassContext, emend
 
 Contract = Literal["equivalent", "narrows", "widens"]
 
-SETTINGS = settings(max_examples=60, deadline=None,
+SETTINGS = settings(max_examples=int(os.environ.get("HTTPLLM_EXAMPLES", "60")), deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                            HealthCheck.filter_too_much])
-"""Enough examples to find the bugs pinned beside each property, and the suite stays fast."""
+"""Enough examples to find the bugs pinned beside each property while the suite stays fast;
+``HTTPLLM_EXAMPLES=1000`` hunts harder."""
+
+HEAVY = settings(SETTINGS, max_examples=max(10, SETTINGS.max_examples // 2))
+"""For properties whose every example draws from large schemas."""
 
 KEYS = ("a", "b", "c")
 """The property names the schema strategies use (so random objects hit them)."""
@@ -86,7 +92,7 @@ JSON_VALUES: st.SearchStrategy[Any] = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 20) | st.sampled_from([0.5, 1.0, -2.5, 1e3])
     | st.text(alphabet="ab1 ", max_size=5),
     lambda inner: st.lists(inner, max_size=3)
-    | st.dictionaries(st.sampled_from(KEYS + ("d", "kind")), inner, max_size=4),
+    | st.dictionaries(st.sampled_from((*KEYS, "d", "kind")), inner, max_size=4),
     max_leaves=8,
 )
 """Arbitrary JSON, small, with the property names the schemas use."""
@@ -104,7 +110,7 @@ def check_contract(before: Schema, after: Schema, data: st.DataObject, contract:
     sampled = 0
     sources = [] if oracle is not None else [before]
     for source in [*sources, after]:
-        strategy = from_schema(source)
+        strategy = _instances(json.dumps(source, sort_keys=True))
         if strategy.is_empty:
             continue
         instance = data.draw(strategy, label="instance")
@@ -113,6 +119,12 @@ def check_contract(before: Schema, after: Schema, data: st.DataObject, contract:
     anything = data.draw(JSON_VALUES, label="any JSON")
     _holds(contract, accepts(anything), valid(after, anything), anything)
     return sampled
+
+
+@functools.lru_cache(maxsize=512)
+def _instances(schema: str) -> st.SearchStrategy[Any]:
+    """hypothesis-jsonschema's strategy for a schema (canonicalising costs milliseconds)."""
+    return from_schema(json.loads(schema))
 
 
 def _holds(contract: Contract, old: bool, new: bool, instance: Any) -> None:

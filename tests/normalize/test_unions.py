@@ -13,22 +13,23 @@ from httpllm.normalize.unions import unions
 
 from ._support import SETTINGS, Sampled, check_contract, check_pure, deep, run, scalar_schemas
 
-S, I, N = {"type": "string"}, {"type": "integer"}, {"type": "null"}
+S, INT, N = {"type": "string"}, {"type": "integer"}, {"type": "null"}
 
 
 @pytest.mark.parametrize(
     ("schema", "out"),
     [
-        ({"oneOf": [S, I]}, {"anyOf": [S, I]}),
+        ({"oneOf": [S, INT]}, {"anyOf": [S, INT]}),
         ({"oneOf": [S, {"anyOf": [S, N]}]}, {"anyOf": [S, N]}),
-        ({"anyOf": [N, S, I]}, {"anyOf": [S, I, N]}),
-        ({"anyOf": [{"anyOf": [{"anyOf": [I, S]}], "title": "t"}]}, {"anyOf": [I, S]}),
+        ({"anyOf": [N, S, INT]}, {"anyOf": [S, INT, N]}),
+        ({"anyOf": [{"anyOf": [{"anyOf": [INT, S]}], "title": "t"}]}, {"anyOf": [INT, S]}),
         ({"oneOf": [S, {**S}], "description": "d"}, {"type": "string", "description": "d"}),
         ({"oneOf": [{"type": "string", "description": "inner"}], "description": "outer"},
          {"type": "string", "description": "outer"}),
         ({"oneOf": [S], "maxLength": 3}, {"maxLength": 3, "allOf": [S]}),
         ({"oneOf": [S, True]}, {"anyOf": [S, True]}),
-        ({"oneOf": [S, I], "anyOf": [I, N]}, {"allOf": [{"anyOf": [S, I]}], "anyOf": [I, N]}),
+        ({"oneOf": [S, INT], "anyOf": [INT, N]},
+         {"allOf": [{"anyOf": [S, INT]}], "anyOf": [INT, N]}),
     ],
 )
 def test_examples(schema: dict[str, Any], out: dict[str, Any]) -> None:

@@ -94,15 +94,17 @@ def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Funct
     for example in examples:
         try:
             error = next(iter(validator.iter_errors(example)), None)
-        except Exception as exc:  # noqa: BLE001 - a malformed schema must not stop compile()
-            error = exc
+        except Exception as exc:  # a malformed schema must not stop compile(): reported
+            note = f"cannot be checked against the input schema ({type(exc).__name__})"
+            losses.append(_loss(function, dialect, example, note))
+            continue
         if error is None:
             kept.append(example)
             continue
-        where = "/".join(str(p) for p in getattr(error, "absolute_path", ()))
-        message = getattr(error, "message", str(error)).splitlines()[0]
-        losses.append(_loss(function, dialect, example,
-                            f"does not match the input schema at /{where}: {message}"))
+        # ``error.message`` only: ``str(error)`` pretty-prints the whole schema.
+        where = "/".join(str(p) for p in error.absolute_path)
+        note = f"does not match the input schema at /{where}: {error.message}"
+        losses.append(_loss(function, dialect, example, note.splitlines()[0][:300]))
     extra = {**function.extra, "input_examples": kept} if kept else function.extra
     return replace(function, extra=extra, losses=tuple(losses))
 

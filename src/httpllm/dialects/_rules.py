@@ -149,7 +149,8 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
             return {**node, "type": kinds.pop()}
         return node
     if not ctx.options.lenient:
-        ctx.fail("a schema without a type (any value) cannot be expressed in strict mode")
+        raise Unrepresentable(f"{ctx.pointer}: a schema without a type (any value) cannot be "
+                              "expressed in strict mode (lenient=False)")
     ctx.lose("type", "rewritten", None, "any value: typed as string")
     return {**node, "type": "string"}
 

@@ -86,6 +86,8 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     keep = {k: v for k, v in node.items() if k in ("description", "title", "nullable")}
     ctx.lose("additionalProperties", "rewritten", extra if isinstance(extra, dict) else None,
              "an object without properties")
+    for key in node.keys() - keep.keys() - {"type", "additionalProperties", "properties"}:
+        ctx.lose(key, "dropped", node[key], "on an object without properties")
     if isinstance(extra, dict) and extra:
         entry = {"type": "object", "properties": {"key": {"type": "string"}, "value": extra},
                  "required": ["key", "value"]}
@@ -107,6 +109,8 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return node
     kept = [t for t in dict.fromkeys(texts) if t]
     out = {**node, "type": "string", "enum": kept}
+    if node.get("type", "string") != "string":
+        ctx.lose("type", "rewritten", node["type"], "enum values are strings")
     if "" in texts:
         ctx.lose("enum", "dropped", "", "Gemini rejects an empty enum member")
         out = describe(out, [("enum", 'also "" (the empty string)')])

@@ -24,7 +24,13 @@ from httpllm.dialects._rules import (
 )
 from httpllm.walk import children
 
-__all__ = ["DIALECTS", "CHATGPT", "OPENAI_STRICT_FORMATS", "OPENAI_STRICT_KEYWORDS", "strict_limits"]
+__all__ = [
+    "CHATGPT",
+    "DIALECTS",
+    "OPENAI_STRICT_FORMATS",
+    "OPENAI_STRICT_KEYWORDS",
+    "strict_limits",
+]
 
 OPENAI_STRICT_KEYWORDS = frozenset(
     {"type", "properties", "required", "additionalProperties", "items", "enum", "const",

@@ -65,6 +65,42 @@ def _bounds(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return out
 
 
+_PYTHON = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,),
+           "array": (list,), "object": (dict,)}
+
+
+def _fits(value: Any, node: dict[str, Any]) -> bool:
+    """A shallow check: type, enum, required keys; a union: one member (flat, no recursion)."""
+    members = [m for m in node.get("anyOf", ()) if isinstance(m, dict) and "anyOf" not in m]
+    if members and not any(_fits(value, m) for m in members):
+        return False
+    if value is None:
+        return node.get("nullable") is True or any(m.get("nullable") is True for m in members)
+    kinds = _PYTHON.get(str(node.get("type")), (object,))
+    if isinstance(value, bool) and bool not in kinds and object not in kinds:
+        return False
+    enum = node.get("enum")
+    if isinstance(value, dict) and not set(node.get("required", ())) <= value.keys():
+        return False
+    return isinstance(value, kinds) and (not isinstance(enum, list) or value in enum)
+
+
+def _values(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``enum`` values unique and a ``default`` that fits its schema (openapi-spec-validator
+    checks both; vendor documents break them, e.g. ``type: string, default: 0``)."""
+    out = node
+    enum = node.get("enum")
+    if isinstance(enum, list):
+        unique = [v for i, v in enumerate(enum) if v not in enum[:i]]
+        if len(unique) < len(enum):
+            ctx.lose("enum", "rewritten", enum, "repeated values removed")
+            out = {**out, "enum": unique}
+    if "default" in out and not _fits(out["default"], out):
+        ctx.lose("default", "dropped", out["default"], "does not fit its own schema")
+        out = {k: v for k, v in out.items() if k != "default"}
+    return out
+
+
 def _finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
     if isinstance(parameters, dict) and isinstance(parameters.get("$defs"), dict):
         ctx.lose("$defs", "rewritten", sorted(parameters["$defs"]),
@@ -84,7 +120,7 @@ OPENAPI_30 = Dialect(
     keywords=SCHEMA_OBJECT_FIELDS | {"$defs"},
     refs="keep",
     rules=(booleans({}, {"not": {}}), const_as_enum, nullable_as_flag(_NULL), _bounds,
-           tuples_as_arrays({}), filter_keywords, required_known),
+           tuples_as_arrays({}), filter_keywords, required_known, _values),
     finish=_finish,
     envelope=_envelope,
     source="https://spec.openapis.org/oas/v3.0.3#schema-object",

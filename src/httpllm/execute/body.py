@@ -36,11 +36,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm.compose.function import Argument
+from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
+from httpllm.execute.decode import allows_null
 from httpllm.execute.serialize import identity, percent, query_pairs, reserved, scalar
 
-__all__ = ["Body", "Part", "Upload", "encode_body", "is_json"]
+__all__ = ["Body", "Part", "Upload", "encode_body", "is_json", "sends_null", "silent_properties"]
 
 Part = tuple[str, tuple[str | None, bytes, str | None]]
 """One multipart part as httpx takes it: ``(name, (filename, content, content_type))``."""
@@ -101,6 +102,51 @@ def encode_body(argument: Argument, value: Any) -> Body:
     media_type = argument.media_type or "application/json"
     kind = _kind(media_type, value)
     return _ENCODERS[kind](argument, media_type, value)
+
+
+def silent_properties(argument: Argument, value: Any) -> list[str]:
+    """The properties of a form or multipart body that would add nothing to it.
+
+    ``null``, ``[]``, an array of ``null``s, and (for a property with an Encoding ``style``)
+    ``{}`` are left out by the encoder; ``[]`` for any other body, or a body that is not an
+    object.
+
+    >>> from httpllm.compose.function import Argument, Function
+    >>> form = Argument(name="body", location="body", original=None, required=True,
+    ...                 schema={}, media_type="application/x-www-form-urlencoded")
+    >>> silent_properties(form, {"Tags": [], "Name": "a", "Note": None})
+    ['Tags', 'Note']
+    """
+    media_type = argument.media_type or "application/json"
+    if not isinstance(value, Mapping):
+        return []
+    kind = _kind(media_type, value)
+    if kind not in ("form", "multipart"):
+        return []
+    adds = _form_pairs if kind == "form" else _multipart_parts
+    silent: list[str] = []
+    for name, item in value.items():
+        try:
+            if not adds(argument, name, item):
+                silent.append(name)
+        except (RequestBuildError, TypeError, ValueError):
+            continue
+    return silent
+
+
+def sends_null(function: Function, argument: Argument) -> bool:
+    """Whether a ``null`` body is sent as the JSON text ``null``: the body is required, its
+    media type is JSON (or a wildcard) and its schema explicitly allows ``null``.
+
+    Otherwise a ``null`` body means no body (``validate`` refuses it for a required one).
+    """
+    media_type = argument.media_type or "application/json"
+    return (
+        argument.location == "body"
+        and argument.required
+        and _kind(media_type, None) == "json"
+        and allows_null(argument.schema, function.schema)
+    )
 
 
 def _kind(media_type: str, value: Any) -> str:
@@ -186,29 +232,35 @@ def _object(argument: Argument, media_type: str, value: Any) -> Mapping[str, Any
 
 
 def _form(argument: Argument, media_type: str, value: Any) -> Body:
-    pairs: list[tuple[str, str]] = []
-    for name, item in _object(argument, media_type, value).items():
-        encoding = argument.encoding.get(name) or {}
-        if isinstance(item, (Upload, bytes)):
-            raise RequestBuildError(
-                f"argument {argument.name!r}: property {name!r} is a file; "
-                "application/x-www-form-urlencoded carries text only (base64 it)"
-            )
-        if any(key in encoding for key in _STYLE_FIELDS):
-            style = str(encoding.get("style", "form"))
-            explode = bool(encoding.get("explode", style == "form"))
-            encode = reserved if encoding.get("allowReserved") else percent
-            pairs.extend(query_pairs(style, name, item, explode, encode))
-            continue
-        members = item if isinstance(item, (list, tuple)) else [item]
-        declared = encoding.get("contentType")
-        pairs.extend(
-            (percent(name), percent(_part_text(member, declared)))
-            for member in members
-            if member is not None
-        )
+    pairs = [
+        pair
+        for name, item in _object(argument, media_type, value).items()
+        for pair in _form_pairs(argument, name, item)
+    ]
     content = "&".join(f"{k}={v}" for k, v in pairs).encode("ascii")
     return Body(content=content, content_type=media_type)
+
+
+def _form_pairs(argument: Argument, name: str, item: Any) -> list[tuple[str, str]]:
+    """The encoded pairs one property of a form body adds (``[]``: none)."""
+    encoding = argument.encoding.get(name) or {}
+    if isinstance(item, (Upload, bytes)):
+        raise RequestBuildError(
+            f"argument {argument.name!r}: property {name!r} is a file; "
+            "application/x-www-form-urlencoded carries text only (base64 it)"
+        )
+    if any(key in encoding for key in _STYLE_FIELDS):
+        style = str(encoding.get("style", "form"))
+        explode = bool(encoding.get("explode", style == "form"))
+        encode = reserved if encoding.get("allowReserved") else percent
+        return query_pairs(style, name, item, explode, encode)
+    members = item if isinstance(item, (list, tuple)) else [item]
+    declared = encoding.get("contentType")
+    return [
+        (percent(name), percent(_part_text(member, declared)))
+        for member in members
+        if member is not None
+    ]
 
 
 def _part_text(value: Any, content_type: Any) -> str:
@@ -231,22 +283,28 @@ def _first_media_type(content_type: Any) -> str | None:
 
 
 def _multipart(argument: Argument, media_type: str, value: Any) -> Body:
-    parts: list[Part] = []
-    for name, item in _object(argument, media_type, value).items():
-        if item is None:
-            continue
-        encoding = argument.encoding.get(name) or {}
-        declared = _first_media_type(encoding.get("contentType"))
-        styled = any(key in encoding for key in _STYLE_FIELDS)
-        if styled and not isinstance(item, (Upload, bytes)):
-            style = str(encoding.get("style", "form"))
-            explode = bool(encoding.get("explode", style == "form"))
-            pairs = query_pairs(style, name, item, explode, identity, raw=True)
-            parts.extend((k, (None, v.encode("utf-8"), None)) for k, v in pairs)
-            continue
-        members = item if isinstance(item, (list, tuple)) else [item]
-        parts.extend((name, _part(name, m, declared)) for m in members if m is not None)
+    parts = [
+        part
+        for name, item in _object(argument, media_type, value).items()
+        for part in _multipart_parts(argument, name, item)
+    ]
     return Body(parts=parts)
+
+
+def _multipart_parts(argument: Argument, name: str, item: Any) -> list[Part]:
+    """The parts one property of a multipart body adds (``[]``: none)."""
+    if item is None:
+        return []
+    encoding = argument.encoding.get(name) or {}
+    declared = _first_media_type(encoding.get("contentType"))
+    styled = any(key in encoding for key in _STYLE_FIELDS)
+    if styled and not isinstance(item, (Upload, bytes)):
+        style = str(encoding.get("style", "form"))
+        explode = bool(encoding.get("explode", style == "form"))
+        pairs = query_pairs(style, name, item, explode, identity, raw=True)
+        return [(k, (None, v.encode("utf-8"), None)) for k, v in pairs]
+    members = item if isinstance(item, (list, tuple)) else [item]
+    return [(name, _part(name, m, declared)) for m in members if m is not None]
 
 
 def _part(name: str, value: Any, declared: str | None) -> tuple[str | None, bytes, str | None]:

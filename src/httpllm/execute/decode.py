@@ -29,7 +29,7 @@ from httpllm.compose.function import Function
 from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 
-__all__ = ["MAX_DEPTH", "Arguments", "decode", "depth", "parse"]
+__all__ = ["MAX_DEPTH", "Arguments", "allows_null", "decode", "depth", "parse"]
 
 Arguments = Mapping[str, Any] | str | bytes
 """A tool call's arguments: the JSON text the model produced, or an already parsed mapping."""
@@ -264,6 +264,18 @@ def alternatives(schema: Schema, root: Schema) -> list[dict[str, Any]]:
         if "type" in rest or any(k in rest for k in (*_OBJECT_KEYS, *_ARRAY_KEYS)):
             out.append(rest)
     return out
+
+
+def allows_null(schema: Schema, root: Schema) -> bool:
+    """Whether ``schema`` explicitly allows ``null``: an alternative whose ``type``, ``const``
+    or ``enum`` names it (a schema without a type, or ``true``, does not count).
+
+    >>> allows_null({"anyOf": [{"type": "string"}, {"type": "null"}]}, {})
+    True
+    >>> allows_null({"properties": {"a": {}}}, {})
+    False
+    """
+    return any("null" in (_types(alt) or ()) for alt in alternatives(schema, root))
 
 
 def _types(alt: dict[str, Any]) -> frozenset[str] | None:

@@ -26,7 +26,8 @@ class ArgumentError:
             ``"#"`` is the arguments object itself).
         keyword: the JSON Schema keyword that failed (``"type"``, ``"enum"``, ``"required"`` ...),
             or ``"json"`` when the text is not JSON, ``"allowEmptyValue"`` and ``"path"`` for
-            the OpenAPI parameter rules.
+            the OpenAPI parameter rules; ``"format"`` for a number outside its format's range,
+            ``"required"`` for a required value that would send nothing.
         expected: what was expected, a short phrase (``'one of "metric", "imperial"'``).
         received: what was received, as short JSON text (``'"kelvin"'``), or ``"nothing"``.
         message: one line, ``"units: expected ...; received ..."``.

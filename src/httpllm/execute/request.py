@@ -8,11 +8,15 @@ the query, then the query string in parameter-map order, then credentials.
 
 Rules chosen where OpenAPI leaves room:
 
-- a ``null`` value is undefined (RFC 6570 section 2.3): the parameter is left out;
+- a ``null`` value is undefined (RFC 6570 section 2.3): the parameter is left out, and so
+  is a ``null`` body, except a required JSON body whose schema explicitly allows ``null``,
+  which is sent as ``null``;
 - an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
   reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
   with it; an empty array or object is undefined and left out;
-- a path value that expands to nothing, or a path with a ``.`` or ``..`` segment, is refused;
+- a path value that expands to nothing, or a path with a ``.`` or ``..`` segment, is refused
+  (``validate`` reports both to the model first, as it does every required value that
+  would send nothing: :mod:`httpllm.execute.wire`);
 - header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
   (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
   types (``Function.extra["accept"]``) and ``Content-Type`` from the body's media type;
@@ -39,16 +43,16 @@ import httpx
 from httpllm import pointer
 from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
-from httpllm.execute.body import Body, Upload, encode_body
+from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
-from httpllm.execute.serialize import (
-    content_text,
-    expand,
-    header_text,
-    percent,
-    query_pairs,
-    reserved,
+from httpllm.execute.serialize import percent
+from httpllm.execute.wire import (
+    VARIABLE,
+    cookie_pairs_of,
+    header_text_of,
+    path_text,
+    query_pairs_of,
 )
 
 __all__ = ["FileValue", "assemble", "build_request"]
@@ -57,8 +61,6 @@ FileValue = bytes | tuple[str, bytes] | tuple[str, bytes, str]
 """A file for a binary argument: its bytes, ``(filename, bytes)`` or
 ``(filename, bytes, content_type)``."""
 
-_VARIABLE = re.compile(r"\{([^{}]*)\}")
-_IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 
 
 @dataclass(slots=True)
@@ -148,6 +150,9 @@ def assemble(
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
+        if value is None and argument.name in values and sends_null(function, argument):
+            body = encode_body(argument, None)
+            continue
         if value is None or argument.location == "path":
             continue
         if argument.location == "body":
@@ -216,7 +221,7 @@ def server_url(
                 raise RequestBuildError(f"server variable {{{match.group(1)}}} has no value")
             return str(known[match.group(1)])
 
-        url = _VARIABLE.sub(fill, server.url)
+        url = VARIABLE.sub(fill, server.url)
     else:
         raise RequestBuildError(f"{function.name}: the document names no server; pass base_url")
     try:
@@ -242,12 +247,7 @@ def _path(function: Function, values: Mapping[str, Any]) -> str:
         argument = by_name.get(name)
         if argument is None:
             raise RequestBuildError(f"path variable {{{name}}} has no path parameter")
-        value = values.get(argument.name)
-        text = None
-        if value is not None and argument.style is None:
-            text = percent(content_text(argument.media_type or "text/plain", value))
-        elif value is not None:
-            text = expand(argument.style or "simple", name, value, argument.explode, percent)
+        text = path_text(argument, values.get(argument.name))
         if not text:
             raise RequestBuildError(
                 f"path parameter {name!r} (argument {argument.name!r}) has no value; "
@@ -255,7 +255,7 @@ def _path(function: Function, values: Mapping[str, Any]) -> str:
             )
         return text
 
-    path = _VARIABLE.sub(fill, function.path)
+    path = VARIABLE.sub(fill, function.path)
     if any(segment in (".", "..") for segment in path.split("/")):
         raise RequestBuildError(f"path {path!r} has a '.' or '..' segment; refused")
     return path
@@ -270,38 +270,22 @@ def _same_origin(url: str, base: str) -> None:
 
 def _query(argument: Argument, value: Any, parts: _Parts) -> None:
     name = argument.original or argument.name
-    if argument.style is None:
-        text = content_text(argument.media_type or "application/json", value)
-        parts.query.append((percent(name), percent(text)))
-        return
-    if value == "" and not argument.allow_empty_value:
+    if argument.style is not None and value == "" and not argument.allow_empty_value:
         raise RequestBuildError(
             f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
             "allow empty values; leave it out or give a value"
         )
-    encode = reserved if argument.allow_reserved else percent
-    parts.query.extend(query_pairs(argument.style, name, value, argument.explode, encode))
+    parts.query.extend(query_pairs_of(argument, value))
 
 
 def _header(argument: Argument, value: Any, parts: _Parts) -> None:
-    name = argument.original or argument.name
-    if name.lower() in _IGNORED_HEADERS:
-        return
-    if argument.style is None:
-        text: str | None = header_text(content_text(argument.media_type or "text/plain", value))
-    else:
-        text = expand("simple", name, value, argument.explode, header_text)
+    text = header_text_of(argument, value)
     if text is not None:
-        parts.headers.append((name, text))
+        parts.headers.append((argument.original or argument.name, text))
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
-    name = argument.original or argument.name
-    if argument.style is None:
-        text = content_text(argument.media_type or "text/plain", value)
-        parts.cookies.append((percent(name), percent(text)))
-        return
-    parts.cookies.extend(query_pairs("form", name, value, argument.explode, percent))
+    parts.cookies.extend(cookie_pairs_of(argument, value))
 
 
 _PLACE = {"query": _query, "header": _header, "cookie": _cookie}

@@ -12,15 +12,19 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections import deque
+import threading
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jsonschema_rs
 
 from httpllm import pointer
-from httpllm.compose.function import Function
-from httpllm.errors import InvalidArguments, SchemaError
+from httpllm._types import Schema
+from httpllm.compose.function import Argument, Function
+from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
+from httpllm.execute import formats, wire
+from httpllm.execute.body import silent_properties
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
 from httpllm.execute.feedback import ArgumentError, ValidationResult, argument_error, show
 
@@ -37,8 +41,9 @@ def _is_base64(text: str) -> bool:
 
 _FORMATS: dict[str, Callable[[str], bool]] = {"byte": _is_base64}
 """OpenAPI Format Registry string formats jsonschema-rs does not know (``byte``: RFC 4648
-base64). ``binary`` and ``password`` assert nothing; ``int32``/``int64`` apply to numbers,
-which custom formats cannot check."""
+base64). ``binary`` and ``password`` assert nothing; ``int32``, ``int64``, ``float``,
+``double`` and the other sized numbers apply to numbers, which custom formats never see:
+their ranges are bounds in the schema the validator is compiled from (:mod:`.formats`)."""
 
 _FORMAT_HINTS = {
     "date-time": " (RFC 3339, e.g. 2024-01-31T09:30:00Z)",
@@ -58,11 +63,15 @@ def validate(
     """Decode a tool call and check it against ``function.schema``.
 
     Every constraint of the original schema is enforced, including those a dialect stripped
-    (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``). OpenAPI's
+    (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``), and the
+    ranges of numeric formats (``int32``: -2**31 to 2**31 - 1, ``float`` ...). OpenAPI's
     parameter rules are checked too: an empty string for a query parameter without
-    ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section 4.8.12.2), and so is a path
-    parameter that is ``""``, ``"."`` or ``".."`` (it would empty or climb the path, RFC 3986
-    section 5.2.4); top-level names outside the parameter map are errors.
+    ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section 4.8.12.2); top-level names outside
+    the parameter map are errors. So is a value the request would not carry
+    (:mod:`httpllm.execute.wire`): a path value that expands to nothing, ``"."`` or ``".."``
+    (it would empty or climb the path, RFC 3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for
+    a required parameter or form property, which serialize to nothing; a required body that
+    is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes.
 
     Args:
         function: the compiled function.
@@ -90,8 +99,9 @@ def validate(
             "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
         )
         return ValidationResult(function=function.name, errors=(error,), arguments=None)
-    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
     filled = tuple(pointer.join("#", *pointer.parts(key)) for key in files or ())
+    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
+    errors.extend(_wire_errors(function, merged, errors, filled))
     kept: dict[tuple[str, str], ArgumentError] = {}
     for error in errors:
         if not any(error.pointer == p or error.pointer.startswith(p + "/") for p in filled):
@@ -99,18 +109,43 @@ def validate(
     return ValidationResult(function=function.name, errors=tuple(kept.values()), arguments=merged)
 
 
-def _validator(function: Function) -> jsonschema_rs.Validator:
+_CACHE_SIZE = 256
+"""Compiled validators kept (least recently used dropped first)."""
+
+_compiled: OrderedDict[int, tuple[Schema, Schema, jsonschema_rs.Validator]] = OrderedDict()
+"""``id(function.schema)`` -> (that schema, its bounded copy, the validator compiled from
+the copy). The schema itself is held so its id cannot be reused while the entry lives."""
+
+_compiled_lock = threading.Lock()
+
+
+def _validator(function: Function) -> tuple[Schema, jsonschema_rs.Validator]:
+    """The bounded copy of ``function.schema`` (:func:`.formats.bounded`) and the validator
+    compiled from it, memoized per function schema."""
+    key = id(function.schema)
+    with _compiled_lock:
+        hit = _compiled.get(key)
+        if hit is not None and hit[0] is function.schema:
+            _compiled.move_to_end(key)
+            return hit[1], hit[2]
     try:
-        return jsonschema_rs.Draft202012Validator(
-            function.schema, validate_formats=True, formats=_FORMATS, offline=True
+        with_bounds = formats.bounded(function.schema)
+        validator = jsonschema_rs.Draft202012Validator(
+            with_bounds, validate_formats=True, formats=_FORMATS, offline=True
         )
-    except (jsonschema_rs.ValidationError, ValueError) as exc:
+    except (jsonschema_rs.ValidationError, ValueError, LimitExceeded) as exc:
         message = f"{function.name}: the function's schema is not valid JSON Schema: {exc}"
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
+    with _compiled_lock:
+        _compiled[key] = (function.schema, with_bounds, validator)
+        _compiled.move_to_end(key)
+        while len(_compiled) > _CACHE_SIZE:
+            _compiled.popitem(last=False)
+    return with_bounds, validator
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
-    validator = _validator(function)
+    with_bounds, validator = _validator(function)
     try:
         raw = list(validator.iter_errors(instance))
     except (ValueError, TypeError) as exc:
@@ -126,7 +161,7 @@ def _schema_errors(function: Function, instance: dict[str, Any]) -> list[Argumen
                 continue
             out.append(_union_error(error))
             continue
-        out.extend(_convert(function, error))
+        out.extend(_convert(function, with_bounds, error))
     return out
 
 
@@ -288,11 +323,25 @@ def _keyword(error: jsonschema_rs.ValidationError) -> str:
     return _KEYWORDS.get(name, name[:1].lower() + name[1:])
 
 
-def _convert(function: Function, error: jsonschema_rs.ValidationError) -> list[ArgumentError]:
+def _convert(
+    function: Function, with_bounds: Schema, error: jsonschema_rs.ValidationError
+) -> list[ArgumentError]:
     kinds = jsonschema_rs.ValidationErrorKind
     kind = error.kind
     path = list(error.instance_path)
     schema_at = _schema_pointer(error.schema_path)
+    if isinstance(kind, (kinds.Minimum, kinds.Maximum)):
+        fmt = formats.format_of_bound(function.schema, with_bounds, list(error.schema_path))
+        if fmt is not None:
+            return [
+                argument_error(
+                    _instance_pointer(path),
+                    "format",
+                    formats.describe(fmt),
+                    _received(error.instance),
+                    _schema_pointer([*error.schema_path[:-1], "format"]),
+                )
+            ]
     if isinstance(kind, kinds.Required):
         return [
             argument_error(
@@ -360,10 +409,62 @@ def _parameter_errors(function: Function, args: dict[str, Any]) -> list[Argument
                     at, "allowEmptyValue", "a non-empty value, or leave the argument out", '""'
                 )
             )
-        elif argument.location == "path" and value in ("", ".", ".."):
-            errors.append(
-                argument_error(
-                    at, "path", 'a path segment other than "", "." and ".."', show(value)
-                )
-            )
     return errors
+
+
+def _wire_errors(
+    function: Function,
+    args: dict[str, Any],
+    found: list[ArgumentError],
+    filled: tuple[str, ...],
+) -> list[ArgumentError]:
+    """Values the schema accepts that the request would not carry (:mod:`.wire`).
+
+    A place that already has an error is left to it; a body that files fill is not checked.
+    """
+    taken = [e.pointer for e in found]
+    candidates = {**wire.path_errors(function, args), **wire.parameter_errors(function, args)}
+    out = [e for at, e in candidates.items() if not _under(at, taken)]
+    for argument in function.arguments:
+        if argument.location != "body" or argument.name not in args:
+            continue
+        silent = [e for e in _silent_form_errors(function, args, argument)
+                  if not _under(e.pointer, taken)]
+        out.extend(silent)
+        at = pointer.join("#", argument.name)
+        if silent or _under(at, taken) or _under(at, list(filled)):
+            continue
+        error = wire.body_error(function, argument, args[argument.name])
+        if error is not None:
+            out.append(error)
+    return out
+
+
+def _under(at: str, pointers: list[str]) -> bool:
+    """Whether one of ``pointers`` is ``at`` or below it."""
+    return any(p == at or p.startswith(at + "/") for p in pointers)
+
+
+def _silent_form_errors(
+    function: Function, args: dict[str, Any], argument: Argument
+) -> list[ArgumentError]:
+    """Required properties of a form or multipart body whose value the encoder drops.
+
+    The call is checked again without them: each ``required`` error there at one of them
+    is one of these. So a property is required exactly as the body schema says (through
+    ``$ref``, ``allOf`` and the alternative the body matches).
+    """
+    value = args[argument.name]
+    silent = silent_properties(argument, value)
+    if not silent:
+        return []
+    kept = {k: v for k, v in value.items() if k not in silent}
+    dropped = {pointer.join("#", argument.name, k): value[k] for k in silent}
+    slot = "required form property"
+    if (argument.media_type or "").lower().startswith("multipart/"):
+        slot = "required multipart part"
+    return [
+        wire.silent_error(e.pointer, dropped[e.pointer], slot)
+        for e in _schema_errors(function, {**args, argument.name: kept})
+        if e.keyword == "required" and e.pointer in dropped
+    ]

@@ -5,9 +5,12 @@ a ``{"type": "null"}`` member, ``allOf`` merged, discriminator tags required, di
 applied, no OpenAPI-only keywords, every ``$ref`` rewritten to ``#/$defs/<name>``.
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
-tuple to it, so a new pass costs no new walk. The order matters: unions are spelled
-``anyOf`` before ``allOf`` merges them; ``allOf`` and the discriminator run before
-``nullable`` wraps the node in a union (the wrapped part would not be visited again).
+tuple to it, so a new pass costs no new walk. The order matters: 3.0 exclusive bounds are
+numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before ``allOf``
+merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
+union. A subschema a pass builds (a member ``mixed_types`` splits off, the part
+``nullable`` wraps) gets the passes after that one (:func:`_apply`), so every node of the
+result is emended.
 """
 
 from __future__ import annotations

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -42,10 +41,6 @@ class PassContext:
         name_of: raw ``$ref`` string (as written in the document) -> def name, or ``None``.
         report: records a problem that was kept rather than guessed ``(pointer, message)``.
         examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
-        refs: how many ``$ref``s to each def name the walk has written so far, less those
-            a pass consumed (merged or inlined): the edges of the ref graph.
-        absorb: a pass merged or inlined the named schema ``(name, base_form)``: its ``$ref``
-            leaf is gone and the target's own references came in with its content.
     """
 
     direction: Direction
@@ -55,8 +50,6 @@ class PassContext:
     report: Callable[[str, str], None]
     pointer: str = "#"
     examples: dict[str, list[Any]] = field(default_factory=dict)
-    refs: Counter[str] = field(default_factory=Counter)
-    absorb: Callable[[str, bool], None] = lambda name, base_form: None
 
 
 def describes(key: str) -> bool:

@@ -26,6 +26,7 @@ _MAX = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minPr
                   "minContains"})
 _MIN = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties",
                   "maxContains"})
+# minContains/maxContains intersect only under one shared ``contains`` (see _GROUPS).
 _MAX_UNION = 16  # largest cross product of two unions that is distributed
 
 
@@ -167,10 +168,10 @@ def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> No
 
 
 def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
-                depth: int) -> list[Schema]:
+                depth: int, grouped: frozenset[str]) -> list[Schema]:
     left: list[Schema] = []
     done = {"type", "properties", "additionalProperties", "anyOf", "enum", "const", "required",
-            "allOf"}
+            "allOf", *grouped}
     for key in dict.fromkeys([*a, *b]):
         if key in done:
             continue
@@ -192,6 +193,40 @@ def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
     return left
 
 
+_GROUPS = (
+    ("contains", frozenset({"contains", "minContains", "maxContains"})),
+    ("prefixItems", frozenset({"prefixItems", "items"})),
+)
+"""Keywords that mean something only together, each group with the keyword that makes it
+one: ``minContains`` counts what ``contains`` matches, ``items`` starts after
+``prefixItems``."""
+
+
+def _merge_groups(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> frozenset[str]:
+    """When both members have a group that differs, keep ``a``'s in ``out``; the caller
+    keeps ``b``'s whole in ``allOf``. Returns the keywords so handled."""
+    handled: set[str] = set()
+    for anchor, group in _GROUPS:
+        if anchor not in a and anchor not in b:
+            continue
+        if not group & a.keys() or not group & b.keys():
+            continue
+        if anchor == "contains" and _same(a.get(anchor), b.get(anchor)):
+            continue  # one ``contains``: its counts intersect like other bounds
+        if all(_same(a.get(k), b.get(k)) for k in group):
+            continue
+        out.update({k: a[k] for k in group if k in a})
+        handled |= group
+    return frozenset(handled)
+
+
+def _entangled(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """``a``'s ``patternProperties`` exempt names from ``b``'s ``additionalProperties``
+    once merged into one schema: such pairs are not merged."""
+    extra = b.get("additionalProperties")
+    return "patternProperties" in a and extra is not None and extra is not True
+
+
 def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any]:
     """Merge two emended object-or-scalar schemas into one that accepts what both accept.
 
@@ -200,9 +235,10 @@ def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any
     Raises:
         Conflict: no instance satisfies both.
     """
-    if depth > 32:
+    if depth > 32 or _entangled(a, b) or _entangled(b, a):
         return {"allOf": [a, b]}
     out: dict[str, Any] = {}
+    grouped = _merge_groups(a, b, out)
     _merge_type(a, b, out)
     left = _merge_properties(a, b, out, depth)
     required = list(dict.fromkeys([*a.get("required", []), *b.get("required", [])]))
@@ -211,7 +247,9 @@ def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any
     _merge_closed(a, b, out)
     left += _merge_unions(a, b, out, depth)
     _merge_enum(a, b, out)
-    left += _merge_rest(a, b, out, depth)
+    left += _merge_rest(a, b, out, depth, grouped)
+    if grouped:
+        left.append({k: b[k] for k in grouped if k in b})
     left += [*a.get("allOf", []), *b.get("allOf", [])]
     if left:
         out["allOf"] = left
@@ -270,14 +308,10 @@ def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
     own = {k: v for k, v in node.items() if k != "allOf"}
     merged: dict[str, Any] = own
     kept: list[Schema] = []
-    absorbed: list[tuple[str, bool]] = []
     for raw in members:
         member = _member(raw, ctx.resolve)
-        base_form = member is None
-        if base_form and is_ref(raw):
+        if member is None and is_ref(raw):
             member = _member(raw, ctx.resolve_base)
-        if is_ref(raw) and isinstance(member, dict) and member != {}:
-            absorbed.append((ref_name(raw), base_form))
         if member is True or member == {}:
             continue
         if not isinstance(member, dict):
@@ -290,6 +324,6 @@ def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
             return node
     if kept:
         merged = {**merged, "allOf": [*merged.get("allOf", []), *kept]}
-    for name, base_form in absorbed:
-        ctx.absorb(name, base_form)
+    if merged == node:
+        return node  # what could not be merged before still cannot: identity means unchanged
     return merged

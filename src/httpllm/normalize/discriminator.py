@@ -61,8 +61,7 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
             continue
         name = ref_name(member)
         target = ctx.resolve(name)
-        base_form = target is None
-        if base_form:
+        if target is None:  # being emended (a cycle): its form without unions
             target = ctx.resolve_base(name)
         if not isinstance(target, dict) or "anyOf" in target or target.get("type") not in (
             None, "object"
@@ -71,7 +70,6 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
                        f"its {prop!r} tag cannot be required")
             tagged.append(member)
             continue
-        ctx.absorb(name, base_form)
         siblings = {k: v for k, v in member.items() if k != "$ref"}
         tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx)))
     if len(tagged) == 1 and set(out) - {"anyOf"} <= ANNOTATIONS:

@@ -31,8 +31,9 @@ def exclusive_bounds(node: dict[str, Any], ctx: PassContext) -> Schema:
     >>> exclusive_bounds({"type": "integer", "minimum": 0, "exclusiveMinimum": True}, CTX)
     {'type': 'integer', 'exclusiveMinimum': 0}
     """
-    if not any(isinstance(node.get(flag), bool) for flag, _ in _PAIRS):
-        return node
+    if not (isinstance(node.get("exclusiveMinimum"), bool)
+            or isinstance(node.get("exclusiveMaximum"), bool)):
+        return node  # the 2020-12 form already (the common case: keep it cheap)
     out = dict(node)
     for flag, bound in _PAIRS:
         value = out.get(flag)

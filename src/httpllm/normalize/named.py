@@ -76,12 +76,14 @@ class NamedSchemas:
     _failed: dict[tuple[str, str, bool], HttpllmError] = field(default_factory=dict)
     _busy: list[tuple[str, str, bool]] = field(default_factory=list)
     _refs: dict[int, tuple[Schema, frozenset[str]]] = field(default_factory=dict)
-    _edges: dict[tuple[str, str, bool], frozenset[str]] = field(default_factory=dict)
     _inline: dict[tuple[int, str], tuple[Schema, Schema]] = field(default_factory=dict)
     _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
+    _lineages: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def refs(self, schema: Schema) -> frozenset[str]:
-        """The def names an emended schema refers to (known from its walk, else collected)."""
+        """:func:`collect_refs` of an emended schema, remembered per object: the refs left in
+        the output are the edges of the ref graph (a ref an ``allOf`` merged away, or a
+        property the direction dropped, is no edge)."""
         hit = self._refs.get(id(schema))
         if hit is not None and hit[0] is schema:
             return hit[1]
@@ -167,16 +169,15 @@ class NamedSchemas:
         self._busy.append(key)
         try:
             out = self._emend(node, direction, pointer=entry.pointer, base=entry.base,
-                              name=name)
+                              name=name, base_form=base_form)
         except HttpllmError as exc:
             self._failed[key] = exc
             raise
         finally:
             self._busy.pop()
         self._cache[key] = out
-        self._edges[key] = self.refs(out)
         if not base_form:
-            self.graph.add(name, self._edges[key])
+            self.graph.add(name, self.refs(out))
         return out
 
     def emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str) -> Schema:
@@ -197,18 +198,17 @@ class NamedSchemas:
         return out
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
-               name: str | None = None) -> Schema:
+               name: str | None = None, base_form: bool = False) -> Schema:
         def resolve(parent: str) -> Schema | None:
-            # ``Cat: allOf: [Pet, ...]`` where ``Pet: oneOf: [Cat, Dog]``: Cat inherits Pet's
-            # base form, not the union that lists Cat itself (OpenAPI 3.1 section 4.8.25,
-            # "Models with Polymorphism Support"); ``None`` sends the pass to ``resolve_base``.
-            if name is not None and ctx.pointer == pointer and name in self._variants(parent):
+            # ``Cat: allOf: [Pet, ...]`` where ``Pet: oneOf: [Cat, Dog]`` (or an ancestor of
+            # Pet lists Cat): Cat inherits Pet's base form, not the union that lists Cat
+            # itself (OpenAPI 3.1 section 4.8.25, "Models with Polymorphism Support"); a base
+            # form inherits base forms. ``None`` sends the pass to ``resolve_base``.
+            if name is not None and ctx.pointer == pointer and (
+                base_form or self._inherits(name, parent)
+            ):
                 return None
             return self.emended(parent, direction)
-
-        def absorb(name: str, base_form: bool) -> None:
-            ctx.refs[name] -= 1
-            ctx.refs.update(self._edges.get((name, direction, base_form), ()))
 
         ctx = PassContext(
             direction=direction,
@@ -217,7 +217,6 @@ class NamedSchemas:
             name_of=lambda ref: self._name_or_none(ref, base),
             report=self.warn,
             examples=self.examples,
-            absorb=absorb,
         )
 
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
@@ -228,7 +227,6 @@ class NamedSchemas:
                     raise
                 raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
             ref = {"$ref": "#/$defs/" + escape(target)}
-            ctx.refs[target] += 1
             siblings = {k: v for k, v in node.items() if k != "$ref"}
             if not siblings:
                 return ref
@@ -238,11 +236,31 @@ class NamedSchemas:
                 return {**ref, **siblings}
             return {**siblings, "allOf": [ref, *siblings.get("allOf", [])]}
 
-        out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
-        edges = frozenset(name for name, count in ctx.refs.items() if count > 0)
-        if isinstance(out, dict):
-            self._refs[id(out)] = (out, edges)
-        return out
+        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
+
+    def _inherits(self, child: str, parent: str) -> bool:
+        """Whether ``parent``, or a schema it extends, lists ``child`` as a variant."""
+        return any(child in self._variants(n) for n in self._lineage(parent))
+
+    def _lineage(self, name: str) -> frozenset[str]:
+        """``name`` and every named schema it extends through a root ``allOf``, transitively."""
+        found = self._lineages.get(name)
+        if found is None:
+            seen, stack = {name}, [name]
+            while stack:
+                entry = self._named[stack.pop()]
+                node = entry.node if isinstance(entry.node, dict) else {}
+                members: list[Any] = node["allOf"] if isinstance(node.get("allOf"), list) else []
+                if isinstance(node.get("$ref"), str) and len(node) > 1:
+                    members = [*members, node]  # 3.1: a $ref with siblings extends its target
+                for member in members:
+                    ref = member.get("$ref") if isinstance(member, dict) else None
+                    parent = self._name_or_none(ref, entry.base) if isinstance(ref, str) else None
+                    if parent is not None and parent not in seen:
+                        seen.add(parent)
+                        stack.append(parent)
+            found = self._lineages[name] = frozenset(seen)
+        return found
 
     def _variants(self, name: str) -> frozenset[str]:
         """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``."""

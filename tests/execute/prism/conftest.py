@@ -21,12 +21,27 @@ from typing import Any
 
 import pytest
 
-from .harness import KNOWN, LAST_RUN, PRISM_BIN, SETUP, SPECS, TALLY, PrismServer, start_all
+from .harness import (
+    KNOWN,
+    LAST_RUN,
+    PRISM_BIN,
+    SETUP,
+    SPECS,
+    TALLY,
+    PrismServer,
+    Spec,
+    start_all,
+)
 
 ROOT = Path(__file__).resolve().parents[3]
 DEFAULT_CORPUS = ROOT.parent / "shared" / "specs"
 INSTALL_TIMEOUT = 600.0
 """Seconds `npm ci` may take."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the `prism` marker (`-m "not prism"` leaves the Prism tests out)."""
+    config.addinivalue_line("markers", "prism: needs Node.js, npm and a running Prism")
 
 
 def unavailable(message: str) -> None:
@@ -70,8 +85,9 @@ def prism_servers(
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[dict[str, PrismServer]]:
     """One listening Prism per document the selected tests use, by corpus path."""
-    used = {item.callspec.params["spec"].path for item in request.session.items
-            if hasattr(item, "callspec") and "spec" in item.callspec.params}
+    chosen = [getattr(item, "callspec", None) for item in request.session.items]
+    used = {c.params["spec"].path for c in chosen
+            if c is not None and isinstance(c.params.get("spec"), Spec)}
     logs = tmp_path_factory.mktemp("prism")
     servers = {spec.path: PrismServer(corpus / spec.path, logs / f"{spec.id}.log")
                for spec in SPECS if spec.path in used or not used}
@@ -96,16 +112,19 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     write(f"prism {summary['prism_version']}, dialects {', '.join(summary['dialects'])}, "
           f"{len(summary['per_document'])} document runs, "
           f"up to {summary['examples_per_operation']} tool calls per operation and schema")
-    write(f"operations: {summary['operations']} compiled, {summary['operations_exercised']} "
-          f"exercised ({summary['operations_exercised_from_schema']} from function.schema)")
+    left_out = sum(len(items) for items in summary["skipped"].values())
+    write(f"operations: {summary['operations']} tried, {summary['operations_exercised']} "
+          f"exercised ({summary['operations_exercised_from_schema']} from function.schema), "
+          f"{left_out} skipped")
     write(f"tool calls: {summary['tool_calls_drawn']} drawn, "
           f"{summary['tool_calls_rejected_by_validate']} rejected by validate "
           f"{summary['rejections_by_keyword']}")
     write(f"requests sent: {summary['requests_sent']}; request-validation errors: "
           f"{summary['request_validation_errors']}; build errors after validate: "
           f"{summary['build_errors_after_validate']}")
-    for key, count in summary["known_differences"].items():
-        write(f"known difference {key}: {count} request(s) - {KNOWN[key]}")
+    for key, seen in summary["known_differences"].items():
+        write(f"known difference {key}: {seen['requests']} request(s) in "
+              f"{len(seen['operations'])} operation(s) - {KNOWN[key]}")
     for reason, items in summary["skipped"].items():
         write(f"skipped ({len(items)}): {reason}")
     write(f"answers: {summary['answers']}")

@@ -1,9 +1,11 @@
-"""Prism as an independent judge of the requests httpllm builds.
+"""Prism as an independent judge of the requests httpllm builds: the documents, the Prism
+processes, reading and sorting Prism's answers, and the tallies.
 
-`PrismServer` runs one `prism mock` process per document on 127.0.0.1. `exercise` draws tool
-calls for one compiled function with hypothesis-jsonschema, keeps those `validate` accepts,
-builds each request and sends it to Prism, and sorts Prism's answer. `Tally` adds everything
-up for the session summary and `last_run.json`.
+`PrismServer` runs one `prism mock` process per document on 127.0.0.1; `request_violations`
+reads Prism's verdict on one request and `classify` sets apart what is not httpllm's doing
+(`KNOWN`); `Tally` adds everything up for the session summary and `last_run.json`. Drawing
+and sending tool calls is in `sampling.py` (hypothesis is imported there, not here: this
+module is loaded by the conftest, before hypothesis may touch its storage).
 
 Prism reports a request-validation error in one of two ways: when the operation documents a
 422 or 400 response it answers with that response and lists the violations in the
@@ -15,7 +17,6 @@ in `#UNPROCESSABLE_ENTITY` (415: `#INVALID_CONTENT_TYPE`) with the violations un
 
 from __future__ import annotations
 
-import base64
 import json
 import os
 import re
@@ -24,20 +25,14 @@ import socket
 import subprocess
 import time
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
-from hypothesis import HealthCheck, Phase, given, settings
-from hypothesis import strategies as st
-from hypothesis.errors import HypothesisException
-from hypothesis_jsonschema import from_schema
 
 from httpllm.compose.function import Function
-from httpllm.errors import HttpllmError
-from httpllm.execute import build_request, validate
 
 HERE = Path(__file__).resolve().parent
 PRISM_BIN = HERE / "node_modules" / ".bin" / "prism"
@@ -45,7 +40,7 @@ SETUP = HERE / "setup.sh"
 LAST_RUN = HERE / "last_run.json"
 
 EXAMPLES = 4
-"""Tool calls drawn per operation and source (hypothesis `max_examples`)."""
+"""Tool calls drawn per operation and schema (hypothesis `max_examples`)."""
 
 START_TIMEOUT = 120.0
 """Seconds all Prism processes together may take to listen (they start in parallel)."""
@@ -109,6 +104,8 @@ SPECS: tuple[Spec, ...] = (
     Spec("1password-connect", "real/1password/spec.yaml",
          "patterns, readOnly/writeOnly properties, bearer auth"),
     Spec("vonage-voice", "real/vonage/voice.yml", "oneOf bodies, bearer auth"),
+    Spec("personio", "real/personio/personio-personnel-data-api-oa3.yaml",
+         "JSON, form and multipart bodies, int32 path ids, bearer auth"),
     Spec("webex-messaging", "real/webex/webex-messaging.json",
          "many optional query parameters, 59 operations"),
     Spec("train-travel", "edge/readme-oas-examples/3.1/json/train-travel.json",
@@ -312,7 +309,7 @@ def known_cause(violation: dict[str, Any], call: Call) -> str | None:
     location = [str(p) for p in violation.get("location") or []]
     code = str(violation.get("code", ""))
     message = str(violation.get("message", ""))
-    if message == "Body parameter is required" and call.request.content:
+    if message == "Body parameter is required" and _falsy_json(call.request.content):
         return "prism-falsy-body"
     if code == "format" and message.endswith('format "url"'):
         return "prism-format-url"
@@ -329,6 +326,15 @@ def known_cause(violation: dict[str, Any], call: Call) -> str | None:
         if _structured(location[1], call):
             return "prism-form-values"
     return None
+
+
+def _falsy_json(content: bytes) -> bool:
+    """Whether the body is JSON that JavaScript finds falsy: `false`, `0`, `""`, `null`."""
+    try:
+        value = json.loads(content)
+    except ValueError:
+        return False
+    return value in (False, 0, "", None) and not isinstance(value, (list, dict))
 
 
 def value_at(location: list[str], call: Call) -> Any:
@@ -405,49 +411,18 @@ def classify(violations: list[dict[str, Any]], call: Call) -> dict[str, list[dic
     return out
 
 
-# --- drawing and sending ---------------------------------------------------------------------
-
-FORMATS: dict[str, st.SearchStrategy[str]] = {
-    "byte": st.binary(max_size=24).map(lambda b: base64.b64encode(b).decode("ascii")),
-    "uuid": st.uuids().map(str),
-    "duration": st.sampled_from(["P1D", "PT1H30M", "P1Y2M3DT4H5M6S", "P2W"]),
-}
-"""String formats hypothesis-jsonschema does not know but `validate` checks."""
-
-_DUMMY: dict[str, Callable[[Mapping[str, Any]], Any]] = {
-    "apiKey": lambda scheme: "dummy-api-key",
-    "http": lambda scheme: (
-        ("dummy-user", "dummy-password")
-        if str(scheme.get("scheme", "")).lower() == "basic" else "dummy-token"
-    ),
-    "oauth2": lambda scheme: "dummy-token",
-    "openIdConnect": lambda scheme: "dummy-token",
-}
-
-
-def dummy_auth(function: Function) -> dict[str, Any]:
-    """A made-up credential for every security scheme the operation names."""
-    auth: dict[str, Any] = {}
-    for name, scheme in function.security_schemes.items():
-        if isinstance(scheme, Mapping) and str(scheme.get("type")) in _DUMMY:
-            auth[name] = _DUMMY[str(scheme.get("type"))](scheme)
-    return auth
-
-
-def closed(schema: Mapping[str, Any]) -> dict[str, Any]:
-    """`schema` without undeclared top-level keys, which `validate` refuses by design."""
-    return {**schema, "additionalProperties": False}
+# --- calls -----------------------------------------------------------------------------------
 
 
 def describe(request: httpx.Request) -> dict[str, Any]:
-    """The request as JSON (credentials left out), body cut to 2,000 characters."""
+    """The request as JSON (credentials left out), body cut to 1,000 characters."""
     body = request.content.decode("utf-8", "replace")
     hidden = ("authorization", "cookie")
     return {
         "method": request.method,
         "url": str(request.url),
         "headers": {k: v for k, v in request.headers.items() if k.lower() not in hidden},
-        "body": body if len(body) <= 2000 else body[:2000] + "...",
+        "body": body if len(body) <= 1000 else body[:1000] + "...",
     }
 
 
@@ -479,100 +454,13 @@ class Outcome:
     reasons: Counter[str] = field(default_factory=Counter)
 
 
-class _PrismDied(Exception):
-    """The connection to Prism failed: the process crashed or stopped answering."""
-
-
-def exercise(function: Function, client: httpx.Client, base_url: str) -> Outcome:
-    """Draw tool calls for `function` from `parameters` (the model's view), send the ones
-    `validate` accepts to Prism and sort its answers.
-
-    When no drawn call is accepted (a `format` or `pattern` the dialect dropped, an empty
-    path value), calls are drawn again from `function.schema`, the constraints kept, so the
-    request building is still checked; `Outcome.source` says which schema was used.
-    """
-    outcome = Outcome()
-    for source, schema in (("parameters", function.parameters), ("schema", function.schema)):
-        outcome.source = source
-        _draw(function, schema, client, base_url, outcome)
-        if outcome.sent or outcome.crashed or outcome.build_errors:
-            break
-    return outcome
-
-
-def _draw(
-    function: Function, schema: Mapping[str, Any], client: httpx.Client, base_url: str,
-    outcome: Outcome,
-) -> None:
-    auth = dummy_auth(function)
-    try:
-        strategy = from_schema(closed(schema), custom_formats=FORMATS)
-    except (HypothesisException, ValueError, TypeError, KeyError, RecursionError) as exc:
-        outcome.unsampleable = f"{type(exc).__name__}: {str(exc)[:200]}"
-        return
-
-    def one_call(arguments: Any) -> None:
-        outcome.drawn += 1
-        checked = validate(function, arguments)
-        if not checked.ok or checked.arguments is None:
-            outcome.rejected += 1
-            outcome.reasons.update(e.keyword for e in checked.errors)
-            return
-        try:
-            request = build_request(function, arguments, base_url=base_url, auth=auth)
-        except HttpllmError as exc:
-            outcome.build_errors.append(f"{type(exc).__name__}: {exc} <- {_cut(arguments)}")
-            return
-        try:
-            response = client.send(request)
-        except httpx.HTTPError as exc:
-            outcome.crashed = f"{type(exc).__name__}: {exc} on {describe(request)}"
-            raise _PrismDied from exc
-        outcome.sent += 1
-        outcome.statuses[response.status_code] += 1
-        outcome.answers[answer_kind(response)] += 1
-        violations = request_violations(response)
-        if not violations:
-            return
-        call = Call(function, arguments, checked.arguments, request)
-        sorted_out = classify(violations, call)
-        unexplained = sorted_out.pop("", [])
-        outcome.known.update(sorted_out.keys())
-        if unexplained:
-            outcome.findings.append({
-                "function": function.name,
-                "operation": f"{function.method.upper()} {function.path}",
-                "arguments": arguments,
-                "decoded": checked.arguments,
-                "request": describe(request),
-                "status": response.status_code,
-                "violations": unexplained,
-            })
-
-    run = settings(
-        max_examples=EXAMPLES,
-        deadline=None,
-        derandomize=True,
-        database=None,
-        phases=(Phase.explicit, Phase.generate),
-        suppress_health_check=list(HealthCheck),
-        print_blob=False,
-    )(given(strategy)(one_call))
-    try:
-        run()
-    except _PrismDied:
-        pass
-    except (HypothesisException, RecursionError) as exc:
-        if not outcome.drawn:
-            outcome.unsampleable = f"{type(exc).__name__}: {str(exc)[:200]}"
-
-
-def _cut(value: Any, limit: int = 300) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= limit else text[:limit] + "..."
-
-
 # --- tallies ---------------------------------------------------------------------------------
+
+
+def _short(value: Any, limit: int = 800) -> Any:
+    """`value` itself when its JSON is short, else that JSON cut to `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return value if len(text) <= limit else text[:limit] + "..."
 
 
 @dataclass
@@ -591,6 +479,7 @@ class Tally:
     findings: int = 0
     build_errors: int = 0
     known: Counter[str] = field(default_factory=Counter)
+    known_where: dict[str, set[str]] = field(default_factory=dict)
     statuses: Counter[int] = field(default_factory=Counter)
     answers: Counter[str] = field(default_factory=Counter)
     rejections: Counter[str] = field(default_factory=Counter)
@@ -612,6 +501,8 @@ class Tally:
         self.findings += len(outcome.findings)
         self.build_errors += len(outcome.build_errors)
         self.known.update(outcome.known)
+        for key in outcome.known:
+            self.known_where.setdefault(key, set()).add(f"{spec.id} {function.name}")
         self.statuses.update(outcome.statuses)
         self.answers.update(outcome.answers)
         self.rejections.update(outcome.reasons)
@@ -623,12 +514,14 @@ class Tally:
         elif outcome.crashed:
             self.skip("Prism stopped answering", what)
         elif not outcome.build_errors:
-            self.skip("validate accepted none of the drawn calls", what)
+            keywords = ", ".join(sorted(outcome.reasons))
+            self.skip("validate accepted none of the drawn calls", f"{what} ({keywords})")
         row = self.specs.setdefault(f"{spec.id} [{dialect}]", Counter())
         row.update({"operations": 1, "exercised": int(bool(outcome.sent)),
                     "requests": outcome.sent, "findings": len(outcome.findings)})
         for finding in outcome.findings:
-            self.details.append({"spec": spec.path, "dialect": dialect, **finding})
+            short = {k: _short(v) for k, v in finding.items() if k in ("arguments", "decoded")}
+            self.details.append({"spec": spec.path, "dialect": dialect, **finding, **short})
         for error in outcome.build_errors:
             self.details.append({"spec": spec.path, "dialect": dialect,
                                  "function": function.name, "build_error": error})
@@ -639,7 +532,7 @@ class Tally:
             "prism_version": self.prism_version,
             "examples_per_operation": EXAMPLES,
             "dialects": [f"{p}{' strict' if s else ''}" for p, s in DIALECTS],
-            "documents": [s.path for s in SPECS],
+            "documents": {s.id: {"path": s.path, "why": s.why} for s in SPECS},
             "operations": self.operations,
             "operations_exercised": self.exercised,
             "operations_exercised_from_schema": self.exercised_from_schema,
@@ -648,13 +541,16 @@ class Tally:
             "rejections_by_keyword": dict(self.rejections.most_common()),
             "requests_sent": self.requests,
             "request_validation_errors": self.findings,
-            "known_differences": {k: self.known[k] for k in sorted(self.known)},
+            "known_differences": {
+                k: {"requests": self.known[k], "operations": sorted(self.known_where[k])}
+                for k in sorted(self.known)
+            },
             "build_errors_after_validate": self.build_errors,
             "statuses": {str(k): v for k, v in sorted(self.statuses.items())},
             "answers": dict(self.answers.most_common()),
             "skipped": {k: sorted(v) for k, v in sorted(self.skipped.items())},
             "per_document": {k: dict(v) for k, v in self.specs.items()},
-            "details": self.details[:100],
+            "details": self.details[:80],
             "prism_startup_seconds": round(self.startup_seconds, 1),
             "seconds": round(time.monotonic() - self.started, 1),
         }

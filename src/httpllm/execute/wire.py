@@ -1,0 +1,231 @@
+"""One argument on the wire: what it adds to the request, and the calls that would send nothing.
+
+``build_request`` places each parameter through :func:`path_text`, :func:`query_pairs_of`,
+:func:`header_text_of` and :func:`cookie_pairs_of`; ``validate`` runs the same functions, so a
+call it accepts is a call that builds and carries every required value. A value can match
+its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{}`` and
+``null`` members as undefined:
+
+- a path value that expands to nothing (``{}``, ``[]``, ``[""]``, ``{"a": null}``) or to a
+  ``.``/``..`` segment: ``build_request`` would refuse it (:func:`path_errors`);
+- ``null``, an empty array or object, or one of ``null`` members, for a required query,
+  header or cookie parameter: the parameter would be missing (:func:`parameter_errors`);
+- the same for a required property of a form or multipart body: the encoder leaves it out
+  (``body.silent_properties``; ``validate`` checks the body without them);
+- a required body that is ``null`` (sent as JSON ``null`` only when the body is JSON and its
+  schema explicitly allows ``null``), or that encodes to no bytes (``""`` as a binary or text
+  body, an empty form): a server reads either as no body (:func:`body_error`).
+
+Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
+``required``) and 4.8.13 (Request Body Object ``required``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from httpllm import pointer
+from httpllm.compose.function import Argument, Function
+from httpllm.errors import RequestBuildError
+from httpllm.execute.body import encode_body, sends_null
+from httpllm.execute.feedback import ArgumentError, argument_error, show
+from httpllm.execute.serialize import (
+    content_text,
+    expand,
+    header_text,
+    percent,
+    query_pairs,
+    reserved,
+)
+
+__all__ = [
+    "IGNORED_HEADERS",
+    "VARIABLE",
+    "body_error",
+    "cookie_pairs_of",
+    "header_text_of",
+    "parameter_errors",
+    "path_errors",
+    "path_text",
+    "query_pairs_of",
+]
+
+VARIABLE = re.compile(r"\{([^{}]*)\}")
+"""A template expression: ``{name}`` in a path or server URL."""
+
+IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
+"""Header parameters OpenAPI says to ignore (3.1.0 section 4.8.12.1)."""
+
+_DOTS = (".", "..")
+
+_NON_JSON = (TypeError, ValueError)
+"""What serializing a value that is not JSON raises (``validate`` reports it elsewhere)."""
+
+
+def path_text(argument: Argument, value: Any) -> str | None:
+    """The percent-encoded text a path value fills its template expression with.
+
+    ``None`` or ``""`` when the value expands to nothing.
+
+    >>> from httpllm.compose.function import Argument
+    >>> a = Argument(name="id", location="path", original="id", required=True, schema={},
+    ...              style="simple")
+    >>> path_text(a, ["a b", "c"]), path_text(a, [""]), path_text(a, {})
+    ('a%20b,c', '', None)
+    """
+    if value is None:
+        return None
+    name = argument.original or argument.name
+    if argument.style is None:
+        return percent(content_text(argument.media_type or "text/plain", value))
+    return expand(argument.style, name, value, argument.explode, percent)
+
+
+def query_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
+    """The encoded ``name=value`` pairs a query value adds (``[]``: none)."""
+    if value is None:
+        return []
+    name = argument.original or argument.name
+    if argument.style is None:
+        text = content_text(argument.media_type or "application/json", value)
+        return [(percent(name), percent(text))]
+    encode = reserved if argument.allow_reserved else percent
+    return query_pairs(argument.style, name, value, argument.explode, encode)
+
+
+def header_text_of(argument: Argument, value: Any) -> str | None:
+    """The header field value a header parameter sends, or ``None`` for no header."""
+    name = argument.original or argument.name
+    if value is None or name.lower() in IGNORED_HEADERS:
+        return None
+    if argument.style is None:
+        return header_text(content_text(argument.media_type or "text/plain", value))
+    return expand("simple", name, value, argument.explode, header_text)
+
+
+def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
+    """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none)."""
+    if value is None:
+        return []
+    name = argument.original or argument.name
+    if argument.style is None:
+        text = content_text(argument.media_type or "text/plain", value)
+        return [(percent(name), percent(text))]
+    return query_pairs("form", name, value, argument.explode, percent)
+
+
+def path_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """Path values that would fill their segment with nothing, ``.`` or ``..``, by pointer.
+
+    Values not given are left to the schema's ``required``; values that are not JSON to the
+    schema check.
+    """
+    texts: dict[str, str] = {}
+    errors: dict[str, ArgumentError] = {}
+    for argument in function.arguments:
+        if argument.location != "path" or argument.name not in args:
+            continue
+        value = args[argument.name]
+        try:
+            text = path_text(argument, value)
+        except _NON_JSON:
+            continue
+        at = pointer.join("#", argument.name)
+        if not text or text in _DOTS:
+            errors[at] = _path_error(at, value, text)
+        texts[argument.original or argument.name] = text or ""
+    for segment in function.path.split("/"):
+        names = VARIABLE.findall(segment)
+        if not names or any(n not in texts for n in names):
+            continue
+        if VARIABLE.sub(lambda m: texts[m.group(1)], segment) in _DOTS:
+            for argument in function.arguments:
+                at = pointer.join("#", argument.name)
+                if argument.location == "path" and argument.original in names:
+                    errors.setdefault(at, _path_error(at, args[argument.name], "."))
+    return errors
+
+
+def _path_error(at: str, value: Any, text: str | None) -> ArgumentError:
+    if isinstance(value, str) and value in ("", *_DOTS):
+        expected = 'a path segment other than "", "." and ".."'
+    elif text:
+        expected = 'a value that does not expand to a "." or ".." path segment'
+    else:
+        expected = (
+            'a value that fills the path segment (null, [], {}, [""] and null members '
+            "expand to nothing)"
+        )
+    return argument_error(at, "path", expected, show(value))
+
+
+_PLACES = {"query": "query parameter", "header": "header", "cookie": "cookie"}
+
+
+def _sends_nothing(argument: Argument, value: Any) -> bool:
+    name = argument.original or argument.name
+    if argument.location == "query":
+        return not query_pairs_of(argument, value)
+    if argument.location == "header":
+        return name.lower() not in IGNORED_HEADERS and header_text_of(argument, value) is None
+    if argument.location == "cookie":
+        return not cookie_pairs_of(argument, value)
+    return False
+
+
+def parameter_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """Required query, header and cookie parameters whose value sends nothing, by pointer."""
+    errors: dict[str, ArgumentError] = {}
+    for argument in function.arguments:
+        if not argument.required or argument.location not in _PLACES:
+            continue
+        if argument.name not in args:
+            continue
+        value = args[argument.name]
+        try:
+            silent = _sends_nothing(argument, value)
+        except _NON_JSON:
+            continue
+        if silent:
+            at = pointer.join("#", argument.name)
+            errors[at] = silent_error(at, value, f"required {_PLACES[argument.location]}")
+    return errors
+
+
+def silent_error(at: str, value: Any, slot: str) -> ArgumentError:
+    """The error for a value that a required slot (``"required query parameter"``) would
+    drop from the request."""
+    if value is None:
+        wanted = "a value other than null"
+    elif isinstance(value, (list, tuple)):
+        wanted = "at least one item that is not null" if value else "at least one item"
+    elif isinstance(value, Mapping):
+        wanted = "at least one property that is not null" if value else "at least one property"
+    else:
+        wanted = "a value that is sent"
+    expected = f"{wanted} ({slot}; {show(value)} would send nothing)"
+    return argument_error(at, "required", expected, show(value))
+
+
+def body_error(function: Function, argument: Argument, value: Any) -> ArgumentError | None:
+    """A required body that would reach the server as no body: ``null`` (unless JSON
+    ``null`` is sent, see :func:`httpllm.execute.body.sends_null`) or zero bytes."""
+    if not argument.required:
+        return None
+    at = pointer.join("#", argument.name)
+    media_type = argument.media_type or "application/json"
+    if value is None:
+        if sends_null(function, argument):
+            return None
+        expected = "a request body (the body is required; null sends no body)"
+        return argument_error(at, "required", expected, "null")
+    try:
+        encoded = encode_body(argument, value)
+    except (RequestBuildError, *_NON_JSON):
+        return None
+    if encoded.parts is not None or encoded.content:
+        return None
+    expected = f"a non-empty body (the body is required; this value is 0 bytes as {media_type})"
+    return argument_error(at, "required", expected, show(value))

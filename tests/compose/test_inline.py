@@ -1,0 +1,165 @@
+"""Inlining: non-recursive refs replaced by their shared inlined form, recursive ones kept."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from httpllm._types import Direction
+from httpllm.compose.inline import Inliner, measure
+from httpllm.load import Loader
+from httpllm.normalize.named import NamedSchemas
+from httpllm.refs import ROOT, Resolver
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+SCHEMAS: dict[str, Any] = {
+    "Tag": {"type": "string", "maxLength": 8},
+    "Pet": {"type": "object", "properties": {"tag": ref("Tag"), "tags": {
+        "type": "array", "items": ref("Tag")}}},
+    "Node": {"type": "object", "properties": {"tag": ref("Tag"), "next": ref("Node")}},
+    "Tree": {"type": "object", "properties": {"root": ref("Node"), "pet": ref("Pet")}},
+}
+
+
+def prepare(schema: Any, reference: bool = False, direction: Direction = "request",
+            schemas: dict[str, Any] = SCHEMAS) -> tuple[Inliner, Any]:
+    """Emend ``schema`` and every named schema it reaches, finish the graph."""
+    doc = {"openapi": "3.1.0", "components": {"schemas": schemas}}
+    store = NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.1", lambda at, msg: None)
+    out = store.emend(schema, direction, pointer="#/op", base=ROOT)
+    pending, seen = list(store.refs(out)), set()
+    while pending:
+        name = pending.pop()
+        if name not in seen:
+            seen.add(name)
+            pending.extend(store.refs(store.emended(name, direction)))
+    store.finish()
+    return Inliner(store, reference=reference), out
+
+
+def test_non_recursive_refs_are_inlined_and_shared() -> None:
+    """Every non-recursive ref becomes its target's inlined form, one object shared by every
+    use; no `$defs` are needed."""
+    inliner, schema = prepare({"type": "object", "properties": {"a": ref("Pet"),
+                                                                "b": ref("Pet")}})
+    out, defs = inliner.root(schema, "request", pointer="#/op")
+    assert defs == {}
+    pet = {"type": "object", "properties": {
+        "tag": {"type": "string", "maxLength": 8},
+        "tags": {"type": "array", "items": {"type": "string", "maxLength": 8}}}}
+    assert out == {"type": "object", "properties": {"a": pet, "b": pet}}
+    assert out["properties"]["a"] is out["properties"]["b"]
+    assert out["properties"]["a"]["properties"]["tag"] is out["properties"]["a"]["properties"][
+        "tags"]["items"]
+
+
+def test_recursive_refs_stay_under_defs() -> None:
+    """A ref to a recursive schema stays a ref; its inlined form (non-recursive refs inside
+    it inlined) goes under `$defs`."""
+    inliner, schema = prepare(ref("Tree"))
+    out, defs = inliner.root(schema, "request", pointer="#/op")
+    assert out["properties"]["root"] == {"$ref": "#/$defs/Node"}
+    assert out["properties"]["pet"]["properties"]["tag"] == {"type": "string", "maxLength": 8}
+    assert defs == {"Node": {"type": "object", "properties": {
+        "tag": {"type": "string", "maxLength": 8}, "next": {"$ref": "#/$defs/Node"}}}}
+    assert inliner.graph.is_recursive("Node") and not inliner.graph.is_recursive("Tree")
+
+
+def test_reference_true_keeps_every_ref() -> None:
+    """With `reference=True` every ref stays and every reachable schema is listed."""
+    inliner, schema = prepare(ref("Tree"), reference=True)
+    out, defs = inliner.root(schema, "request", pointer="#/op")
+    assert out == {"$ref": "#/$defs/Tree"}
+    assert sorted(defs) == ["Node", "Pet", "Tag", "Tree"]
+    assert defs["Pet"]["properties"]["tag"] == {"$ref": "#/$defs/Tag"}
+
+
+def test_ref_siblings_survive_inlining() -> None:
+    """Annotations next to a `$ref` stay on the inlined copy."""
+    inliner, schema = prepare({"properties": {"t": {**ref("Tag"), "description": "the tag"}}})
+    out, _ = inliner.root(schema, "request", pointer="#/op")
+    assert out == {"properties": {"t": {"type": "string", "maxLength": 8,
+                                        "description": "the tag"}}}
+
+
+def test_inlining_mutates_nothing() -> None:
+    """The emended named schemas are shared: inlining never changes them."""
+    inliner, schema = prepare(ref("Tree"))
+    before = {n: json.dumps(inliner.named.emended(n, "request")) for n in SCHEMAS}
+    inliner.root(schema, "request", pointer="#/op")
+    assert {n: json.dumps(inliner.named.emended(n, "request")) for n in SCHEMAS} == before
+
+
+def test_directions_are_inlined_apart() -> None:
+    """Request and response forms of one schema are inlined separately."""
+    schemas = {"User": {"type": "object", "properties": {
+        "id": {"type": "string", "readOnly": True}, "pw": {"type": "string", "writeOnly": True}}}}
+    inliner, schema = prepare(ref("User"), schemas=schemas)
+    request, _ = inliner.root(schema, "request", pointer="#/op")
+    assert set(request["properties"]) == {"pw"}
+    inliner, schema = prepare(ref("User"), direction="response", schemas=schemas)
+    response, _ = inliner.root(schema, "response", pointer="#/op")
+    assert set(response["properties"]) == {"id"}
+
+
+def test_measure_depth_and_size() -> None:
+    """`measure` gives subschema levels and node count as serialized; shared subtrees are
+    counted per use but measured once."""
+    leaf = {"type": "string"}
+    schema = {"properties": {"a": leaf, "b": {"items": leaf}}}
+    memo: dict[int, tuple[int, int]] = {}
+    assert measure(schema, memo) == (2, 4)
+    assert memo[id(leaf)] == (0, 1)
+    assert measure(True, {}) == (0, 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(sorted(SCHEMAS)), min_size=1, max_size=4), st.booleans())
+def test_inlining_changes_the_spelling_only(names: list[str], reference: bool) -> None:
+    """The result is the emended schema with every non-recursive ref expanded (all refs
+    kept with `reference=True`), and `$defs` hold exactly the schemas still referred to."""
+    schema = {"type": "object", "properties": {f"p{i}": ref(n) for i, n in enumerate(names)}}
+    inliner, emended = prepare(schema, reference=reference)
+    out, defs = inliner.root(emended, "request", pointer="#/op")
+    named = {n: inliner.named.emended(n, "request") for n in SCHEMAS}
+    keep = set(SCHEMAS) if reference else set(inliner.graph.recursive)
+    assert out == expand(emended, named, keep)
+    for name, form in defs.items():
+        assert form == expand(named[name], named, keep)
+    used = referred(out)
+    for form in defs.values():
+        used |= referred(form)
+    assert set(defs) == used
+
+
+def expand(schema: Any, defs: dict[str, Any], keep: set[str]) -> Any:
+    """Replace every `#/$defs/N` ref whose N is not in ``keep`` by ``defs[N]`` (siblings of
+    the ref win), until none is left."""
+    root = json.loads(json.dumps(schema))
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, dict):
+            target = current.get("$ref")
+            if isinstance(target, str) and target[8:] not in keep:
+                siblings = {k: v for k, v in current.items() if k != "$ref"}
+                current.clear()
+                current.update({**json.loads(json.dumps(defs[target[8:]])), **siblings})
+                stack.append(current)
+                continue
+            stack.extend(current.values())
+        elif isinstance(current, list):
+            stack.extend(current)
+    return root
+
+
+def referred(schema: Any) -> set[str]:
+    text = json.dumps(schema)
+    return {part.split('"', 1)[0] for part in text.split('"$ref": "#/$defs/')[1:]}

@@ -1,0 +1,114 @@
+"""The dialect registry: built-ins, aliases, `register_provider`, entry points."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from importlib import import_module
+from typing import Any
+
+import pytest
+from toolkit import CONSTRAINED, doc
+
+import httpllm
+from httpllm import dialects
+from httpllm.dialects import Dialect, get_dialect, providers, register_provider
+from httpllm.errors import UnknownDialect
+
+MINE = {"claude": ("anthropic",), "bedrock": ("bedrock-converse",),
+        "llama": ("vllm", "openai-compatible"), "qwen": (), "deepseek": (),
+        "mistral": ("mistral-ai",), "mcp": ()}
+
+
+@pytest.fixture
+def registry() -> Any:
+    """Restore the registry after a test that changes it."""
+    saved = dict(dialects._REGISTRY), dict(dialects._ALIASES), dialects._LOADED_ENTRY_POINTS
+    yield
+    dialects._REGISTRY.clear()
+    dialects._REGISTRY.update(saved[0])
+    dialects._ALIASES.clear()
+    dialects._ALIASES.update(saved[1])
+    dialects._LOADED_ENTRY_POINTS = saved[2]
+
+
+def test_every_builtin_module_registers_its_dialects() -> None:
+    """Each built-in module present exposes `DIALECTS`, and each of them is registered."""
+    for module_name in dialects._BUILTIN_MODULES:
+        try:
+            module = import_module(f"httpllm.dialects.{module_name}")
+        except ModuleNotFoundError:
+            continue
+        for dialect in module.DIALECTS:
+            assert isinstance(dialect, Dialect)
+            assert get_dialect(dialect.name) is dialect
+
+
+@pytest.mark.parametrize(("name", "aliases"), MINE.items())
+def test_tool_dialects_and_aliases(name: str, aliases: tuple[str, ...]) -> None:
+    """Each dialect is registered under its name and aliases."""
+    assert name in providers()
+    for alias in aliases:
+        assert get_dialect(alias) is get_dialect(name)
+
+
+@pytest.mark.parametrize("name", MINE)
+def test_records_state_their_facts(name: str) -> None:
+    """Names are lower-hyphen, sources are provider pages, unions are spelled anyOf."""
+    dialect = get_dialect(name)
+    assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", dialect.name)
+    assert dialect.source.startswith("https://")
+    assert dialect.union == "anyOf" and not dialect.union_at_root
+    assert dialect.name_max == 64
+
+
+def test_strict_modes() -> None:
+    """Which dialects have a strict mode, and which send examples natively."""
+    strict = {n for n in MINE if get_dialect(n).has_strict}
+    assert strict == {"claude", "bedrock", "llama", "qwen", "deepseek", "mistral"}
+    assert {n for n in MINE if get_dialect(n).native_examples} == {"claude"}
+
+
+def test_unknown_provider_lists_the_known_ones() -> None:
+    """An unknown name raises UnknownDialect naming every registered provider."""
+    with pytest.raises(UnknownDialect) as caught:
+        get_dialect("no-such-provider")
+    for name in MINE:
+        assert name in str(caught.value)
+
+
+@pytest.mark.usefixtures("registry")
+def test_register_a_variant_by_replace() -> None:
+    """A user variant (`replace` of a record) compiles under its own name."""
+    base = get_dialect("llama")
+    register_provider("my-gateway", replace(base, keywords=base.keywords - {"pattern"}),
+                      aliases=("gw",))
+    app = httpllm.compile(doc(CONSTRAINED), "gw")
+    assert app.provider == "my-gateway"
+    name = app.functions[0].parameters["properties"]["body"]["properties"]["name"]
+    assert "pattern" not in name and "@pattern" in name["description"]
+
+
+@pytest.mark.usefixtures("registry")
+def test_entry_points_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A dialect published in the `httpllm.providers` entry-point group is found by name;
+    a broken plugin is skipped."""
+    plugin = replace(get_dialect("mcp"), name="plugin")
+
+    class Entry:
+        def __init__(self, name: str, value: Any) -> None:
+            self.name, self.value = name, value
+
+        def load(self) -> Any:
+            if isinstance(self.value, Exception):
+                raise self.value
+            return self.value
+
+    def entry_points(group: str) -> list[Entry]:
+        assert group == "httpllm.providers"
+        return [Entry("my-plugin", plugin), Entry("broken", ImportError("nope"))]
+
+    monkeypatch.setattr(dialects, "entry_points", entry_points)
+    dialects._LOADED_ENTRY_POINTS = False
+    assert get_dialect("my-plugin").name == "my-plugin"
+    assert "broken" not in providers()

@@ -1,0 +1,216 @@
+"""`httpllm call SPEC FUNCTION --args JSON [--base-url URL] [--send]`."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from httpllm.cli import main
+
+SPEC = str(Path(__file__).resolve().parents[1] / "specs" / "petstore-3.0.yaml")
+API = "https://petstore.example.com/v1"
+
+ANY_VALUE = {
+    "openapi": "3.0.3",
+    "info": {"title": "any value", "version": "1"},
+    "paths": {"/things": {"post": {
+        "operationId": "putThing",
+        "requestBody": {"required": True, "content": {"application/json": {"schema": {
+            "type": "object", "required": ["value"],
+            "properties": {"value": {"description": "any JSON value"}},
+        }}}},
+        "responses": {"200": {"description": "ok"}},
+    }}},
+}
+"""No `servers`; in strict mode `value` is a JSON-encoded string the model writes."""
+
+
+def call(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run `httpllm call ...`; the exit status, stdout and stderr."""
+    status = main(["call", *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+class Recorder(BaseHTTPRequestHandler):
+    """Answers 201 with JSON naming the method and path; keeps what it received."""
+
+    def _answer(self) -> None:
+        length = int(self.headers.get("content-length") or 0)
+        record = {"method": self.command, "path": self.path,
+                  "body": self.rfile.read(length).decode("utf-8"),
+                  "headers": {k.lower(): v for k, v in self.headers.items()}}
+        self.server.seen.append(record)  # type: ignore[attr-defined]
+        payload = json.dumps({"method": self.command, "path": self.path}).encode()
+        self.send_response(201)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    do_GET = do_POST = do_DELETE = _answer
+
+    def log_message(self, format: str, *args: Any) -> None:
+        """Stay quiet."""
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, list[dict[str, Any]]]]:
+    """A local HTTP server; yields its base URL and the list of requests it received."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Recorder)
+    httpd.seen = []  # type: ignore[attr-defined]
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}", httpd.seen  # type: ignore[attr-defined]
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(5)
+
+
+def closed_port() -> int:
+    """A 127.0.0.1 port nothing listens on."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+def test_call_prints_the_request_line_and_headers(capsys: pytest.CaptureFixture[str]) -> None:
+    """A valid call prints the method and URL, then one header per line, and exits 0."""
+    status, out, err = call(capsys, SPEC, "listPets", "--args", '{"limit": 5, "tag": ["a b", "c"]}')
+    lines = out.splitlines()
+    assert status == 0 and err == ""
+    assert lines[0] == f"GET {API}/pets?limit=5&tag=a%20b&tag=c"
+    assert "accept: application/json" in lines[1:]
+    assert "" not in lines  # no body section for a GET
+
+
+def test_call_prints_the_body_after_a_blank_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """A call with a JSON body prints it, compact, after the headers and a blank line."""
+    status, out, _ = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}')
+    head, _, body = out.partition("\n\n")
+    assert status == 0
+    assert head.splitlines()[0] == f"POST {API}/pets"
+    assert "content-type: application/json" in head.splitlines()
+    assert body == '{"name":"Rex"}\n'
+
+
+def test_base_url_replaces_the_server_url(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--base-url` takes the place of the document's server URL, path kept."""
+    status, out, _ = call(capsys, SPEC, "getPet", "--args", '{"petId": 7}',
+                          "--base-url", "http://localhost:8080/api/")
+    assert status == 0
+    assert out.splitlines()[0] == "GET http://localhost:8080/api/pets/7"
+
+
+def test_invalid_arguments_print_feedback_and_nothing_else(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Invalid arguments exit 1 with the model-facing feedback on stderr and no request."""
+    status, out, err = call(capsys, SPEC, "listPets", "--args", '{"limit": 0, "color": "red"}')
+    assert status == 1 and out == ""
+    assert err.startswith("Invalid arguments for listPets; nothing was sent.")
+    assert "- limit: expected a number >= 1; received 0" in err
+    assert '- color: expected no argument "color"' in err
+
+
+def test_arguments_that_are_not_json_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--args` that is not JSON exits 1 with feedback naming the JSON problem."""
+    status, out, err = call(capsys, SPEC, "listPets", "--args", "{limit: 5}")
+    assert status == 1 and out == ""
+    assert "expected a JSON object of arguments" in err
+
+
+def test_unknown_function_exits_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unknown function name exits 1 with one error line on stderr."""
+    status, out, err = call(capsys, SPEC, "adoptPet", "--args", "{}")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "adoptPet" in err
+
+
+def test_document_without_servers_needs_base_url(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A document without servers exits 1 asking for a base URL unless one is given."""
+    spec = tmp_path / "any.json"
+    spec.write_text(json.dumps(ANY_VALUE))
+    status, out, err = call(capsys, str(spec), "putThing", "--args", '{"body": {"value": 1}}')
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "base_url" in err
+    status, out, _ = call(capsys, str(spec), "putThing", "--args", '{"body": {"value": 1}}',
+                          "--base-url", "https://api.example.com")
+    assert status == 0 and out.splitlines()[0] == "POST https://api.example.com/things"
+
+
+def test_strict_nulls_leave_optional_arguments_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """With `--strict`, a null for an optional argument leaves it out of the request."""
+    status, out, _ = call(capsys, SPEC, "listPets", "--strict",
+                          "--args", '{"limit": null, "tag": null}')
+    assert status == 0
+    assert out.splitlines()[0] == f"GET {API}/pets"
+
+
+def test_strict_encoded_values_are_decoded_once(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """With `--strict`, a JSON-encoded string value is decoded once: '"123"' stays a string."""
+    spec = tmp_path / "any.json"
+    spec.write_text(json.dumps(ANY_VALUE))
+    arguments = json.dumps({"body": {"value": json.dumps("123")}})
+    status, out, _ = call(capsys, str(spec), "putThing", "--strict", "--args", arguments,
+                          "--base-url", "https://api.example.com")
+    assert status == 0
+    assert out.partition("\n\n")[2] == '{"value":"123"}\n'
+
+
+def test_send_prints_the_answer_after_the_request(
+    capsys: pytest.CaptureFixture[str], server: tuple[str, list[dict[str, Any]]]
+) -> None:
+    """`--send` sends the request once and prints `=> status` and the JSON answer."""
+    url, seen = server
+    status, out, _ = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
+                          "--base-url", url, "--send")
+    request, _, answer = out.partition("\n=> ")
+    assert status == 0
+    assert request.splitlines()[0] == f"POST {url}/pets"
+    assert answer.splitlines()[0] == "201"
+    assert json.loads(answer.partition("\n")[2]) == {"method": "POST", "path": "/pets"}
+    assert [(r["method"], r["path"], r["body"]) for r in seen] == [
+        ("POST", "/pets", '{"name":"Rex"}')]
+
+
+def test_without_send_nothing_is_sent(
+    capsys: pytest.CaptureFixture[str], server: tuple[str, list[dict[str, Any]]]
+) -> None:
+    """Without `--send` the request is printed and never sent."""
+    url, seen = server
+    status, out, _ = call(capsys, SPEC, "deletePet", "--args", '{"petId": 3}', "--base-url", url)
+    assert status == 0 and out.splitlines()[0] == f"DELETE {url}/pets/3"
+    assert seen == []
+
+
+def test_send_failure_exits_with_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--send` to a closed port exits 1 with one transport error line after the request."""
+    url = f"http://127.0.0.1:{closed_port()}"
+    status, out, err = call(capsys, SPEC, "getPet", "--args", '{"petId": 1}',
+                            "--base-url", url, "--send")
+    assert status == 1
+    assert out.splitlines()[0] == f"GET {url}/pets/1"
+    assert err.count("\n") == 1 and "ConnectError" in err
+
+
+def test_args_is_required(capsys: pytest.CaptureFixture[str]) -> None:
+    """`call` without `--args` is a usage error (exit status 2)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["call", SPEC, "listPets"])
+    assert exit_.value.code == 2
+    assert "--args" in capsys.readouterr().err
