@@ -8,6 +8,7 @@ Self-contained: every `$ref` resolves inside the schema and none points at `#/co
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any
 
 from ._schema import dedupe, envelope_schema, ref_problems
@@ -63,12 +64,28 @@ def meta_problems(schema: Any, draft: str = DRAFT_2020_12) -> list[str]:
     return out
 
 
+_RECENT: OrderedDict[tuple[int, str], tuple[Any, list[str]]] = OrderedDict()
+_RECENT_MAX = 4096
+
+
 def check(tool_or_function: Any, draft: str = DRAFT_2020_12) -> list[str]:
-    """Meta-schema violations plus dangling or `#/components/` refs of the parameters schema."""
+    """Meta-schema violations plus dangling or `#/components/` refs of the parameters schema.
+
+    The verdicts for the last few thousand schema objects are remembered by identity (the
+    object is held, so its id cannot be reused): the corpus tests check the same parameters
+    both directly and inside each provider checker.
+    """
     schema = envelope_schema(tool_or_function)
     if schema is None:
         return []
+    key = (id(schema), draft)
+    hit = _RECENT.get(key)
+    if hit is not None and hit[0] is schema:
+        return list(hit[1])
     out = meta_problems(schema, draft)
     if isinstance(schema, dict):
         out.extend(ref_problems(schema))
-    return out
+    _RECENT[key] = (schema, out)
+    if len(_RECENT) > _RECENT_MAX:
+        _RECENT.popitem(last=False)
+    return list(out)

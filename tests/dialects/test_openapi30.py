@@ -84,9 +84,10 @@ def graph_problems(schema: Any, seen: set[int] | None = None) -> list[str]:
                 stack.append((join(pointer, key), node[key]))
         for key in ("allOf", "anyOf", "oneOf"):
             stack.extend((join(pointer, key, i), v) for i, v in enumerate(node.get(key) or []))
-        props = node.get("properties")
-        if isinstance(props, dict):
-            stack.extend((join(pointer, "properties", k), v) for k, v in props.items())
+        for key in ("properties", "x-defs"):
+            subs = node.get(key)
+            if isinstance(subs, dict):
+                stack.extend((join(pointer, key, k), v) for k, v in subs.items())
     return out
 
 
@@ -111,14 +112,25 @@ def test_cases_are_valid_openapi_30(name: str) -> None:
     assert spec_problems(app.functions) == []
 
 
-def test_recursion_refers_to_the_first_inlined_place() -> None:
-    """C01: Folder is inlined at body; its children items point back there; no $defs."""
+def test_recursion_lives_under_x_defs() -> None:
+    """C01: Folder is under x-defs (3.0 has no $defs) and refs point there; both resolve."""
     fn = case("C01").functions[0]
     p = fn.parameters
-    assert "$defs" not in p
-    assert p["properties"]["body"]["properties"]["children"]["items"] == {
-        "$ref": "#/properties/body"}
+    assert "$defs" not in p and set(p["x-defs"]) == {"Folder"}
+    assert p["properties"]["body"] == {"$ref": "#/x-defs/Folder"}
+    assert p["x-defs"]["Folder"]["properties"]["children"]["items"] == {
+        "$ref": "#/x-defs/Folder"}
     assert any(x.keyword == "$defs" for x in fn.losses)
+
+
+def test_ref_siblings_wrapped_in_all_of() -> None:
+    """reference=True: a $ref with a description becomes allOf [$ref] beside it."""
+    app = case("C04", reference=True)
+    role = app.functions[0].parameters["properties"]["body"]["properties"]["role"]
+    assert role == {"description": "New role for the member",
+                    "allOf": [{"$ref": "#/x-defs/Role"}]}
+    assert [p for fn in app.functions for p in oas30.check(fn)] == []
+    assert spec_problems(app.functions) == []
 
 
 def test_nullable_and_const() -> None:
@@ -190,5 +202,6 @@ def test_corpus_parameters_are_schema_objects(local_path: str) -> None:
     problems = [f"{fn.name} {p}" for fn in app.functions
                 for p in graph_problems(fn.parameters, seen)]
     assert problems[:10] == [], f"{len(problems)} problems"
-    small = [fn for fn in app.functions[:50] if measure(fn.parameters, {})[1] < 5_000]
+    sizes: dict[int, tuple[int, int]] = {}
+    small = [fn for fn in app.functions[:50] if measure(fn.parameters, sizes)[1] < 5_000]
     assert spec_problems(small[:20], patterns=False) == []

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from httpllm.dialects._unroll import MAX_NODES, inline_first, unroll
+from httpllm.dialects._unroll import MAX_NODES, unroll
 from httpllm.errors import Unrepresentable
 
 FOLDER = {
@@ -168,18 +168,3 @@ def test_input_is_not_mutated() -> None:
     unroll(schema, 2, "gemini", pointer="#")
     assert repr(schema) == before
 
-
-def test_inline_first_points_back_to_the_first_place() -> None:
-    """inline_first: a named schema is inlined once; a shared subtree's later copy points there."""
-    shared = {"type": "array", "items": {"$ref": "#/$defs/Node"}}
-    node = {"type": "object", "properties": {"kids": {"$ref": "#/$defs/Node",
-                                                      "description": "d"}}}
-    schema = {"type": "object", "properties": {"a": shared, "b": shared}, "$defs": {"Node": node}}
-    out = inline_first(schema)
-    assert "$defs" not in out
-    assert out["properties"]["a"]["items"]["type"] == "object"
-    assert out["properties"]["a"]["items"]["properties"]["kids"] == {
-        "description": "d", "allOf": [{"$ref": "#/properties/a/items"}]}
-    assert out["properties"]["b"] == {"type": "array",
-                                      "items": {"$ref": "#/properties/a/items"}}
-    assert schema["properties"]["a"] is shared and shared["items"] == {"$ref": "#/$defs/Node"}

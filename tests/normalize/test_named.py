@@ -119,6 +119,21 @@ def test_component_alias_keeps_the_component_name() -> None:
     assert store.name_for("#/components/schemas/Pet", ROOT) == "Animal"
 
 
+def test_ref_in_place_of_a_properties_map() -> None:
+    """`properties: {$ref: ...}` (common in split documents) stands for the map it points
+    to: each property becomes a ref to its schema there."""
+    store, _ = named({"Attrs": {"size": {"type": "integer"}, "tag": ref("Tag")},
+                      "Tag": {"type": "string"}})
+    out = store.emend({"type": "object", "properties": ref("Attrs")}, "request",
+                      pointer="#/x", base=ROOT)
+    assert out == {"type": "object", "properties": {"size": {"$ref": "#/$defs/size"},
+                                                    "tag": {"$ref": "#/$defs/Tag"}}}
+    assert store.emended("size", "request") == {"type": "integer"}
+    with pytest.raises(RefError) as err:
+        store.emend({"properties": ref("Nope")}, "request", pointer="#/y", base=ROOT)
+    assert err.value.pointer == "#/y/properties"
+
+
 def test_collect_refs() -> None:
     """Every `#/$defs/...` ref of an emended schema, unescaped, shared nodes once."""
     shared = {"$ref": "#/$defs/a~1b"}

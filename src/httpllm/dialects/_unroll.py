@@ -11,9 +11,6 @@ schemas under the root's ``$defs`` and refer to them as ``{"$ref": "#/$defs/Name
   ``properties`` and ``required``), or the union member, and each cut is reported;
 - ``depth=None`` with a recursive schema raises :class:`Unrepresentable` naming the cycle.
 
-:func:`inline_first` is the other way out for a language with ``$ref`` but no ``$defs``
-(OpenAPI 3.0): named schemas inlined once, recursion as pointers into the schema itself.
-
 The expansion of a named schema depends only on how often each recursive schema it can
 reach has been opened on the path so far, so it is computed once per such state and
 shared; the work list is explicit (no recursion over the input) and the output is
@@ -31,7 +28,7 @@ from httpllm.loss import Loss
 from httpllm.pointer import escape, unescape
 from httpllm.walk import children, transform
 
-__all__ = ["MAX_NODES", "inline_first", "unroll"]
+__all__ = ["MAX_NODES", "unroll"]
 
 MAX_NODES = 100_000
 """Most schema nodes an unrolled parameters schema may have (as serialized)."""
@@ -254,151 +251,3 @@ def unroll(schema: Schema, depth: int | None, dialect_name: str, *,
                      note=f"recursive schema {name} expanded {depth} levels")
                 for name in reached]
     return out, [*unrolled, *unroller.losses.values()]
-
-
-def _with_refs(root: Any) -> dict[int, bool]:
-    """``id(node) -> whether a $ref lies in it`` for every node of ``root`` (iteratively;
-    shared subtrees once)."""
-    memo: dict[int, bool] = {}
-    entered: set[int] = set()
-    stack: list[tuple[Any, bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            memo[id(node)] = "$ref" in node or any(
-                memo.get(id(sub), False) for _, _, sub in children(node))
-        elif isinstance(node, dict) and id(node) not in entered:
-            entered.add(id(node))
-            stack.append((node, True))
-            stack.extend((sub, False) for _, _, sub in children(node))
-    return memo
-
-
-def _rebuilt(node: dict[str, Any], results: dict[int, Any]) -> dict[str, Any]:
-    """``node`` with each subschema replaced by its entry in ``results`` (when there)."""
-    out = dict(node)
-    for keyword, key, sub in children(node):
-        new = results.get(id(sub), sub)
-        if new is sub:
-            continue
-        if key is None:
-            out[keyword] = new
-            continue
-        if out[keyword] is node[keyword]:
-            out[keyword] = (list if isinstance(node[keyword], list) else dict)(node[keyword])
-        out[keyword][key] = new
-    return out
-
-
-class _FirstPlace:
-    """:func:`inline_first` in two passes over the schema as a graph (shared subtrees once):
-    where each named schema is first met, then the output, copying only the paths to those
-    places; everything else is the shared "back reference" form of its subtree."""
-
-    def __init__(self, parameters: dict[str, Any]) -> None:
-        self.defs: dict[str, Any] = parameters["$defs"]
-        self.root = {k: v for k, v in parameters.items() if k != "$defs"}
-        self.has_ref = _with_refs(parameters)
-        self.placed: dict[str, str] = {}
-        self.back: dict[int, Any] = {}
-
-    def target(self, node: Any) -> tuple[str | None, Any]:
-        ref = node.get("$ref") if isinstance(node, dict) else None
-        if not isinstance(ref, str) or not ref.startswith(_PREFIX):
-            return None, node
-        name = unescape(ref[len(_PREFIX):])
-        if name not in self.defs:
-            raise Unrepresentable(f"$ref {ref!r} does not resolve")
-        siblings = {k: v for k, v in node.items() if k != "$ref"}
-        return name, {**self.defs[name], **siblings}
-
-    def place(self) -> set[str]:
-        """Fill ``placed`` (pre-order first occurrences); return every pointer on a path
-        from the root to one of them."""
-        seen: set[int] = set()
-        stack: list[tuple[Any, str]] = [(self.root, "#")]
-        while stack:
-            node, at = stack.pop()
-            if not isinstance(node, dict) or not self.has_ref.get(id(node), True):
-                continue
-            name, node = self.target(node)
-            if name is not None:
-                if name in self.placed:
-                    continue
-                self.placed[name] = at
-            elif id(node) in seen:
-                continue
-            seen.add(id(node))
-            stack.extend(reversed([(sub, _at(at, kw, key)) for kw, key, sub in children(node)]))
-        paths = {"#"}
-        for at in self.placed.values():
-            parts = at.split("/")
-            paths.update("/".join(parts[:i]) for i in range(2, len(parts) + 1))
-        return paths
-
-    def backref(self, top: Any) -> Any:
-        """``top`` with every ref a pointer to its named schema's place (memoized)."""
-        stack: list[tuple[Any, bool]] = [(top, False)]
-        while stack:
-            node, done = stack.pop()
-            if not isinstance(node, dict) or (not done and id(node) in self.back):
-                continue
-            name, _ = self.target(node)
-            if name is not None:
-                ref = {"$ref": self.placed[name]}
-                rest = {k: v for k, v in node.items() if k != "$ref"}
-                self.back[id(node)] = {**rest, "allOf": [ref]} if rest else ref
-            elif not self.has_ref.get(id(node), True):
-                self.back[id(node)] = node
-            elif done:
-                self.back[id(node)] = _rebuilt(node, self.back)
-            else:
-                stack.append((node, True))
-                stack.extend((sub, False) for _, _, sub in children(node))
-        return self.back.get(id(top), top)
-
-    def run(self) -> dict[str, Any]:
-        paths = self.place()
-        box: dict[str, Any] = {}
-        stack: list[tuple[Any, str, Any, Any]] = [(self.root, "#", box, "root")]
-        while stack:
-            node, at, parent, key = stack.pop()
-            if at not in paths or not isinstance(node, dict):
-                parent[key] = self.backref(node)
-                continue
-            name, merged = self.target(node)
-            if name is not None and self.placed[name] != at:
-                parent[key] = self.backref(node)
-                continue
-            node = merged
-            new = parent[key] = dict(node)
-            for keyword, index, sub in children(node):
-                if index is None:
-                    stack.append((sub, f"{at}/{keyword}", new, keyword))
-                    continue
-                if new[keyword] is node[keyword]:
-                    new[keyword] = (list if isinstance(new[keyword], list) else dict)(new[keyword])
-                stack.append((sub, f"{at}/{keyword}/{escape(index)}", new[keyword], index))
-        out: dict[str, Any] = box["root"]
-        return out
-
-
-def _at(at: str, keyword: str, key: str | int | None) -> str:
-    return f"{at}/{keyword}" if key is None else f"{at}/{keyword}/{escape(key)}"
-
-
-def inline_first(parameters: dict[str, Any]) -> dict[str, Any]:
-    """The parameters without ``$defs``: each named schema inlined where it is first met
-    (pre-order), every later ref to it a JSON pointer to that place inside the parameters
-    (``{"$ref": "#/properties/body"}``; with siblings, ``{"allOf": [{"$ref": ...}], ...}``).
-    For schema languages without ``$defs`` but with ``$ref`` (OpenAPI 3.0). Only the paths
-    to those places are copied; the rest is shared. Iterative.
-
-    Raises:
-        Unrepresentable: a ref that names no schema under ``$defs``.
-
-    >>> inline_first({"properties": {"a": {"$ref": "#/$defs/N"}},
-    ...               "$defs": {"N": {"properties": {"n": {"$ref": "#/$defs/N"}}}}})
-    {'properties': {'a': {'properties': {'n': {'$ref': '#/properties/a'}}}}}
-    """
-    return _FirstPlace(parameters).run()

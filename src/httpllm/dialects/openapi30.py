@@ -6,10 +6,12 @@ a ``null`` member (beside ``type``; a union keeps ``anyOf`` with each member nul
 ``exclusiveMinimum: true``, boolean subschemas as ``{}`` / ``{"not": {}}``; keywords 3.0
 lacks (``prefixItems``, ``examples``, ``dependentRequired`` ...) go into the description.
 
-A 3.0 Schema Object cannot hold ``$defs``. Named schemas are inlined; a recursive one is
-inlined where it is first met (pre-order) and referred to from inside itself by a JSON
-pointer into the parameters schema (``{"$ref": "#/properties/body"}``), so the parameters
-object is one self-contained document. The envelope has no output schema (it is 2020-12).
+A 3.0 Schema Object has no ``$defs``. Named schemas are inlined (``reference=False``); the
+recursive ones (all with ``reference=True``) live under the root's ``x-defs`` extension and
+are referred to as ``{"$ref": "#/x-defs/Folder"}``, a JSON pointer into the parameters
+schema itself, so the parameters object is one self-contained document (a ``$ref`` with
+siblings becomes ``{"allOf": [{"$ref": ...}], ...}``: 3.0 ignores ``$ref`` siblings). The
+envelope has no output schema (it is JSON Schema 2020-12).
 
 Source: https://spec.openapis.org/oas/v3.0.3#schema-object
 """
@@ -30,7 +32,6 @@ from httpllm.dialects._rules import (
     required_known,
     tuples_as_arrays,
 )
-from httpllm.dialects._unroll import inline_first
 
 __all__ = ["DIALECTS", "OPENAPI_30", "SCHEMA_OBJECT_FIELDS"]
 
@@ -45,6 +46,7 @@ SCHEMA_OBJECT_FIELDS = frozenset(
 ``externalDocs`` exist too; the emended schema has none)."""
 
 _NULL = {"type": "string", "nullable": True, "enum": [None]}
+_DEFS_REF = "#/x-defs/"
 _BOUNDS = (("exclusiveMinimum", "minimum", 1), ("exclusiveMaximum", "maximum", -1))
 
 
@@ -101,12 +103,21 @@ def _values(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return out
 
 
-def _finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
-    if isinstance(parameters, dict) and isinstance(parameters.get("$defs"), dict):
-        ctx.lose("$defs", "rewritten", sorted(parameters["$defs"]),
-                 "named schemas inlined; recursion refers to the first inlined place")
-        parameters = inline_first(parameters)
-    return limit_depth(parameters, function, ctx)
+def _refs(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``$defs`` -> ``x-defs`` (at the root) and ``#/$defs/X`` -> ``#/x-defs/X``."""
+    ref = node.get("$ref")
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        target = {"$ref": _DEFS_REF + ref[len("#/$defs/"):]}
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        if not siblings:
+            return target
+        ctx.lose("$ref", "rewritten", ref, "siblings of $ref kept beside an allOf")
+        return {**siblings, "allOf": [target]}
+    defs = node.get("$defs")
+    if not isinstance(defs, dict):
+        return node
+    ctx.lose("$defs", "rewritten", sorted(defs), "named schemas under x-defs (3.0 has no $defs)")
+    return {**{k: v for k, v in node.items() if k != "$defs"}, "x-defs": defs}
 
 
 def _envelope(function: Function, options: Options) -> JSON:
@@ -120,8 +131,8 @@ OPENAPI_30 = Dialect(
     keywords=SCHEMA_OBJECT_FIELDS | {"$defs"},
     refs="keep",
     rules=(booleans({}, {"not": {}}), const_as_enum, nullable_as_flag(_NULL), _bounds,
-           tuples_as_arrays({}), filter_keywords, required_known, _values),
-    finish=_finish,
+           tuples_as_arrays({}), filter_keywords, required_known, _values, _refs),
+    finish=limit_depth,
     envelope=_envelope,
     source="https://spec.openapis.org/oas/v3.0.3#schema-object",
 )

@@ -54,6 +54,7 @@ def emend(
     pointer: str,
     rewrite_ref: Callable[[dict[str, Any], str], dict[str, Any]],
     passes: tuple[Pass, ...] = PASSES,
+    rewrite_mapping: Callable[[str, str], dict[str, Schema]] | None = None,
 ) -> Schema:
     """Run ``passes`` over every node of ``schema``, children first.
 
@@ -64,6 +65,9 @@ def emend(
         rewrite_ref: turns a ``{"$ref": ...}`` node into its emended spelling
             (``#/$defs/<name>``); may raise ``RefError``.
         passes: the passes to run (all of them unless a caller wants a subset).
+        rewrite_mapping: ``(ref, pointer) -> {name: emended subschema}`` for a ``$ref`` that
+            stands for a whole ``properties`` map (``properties: {$ref: attrs.yml#/X}``, not
+            in the specification but common in split documents); ``None`` leaves it.
 
     Raises:
         RefError: a ``$ref`` does not resolve.
@@ -74,9 +78,25 @@ def emend(
         ctx.pointer = at
         if "$ref" in node:
             node = rewrite_ref(node, at)
+        if rewrite_mapping is not None:
+            node = _mapping_refs(node, at, rewrite_mapping)
         return _apply(node, passes, ctx)
 
     return transform(schema, visit, pointer=pointer)
+
+
+_MAPPINGS = ("properties", "patternProperties", "dependentSchemas")
+
+
+def _mapping_refs(node: dict[str, Any], at: str,
+                  rewrite: Callable[[str, str], dict[str, Schema]]) -> dict[str, Any]:
+    """Replace a ``{"$ref": ...}`` that stands for a whole subschema map by that map."""
+    found = {}
+    for keyword in _MAPPINGS:
+        value = node.get(keyword)
+        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$ref"), str):
+            found[keyword] = rewrite(value["$ref"], f"{at}/{keyword}")
+    return {**node, **found} if found else node
 
 
 def _apply(node: dict[str, Any], passes: tuple[Pass, ...], ctx: PassContext) -> Schema:

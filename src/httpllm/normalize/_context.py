@@ -18,8 +18,8 @@ ANNOTATIONS = frozenset(
 
 OPENAPI_ONLY = frozenset(
     {"example", "examples", "xml", "externalDocs", "discriminator", "nullable", "$id",
-     "$anchor", "$dynamicAnchor", "$schema", "$vocabulary", "$defs", "definitions",
-     "$comment"}
+     "$anchor", "$dynamicAnchor", "$recursiveAnchor", "$schema", "$vocabulary", "$defs",
+     "definitions", "$comment"}
 )
 """Keywords the emended form does not keep: OpenAPI's own (``example``, ``xml`` ...) and
 identifiers that would change how a ``$ref`` resolves (every ``$ref`` points into the

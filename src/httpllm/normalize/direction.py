@@ -39,6 +39,17 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     if not isinstance(props, dict):
         props = {}
     hidden = {n for n, s in props.items() if _hidden(s, flag)}
+    # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
+    # `properties`) are reported and dropped: a provider would reject the whole tool.
+    required = node.get("required")
+    if required is not None and not (isinstance(required, list)
+                                     and all(isinstance(r, str) for r in required)):
+        ctx.report(ctx.pointer + "/required", "expected a list of property names; dropped")
+        drop.append("required")
+    bad = {n for n, s in props.items() if not isinstance(s, (dict, bool))}
+    for name in sorted(bad):
+        ctx.report(f"{ctx.pointer}/properties/{name}", "expected a schema; dropped")
+    hidden |= bad
     if not drop and not hidden:
         return node
     if "example" in node or "examples" in node:

@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urldefrag, urlparse
 
 from httpllm._types import Direction, Schema
-from httpllm.errors import HttpllmError, LimitExceeded
+from httpllm.errors import HttpllmError, LimitExceeded, RefError
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.pointer import escape, parts
@@ -220,23 +220,50 @@ class NamedSchemas:
         )
 
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
-            try:
-                target = self.name_for(node["$ref"], base)
-            except HttpllmError as exc:  # RefError, AccessDenied, LoadError: name the $ref
-                if exc.pointer is not None:
-                    raise
-                raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
-            ref = {"$ref": "#/$defs/" + escape(target)}
-            siblings = {k: v for k, v in node.items() if k != "$ref"}
-            if not siblings:
-                return ref
-            if self.version == "3.0":  # siblings of $ref are ignored in 3.0; keep annotations
-                return {**ref, **{k: v for k, v in siblings.items() if k in _REF_SIBLINGS_30}}
-            if set(siblings) <= _REF_SIBLINGS_30:
-                return {**ref, **siblings}
-            return {**siblings, "allOf": [ref, *siblings.get("allOf", [])]}
+            return self._rewrite_ref(node, at, base)
 
-        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES)
+        def rewrite_mapping(ref: str, at: str) -> dict[str, Schema]:
+            return self._rewrite_mapping(ref, at, base)
+
+        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
+                     rewrite_mapping=rewrite_mapping)
+
+    def _target(self, ref: str, at: str, base: str) -> str:
+        """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""
+        try:
+            return self.name_for(ref, base)
+        except HttpllmError as exc:  # RefError, AccessDenied, LoadError: name the $ref
+            if exc.pointer is not None:
+                raise
+            raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
+
+    def _rewrite_ref(self, node: dict[str, Any], at: str, base: str) -> dict[str, Any]:
+        """A document ``$ref`` node -> ``#/$defs/<name>``, its siblings as the version says."""
+        ref = {"$ref": "#/$defs/" + escape(self._target(node["$ref"], at, base))}
+        siblings = {k: v for k, v in node.items() if k != "$ref"}
+        if not siblings:
+            return ref
+        if self.version == "3.0":  # siblings of $ref are ignored in 3.0; keep annotations
+            return {**ref, **{k: v for k, v in siblings.items() if k in _REF_SIBLINGS_30}}
+        if set(siblings) <= _REF_SIBLINGS_30:
+            return {**ref, **siblings}
+        return {**siblings, "allOf": [ref, *siblings.get("allOf", [])]}
+
+    def _rewrite_mapping(self, ref: str, at: str, base: str) -> dict[str, Schema]:
+        """``properties: {$ref: attrs.yml#/X}`` -> one ``$defs`` ref per schema of ``X``."""
+        try:
+            target = self.resolver.resolve(ref, base)
+        except HttpllmError as exc:
+            if exc.pointer is not None:
+                raise
+            raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
+        if not isinstance(target.node, dict):
+            raise RefError(f"$ref {ref!r} stands for a map of schemas but points to a "
+                           f"{type(target.node).__name__}", pointer=at)
+        prefix = ref if "#" in ref else ref + "#"
+        return {key: self._rewrite_ref({"$ref": f"{prefix}/{escape(key)}"},
+                                       f"{at}/{escape(key)}", base)
+                for key in target.node}
 
     def _inherits(self, child: str, parent: str) -> bool:
         """Whether ``parent``, or a schema it extends, lists ``child`` as a variant."""
