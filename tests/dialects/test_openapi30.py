@@ -203,5 +203,6 @@ def test_corpus_parameters_are_schema_objects(local_path: str) -> None:
                 for p in graph_problems(fn.parameters, seen)]
     assert problems[:10] == [], f"{len(problems)} problems"
     sizes: dict[int, tuple[int, int]] = {}
-    small = [fn for fn in app.functions[:50] if measure(fn.parameters, sizes)[1] < 5_000]
+    small = [fn for fn in app.functions[:50] if "x-defs" not in fn.parameters
+             and measure(fn.parameters, sizes)[1] < 5_000]  # recursion: see the cases
     assert spec_problems(small[:20], patterns=False) == []

@@ -145,17 +145,21 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     emulated with a union with ``null``); JSON Schema 2020-12 Core section 10 (applicators).
     """
     args = parse(function, arguments)
-    if not function.strict:
+    if not (function.strict or function.extra.get("decode")):
         return args
-    decoded: dict[str, Any] = _Walk(function.schema).run(args)
+    # Dialects without JSON Schema's full vocabulary (Gemini `parameters`) set
+    # extra["decode"]: their values are converted back the same way, but a null there is
+    # the model's own choice, so only strict mode drops optional nulls.
+    decoded: dict[str, Any] = _Walk(function.schema, drop_nulls=function.strict).run(args)
     return decoded
 
 
 class _Walk:
     """One walk of an instance alongside the original schema (explicit stack)."""
 
-    def __init__(self, root: Schema) -> None:
+    def __init__(self, root: Schema, *, drop_nulls: bool = True) -> None:
         self.root = root
+        self.drop_nulls = drop_nulls
         self.stack: list[tuple[Any, Schema, Any, Any]] = []
 
     def run(self, value: Any) -> Any:
@@ -167,6 +171,11 @@ class _Walk:
         return box[0]
 
     def step(self, value: Any, alts: list[dict[str, Any]]) -> Any:
+        if isinstance(value, str):
+            for alt in alts:  # a non-string enum value sent as its JSON text (Gemini)
+                for member in alt.get("enum", ()) if isinstance(alt.get("enum"), list) else ():
+                    if not isinstance(member, str) and json.dumps(member) == value:
+                        return member
         if isinstance(value, str) and _wants_encoded(alts):
             try:
                 return loads(value)
@@ -188,7 +197,7 @@ class _Walk:
         }
         out: dict[str, Any] = {}
         for name, item in value.items():
-            if item is None and name in declared and name not in required:
+            if self.drop_nulls and item is None and name in declared and name not in required:
                 continue
             out[name] = item
             child = _property_schema(objects, name)
