@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
+import gc
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, cast
 
 from httpllm._types import JSON
 from httpllm.compose.function import Argument, Function, OperationError
@@ -23,6 +25,30 @@ from httpllm.render import Renderer
 from httpllm.selection import Selector, select
 
 __all__ = ["Application", "Warning", "compile"]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _pausing_gc(function: _F) -> _F:
+    """Pause the cyclic garbage collector while ``function`` runs.
+
+    Compiling builds hundreds of thousands of small dicts and no reference cycles; the
+    collector's generation scans over them cost a third of the CPU time on GitHub's
+    description (0.77 s -> 0.51 s measured here). Reference counting still frees
+    everything; the collector is re-enabled (if it was on) before returning.
+    """
+
+    @functools.wraps(function)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            return function(*args, **kwargs)
+        finally:
+            if enabled:
+                gc.enable()
+
+    return cast(_F, wrapper)
 
 _MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON level
 
@@ -175,6 +201,7 @@ def _close(named: NamedSchemas, drafts: list[Draft]) -> dict[str, HttpllmError]:
     return failed
 
 
+@_pausing_gc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
     provider: str = "chatgpt",
