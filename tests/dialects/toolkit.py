@@ -92,7 +92,8 @@ def strict_problems(tool: dict[str, Any]) -> list[str]:
     schema = tool["input_schema"]
     out = []
     ours, sdk = descriptions(schema), transformed_descriptions(schema)
-    out += [f"{p}: the SDK would describe more: {sdk[p]!r}" for p in ours if ours[p] != sdk[p]]
+    out += [f"{p}: the SDK would describe more: {sdk.get(p, 'the node is gone')!r}"
+            for p in ours if ours[p] != sdk.get(p)]
     for pointer, node in iter_schemas(schema):
         if not isinstance(node, dict):
             if not (node is False and pointer.endswith("/additionalProperties")):

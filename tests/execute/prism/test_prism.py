@@ -98,7 +98,12 @@ def test_prism_finds_no_error_in_requests_validate_accepted(
             build_errors.extend({"function": function.name, "error": error}
                                 for error in outcome.build_errors)
     if not server.alive():
-        pytest.fail(f"Prism died serving {spec.path}: {server.log_tail(12)}", pytrace=False)
+        log = server.log_tail(12)
+        if "URIError: URI malformed" in log:
+            # Prism's own defect: it runs decodeURIComponent over multipart/form values, so a
+            # literal "%" that we send raw (OpenAPI 3.1.1 Appendix E.2) kills the server.
+            pytest.xfail(f"Prism crashed on a raw '%' in a form value ({spec.path})")
+        pytest.fail(f"Prism died serving {spec.path}: {log}", pytrace=False)
     if not sent:
         pytest.fail(f"no request reached Prism for {spec.path} [{dialect}]", pytrace=False)
     if findings or build_errors:
