@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import functools
-import gc
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar, cast
+from typing import Any, Literal
 
+from httpllm._gc import pausing_gc
 from httpllm._types import JSON
 from httpllm.compose.function import Argument, Function, OperationError
 from httpllm.compose.inline import Inliner, measure
 from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
+from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
@@ -25,30 +25,6 @@ from httpllm.render import Renderer
 from httpllm.selection import Selector, select
 
 __all__ = ["Application", "Warning", "compile"]
-
-_F = TypeVar("_F", bound=Callable[..., Any])
-
-
-def _pausing_gc(function: _F) -> _F:
-    """Pause the cyclic garbage collector while ``function`` runs.
-
-    Compiling builds hundreds of thousands of small dicts and no reference cycles; the
-    collector's generation scans over them cost a third of the CPU time on GitHub's
-    description (0.77 s -> 0.51 s measured here). Reference counting still frees
-    everything; the collector is re-enabled (if it was on) before returning.
-    """
-
-    @functools.wraps(function)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return cast(_F, wrapper)
 
 _MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON level
 
@@ -90,13 +66,30 @@ class Application:
     options: Options
     functions: tuple[Function, ...]
     errors: tuple[OperationError, ...]
-    warnings: tuple[Warning, ...] = ()
-    cycles: tuple[tuple[str, ...], ...] = ()
     version: str = "3.1"
+    _warnings: list[Warning] = field(default_factory=list, repr=False)
+    _cycles: Callable[[], list[list[str]]] = field(default=list, repr=False)
+    _responses: Responses | None = field(default=None, repr=False)
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
+
+    @property
+    def warnings(self) -> tuple[Warning, ...]:
+        """Problems kept rather than guessed, limits exceeded, response schemas dropped
+        (reading this computes the response schemas)."""
+        if self._responses is not None:
+            self._responses.compute()
+        return tuple(self._warnings)
+
+    @property
+    def cycles(self) -> tuple[tuple[str, ...], ...]:
+        """Each reference cycle among the schemas the functions reach (parameters and
+        responses), as the sorted list of the schema names on it."""
+        if self._responses is not None:
+            self._responses.compute()
+        return tuple(tuple(c) for c in self._cycles())
 
     @property
     def losses(self) -> tuple[Loss, ...]:
@@ -175,33 +168,7 @@ def _error(site: OperationSite, exc: HttpllmError) -> OperationError:
                           kind=type(exc).__name__)
 
 
-def _close(named: NamedSchemas, drafts: list[Draft]) -> dict[str, HttpllmError]:
-    """Emend every named schema the drafts reach, per direction; return the failures."""
-    failed: dict[str, HttpllmError] = {}
-    pending: list[tuple[str, Any]] = []
-    for draft in drafts:
-        for spec in [*draft.params, *([draft.body] if draft.body else [])]:
-            pending.extend((n, "request") for n in named.refs(spec.schema))
-        if draft.output is not None:
-            pending.extend((n, "response") for n in named.refs(draft.output))
-    done: set[tuple[str, Any]] = set()
-    while pending:
-        key = pending.pop()
-        if key in done:
-            continue
-        done.add(key)
-        name, direction = key
-        try:
-            out = named.emended(name, direction)
-        except HttpllmError as exc:
-            failed[name] = exc
-            named.graph.add(name, ())
-            continue
-        pending.extend((n, direction) for n in named.refs(out) if (n, direction) not in done)
-    return failed
-
-
-@_pausing_gc
+@pausing_gc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
     provider: str = "chatgpt",
@@ -288,14 +255,20 @@ def compile(  # the public name the project is known by (shadows the builtin her
             errors.append(_error(site, exc))
         except RecursionError:
             errors.append(_error(site, LimitExceeded("operation nests too deep")))
-    failed = _close(named, drafts)
+    failed = named.close((spec.schema for draft in drafts
+                          for spec in [*draft.params, *([draft.body] if draft.body else [])]),
+                         "request")
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     renderer = Renderer(dialect, options, inliner.origins)
+    responses = Responses(named, reference=reference,
+                          warn=lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
     functions: list[Function] = []
     for draft in drafts:
+        output = None if draft.response is None else responses.add(draft.site.pointer,
+                                                                    draft.response)
         try:
-            functions.extend(_finish(draft, composer, inliner, renderer, failed, warnings,
+            functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
                                      separate))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc))
@@ -306,9 +279,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
     return Application(provider=dialect.name, dialect=dialect, options=options,
-                       functions=tuple(functions), errors=tuple(errors),
-                       warnings=tuple(warnings),
-                       cycles=tuple(tuple(c) for c in graph.cycles), version=doc.version)
+                       functions=tuple(functions), errors=tuple(errors), version=doc.version,
+                       _warnings=warnings, _cycles=lambda: graph.cycles,
+                       _responses=responses)
 
 
 def _location_order(spec: Any) -> int:
@@ -316,7 +289,7 @@ def _location_order(spec: Any) -> int:
 
 
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
-            failed: dict[str, HttpllmError], warnings: list[Warning],
+            failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None) -> list[Function]:
     named = inliner.named
     if failed:
@@ -326,12 +299,7 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         broken = sorted(inliner.graph.reachable(request) & failed.keys())
         if broken:
             raise failed[broken[0]]
-    if (failed and draft.output is not None
-            and inliner.graph.reachable(named.refs(draft.output)) & failed.keys()):
-        warnings.append(Warning(pointer=draft.output_pointer,
-                                message="response schema dropped: it reaches a bad $ref"))
-        draft.output = None
-    function = composer.finish(draft, inliner, separate)
+    function = composer.finish(draft, inliner, separate, output)
     specs = [*draft.params, *([draft.body] if draft.body else [])]
     for spec, argument in zip(sorted(specs, key=_location_order), function.arguments, strict=True):
         # Losses inside an argument's own schema point into the document, not the tool.

@@ -119,14 +119,31 @@ def test_request_limits_are_warnings() -> None:
     assert httpllm.compile(doc(CONSTRAINED), "claude").warnings == ()
 
 
-def test_strict_rejects_allof_with_ref_by_falling_back() -> None:
+def test_strict_rejects_allof_with_ref() -> None:
     """`allOf` holding a `$ref` (unsupported in strict mode) makes the tool non-strict."""
     from httpllm.dialects import Options, RenderContext, get_dialect
-    from httpllm.dialects.anthropic import _all_of_refs
+    from httpllm.dialects.anthropic import _inexpressible
 
     ctx = RenderContext(dialect=get_dialect("claude"), options=Options(strict=True))
     node = {"allOf": [{"$ref": "#/$defs/A"}, {"type": "object"}]}
-    assert _all_of_refs(node, ctx) is node and ctx.problems
+    assert _inexpressible(node, ctx) is node and ctx.problems
+
+
+def test_required_only_union_members_fall_back() -> None:
+    """`anyOf: [{required: [a]}, {required: [b]}]` beside properties has no strict form:
+    the tool is sent non-strict (typing such members would make the object unsatisfiable)."""
+    schema = {"type": "object", "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+              "anyOf": [{"required": ["a"]}, {"required": ["b"]}]}
+    function = httpllm.compile(doc(schema), "claude", strict=True).functions[0]
+    assert not function.strict
+    assert "only lists required" in function.losses[-1].note
+
+
+def test_required_on_a_non_object_is_described() -> None:
+    """`required` on an array (meaningless there) is described, as the SDK would."""
+    schema = {"type": "array", "items": {"type": "string"}, "required": ["items"]}
+    (tool,) = httpllm.compile(doc(schema), "claude", strict=True).tools()
+    assert tool["strict"] is True and strict_problems(tool) == []
 
 
 @pytest.mark.corpus

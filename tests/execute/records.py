@@ -32,7 +32,6 @@ def function(
         name=name,
         description="",
         parameters=schema,
-        output=None,
         method=method,
         path=path,
         operation_id=name,

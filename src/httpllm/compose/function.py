@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -94,7 +95,9 @@ class Function:
         description: summary + description of the operation (cut to the provider's limit).
         parameters: the JSON schema of the keyword parameters object *as the provider
             receives it* (after the dialect).
-        output: emended schema of the success response body, or ``None``.
+        output: emended schema of the success response body (refs inlined as in
+            ``parameters``), or ``None``. Computed on first read, for every function of
+            the application at once (see :mod:`httpllm.compose.responses`).
         method: HTTP method, lower case.
         path: path template.
         operation_id: the document's ``operationId`` or ``None``.
@@ -117,7 +120,6 @@ class Function:
     name: str
     description: str
     parameters: Schema
-    output: Schema | None
     method: str
     path: str
     operation_id: str | None
@@ -134,6 +136,14 @@ class Function:
     examples: tuple[JSON, ...] = ()
     dialect: str = "3.1"
     extra: dict[str, JSON] = field(default_factory=dict)
+    output_source: Callable[[], Schema | None] | None = field(default=None, repr=False,
+                                                               compare=False)
+    """Gives ``output`` when first read (``None``: no success response schema)."""
+
+    @property
+    def output(self) -> Schema | None:
+        """The emended success response schema, or ``None`` (see the class attributes)."""
+        return self.output_source() if self.output_source is not None else None
 
     def argument(self, name: str) -> Argument | None:
         """The parameter-map entry for a property of ``parameters``, or ``None``."""

@@ -25,8 +25,9 @@ from httpllm.compose.parameters import (
     argument_names,
     pick_media_type,
 )
+from httpllm.compose.responses import ResponseSite
 from httpllm.errors import SpecError
-from httpllm.normalize.named import NamedSchemas, collect_refs
+from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, operation_model
 from httpllm.pointer import join
 
@@ -38,26 +39,16 @@ LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 
 @dataclass(slots=True)
 class Draft:
-    """An operation whose schemas are emended but whose refs are not yet inlined."""
+    """An operation whose request schemas are emended but whose refs are not yet inlined
+    (its success response is only located: see :mod:`httpllm.compose.responses`)."""
 
     site: OperationSite
     model: Any
     params: list[ParameterSpec]
     names: list[str]
     body: ParameterSpec | None
-    output: Schema | None
-    output_pointer: str
+    response: ResponseSite | None
     accept: list[str] = field(default_factory=list)
-    examples: list[Any] = field(default_factory=list)
-
-    def refs(self) -> set[str]:
-        """Def names the emended schemas of this operation refer to."""
-        found: set[str] = set()
-        for spec in [*self.params, *([self.body] if self.body else [])]:
-            found |= collect_refs(spec.schema)
-        if self.output is not None:
-            found |= collect_refs(self.output)
-        return found
 
 
 def _object(arguments: list[Argument], defs: dict[str, Schema], *,
@@ -205,24 +196,25 @@ class Composer:
                              extra={"encoding": encoding,
                                                            "media": media})
 
-    def _output(self, site: OperationSite) -> tuple[Schema | None, str, list[str]]:
+    def _response(self, site: OperationSite) -> tuple[ResponseSite | None, list[str]]:
+        """Where the success response schema is, and the response media types (``Accept``)."""
         responses = site.node.get("responses")
         found = _success(responses) if isinstance(responses, dict) else None
         if found is None:
-            return None, "", []
+            return None, []
         code, raw = found
         at = join(site.pointer, "responses", code)
         node, base, pointer = self._deref(raw, site.base, at)
         content = node.get("content") if isinstance(node, dict) else None
         if not isinstance(content, dict) or not content:
-            return None, "", []
+            return None, []
         media_type = pick_media_type(content)
         media = content.get(media_type) if media_type else None
         schema = media.get("schema") if isinstance(media, dict) else None
         if schema is None:
-            return None, "", list(content)
+            return None, list(content)
         at = join(pointer, "content", media_type or "", "schema")
-        return self.named.emend(schema, "response", pointer=at, base=base), at, list(content)
+        return ResponseSite(schema, at, base), list(content)
 
     def draft(self, site: OperationSite) -> Draft:
         """Emend an operation's schemas and read its parameters.
@@ -235,10 +227,10 @@ class Composer:
         for spec in params:
             self._parameter_schema(spec)
         body = self._body(site)
-        output, output_pointer, accept = self._output(site)
+        response, accept = self._response(site)
         names = argument_names(params, body is not None)
         return Draft(site=site, model=model, params=params, names=names, body=body,
-                     output=output, output_pointer=output_pointer, accept=accept)
+                     response=response, accept=accept)
 
     # -- step 2 ---------------------------------------------------------------------
 
@@ -276,8 +268,12 @@ class Composer:
                         media_type=spec.media_type)
 
     def finish(self, draft: Draft, inliner: Inliner,
-               separate: Callable[[Argument], bool] | None = None) -> Function:
+               separate: Callable[[Argument], bool] | None = None,
+               output: Callable[[], Schema | None] | None = None) -> Function:
         """Inline references and build the neutral :class:`Function` of a draft.
+
+        ``output`` gives the success response schema when first read (see
+        :mod:`httpllm.compose.responses`).
 
         ``separate`` picks arguments kept out of the model's view: they stay in the
         parameter map and in ``Function.schema`` (validation) but not in ``parameters``.
@@ -299,10 +295,6 @@ class Composer:
             arguments.append(argument)
         schema_all = _object(arguments, defs, visible_only=False)
         parameters = _object(arguments, defs, visible_only=True)
-        output = None
-        if draft.output is not None:
-            out, out_defs = inliner.root(draft.output, "response", pointer=draft.output_pointer)
-            output = {**out, "$defs": out_defs} if out_defs and isinstance(out, dict) else out
         summary = (model.summary or "").strip()
         description = (model.description or "").strip()
         text = summary if not description or description == summary else (
@@ -315,7 +307,7 @@ class Composer:
             name=self.pool.claim(function_name(model.operationId, site.method, site.path)),
             description=text or f"{site.method.upper()} {site.path}",
             parameters=parameters,
-            output=output,
+            output_source=output,
             method=site.method,
             path=site.path,
             operation_id=model.operationId,

@@ -56,23 +56,38 @@ OPTIONAL_MAX, UNION_MAX, STRICT_TOOLS_MAX = 24, 16, 20
 """Strict limits per request: optional properties, union-typed properties, strict tools."""
 
 
-def _not_primitive(values: Any, node: dict[str, Any]) -> bool:
+def _not_literals(values: Any, node: dict[str, Any]) -> bool:
     items = values if isinstance(values, list) else [values]
-    return not all(v is None or isinstance(v, (str, int, float, bool)) for v in items)
+    return not items or not all(v is None or isinstance(v, (str, int, float, bool))
+                                for v in items)
+
+
+def _off(kind: str) -> Any:
+    """Test: the node is not of type ``kind`` (the SDK keeps the keyword only there)."""
+    return lambda value, node: node.get("type") != kind
 
 
 _STRICT_VALUES = to_description({
-    "format": lambda v, n: v not in CLAUDE_STRICT_FORMATS,
-    "minItems": lambda v, n: v not in (0, 1),
-    "enum": _not_primitive,
-    "const": _not_primitive,
+    "format": lambda v, n: n.get("type") != "string" or v not in CLAUDE_STRICT_FORMATS,
+    "minItems": lambda v, n: n.get("type") != "array" or v not in (0, 1),
+    "items": _off("array"),
+    "enum": _not_literals,
+    "const": _not_literals,
+    "properties": _off("object"),
+    "required": _off("object"),
+    "additionalProperties": _off("object"),
 }, "not supported in strict mode")
 
 
-def _all_of_refs(node: dict[str, Any], ctx: RenderContext) -> Schema:
+def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Strict mode has no form for a union member that only says which properties are
+    required (``anyOf: [{required: [a]}, {required: [b]}]`` beside ``properties``), nor
+    for ``allOf`` with a ``$ref``: the tool falls back to non-strict."""
     members = node.get("allOf")
     if isinstance(members, list) and any(isinstance(m, dict) and "$ref" in m for m in members):
         ctx.fail("allOf with $ref is not supported in strict mode")
+    if "required" in node and not {"type", "properties", "anyOf", "$ref", "enum"} & set(node):
+        ctx.fail("a schema that only lists required properties has no strict form")
     return node
 
 
@@ -151,7 +166,7 @@ CLAUDE = Dialect(
     refs="keep",
     union="anyOf",
     rules=(filter_keywords,),
-    strict_rules=(ref_alone, typed_nodes, maps_as_entries, _STRICT_VALUES, _all_of_refs,
+    strict_rules=(_inexpressible, ref_alone, typed_nodes, maps_as_entries, _STRICT_VALUES,
                   seal_objects, no_recursion),
     strict_limits=(strict_limits,),
     request_limits=(request_limits,),

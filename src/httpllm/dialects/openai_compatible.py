@@ -13,7 +13,8 @@ outside xgrammar's list, and ``minLength``/``maxLength`` beside ``pattern`` or `
 merges the tools' ``$defs`` into one root; names are unique within one document);
 ``unroll=N`` expands them so that no ``$defs`` is left. ``deepseek`` in strict mode follows
 DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
-objects (all properties required, optional ones nullable) and a smaller keyword set.
+objects (all properties required, optional ones nullable), a smaller keyword set, and
+OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's).
 
 Source: vllm-project/vllm ``docs/features/tool_calling.md``,
 ``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
@@ -38,7 +39,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
-from httpllm.dialects.openai import CHATGPT
+from httpllm.dialects.openai import CHATGPT, strict_limits
 
 __all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "LLAMA", "QWEN",
            "XGRAMMAR_FORMATS"]
@@ -112,6 +113,7 @@ DEEPSEEK = replace(
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
     strict_rules=(_XGRAMMAR, ref_alone, typed_nodes, maps_as_entries, close_objects),
+    strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )
 """DeepSeek's API (strict only on its beta endpoint) and DeepSeek weights behind vLLM."""

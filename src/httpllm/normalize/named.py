@@ -9,7 +9,7 @@ knows which schemas are recursive.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
@@ -310,7 +310,29 @@ class NamedSchemas:
         except HttpllmError:
             return None
 
+    def close(self, schemas: Iterable[Schema], direction: Direction) -> dict[str, HttpllmError]:
+        """Emend, for ``direction``, every named schema the emended ``schemas`` reach
+        (transitively), so that the ref graph holds all of them; return the named schemas
+        that failed, by name (each is a node without edges)."""
+        failed: dict[str, HttpllmError] = {}
+        pending = [name for schema in schemas for name in self.refs(schema)]
+        done: set[str] = set()
+        while pending:
+            name = pending.pop()
+            if name in done:
+                continue
+            done.add(name)
+            try:
+                out = self.emended(name, direction)
+            except HttpllmError as exc:
+                failed[name] = exc
+                self.graph.add(name, ())
+                continue
+            pending.extend(n for n in self.refs(out) if n not in done)
+        return failed
+
     def finish(self) -> RefGraph:
-        """Compute the recursive set once every needed schema has been emended."""
+        """Compute the recursive set once every needed schema has been emended (again after
+        more were emended: the responses are closed after the requests)."""
         self.graph.finish()
         return self.graph
