@@ -107,6 +107,7 @@ class Application:
         except KeyError:
             raise UnknownFunction(f"no function named {name!r} in this application") from None
 
+    @pausing_gc  # a few thousand small dicts, no cycles: as in compile()
     def tools(self) -> list[JSON]:
         """The tool list in the provider's envelope, JSON-serializable, ready for its SDK."""
         envelope, group = self.dialect.envelope, self.dialect.group
@@ -261,7 +262,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     renderer = Renderer(dialect, options, inliner.origins)
-    responses = Responses(named, reference=reference,
+    responses = Responses(resolver, doc.version, reference=reference,
                           warn=lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
     functions: list[Function] = []
     for draft in drafts:
@@ -280,8 +281,15 @@ def compile(  # the public name the project is known by (shadows the builtin her
             "per request; select fewer with include=/exclude=")))
     return Application(provider=dialect.name, dialect=dialect, options=options,
                        functions=tuple(functions), errors=tuple(errors), version=doc.version,
-                       _warnings=warnings, _cycles=lambda: graph.cycles,
+                       _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses)
+
+
+def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list[list[str]]]:
+    """The cycles of the parameters' and the responses' named schemas, without repeats."""
+    def cycles() -> list[list[str]]:
+        return sorted({tuple(c): c for c in [*request, *responses.cycles]}.values())
+    return cycles
 
 
 def _location_order(spec: Any) -> int:

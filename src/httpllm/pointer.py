@@ -22,9 +22,9 @@ def unescape(token: str) -> str:
 
 def join(pointer: str, *tokens: str | int) -> str:
     """Append tokens to a pointer: ``join("#/paths", "/pets")`` -> ``"#/paths/~1pets"``."""
-    if not tokens:
-        return pointer
-    return pointer + "".join("/" + escape(t) for t in tokens)
+    for token in tokens:
+        pointer += "/" + escape(token)
+    return pointer
 
 
 def parts(fragment: str) -> list[str]:

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.compose.function import Function
+from httpllm.compose.function import Function, evolve
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
 from httpllm.errors import Unrepresentable
@@ -76,6 +76,8 @@ class Renderer:
     def _name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
         """Losses inside an argument's own schema carry document pointers (the parameter's
         ``schema``), which do not say which argument: name it in the note."""
+        if not losses:
+            return losses
         where = {self.origins[id(a.schema)]: a.name for a in function.arguments
                  if id(a.schema) in self.origins}
         out = []
@@ -140,10 +142,10 @@ class Renderer:
                                note=f"cut to {dialect.description_max} characters"))
         decodes = dialect.decodes or (options.collapse_deep and options.max_depth is not None)
         extra = {**function.extra, "decode": True} if decodes else function.extra
-        rendered = replace(function, parameters=out, strict=strict, description=described,
+        rendered = evolve(function, parameters=out, strict=strict, description=described,
                            losses=tuple(losses), dialect=dialect.name, extra=extra)
         if dialect.finish is not None:
             ctx = RenderContext(dialect=dialect, options=options, losses=list(rendered.losses))
             params = dialect.finish(rendered.parameters, rendered, ctx)
-            rendered = replace(rendered, parameters=params, losses=tuple(ctx.losses))
+            rendered = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
         return place_examples(rendered, dialect, options)

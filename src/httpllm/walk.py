@@ -8,7 +8,7 @@ is absent or a list), the way python-jsonschema/referencing ``_subresources_of``
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 from httpllm.errors import LimitExceeded
@@ -55,27 +55,31 @@ _SUBSCHEMA_KEYWORDS = IN_VALUE | IN_ARRAY | IN_MAPPING
 Visit = Callable[[dict[str, Any], str], Any]
 
 
-def _members(keyword: str, value: Any) -> Iterable[tuple[str | int | None, Any]]:
-    """``(key_or_index, value)`` pairs under one subschema keyword (not yet type-checked)."""
-    if keyword in IN_MAPPING:
-        return value.items() if isinstance(value, dict) else ()
-    if isinstance(value, list):  # IN_ARRAY, or the draft-4 tuple form of ``items``
-        return enumerate(value)
-    return ((None, value),) if keyword in IN_VALUE else ()
+def children(node: dict[str, Any]) -> list[tuple[str, str | int | None, Any]]:
+    """``(keyword, key_or_index, subschema)`` for each direct subschema of ``node``, in
+    keyword order. ``key_or_index`` is ``None`` for :data:`IN_VALUE` keywords.
 
-
-def children(node: dict[str, Any]) -> Iterator[tuple[str, str | int | None, Any]]:
-    """Yield ``(keyword, key_or_index, subschema)`` for each direct subschema of ``node``.
-
-    ``key_or_index`` is ``None`` for :data:`IN_VALUE` keywords.
+    A list, not a generator: every walker calls this once per node, and building the list
+    in one frame costs half of what resuming nested generators did.
     """
+    out: list[tuple[str, str | int | None, Any]] = []
     if "$ref" in node and len(node) == 1:
-        return
+        return out
     for keyword, value in node.items():
-        if keyword in _SUBSCHEMA_KEYWORDS:
-            for key, sub in _members(keyword, value):
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for key, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        out.append((keyword, key, sub))
+        elif isinstance(value, list):  # IN_ARRAY, or the draft-4 tuple form of ``items``
+            for index, sub in enumerate(value):
                 if isinstance(sub, (dict, bool)):
-                    yield keyword, key, sub
+                    out.append((keyword, index, sub))
+        elif keyword in IN_VALUE and isinstance(value, (dict, bool)):
+            out.append((keyword, None, value))
+    return out
 
 
 def rebuild(node: dict[str, Any], changes: list[tuple[str, str | int | None, Any]]) -> Any:

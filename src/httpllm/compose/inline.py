@@ -27,19 +27,25 @@ def measure(schema: Schema, memo: dict[int, tuple[int, int]]) -> tuple[int, int]
     """
     if not isinstance(schema, dict):
         return (0, 1)
-    order: list[dict[str, Any]] = []
+    if id(schema) in memo:
+        return memo[id(schema)]
+    order: list[tuple[dict[str, Any], list[Any]]] = []
     stack = [schema]
     while stack:
         node = stack.pop()
         if id(node) in memo:
             continue
-        order.append(node)
-        stack.extend(s for _, _, s in children(node) if isinstance(s, dict) and id(s) not in memo)
-    for node in reversed(order):
+        subs = [s for _, _, s in children(node)]  # booleans count as one node each
+        order.append((node, subs))
+        stack.extend(s for s in subs if isinstance(s, dict) and id(s) not in memo)
+    leaf = (0, 1)
+    for node, subs in reversed(order):
         depth, size = 0, 1
-        for _, _, sub in children(node):
-            d, s = memo.get(id(sub), (0, 1)) if isinstance(sub, dict) else (0, 1)
-            depth, size = max(depth, d + 1), size + s
+        for sub in subs:
+            d, s = memo.get(id(sub), leaf)
+            if d + 1 > depth:
+                depth = d + 1
+            size += s
         memo[id(node)] = (depth, size)
     return memo[id(schema)]
 

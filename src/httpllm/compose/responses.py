@@ -5,10 +5,12 @@ Only two targets put a response schema in their tool list (MCP's ``outputSchema`
 description they cost a third of a compile (the response direction of every named schema
 a response reaches). So :func:`httpllm.compile` records where each operation's success
 response schema is, and the first read of any function's ``output`` (or of the
-application's ``warnings`` or ``cycles``) computes all of them at once: emend (direction
-``"response"``), close the ref graph over what they reach, inline as the request schemas
-were. A response that cannot be emended (a dangling ``$ref`` ...) is dropped with a
-warning; the operation still compiles, since a call never needs it.
+application's ``warnings`` or ``cycles``) computes all of them at once, with named
+schemas of their own (a response is a document of its own: its ``$defs`` names need not
+match the parameters'): emend (direction ``"response"``), close the ref graph over what
+they reach, inline as the request schemas were. Until then nothing of the compile but the
+resolver is kept alive. A response that cannot be emended (a dangling ``$ref`` ...) is
+dropped with a warning; the operation still compiles, since a call never needs it.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
 from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
+from httpllm.refs import Resolver
 
 __all__ = ["ResponseSite", "Responses"]
 
@@ -46,15 +49,18 @@ class Responses:
     """The response schemas of one compile, computed together on first use.
 
     Args:
-        named: the compile's named schemas (their request forms are already made).
+        resolver: the compile's resolver (the document and its files).
+        version: ``"3.0"`` or ``"3.1"``.
         reference: as ``compile(reference=...)``: inline non-recursive refs or keep them.
         warn: receives ``(pointer, message)`` for each response dropped.
     """
 
-    def __init__(self, named: NamedSchemas, *, reference: bool,
+    def __init__(self, resolver: Resolver, version: str, *, reference: bool,
                  warn: Callable[[str, str], None]) -> None:
-        self._named: NamedSchemas | None = named
+        self._resolver: Resolver | None = resolver
+        self._version = version
         self._reference = reference
+        self.cycles: list[list[str]] = []
         self._warn = warn
         self._sites: dict[str, ResponseSite] = {}
         self._outputs: dict[str, Schema | None] | None = None
@@ -74,13 +80,13 @@ class Responses:
         with self._lock:
             if self._outputs is None:
                 self._outputs = self._compute()
-                self._named = None  # the document and caches are no longer needed
+                self._resolver = None  # the document is no longer needed
             return self._outputs
 
     @pausing_gc
     def _compute(self) -> dict[str, Schema | None]:
-        named = self._named
-        assert named is not None
+        assert self._resolver is not None
+        named = NamedSchemas(self._resolver, self._version, self._warn)
         emended: dict[str, Schema] = {}
         for key, site in self._sites.items():
             try:
@@ -92,6 +98,7 @@ class Responses:
                 self._warn(site.pointer, "response schema dropped: it nests too deep")
         failed = named.close(emended.values(), "response")
         graph = named.finish()
+        self.cycles = graph.cycles
         inliner = Inliner(named, reference=self._reference)
         outputs: dict[str, Schema | None] = {}
         for key, schema in emended.items():

@@ -15,11 +15,10 @@ first, each with a loss entry. ``examples="off"`` leaves the function as it is.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 from httpllm._types import JSON
-from httpllm.compose.function import Function
+from httpllm.compose.function import Function, evolve
 from httpllm.dialects._base import Dialect, Options
 from httpllm.loss import Loss
 
@@ -106,7 +105,7 @@ def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Funct
         note = f"does not match the input schema at /{where}: {error.message}"
         losses.append(_loss(function, dialect, example, note.splitlines()[0][:300]))
     extra = {**function.extra, "input_examples": kept} if kept else function.extra
-    return replace(function, extra=extra, losses=tuple(losses))
+    return evolve(function, extra=extra, losses=tuple(losses))
 
 
 def _described(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
@@ -118,8 +117,8 @@ def _described(function: Function, dialect: Dialect, examples: list[JSON]) -> Fu
         block = "\n".join([HEADING, *lines])
         candidate = f"{text}\n\n{block}" if text else block
         if limit is None or len(candidate) <= limit:
-            return replace(function, description=candidate, losses=tuple(losses))
+            return evolve(function, description=candidate, losses=tuple(losses))
         lines.pop()
         losses.append(_loss(function, dialect, examples[len(lines)],
                             f"no room left in the {limit}-character description"))
-    return replace(function, losses=tuple(losses))
+    return evolve(function, losses=tuple(losses))

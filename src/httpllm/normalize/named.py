@@ -29,6 +29,10 @@ _MAX_NESTED = 48  # named schemas being emended inside one another (allOf chains
 _REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
 
 
+def _gone(name: str) -> Schema | None:
+    raise RuntimeError("this pass context's emend has finished")
+
+
 def collect_refs(schema: Schema) -> set[str]:
     """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema (iterative)."""
     found: set[str] = set()
@@ -225,8 +229,13 @@ class NamedSchemas:
         def rewrite_mapping(ref: str, at: str) -> dict[str, Schema]:
             return self._rewrite_mapping(ref, at, base)
 
-        return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
-                     rewrite_mapping=rewrite_mapping)
+        try:
+            return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
+                         rewrite_mapping=rewrite_mapping)
+        finally:
+            # ``resolve`` reads ``ctx.pointer``: a reference cycle. Break it, so that reference
+            # counting frees the context (the collector is paused during a compile).
+            ctx.resolve = ctx.resolve_base = _gone
 
     def _target(self, ref: str, at: str, base: str) -> str:
         """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""
