@@ -10,7 +10,7 @@ from typing import Any, Literal
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
 from httpllm.compose.function import Argument, Function, OperationError
-from httpllm.compose.inline import Inliner, measure
+from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
@@ -270,7 +270,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                                                                     draft.response)
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
-                                     separate))
+                                     separate, warnings))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc))
     warnings.extend(Warning(pointer="#/paths", message=problem)
@@ -298,7 +298,8 @@ def _location_order(spec: Any) -> int:
 
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
-            separate: Callable[[Argument], bool] | None) -> list[Function]:
+            separate: Callable[[Argument], bool] | None,
+            warnings: list[Warning]) -> list[Function]:
     named = inliner.named
     if failed:
         request: set[str] = set()
@@ -308,11 +309,18 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         if broken:
             raise failed[broken[0]]
     function = composer.finish(draft, inliner, separate, output)
+    depth, size = measure(function.schema, inliner.sizes)
+    if size > INLINE_MAX_NODES and not inliner.reference:
+        warnings.append(Warning(pointer=draft.site.pointer, message=(
+            f"parameters would have {size:,} schema nodes with every $ref inlined (limit "
+            f"{INLINE_MAX_NODES:,}): named schemas kept under $defs, as with reference=True")))
+        function = composer.finish(draft, inliner.keeping(), separate, output,
+                                   claimed=function.name)
+        depth, size = measure(function.schema, inliner.sizes)
     specs = [*draft.params, *([draft.body] if draft.body else [])]
     for spec, argument in zip(sorted(specs, key=_location_order), function.arguments, strict=True):
         # Losses inside an argument's own schema point into the document, not the tool.
-        inliner.origins.setdefault(id(argument.schema), spec.schema_pointer)
-    depth, size = measure(function.schema, inliner.sizes)
+        inliner.origin(argument.schema, spec.schema_pointer)
     if depth > _MAX_OUTPUT_DEPTH:
         raise LimitExceeded(f"parameters nest {depth} levels deep once references are "
                             f"inlined (limit {_MAX_OUTPUT_DEPTH}); try reference=True",

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from httpllm._types import Direction
-from httpllm.compose.inline import Inliner, measure
+from httpllm.compose.inline import Inliner, SizeMemo, measure
 from httpllm.load import Loader
 from httpllm.normalize.named import NamedSchemas
 from httpllm.refs import ROOT, Resolver
@@ -114,10 +114,18 @@ def test_measure_depth_and_size() -> None:
     counted per use but measured once."""
     leaf = {"type": "string"}
     schema = {"properties": {"a": leaf, "b": {"items": leaf}}}
-    memo: dict[int, tuple[int, int]] = {}
+    memo: SizeMemo = {}
     assert measure(schema, memo) == (2, 4)
-    assert memo[id(leaf)] == (0, 1)
+    assert memo[id(leaf)] == (leaf, 0, 1)
     assert measure(True, {}) == (0, 1)
+
+
+def test_measure_never_trusts_a_reused_id() -> None:
+    """A memo entry whose node died and whose id a new node took is not used."""
+    memo: SizeMemo = {}
+    other = {"type": "object", "properties": {"a": {"type": "string"}}}
+    memo[id(other)] = ({"stale": True}, 99, 99_999)
+    assert measure(other, memo) == (1, 2)
 
 
 @settings(max_examples=40, deadline=None)

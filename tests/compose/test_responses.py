@@ -70,7 +70,8 @@ def test_a_bad_response_is_dropped_with_a_warning_and_the_operation_compiles() -
     assert app.function("getMissing").output is None
     assert app.function("getPet").output is not None
     (warning,) = app.warnings
-    assert warning.pointer == "#/paths/~1getMissing/get/responses/200/content/application~1json/schema"
+    at = "#/paths/~1getMissing/get/responses/200/content/application~1json/schema"
+    assert warning.pointer == at
     assert warning.message.startswith("response schema dropped:")
 
 
@@ -111,3 +112,30 @@ def test_evolve_is_replace_for_slotted_records() -> None:
     assert new.parameters is fn.parameters and new.output is fn.output
     with pytest.raises(TypeError, match="no field 'nope'"):
         evolve(fn, nope=1)
+
+
+def test_past_the_inline_limit_a_function_keeps_its_defs() -> None:
+    """A function whose inlined parameters would pass INLINE_MAX_NODES keeps its named
+    schemas under `$defs` (as reference=True), with a warning; others still inline."""
+    from httpllm.compose.inline import INLINE_MAX_NODES
+
+    leaf = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(40)}}
+    wide = {"type": "object", "properties": {f"l{i}": ref("Leaf")
+                                             for i in range(INLINE_MAX_NODES // 40 + 1)}}
+    schemas = {"Leaf": leaf, "Wide": wide}
+    doc = document(schemas, {})
+    doc["paths"] = {
+        "/wide": {"post": {"operationId": "postWide", "requestBody": {"content": {
+            "application/json": {"schema": ref("Wide")}}}, "responses": {"204": {
+                "description": "ok"}}}},
+        "/leaf": {"post": {"operationId": "postLeaf", "requestBody": {"content": {
+            "application/json": {"schema": ref("Leaf")}}}, "responses": {"204": {
+                "description": "ok"}}}},
+    }
+    app = httpllm.compile(doc, "chatgpt")
+    wide_fn, leaf_fn = app.function("postWide"), app.function("postLeaf")
+    assert set(wide_fn.parameters["$defs"]) == {"Leaf", "Wide"}
+    assert wide_fn.parameters["properties"]["body"] == {"$ref": "#/$defs/Wide"}
+    assert "$defs" not in leaf_fn.parameters
+    (warning,) = app.warnings
+    assert warning.pointer == "#/paths/~1wide/post" and "kept under $defs" in warning.message

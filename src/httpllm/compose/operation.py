@@ -269,11 +269,13 @@ class Composer:
 
     def finish(self, draft: Draft, inliner: Inliner,
                separate: Callable[[Argument], bool] | None = None,
-               output: Callable[[], Schema | None] | None = None) -> Function:
+               output: Callable[[], Schema | None] | None = None, *,
+               claimed: str | None = None) -> Function:
         """Inline references and build the neutral :class:`Function` of a draft.
 
         ``output`` gives the success response schema when first read (see
-        :mod:`httpllm.compose.responses`).
+        :mod:`httpllm.compose.responses`). ``claimed``: the function's name when it was already
+        claimed (the draft finished again with other inlining).
 
         ``separate`` picks arguments kept out of the model's view: they stay in the
         parameter map and in ``Function.schema`` (validation) but not in ``parameters``.
@@ -304,7 +306,8 @@ class Composer:
                                                                               list) else []
         used = {name for req in security for name in req}
         return Function(
-            name=self.pool.claim(function_name(model.operationId, site.method, site.path)),
+            name=claimed or self.pool.claim(function_name(model.operationId, site.method,
+                                                       site.path)),
             description=text or f"{site.method.upper()} {site.path}",
             parameters=parameters,
             output_source=output,

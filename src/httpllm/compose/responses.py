@@ -22,7 +22,7 @@ from typing import Any
 
 from httpllm._gc import pausing_gc
 from httpllm._types import Schema
-from httpllm.compose.inline import Inliner
+from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.refs import Resolver
@@ -109,6 +109,13 @@ class Responses:
                 continue
             try:
                 out, defs = inliner.root(schema, "response", pointer=site.pointer)
+                size = measure({**out, "$defs": defs} if isinstance(out, dict) else out,
+                               inliner.sizes)[1]
+                if size > INLINE_MAX_NODES and not inliner.reference:
+                    out, defs = inliner.keeping().root(schema, "response", pointer=site.pointer)
+                    self._warn(site.pointer, (
+                        f"response schema would have {size:,} schema nodes with every $ref "
+                        f"inlined (limit {INLINE_MAX_NODES:,}): named schemas kept under $defs"))
             except HttpllmError as exc:
                 self._dropped(site.pointer, exc)
                 continue

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.compose.inline import measure
+from httpllm.compose.inline import SizeMemo, measure
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
 from httpllm.pointer import escape, unescape
@@ -122,7 +122,7 @@ class _Unroller:
         self.pointer = pointer
         self.results: dict[Key, Any] = {}
         self.losses: dict[tuple[str, str], Loss] = {}
-        self.sizes: dict[int, tuple[int, int]] = {}
+        self.sizes: SizeMemo = {}
 
     def step(self, name: str, state: tuple[tuple[str, int], ...]) -> Key | None:
         """The key of ``name`` opened in ``state``, or ``None`` when it must be cut."""

@@ -41,6 +41,8 @@ class PassContext:
         name_of: raw ``$ref`` string (as written in the document) -> def name, or ``None``.
         report: records a problem that was kept rather than guessed ``(pointer, message)``.
         examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
+        root: the pointer of the named schema being emended (``None`` for an inline one):
+            at its root, an ``allOf`` of one ``$ref`` may be inheritance.
     """
 
     direction: Direction
@@ -50,6 +52,7 @@ class PassContext:
     report: Callable[[str, str], None]
     pointer: str = "#"
     examples: dict[str, list[Any]] = field(default_factory=dict)
+    root: str | None = None
 
 
 def describes(key: str) -> bool:

@@ -295,6 +295,22 @@ def _member(member: Schema, resolve: Callable[[str], Schema | None]) -> Schema |
     return {**target, **siblings} if siblings else target
 
 
+_DESCRIPTIVE = ANNOTATIONS | {"example", "externalDocs", "xml"}
+
+
+def _annotated_ref(node: dict[str, Any], members: list[Any], ctx: PassContext) -> Schema | None:
+    """``{description: ..., allOf: [{$ref: X}]}`` (OpenAPI 3.0's way to describe a ``$ref``)
+    -> ``{$ref: X, description: ...}``: the reference is kept, not merged, so a document
+    that says so of every property does not inline its whole schema graph into each named
+    schema (Elastic's grows to 18 MB per function that way). Not at the root of a named
+    schema, where it may be inheritance (``Cat: allOf: [Pet]``): merged as before."""
+    if len(members) != 1 or not is_ref(members[0]) or ctx.pointer == ctx.root:
+        return None
+    if not all(k == "allOf" or k in _DESCRIPTIVE or k.startswith("x-") for k in node):
+        return None
+    return {**members[0], **{k: v for k, v in node.items() if k != "allOf"}}
+
+
 def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Merge the ``allOf`` members of ``node`` (and ``node``'s own keywords) into one schema.
 
@@ -305,6 +321,9 @@ def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
     members = node.get("allOf")
     if not isinstance(members, list):
         return node
+    annotated = _annotated_ref(node, members, ctx)
+    if annotated is not None:
+        return annotated
     own = {k: v for k, v in node.items() if k != "allOf"}
     merged: dict[str, Any] = own
     kept: list[Schema] = []

@@ -221,6 +221,7 @@ class NamedSchemas:
             name_of=lambda ref: self._name_or_none(ref, base),
             report=self.warn,
             examples=self.examples,
+            root=pointer if name is not None else None,
         )
 
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
