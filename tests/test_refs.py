@@ -10,7 +10,7 @@ import pytest
 import httpllm
 from httpllm.errors import AccessDenied, RefError
 from httpllm.load import Loader
-from httpllm.refs import ROOT, RefGraph, Resolver, def_name
+from httpllm.refs import ROOT, RefGraph, Resolver, dangling_refs, def_name
 
 FIXTURES = Path(__file__).parent / "fixtures" / "refs"
 ROOT_FILE = (FIXTURES / "api" / "openapi.yaml").resolve()
@@ -399,3 +399,39 @@ def test_a_schema_that_extends_a_union_keeps_it() -> None:
     owned = app.function("getOwned").output
     assert [m["properties"]["petType"]["enum"] for m in owned["anyOf"]] == [["Cat"], ["Dog"]]
     assert owned["properties"]["owner"] == {"type": "string"}
+
+
+# -- dangling refs no operation reaches -----------------------------------------------------
+
+
+def test_dangling_refs_in_components_are_found_once_each() -> None:
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+           "components": {"schemas": {
+               "Ok": {"type": "string"},
+               "Pet": {"oneOf": [{"$ref": "#/components/schemas/Ok"},
+                                 {"$ref": "#/components/schemas/Cat"}]},
+               "List": {"type": "array", "items": {"$ref": "other.yaml#/X"}}}}}
+    found = dangling_refs(resolver(doc))
+    assert [at for at, _ in found] == ["#/components/schemas/List/items/$ref",
+                                       "#/components/schemas/Pet/oneOf/1/$ref"]
+    assert "does not exist" in found[1][1]
+
+
+def test_unreached_dangling_refs_are_warnings_and_reached_ones_errors() -> None:
+    """The operation that reaches a dangling ref is an error; a component no operation
+    reaches gets a warning when warnings are read; the rest compiles."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+               "application/json": {"schema": {"$ref": "#/components/schemas/Used"}}}},
+               "responses": {"204": {"description": "ok"}}}},
+               "/b": {"get": {"operationId": "b", "responses": {"204": {
+                   "description": "ok"}}}}},
+           "components": {"schemas": {
+               "Used": {"properties": {"x": {"$ref": "#/components/schemas/Gone"}}},
+               "Unused": {"items": {"$ref": "#/components/schemas/Lost"}}}}}
+    app = httpllm.compile(doc, "chatgpt")
+    assert [f.name for f in app.functions] == ["b"]
+    assert [e.path for e in app.errors] == ["/a"]
+    (warning,) = app.warnings
+    assert warning.pointer == "#/components/schemas/Unused/items/$ref"
+    assert "no operation reaches it" in warning.message

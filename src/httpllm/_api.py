@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -20,7 +21,7 @@ from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, sour
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
-from httpllm.refs import ROOT, Resolver
+from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
 from httpllm.selection import Selector, select
 
@@ -70,6 +71,7 @@ class Application:
     _warnings: list[Warning] = field(default_factory=list, repr=False)
     _cycles: Callable[[], list[list[str]]] = field(default=list, repr=False)
     _responses: Responses | None = field(default=None, repr=False)
+    _later: list[Callable[[], list[Warning]]] = field(default_factory=list, repr=False)
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
@@ -77,10 +79,13 @@ class Application:
 
     @property
     def warnings(self) -> tuple[Warning, ...]:
-        """Problems kept rather than guessed, limits exceeded, response schemas dropped
-        (reading this computes the response schemas)."""
+        """Problems kept rather than guessed, limits exceeded, response schemas dropped,
+        dangling ``$ref``s no operation reaches (reading this computes the response schemas
+        and checks the document's components)."""
         if self._responses is not None:
             self._responses.compute()
+        while self._later:
+            self._warnings.extend(self._later.pop()())
         return tuple(self._warnings)
 
     @property
@@ -282,7 +287,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
     return Application(provider=dialect.name, dialect=dialect, options=options,
                        functions=tuple(functions), errors=tuple(errors), version=doc.version,
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
-                       _responses=responses)
+                       _responses=responses,
+                       _later=[functools.partial(_unreached_refs, resolver, errors, warnings)])
 
 
 def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list[list[str]]]:
@@ -290,6 +296,19 @@ def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list
     def cycles() -> list[list[str]]:
         return sorted({tuple(c): c for c in [*request, *responses.cycles]}.values())
     return cycles
+
+
+def _unreached_refs(resolver: Resolver, errors: list[OperationError],
+                    warnings: list[Warning]) -> list[Warning]:
+    """Dangling ``$ref``s in the components that no error or warning names yet."""
+    told = [e.pointer for e in errors] + [w.pointer for w in warnings] + [
+        w.message for w in warnings]
+    found = []
+    for at, message in dangling_refs(resolver):
+        if not any(at.startswith(t) or t.startswith(at.removesuffix("/$ref")) for t in told
+                   if t):
+            found.append(Warning(pointer=at, message=f"{message} (no operation reaches it)"))
+    return found
 
 
 def _location_order(spec: Any) -> int:

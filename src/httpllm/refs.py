@@ -19,7 +19,7 @@ from httpllm.errors import HttpllmError, RefError
 from httpllm.load import Loader
 from httpllm.pointer import escape, parts
 
-__all__ = ["RefGraph", "Resolver", "Target"]
+__all__ = ["RefGraph", "Resolver", "Target", "dangling_refs"]
 
 ROOT = "root:"
 """Base URI of a document given as text or dict (no file, so no relative files)."""
@@ -266,3 +266,32 @@ def def_name(pointer_tokens: list[str], taken: set[str]) -> str:
         name, i = f"{base}_{i}", i + 1
     taken.add(name)
     return name
+
+
+def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple[str, str]]:
+    """``(pointer, message)`` for each ``$ref`` under the root document's ``section`` that
+    does not resolve (iterative; each distinct ``$ref`` is resolved once, through the
+    resolver's cache and gate). Operations report the refs they reach; this finds the
+    ones no operation reaches, which would otherwise pass unnoticed."""
+    root = resolver.root
+    start = root.get(section) if isinstance(root, dict) else None
+    out: list[tuple[str, str]] = []
+    stack: list[tuple[Any, str]] = [(start, f"#/{section}")]
+    while stack:
+        node, pointer = stack.pop()
+        if isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str):
+                try:
+                    resolver.resolve(ref, resolver.base)
+                except HttpllmError as exc:
+                    out.append((f"{pointer}/$ref", exc.message))
+            items: Iterable[tuple[Any, Any]] = node.items()
+        elif isinstance(node, list):
+            items = enumerate(node)
+        else:
+            continue
+        for key, child in items:
+            if isinstance(child, (dict, list)):
+                stack.append((child, f"{pointer}/{escape(key)}"))
+    return sorted(out)
