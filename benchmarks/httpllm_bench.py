@@ -63,6 +63,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap.add_argument("--provider", default="chatgpt")
     ap.add_argument("--reference", action="store_true")
     ap.add_argument("--strict", action="store_true")
+    ap.add_argument("--outputs", action="store_true",
+                    help="also read every function's output (response schemas are lazy)")
     ap.add_argument("--source", choices=("dict", "file"), default="dict")
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--warmup", type=int, default=1)
@@ -80,10 +82,13 @@ def build_call(
     if include is not None:
         kwargs["include"] = include
     provider = args.provider
+    outputs = getattr(args, "outputs", False)
 
     def run(spec: Any) -> Any:
         app = httpllm.compile(spec, provider, **kwargs)
         text = json.dumps(app.tools())
+        if outputs:
+            text += json.dumps([f.output for f in app.functions])
         return app, text
 
     return run
@@ -95,6 +100,8 @@ def describe_call(args: argparse.Namespace, include: list[str] | None) -> str:
     return (
         f"json.dumps(httpllm.compile({spec}, {args.provider!r}, reference={args.reference}, "
         f"strict={args.strict}{extra}).tools())"
+        + (" + json.dumps([f.output for f in app.functions])" if getattr(args, "outputs", False)
+           else "")
     )
 
 

@@ -44,6 +44,7 @@ HTTPLLM_VARIANTS: list[tuple[str, list[str]]] = [
     ("chatgpt ref=off dict", ["--provider", "chatgpt"]),
     ("chatgpt ref=on dict", ["--provider", "chatgpt", "--reference"]),
     ("chatgpt strict dict", ["--provider", "chatgpt", "--strict"]),
+    ("chatgpt +outputs dict", ["--provider", "chatgpt", "--outputs"]),
     ("gemini dict", ["--provider", "gemini"]),
     ("chatgpt ref=off file", ["--provider", "chatgpt", "--source", "file"]),
     ("load only (parse)", ["--mode", "load"]),
