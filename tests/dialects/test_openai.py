@@ -10,7 +10,14 @@ from pydantic import TypeAdapter
 from toolkit import CONSTRAINED, FOLDER, doc
 
 import httpllm
-from httpllm.dialects.openai import OPENAI_STRICT_FORMATS, strict_limits
+from httpllm.dialects import Options, RenderContext
+from httpllm.dialects.openai import (
+    CHATGPT,
+    OPENAI_STRICT_FORMATS,
+    foreign_keywords,
+    strict_limits,
+    tuple_items,
+)
 
 
 def test_chat_envelope() -> None:
@@ -100,7 +107,10 @@ def deep(levels: int) -> dict[str, Any]:
     (deep(11), "levels of object nesting"),
     ({"type": "string", "enum": [f"v{i}" for i in range(1001)]}, "1001 enum values"),
     ({"type": "string", "enum": ["x" * 1000 + str(i) for i in range(121)]}, "characters"),
-], ids=["properties", "nesting", "enum", "characters"])
+    ({"anyOf": [{"const": "x" * 1000 + str(i)} for i in range(121)]}, "characters"),
+    ({"type": "string", "enum": [f"{i:060}" for i in range(251)]},
+     "properties/body: an enum of 251 strings has 15060 characters"),
+], ids=["properties", "nesting", "enum", "characters", "const", "large-enum"])
 def test_strict_limits(schema: dict[str, Any], needle: str) -> None:
     """Each strict size limit is detected by `strict_limits`."""
     problems = strict_limits({"type": "object", "properties": {"body": schema}})
@@ -125,3 +135,147 @@ def test_description_cut_at_a_sentence_with_a_loss() -> None:
     assert len(function.description) <= 1024 and function.description.endswith(".")
     (loss,) = function.losses
     assert (loss.keyword, loss.action) == ("description", "truncated")
+
+
+# -- strict-mode gaps found by the corpus (okta, opensearch, square, prefixItems) -------------
+
+def strict_ctx(strict: bool = True) -> RenderContext:
+    return RenderContext(dialect=CHATGPT, options=Options(strict=strict), strict=strict,
+                         pointer="#/components/schemas/S")
+
+
+def test_foreign_keywords_are_dropped_with_a_loss() -> None:
+    """Object keywords on a node typed other than object (and `items` on a non-array) are
+    dropped with a loss at their pointer (okta: `{type: string, additionalProperties: true}`
+    kept an untyped `true` schema in a strict tool)."""
+    ctx = strict_ctx()
+    node = {"type": "string", "additionalProperties": True, "required": ["a"],
+            "items": {"type": "string"}}
+    assert foreign_keywords(node, ctx) == {"type": "string"}
+    assert [(x.pointer, x.action) for x in ctx.losses] == [
+        ("#/components/schemas/S/additionalProperties", "dropped"),
+        ("#/components/schemas/S/required", "dropped"),
+        ("#/components/schemas/S/items", "dropped")]
+    kept = {"type": ["object", "null"], "properties": {}, "additionalProperties": False}
+    assert foreign_keywords(kept, ctx) is kept and len(ctx.losses) == 3
+
+
+def test_foreign_additional_properties_leave_a_valid_strict_tool() -> None:
+    """Compiled: the array items keep only their type and the tool passes the checker."""
+    body = {"type": "object", "properties": {"tags": {
+        "type": "array", "items": {"type": "string", "additionalProperties": True}}}}
+    app = httpllm.compile(doc(body), "chatgpt", strict=True)
+    (tool,), function = app.tools(), app.functions[0]
+    assert function.strict and openai_strict.check(tool) == []
+    (loss,) = [x for x in function.losses if x.keyword == "additionalProperties"]
+    assert loss.pointer.endswith("/properties/tags/items/additionalProperties")
+    assert loss.action == "dropped" and loss.value is True
+
+
+def test_strict_limits_follow_refs_into_defs() -> None:
+    """Nesting is counted through `$ref` into `$defs` (a definition counts where it is
+    referred to, not under `$defs`), and the problem names the first level past 10."""
+    params = {"type": "object", "properties": {"a": {"$ref": "#/$defs/D"}},
+              "$defs": {"D": deep(10)}}
+    (problem,) = strict_limits(params)
+    assert problem.startswith("11 levels of object nesting")
+    assert "level 11 at parameters#/$defs/D" + "/properties/x" * 9 in problem
+    assert strict_limits({**params, "$defs": {"D": deep(9)}}) == []
+
+
+def test_strict_limits_end_recursion() -> None:
+    """A `$ref` back into a definition on the path adds no depth, and the walk ends."""
+    node = {"type": "object", "properties": {
+        "next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]},
+        "root": {"$ref": "#"}}}
+    assert strict_limits({"type": "object", "properties": {"n": {"$ref": "#/$defs/Node"}},
+                          "$defs": {"Node": node}}) == []
+
+
+def test_over_the_nesting_limit_through_a_ref_falls_back() -> None:
+    """A recursive schema kept under `$defs` whose own nesting passes the limit sends the
+    tool non-strict, with a fallback loss naming the place."""
+    folder = {"type": "object", "properties": {
+        "deep": deep(9), "children": {"type": "array",
+                                      "items": {"$ref": "#/components/schemas/Folder"}}}}
+    source = doc({"$ref": "#/components/schemas/Folder"}, components={"Folder": folder})
+    function = httpllm.compile(source, "chatgpt", strict=True).functions[0]
+    assert "$defs" in function.parameters and not function.strict
+    (fallback,) = [x for x in function.losses if x.action == "fallback"]
+    assert "levels of object nesting" in fallback.note and "$defs/Folder" in fallback.note
+
+
+def test_strict_limits_count_shared_nodes_per_occurrence() -> None:
+    """A node shared by several parents counts at each, as in the sent JSON (square:
+    shared enums), and the count stays linear: 2**40 occurrences are counted at once."""
+    enum = {"type": "string", "enum": [f"v{i}" for i in range(600)]}
+    params = {"type": "object", "properties": {"a": enum, "b": enum}}
+    assert strict_limits(params) == ["1200 enum values (strict mode allows 1,000)"]
+    node: dict[str, Any] = {"type": "string", "enum": ["x"]}
+    for _ in range(40):
+        node = {"anyOf": [node, node]}
+    assert f"{2 ** 40} enum values" in strict_limits({"type": "object",
+                                                     "properties": {"n": node}})[0]
+
+
+def test_strict_limits_count_defs_once() -> None:
+    """Definitions count once however often they are referred to."""
+    enum = {"type": "string", "enum": [f"v{i}" for i in range(600)]}
+    params = {"type": "object", "$defs": {"E": enum},
+              "properties": {"a": {"$ref": "#/$defs/E"}, "b": {"$ref": "#/$defs/E"}}}
+    assert strict_limits(params) == []
+
+
+def test_tuple_items() -> None:
+    """Strict: `prefixItems` becomes `items`, the union of the members (and of `items`);
+    a closed tuple gets `maxItems`; each rewrite is reported at its pointer."""
+    ctx = strict_ctx()
+    string, number = {"type": "string"}, {"type": "number"}
+    assert tuple_items({"type": "array", "prefixItems": [string, number, string]}, ctx) == {
+        "type": "array", "items": {"anyOf": [string, number]}}
+    assert tuple_items({"type": "array", "prefixItems": [string], "items": number}, ctx) == {
+        "type": "array", "items": {"anyOf": [string, number]}}
+    assert tuple_items({"type": "array", "prefixItems": [string, number], "items": False},
+                       ctx) == {"type": "array", "items": {"anyOf": [string, number]},
+                                "maxItems": 2}
+    assert [(x.pointer, x.action) for x in ctx.losses] == [
+        ("#/components/schemas/S/prefixItems", "rewritten")] * 3
+    assert "at most 2" in ctx.losses[-1].note
+
+
+def test_tuple_items_only_in_strict_mode() -> None:
+    """Non-strict tools keep `prefixItems`; a tuple of boolean schemas has no strict form."""
+    node = {"type": "array", "prefixItems": [{"type": "string"}]}
+    assert tuple_items(node, strict_ctx(strict=False)) is node
+    ctx = strict_ctx()
+    assert tuple_items({"type": "array", "prefixItems": [True]}, ctx)["prefixItems"] == [True]
+    assert ctx.problems and not ctx.losses
+
+
+def test_prefix_items_only_array_is_strict() -> None:
+    """Compiled: a `prefixItems`-only array is a valid strict array with a loss entry."""
+    body = {"type": "object", "properties": {"pair": {
+        "type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}],
+        "maxItems": 2}}}
+    app = httpllm.compile(doc(body), "chatgpt", strict=True)
+    (tool,), function = app.tools(), app.functions[0]
+    assert function.strict and openai_strict.check(tool) == []
+    pair = function.parameters["properties"]["body"]["properties"]["pair"]["anyOf"][0]
+    assert pair == {"type": "array", "maxItems": 2,
+                    "items": {"anyOf": [{"type": "string"}, {"type": "number"}]}}
+    (loss,) = [x for x in function.losses if x.keyword == "prefixItems"]
+    assert loss.pointer.endswith("/properties/pair/prefixItems")
+    plain = httpllm.compile(doc(body), "chatgpt").functions[0]
+    assert "prefixItems" in plain.parameters["properties"]["body"]["properties"]["pair"]
+
+
+def test_strict_limits_count_a_node_shared_with_a_definition() -> None:
+    """A node inside a definition that is also used outside it (and refers back to the
+    definition) counts at both places, whichever the walk meets first."""
+    shared = {"type": "object", "properties": {
+        "d": {"$ref": "#/$defs/D"}, "e": {"type": "string", "enum": [f"v{i}" for i in range(400)]}}}
+    params = {"type": "object", "properties": {"c": shared},
+              "$defs": {"D": {"type": "object", "properties": {"c": shared}}}}
+    assert strict_limits(params) == []
+    params["properties"]["more"] = {"type": "string", "enum": [f"w{i}" for i in range(201)]}
+    assert strict_limits(params) == ["1001 enum values (strict mode allows 1,000)"]

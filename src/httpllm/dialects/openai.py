@@ -22,6 +22,7 @@ from httpllm.dialects._rules import (
     ref_alone,
     typed_nodes,
 )
+from httpllm.pointer import escape, parts
 from httpllm.walk import children
 
 __all__ = [
@@ -29,7 +30,9 @@ __all__ = [
     "DIALECTS",
     "OPENAI_STRICT_FORMATS",
     "OPENAI_STRICT_KEYWORDS",
+    "foreign_keywords",
     "strict_limits",
+    "tuple_items",
 ]
 
 OPENAI_STRICT_KEYWORDS = frozenset(
@@ -45,6 +48,17 @@ OPENAI_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
 
+# OpenAI strict size limits (structured outputs "Objects have limitations on nesting depth
+# and size"; docs/provider-rules.md 2c): properties in total, levels of object nesting, enum
+# values in total, characters of one enum of more than LARGE_ENUM string values, characters
+# of property names, definition names, enum and const values.
+MAX_PROPERTIES = 5000
+MAX_NESTING = 10
+MAX_ENUM_VALUES = 1000
+LARGE_ENUM = 250
+MAX_LARGE_ENUM_CHARS = 15_000
+MAX_CHARS = 120_000
+
 
 def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     fmt = node.get("format")
@@ -54,40 +68,270 @@ def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
 
 
+_APPLIES_TO = {"properties": "object", "required": "object", "additionalProperties": "object",
+               "items": "array"}
+
+
+def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Object and array keywords on a node whose ``type`` excludes objects or arrays are
+    dropped, with a loss entry. Contract: *equivalent* (JSON Schema 2020-12 applies them to
+    objects or arrays only), but strict mode checks them anyway: ``{"type": "string",
+    "additionalProperties": true}`` is rejected (an untyped ``true`` schema).
+
+    >>> foreign_keywords({"type": "string", "additionalProperties": True}, CTX)
+    {'type': 'string'}
+    """
+    kind = node.get("type")
+    if not isinstance(kind, (str, list)):
+        return node
+    kinds = {kind} if isinstance(kind, str) else set(kind)
+    foreign = [key for key in node if key in _APPLIES_TO and _APPLIES_TO[key] not in kinds]
+    if not foreign:
+        return node
+    for key in foreign:
+        ctx.lose(key, "dropped", node[key], f"no effect: the type is not {_APPLIES_TO[key]}")
+    return {k: v for k, v in node.items() if k not in foreign}
+
+
+def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Strict mode: a tuple (``prefixItems``) becomes ``items``, the union (``anyOf``) of
+    the prefix item schemas and of ``items`` when it is a schema; a closed tuple
+    (``items: false``) also gets ``maxItems``. *Widens* (any member at any position) and,
+    where ``items`` was absent, *narrows* (extra items must match a member); reported.
+    A tuple of boolean schemas only has no strict form: the function falls back.
+
+    ``{"type": "array", "prefixItems": [A, B]}`` -> ``{"type": "array", "items":
+    {"anyOf": [A, B]}}``
+
+    Runs before :func:`filter_keywords`, which drops ``prefixItems`` (not a strict keyword):
+    strict arrays need ``items`` ("array schema missing items").
+    """
+    prefix = node.get("prefixItems")
+    if not ctx.strict or not isinstance(prefix, list):
+        return node
+    rest = node.get("items")
+    members: list[Any] = []
+    for member in [*prefix, rest]:
+        if isinstance(member, dict) and member not in members:
+            members.append(member)
+    if not members:
+        ctx.fail("a tuple of boolean schemas has no strict form")
+        return node
+    out = {k: v for k, v in node.items() if k != "prefixItems"}
+    out["items"] = members[0] if len(members) == 1 else {"anyOf": members}
+    note = "a tuple: items of any member type, in any order"
+    if rest is False:
+        most = node.get("maxItems")
+        most = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+        out["maxItems"] = most
+        note += f", at most {most}"
+    ctx.lose("prefixItems", "rewritten", prefix, note)
+    return out
+
+
 def strict_limits(parameters: Schema) -> list[str]:
-    """OpenAI strict size limits: 5,000 properties, 10 levels of nesting, 1,000 enum
-    values, 120,000 characters of names and enum/const values."""
-    problems: list[str] = []
+    """OpenAI strict size limits: 5,000 properties, 10 levels of object nesting, 1,000 enum
+    values, 15,000 characters of one enum of more than 250 strings, 120,000 characters of
+    names and enum/const values.
+
+    Counted on the schema as it is sent: a node shared by several parents counts at each
+    (memoized per node, so the count stays linear in distinct nodes), ``$defs`` count once;
+    nesting follows ``$ref`` (``#`` and ``#/$defs/Name``) into the definition, and a
+    ``$ref`` back into a definition on the path ends it (recursion adds no finite depth).
+    The root object is level 1.
+    """
+    if not isinstance(parameters, dict):
+        return []
+    walk = _Measure(parameters)
+    props, enums, chars, depth, _ = walk.memo[id(parameters)]
+    if walk.partial:
+        props, enums, chars = _sizes(parameters)
+    problems = [f"{_pointer_to(parameters, node)}: an enum of {count} strings has {length} "
+                f"characters (strict mode allows {MAX_LARGE_ENUM_CHARS:,} past {LARGE_ENUM} "
+                "values)" for node, count, length in walk.large]
+    if props > MAX_PROPERTIES:
+        problems.append(f"{props} properties (strict mode allows {MAX_PROPERTIES:,})")
+    if depth > MAX_NESTING:
+        problems.append(f"{depth} levels of object nesting (strict mode allows "
+                        f"{MAX_NESTING}; level {MAX_NESTING + 1} at {walk.past_limit()})")
+    if enums > MAX_ENUM_VALUES:
+        problems.append(f"{enums} enum values (strict mode allows {MAX_ENUM_VALUES:,})")
+    if chars > MAX_CHARS:
+        problems.append(f"{chars} characters of names and values (strict mode allows "
+                        f"{MAX_CHARS:,})")
+    return problems
+
+
+Sizes = tuple[int, int, int]
+"""``(properties, enum values, characters)`` of a subtree."""
+
+Step = tuple[str, Any, dict[str, Any]]
+"""``(keyword, key or index or None, subschema)``; ``("$ref", ref, target)`` for a
+``$ref``."""
+
+Totals = tuple[int, int, int, int, Step | None]
+"""``(properties, enum values, characters, levels of object nesting, deepest step)`` of a
+subtree."""
+
+
+def _own_sizes(node: dict[str, Any]) -> Sizes:
     props = enums = chars = 0
-    deepest = 0
-    stack: list[tuple[Any, int]] = [(parameters, 0)]
+    names = node.get("properties")
+    if isinstance(names, dict):
+        props, chars = len(names), sum(map(len, names))
+    values = node.get("enum")
+    if isinstance(values, list):
+        enums, chars = len(values), chars + sum(map(len, map(str, values)))
+    defs = node.get("$defs")
+    if isinstance(defs, dict):
+        chars += sum(map(len, defs))
+    if "const" in node:
+        chars += len(str(node["const"]))
+    return props, enums, chars
+
+
+def _large_enum(node: dict[str, Any]) -> tuple[int, int] | None:
+    """``(strings, characters)`` of an enum over the large-enum character limit."""
+    values = node.get("enum")
+    if not isinstance(values, list) or len(values) <= LARGE_ENUM:
+        return None
+    strings = [v for v in values if isinstance(v, str)]
+    length = sum(map(len, strings))
+    if len(strings) <= LARGE_ENUM or length <= MAX_LARGE_ENUM_CHARS:
+        return None
+    return len(strings), length
+
+
+def _target(root: dict[str, Any], ref: str) -> dict[str, Any] | None:
+    """The node ``#`` or ``#/$defs/Name`` names in ``root`` (others: None)."""
+    tokens = parts(ref) if ref.startswith("#") else None
+    if tokens == []:
+        return root
+    defs = root.get("$defs")
+    if tokens is None or len(tokens) != 2 or tokens[0] != "$defs" or not isinstance(defs, dict):
+        return None
+    target = defs.get(tokens[1])
+    return target if isinstance(target, dict) else None
+
+
+class _Measure:
+    """One iterative post-order walk of a parameters schema, memoized per node.
+
+    ``memo[id(node)]`` is :data:`Totals`: the sizes are summed over the children
+    (``$defs`` included, ``$ref`` not followed); the levels are 1 for an object plus the
+    deepest of its children but ``$defs``, a ``$ref`` standing for its target, and a node
+    met again while its own levels are being computed counts 0. Such a node is a
+    ``$ref``'s target, or (``partial``) a node shared by a definition and a place outside
+    it, first met outside: then the sizes missed it and :func:`_sizes` counts them again.
+    """
+
+    def __init__(self, root: dict[str, Any]) -> None:
+        self.root = root
+        self.memo: dict[int, Totals] = {}
+        self.large: list[tuple[dict[str, Any], int, int]] = []
+        self.partial = False
+        memo = self.memo
+        opened: set[int] = set()
+        stack: list[tuple[dict[str, Any], list[Step] | None]] = [(root, None)]
+        while stack:
+            node, kids = stack.pop()
+            if kids is not None:
+                memo[id(node)] = self._finish(node, kids)
+                continue
+            if id(node) in memo or id(node) in opened:
+                continue
+            opened.add(id(node))
+            kids = self._steps(node)
+            stack.append((node, kids))
+            stack.extend([(step[2], None) for step in kids])
+
+    def _steps(self, node: dict[str, Any]) -> list[Step]:
+        """The children, ``$defs`` first (the walk pops the last first, so a definition is
+        first entered through a ``$ref``, where its nesting counts), then the target."""
+        kids: list[Step] = [step for step in children(node) if isinstance(step[2], dict)]
+        if "$defs" in node:
+            kids.sort(key=lambda step: step[0] != "$defs")
+        ref = node.get("$ref")
+        target = _target(self.root, ref) if isinstance(ref, str) else None
+        if target is not None:
+            kids.append(("$ref", ref, target))
+        return kids
+
+    def _finish(self, node: dict[str, Any], kids: list[Step]) -> Totals:
+        props, enums, chars = _own_sizes(node)
+        below, best = 0, None
+        ref = "$ref" in node
+        memo = self.memo
+        for step in kids:
+            keyword, done = step[0], memo.get(id(step[2]))
+            if done is None:  # still open: met again through a $ref
+                self.partial = self.partial or keyword != "$ref"
+                continue
+            if keyword != "$ref":
+                props, enums, chars = props + done[0], enums + done[1], chars + done[2]
+            if done[3] > below and keyword != "$defs" and (keyword == "$ref" or not ref):
+                below, best = done[3], step
+        if "enum" in node:
+            large = _large_enum(node)
+            if large is not None:
+                self.large.append((node, *large))
+        return props, enums, chars, below + _is_object(node), best
+
+    def past_limit(self) -> str:
+        """The pointer of the first object past :data:`MAX_NESTING` on a deepest path.
+
+        Each node's step leads to a node finished before it, so the path ends."""
+        node, at, level = self.root, "parameters#", 0
+        while True:
+            level += _is_object(node)
+            step = self.memo[id(node)][4]
+            if level > MAX_NESTING or step is None:
+                return at
+            keyword, key, node = step
+            at = ("parameters" + key if keyword == "$ref" else
+                  f"{at}/{keyword}" if key is None else f"{at}/{keyword}/{escape(key)}")
+
+
+def _sizes(root: dict[str, Any]) -> Sizes:
+    """:data:`Sizes` of the tree under ``root`` by its children alone (no ``$ref``
+    followed, so nothing is ever open). Iterative post-order, memoized per node."""
+    memo: dict[int, Sizes] = {}
+    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        kids = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+        if not done:
+            if id(node) not in memo:
+                stack.append((node, True))
+                stack.extend((sub, False) for sub in kids)
+            continue
+        props, enums, chars = _own_sizes(node)
+        for sub in kids:
+            p, e, c = memo[id(sub)]
+            props, enums, chars = props + p, enums + e, chars + c
+        memo[id(node)] = (props, enums, chars)
+    return memo[id(root)]
+
+
+def _is_object(node: dict[str, Any]) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
+def _pointer_to(root: dict[str, Any], target: dict[str, Any]) -> str:
+    """The first pointer (pre-order) at which ``target`` occurs under ``root``."""
+    stack: list[tuple[Any, str]] = [(root, "parameters#")]
     seen: set[int] = set()
     while stack:
-        node, depth = stack.pop()
-        if not isinstance(node, dict):
-            continue
+        node, at = stack.pop()
+        if node is target:
+            return at
         if id(node) in seen:
             continue
         seen.add(id(node))
-        level = depth + (1 if node.get("type") == "object" else 0)
-        deepest = max(deepest, level)
-        names = node.get("properties", {})
-        props += len(names)
-        chars += sum(len(n) for n in names)
-        values = node.get("enum", [])
-        enums += len(values)
-        chars += sum(len(str(v)) for v in values)
-        chars += sum(len(n) for n in node.get("$defs", {}))
-        stack.extend((sub, level) for _, _, sub in children(node))
-    if props > 5000:
-        problems.append(f"{props} properties (strict mode allows 5,000)")
-    if deepest > 10:
-        problems.append(f"{deepest} levels of object nesting (strict mode allows 10)")
-    if enums > 1000:
-        problems.append(f"{enums} enum values (strict mode allows 1,000)")
-    if chars > 120_000:
-        problems.append(f"{chars} characters of names and values (strict mode allows 120,000)")
-    return problems
+        stack.extend((sub, f"{at}/{kw}" if key is None else f"{at}/{kw}/{escape(key)}")
+                     for kw, key, sub in reversed(children(node)) if isinstance(sub, dict))
+    return "parameters#"
 
 
 def _envelope(function: Function, options: Options) -> JSON:
@@ -110,8 +354,9 @@ CHATGPT = Dialect(
     name_max=64,
     description_max=1024,
     tool_limit=128,
-    rules=(filter_keywords,),
-    strict_rules=(ref_alone, typed_nodes, maps_as_entries, _strict_formats, close_objects),
+    rules=(tuple_items, filter_keywords),
+    strict_rules=(foreign_keywords, ref_alone, typed_nodes, maps_as_entries, _strict_formats,
+                  close_objects),
     strict_limits=(strict_limits,),
     envelope=_envelope,
     source="https://platform.openai.com/docs/guides/function-calling",
