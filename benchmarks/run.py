@@ -34,6 +34,8 @@ from _util import (
 )
 
 PY = sys.executable
+FASTMCP_PY = os.environ.get("HTTPLLM_FASTMCP_PYTHON", sys.executable)
+"""The Python that has fastmcp (its pins may clash with the test extras: a venv of its own)."""
 HTTPLLM_BENCH = BENCH_DIR / "httpllm_bench.py"
 FASTMCP_BENCH = BENCH_DIR / "peers" / "fastmcp_bench.py"
 SAMCHON_DIR = BENCH_DIR / "peers" / "samchon"
@@ -169,7 +171,8 @@ def httpllm_jobs(specs: list[Path], common: list[str]) -> list[Job]:
 
 def fastmcp_jobs(specs: list[Path], common: list[str]) -> list[Job]:
     return [
-        Job(spec, "fastmcp", v, [PY, str(FASTMCP_BENCH), str(spec), "--variant", v, *common])
+        Job(spec, "fastmcp", v,
+            [FASTMCP_PY, str(FASTMCP_BENCH), str(spec), "--variant", v, *common])
         for spec in specs
         for v in ("routes", "tools")
     ]
@@ -222,7 +225,8 @@ def trace_jobs(specs: list[Path], args: argparse.Namespace) -> list[Job]:
                         spec,
                         "fastmcp",
                         v,
-                        [PY, str(FASTMCP_BENCH), str(spec), "--variant", v, "--mode", "trace"],
+                        [FASTMCP_PY, str(FASTMCP_BENCH), str(spec), "--variant", v, "--mode",
+                         "trace"],
                         "trace",
                     )
                 )

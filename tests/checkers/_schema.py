@@ -51,9 +51,15 @@ IN_MAPPING = ("properties", "patternProperties", "$defs", "definitions", "depend
 JSON_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "array", "null"})
 
 
+_SUBSCHEMA_KEYS = frozenset({*IN_VALUE, *IN_ARRAY, *IN_MAPPING})
+
+
 def escape(token: str | int) -> str:
     """RFC 6901 escaping of one reference token."""
-    return str(token).replace("~", "~0").replace("/", "~1")
+    text = str(token)
+    if "~" not in text and "/" not in text:
+        return text
+    return text.replace("~", "~0").replace("/", "~1")
 
 
 def join(pointer: str, *tokens: str | int) -> str:
@@ -73,27 +79,64 @@ def iter_schemas(root: Any, base: str = "#", unique: bool = False) -> Iterator[t
     stack: list[tuple[str, Any]] = [(base, root)]
     while stack:
         pointer, node = stack.pop()
-        if unique and isinstance(node, dict):
+        if not isinstance(node, dict):
+            yield pointer, node
+            continue
+        if unique:
             if id(node) in seen:
                 continue
             seen.add(id(node))
         yield pointer, node
-        if not isinstance(node, dict):
+        if _SUBSCHEMA_KEYS.isdisjoint(node):  # a leaf: most nodes
             continue
-        kids: list[tuple[str, Any]] = []
-        for key in IN_VALUE:
-            value = node.get(key)
-            if isinstance(value, (dict, bool)) and key in node:
-                kids.append((join(pointer, key), value))
-        for key in IN_ARRAY:
-            value = node.get(key)
-            if isinstance(value, list):
-                kids.extend((join(pointer, key, i), v) for i, v in enumerate(value))
-        for key in IN_MAPPING:
-            value = node.get(key)
-            if isinstance(value, dict):
-                kids.extend((join(pointer, key, name), v) for name, v in value.items())
-        stack.extend(reversed(kids))
+        stack.extend(reversed(_children(pointer, node)))
+
+
+_RANK = {
+    **{(k, "value"): i for i, k in enumerate(IN_VALUE)},
+    **{(k, "array"): len(IN_VALUE) + i for i, k in enumerate(IN_ARRAY)},
+    **{(k, "mapping"): len(IN_VALUE) + len(IN_ARRAY) + i for i, k in enumerate(IN_MAPPING)},
+}
+"""The keyword table's order: a key's place depends on its value (`items` holds one
+subschema or a list of them)."""
+
+
+def _kind(key: str, value: Any) -> str | None:
+    """How `value` holds subschemas under `key` by the keyword table, or None."""
+    if isinstance(value, list):
+        return "array" if key in IN_ARRAY else None
+    if isinstance(value, bool):
+        return "value" if key in IN_VALUE else None
+    if isinstance(value, dict):
+        return "value" if key in IN_VALUE else "mapping" if key in IN_MAPPING else None
+    return None
+
+
+def _slots(node: dict[str, Any]) -> list[tuple[str, str]]:
+    """`(keyword, kind)` of the node's keywords that hold subschemas, in table order."""
+    slots = []
+    for key in _SUBSCHEMA_KEYS.intersection(node):
+        kind = _kind(key, node[key])
+        if kind is not None:
+            slots.append((key, kind))
+    if len(slots) > 1:
+        slots.sort(key=_RANK.__getitem__)
+    return slots
+
+
+def _children(pointer: str, node: dict[str, Any]) -> list[tuple[str, Any]]:
+    """`(pointer, subschema)` of the node's children, in keyword-table order."""
+    kids: list[tuple[str, Any]] = []
+    for key, kind in _slots(node):
+        value = node[key]
+        if kind == "value":
+            kids.append((f"{pointer}/{key}", value))
+        elif kind == "array":
+            kids.extend((f"{pointer}/{key}/{i}", v) for i, v in enumerate(value))
+        else:
+            at = f"{pointer}/{escape(key)}/"
+            kids.extend((at + escape(name), v) for name, v in value.items())
+    return kids
 
 
 def child(node: Any, *path: str | int) -> Any:
@@ -170,13 +213,13 @@ def ref_problems(root: Any) -> list[str]:
 
 def subschemas(node: dict[str, Any]) -> list[Any]:
     """The direct subschemas of a schema node (by the keyword table)."""
-    out = [node[k] for k in IN_VALUE if isinstance(node.get(k), (dict, bool)) and k in node]
-    for key in IN_ARRAY:
-        if isinstance(node.get(key), list):
-            out.extend(node[key])
-    for key in IN_MAPPING:
-        if isinstance(node.get(key), dict):
-            out.extend(node[key].values())
+    out: list[Any] = []
+    for key, kind in _slots(node):
+        value = node[key]
+        if kind == "value":
+            out.append(value)
+        else:
+            out.extend(value if kind == "array" else value.values())
     return out
 
 
@@ -225,7 +268,10 @@ def dedupe(root: Any) -> Any:
                 new = {}
                 if id(value) not in seen:
                     seen.add(id(value))
-                    stack.append((value, new))
+                    if _flat(value):  # nothing below to dedupe: the node itself will do
+                        new = value
+                    else:
+                        stack.append((value, new))
             elif isinstance(value, list):
                 new = []
                 stack.append((value, new))
@@ -234,6 +280,16 @@ def dedupe(root: Any) -> Any:
             else:
                 dst.append(new)
     return top
+
+
+def _flat(node: dict[str, Any]) -> bool:
+    """No dict below `node` (its values are scalars or lists of scalars)."""
+    for value in node.values():
+        if isinstance(value, dict):
+            return False
+        if isinstance(value, list) and any(isinstance(v, (dict, list)) for v in value):
+            return False
+    return True
 
 
 def types_of(node: Any) -> list[str]:

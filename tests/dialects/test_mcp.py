@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 from checkers import mcp as mcp_checker
-from toolkit import CONSTRAINED, FOLDER, doc, run
+from sweep import assert_clean
+from toolkit import CONSTRAINED, FOLDER, doc
 
 import httpllm
 from httpllm.dialects.mcp import RESULT, hints, output_schema
@@ -101,8 +102,7 @@ def test_annotations_follow_http_method_semantics(method: str, expected: dict[st
 
 
 @pytest.mark.corpus
-def test_corpus() -> None:
+@pytest.mark.parametrize("mode", ["mcp"])
+def test_corpus(mode: str) -> None:
     """Every tool of every real document passes the MCP models of both revisions."""
-    tally = run("mcp", [lambda tool, function: mcp_checker.check(tool)])
-    print(tally.row("mcp"))
-    assert tally.failures[:10] == []
+    assert_clean(mode)

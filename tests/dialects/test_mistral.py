@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from checkers import mistral as mistral_checker
-from checkers._schema import iter_schemas
-from toolkit import CONSTRAINED, FOLDER, doc, run
+from sweep import assert_clean
+from toolkit import (
+    CONSTRAINED,
+    FOLDER,
+    doc,
+    draft7_keywords,
+    mistral_common_accepts,
+)
 
 import httpllm
-from httpllm.dialects.mistral import DRAFT_7
 
 TUPLE = {"type": "object", "properties": {
     "point": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "number"}],
@@ -18,18 +21,6 @@ TUPLE = {"type": "object", "properties": {
     "when": {"type": "object", "dependentRequired": {"a": ["b"]},
              "properties": {"a": {"type": "string"}, "b": {"type": "string"}}},
 }}
-
-
-def mistral_common_accepts(tool: dict[str, Any]) -> None:
-    """mistral-common's own request validator (Draft 7 meta-schema and name rule)."""
-    from mistral_common.protocol.instruct.tool_calls import Tool
-    from mistral_common.protocol.instruct.validator import MistralRequestValidator
-
-    MistralRequestValidator()._validate_function(Tool.model_validate(tool).function)
-
-
-def draft7_keywords(schema: Any) -> set[str]:
-    return {k for _, n in iter_schemas(schema) if isinstance(n, dict) for k in n} - DRAFT_7
 
 
 def test_envelope_and_mistral_common() -> None:
@@ -100,21 +91,7 @@ def test_strict_closes_objects_and_keeps_required() -> None:
 
 
 @pytest.mark.corpus
-def test_corpus() -> None:
+@pytest.mark.parametrize("mode", ["mistral", "mistral-strict"])
+def test_corpus(mode: str) -> None:
     """Every tool of every real document passes mistral-common's rules (Draft 7, name)."""
-
-    def check(tool: Any, function: Any) -> list[str]:
-        extra = sorted(draft7_keywords(tool["function"]["parameters"]))
-        out = [f"not Draft 7: {extra}"] if extra else []
-        if mistral_checker.check(tool):
-            # The fast meta-schema check reads `pattern` as an ECMA-262 regex (jsonschema-rs)
-            # where mistral-common's own validator uses Python's `re`: it has the last word.
-            try:
-                mistral_common_accepts(tool)
-            except Exception as exc:  # the validator's own exceptions, whatever they are
-                out.append(f"mistral-common: {exc}")
-        return out
-
-    tally = run("mistral", [check])
-    print(tally.row("mistral"))
-    assert tally.failures[:10] == []
+    assert_clean(mode)

@@ -1,35 +1,24 @@
-"""Shared by the tests of the claude, bedrock, openai-compatible, mistral and mcp dialects.
+"""Shared by the dialect tests: small document builders and the validators the corpus
+sweep (sweep.py) applies besides tests/checkers.
 
-Small document builders, the Claude strict-subset check (judged by the Anthropic SDK's own
-`transform_schema`), and the corpus runner: the `@pytest.mark.corpus` test of each dialect
-module compiles the real OpenAPI 3.x documents of shared/specs; every function compiled from
-every OpenAPI 3.0/3.1 document of the `real` set (MANIFEST.tsv; folder from `HTTPLLM_SPECS`,
-default /work/shared/specs) must pass the dialect's validators. A run also counts what the
-report table shows: functions, validator failures, strict fallbacks, loss entries by action.
+The Claude strict-subset check (judged by the Anthropic SDK's own `transform_schema`), the
+Draft 7 and mistral-common checks of Mistral, vLLM's xgrammar subset, the OpenAPI 3.0 graph
+and openapi-spec-validator checks, Ollama's one-type rule.
 """
 
 from __future__ import annotations
 
-import collections
 import copy
-import csv
-import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from pathlib import Path
+import functools
 from typing import Any
 
-import pytest
+from checkers import oas30, openai_envelope
 from checkers._schema import iter_schemas
 
-import httpllm
 from httpllm.dialects._rules import recursive_defs
 from httpllm.dialects.anthropic import strict_budget
-
-DEFAULT_SPECS = "/work/shared/specs"
-KNOWN_UPSTREAM = ("exclusiveMinimum: true", "exclusiveMaximum: true", "properties/$ref")
-"""Failures in the emended schema itself (OpenAPI 3.0 boolean exclusive bounds, a property
-named `$ref`), the same for every dialect: reported to the normalize owner, not judged here."""
+from httpllm.dialects.mistral import DRAFT_7
+from httpllm.dialects.openai_compatible import XGRAMMAR_FORMATS
 
 
 def doc(schema: dict[str, Any], *, params: list[Any] | None = None,
@@ -81,20 +70,23 @@ def transformed_descriptions(schema: Any) -> dict[str, Any]:
     return descriptions(transform_schema(copy.deepcopy(schema)))
 
 
-def descriptions(schema: Any) -> dict[str, Any]:
-    return {p: n.get("description") for p, n in iter_schemas(schema) if isinstance(n, dict)}
+def descriptions(schema: Any, unique: bool = False) -> dict[str, Any]:
+    """`{pointer: description}` of every node (`unique`: of each distinct node, once)."""
+    return {p: n.get("description") for p, n in iter_schemas(schema, unique=unique)
+            if isinstance(n, dict)}
 
 
 def strict_problems(tool: dict[str, Any]) -> list[str]:
     """The strict subset, judged by the SDK: `transform_schema` moves any keyword strict mode
     does not take into the description, so a conforming schema keeps every description; plus
-    closed objects, keywords in the subset, no recursion and the per-tool budgets."""
+    closed objects, keywords in the subset, no recursion and the per-tool budgets. Each
+    distinct node is judged once, at its first pointer (the SDK's verdict is per node)."""
     schema = tool["input_schema"]
     out = []
-    ours, sdk = descriptions(schema), transformed_descriptions(schema)
+    ours, sdk = descriptions(schema, unique=True), transformed_descriptions(schema)
     out += [f"{p}: the SDK would describe more: {sdk.get(p, 'the node is gone')!r}"
             for p in ours if ours[p] != sdk.get(p)]
-    for pointer, node in iter_schemas(schema):
+    for pointer, node in iter_schemas(schema, unique=True):
         if not isinstance(node, dict):
             if not (node is False and pointer.endswith("/additionalProperties")):
                 out.append(f"{pointer}: boolean schema")
@@ -110,64 +102,124 @@ def strict_problems(tool: dict[str, Any]) -> list[str]:
     return out
 
 
-def specs_folder() -> Path:
-    """The corpus folder (holding MANIFEST.tsv), or skip."""
-    folder = Path(os.environ.get("HTTPLLM_SPECS", DEFAULT_SPECS))
-    if not (folder / "MANIFEST.tsv").is_file():
-        pytest.skip(f"no MANIFEST.tsv in {folder}")
-    return folder
+# -- mistral ----------------------------------------------------------------------------------
 
 
-def real_documents(folder: Path) -> list[str]:
-    """`local_path` of every OpenAPI 3.0/3.1 document of the `real` set."""
-    with (folder / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [r["local_path"] for r in rows
-            if r["set"] == "real" and r["openapi_version"][:3] in ("3.0", "3.1")]
+def mistral_common_accepts(tool: dict[str, Any]) -> None:
+    """mistral-common's own request validator (Draft 7 meta-schema and name rule)."""
+    from mistral_common.protocol.instruct.tool_calls import Tool
+    from mistral_common.protocol.instruct.validator import MistralRequestValidator
+
+    MistralRequestValidator()._validate_function(Tool.model_validate(tool).function)
 
 
-@dataclass
-class Tally:
-    """What one dialect made of the corpus."""
-
-    functions: int = 0
-    failures: list[str] = field(default_factory=list)
-    upstream: list[str] = field(default_factory=list)
-    fallbacks: int = 0
-    actions: collections.Counter[str] = field(default_factory=collections.Counter)
-    refused: list[str] = field(default_factory=list)
-
-    def row(self, name: str) -> str:
-        """One line of the report table."""
-        actions = ", ".join(f"{k} {v}" for k, v in sorted(self.actions.items()))
-        return (f"{name}: functions {self.functions}, failures {len(self.failures)} "
-                f"(+{len(self.upstream)} upstream), fallbacks {self.fallbacks}, {actions}")
+def draft7_keywords(schema: Any) -> set[str]:
+    """The keywords of `schema` that Draft 7 does not have."""
+    return {k for _, n in iter_schemas(schema, unique=True) if isinstance(n, dict)
+            for k in n} - DRAFT_7
 
 
-def run(provider: str, checks: list[Callable[[Any, Any], list[str]]],
-        **options: Any) -> Tally:
-    """Compile every real document for `provider` and apply `check(tool, function)`."""
-    folder = specs_folder()
-    tally = Tally()
-    for local_path in real_documents(folder):
-        try:
-            app = httpllm.compile(folder / local_path, provider, allow_outside_root=True,
-                                  **options)
-        except httpllm.HttpllmError as exc:
-            tally.refused.append(f"{local_path}: {exc}")
+# -- llama, qwen, deepseek ------------------------------------------------------------------
+
+compatible = functools.partial(openai_envelope.check, description_max=None)
+"""The OpenAI SDK's tool types without OpenAI's own description limit."""
+
+
+def unsupported_by_xgrammar(schema: Any) -> list[str]:
+    """vLLM's `has_xgrammar_unsupported_json_features`, restated (vllm is too heavy here);
+    each distinct node once, at its first pointer."""
+    out = []
+    for pointer, node in iter_schemas(schema, unique=True):
+        if not isinstance(node, dict):
             continue
-        for function, tool in zip(app.functions, app.tools(), strict=True):
-            tally.functions += 1
-            tally.fallbacks += any(x.action == "fallback" for x in function.losses)
-            tally.actions.update(x.action for x in function.losses)
-            for problem in _problems(checks, tool, function):
-                where = f"{local_path} {function.name}: {problem}"
-                known = any(k in problem for k in KNOWN_UPSTREAM)
-                (tally.upstream if known else tally.failures).append(where)
-    return tally
+        kind = node.get("type")
+        if kind in ("number", "integer") and "multipleOf" in node:
+            out.append(f"{pointer}: multipleOf")
+        if kind == "array" and {"uniqueItems", "contains", "minContains",
+                                "maxContains"} & set(node):
+            out.append(f"{pointer}: array keyword")
+        if kind == "string" and node.get("format", "uri") not in XGRAMMAR_FORMATS:
+            out.append(f"{pointer}: format")
+        if kind == "string" and {"pattern", "format"} & set(node) and {
+                "minLength", "maxLength"} & set(node):
+            out.append(f"{pointer}: length beside pattern")
+        out += [f"{pointer}: {k}" for k in ("patternProperties", "propertyNames") if k in node]
+    return out
 
 
-def _problems(checks: list[Callable[[Any, Any], list[str]]], tool: Any,
-              function: Any) -> Iterator[str]:
-    for check in checks:
-        yield from check(tool, function)
+# -- ollama ---------------------------------------------------------------------------------
+
+
+def type_lists(schema: Any) -> list[str]:
+    """Pointers of the nodes whose `type` is not one string (the server wants one)."""
+    return [p for p, n in iter_schemas(schema, unique=True)
+            if isinstance(n, dict) and not isinstance(n.get("type", ""), str)]
+
+
+# -- 3.0 ------------------------------------------------------------------------------------
+
+HOME = "#/components/schemas/P"
+
+
+def rebased(schema: Any, patterns: bool = True) -> Any:
+    """The schema with its in-schema refs (``#/properties/...``) pointing under ``HOME``;
+    ``patterns=False`` leaves out ``pattern`` values (the documents' own regexes, which
+    openapi-spec-validator compiles as ECMA-262 and some vendor patterns are not)."""
+    if isinstance(schema, list):
+        return [rebased(x, patterns) for x in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {k: rebased(v, patterns) for k, v in schema.items()
+           if patterns or not (k == "pattern" and isinstance(v, str))}
+    if isinstance(out.get("$ref"), str) and out["$ref"].startswith("#"):
+        out["$ref"] = HOME + out["$ref"][1:]
+    return out
+
+
+def spec_problems(functions: Any, patterns: bool = True) -> list[str]:
+    """openapi-spec-validator's verdict on a 3.0.3 document holding each parameters schema."""
+    from openapi_spec_validator import validate
+
+    problems = []
+    for fn in functions:
+        doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {},
+               "components": {"schemas": {"P": rebased(fn.parameters, patterns)}}}
+        try:
+            validate(doc)
+        except Exception as exc:  # any rejection is the finding
+            problems.append(f"{fn.name}: {str(exc).splitlines()[0]}")
+    return problems
+
+
+def graph_problems(schema: Any, seen: set[int] | None = None) -> list[str]:
+    """The 3.0 checker's node rules on each distinct node (shared subtrees once: an inlined
+    schema can serialize to millions of nodes), plus every ``$ref`` resolving in ``schema``.
+    ``seen`` may be shared by the functions of one document: a node holding a ``$ref`` is
+    built per function, the others are shared and need checking once."""
+    from checkers._schema import join, resolve_ref
+
+    out: list[str] = []
+    seen = set() if seen is None else seen
+    stack: list[tuple[str, Any]] = [("#", schema)]
+    while stack:
+        pointer, node = stack.pop()
+        if isinstance(node, dict) and id(node) in seen:
+            continue
+        if isinstance(node, dict):
+            seen.add(id(node))
+        out.extend(oas30._node_problems(pointer, node))
+        if not isinstance(node, dict):
+            continue
+        ref = node.get("$ref")
+        if isinstance(ref, str) and not resolve_ref(schema, ref)[0]:
+            out.append(f"{pointer}: $ref {ref!r} does not resolve inside the schema")
+        for key in ("items", "additionalProperties", "not"):
+            if isinstance(node.get(key), (dict, bool)):
+                stack.append((join(pointer, key), node[key]))
+        for key in ("allOf", "anyOf", "oneOf"):
+            stack.extend((join(pointer, key, i), v) for i, v in enumerate(node.get(key) or []))
+        for key in ("properties", "x-defs"):
+            subs = node.get(key)
+            if isinstance(subs, dict):
+                stack.extend((join(pointer, key, k), v) for k, v in subs.items())
+    return out

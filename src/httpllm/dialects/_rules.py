@@ -26,6 +26,7 @@ __all__ = [
     "close_objects",
     "describe",
     "filter_keywords",
+    "foreign_keywords",
     "maps_as_entries",
     "no_recursion",
     "recursive_defs",
@@ -125,6 +126,31 @@ def ref_alone(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return node
     siblings = {k: v for k, v in node.items() if k != "$ref"}
     return {**siblings, "anyOf": [{"$ref": node["$ref"]}]}
+
+
+_APPLIES_TO = {"properties": "object", "required": "object", "additionalProperties": "object",
+               "items": "array"}
+
+
+def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Object and array keywords on a node whose ``type`` excludes objects or arrays are
+    dropped, with a loss entry. *Equivalent* (JSON Schema 2020-12 applies them to objects
+    or arrays only), but strict modes check them anyway: ``{"type": "string",
+    "additionalProperties": true}`` is rejected there (an untyped ``true`` schema).
+
+    >>> foreign_keywords({"type": "string", "additionalProperties": True}, CTX)
+    {'type': 'string'}
+    """
+    kind = node.get("type")
+    if not isinstance(kind, (str, list)):
+        return node
+    kinds = {kind} if isinstance(kind, str) else set(kind)
+    foreign = [key for key in node if key in _APPLIES_TO and _APPLIES_TO[key] not in kinds]
+    if not foreign:
+        return node
+    for key in foreign:
+        ctx.lose(key, "dropped", node[key], f"no effect: the type is not {_APPLIES_TO[key]}")
+    return {k: v for k, v in node.items() if k not in foreign}
 
 
 _STRUCTURAL = ("type", "anyOf", "oneOf", "$ref", "enum", "const", "allOf")
@@ -417,8 +443,10 @@ def null_members(node: dict[str, Any]) -> tuple[list[Any], bool]:
 def nullable_as_flag(only_null: Schema) -> Any:
     """A rule factory: ``anyOf [X, {"type": "null"}]`` -> X with ``nullable: true``; several
     non-null members keep ``anyOf``, each member ``nullable: true`` (OpenAPI 3.0.3 gives
-    ``nullable`` effect only beside ``type``). A ``{"type": "null"}`` left alone under
-    ``properties`` or ``items`` becomes ``only_null`` (a schema the dialect can spell).
+    ``nullable`` effect only beside ``type``; a ``$ref`` member, whose siblings 3.0
+    ignores, becomes ``{"allOf": [member], "nullable": true}``). A ``{"type": "null"}``
+    left alone under ``properties`` or ``items`` becomes ``only_null`` (a schema the
+    dialect can spell).
 
     Source: OpenAPI 3.0.3 Schema Object ``nullable``; Gemini ``Schema.nullable``.
 
@@ -427,7 +455,11 @@ def nullable_as_flag(only_null: Schema) -> Any:
     """
 
     def flag(member: Any) -> Any:
-        return {**member, "nullable": True} if isinstance(member, dict) else member
+        if not isinstance(member, dict):
+            return member
+        # OpenAPI 3.0 ignores the siblings of a $ref: the flag goes beside an allOf.
+        return {"allOf": [member], "nullable": True} if "$ref" in member else {
+            **member, "nullable": True}
 
     def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
         out = node

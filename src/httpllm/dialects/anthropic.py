@@ -91,30 +91,37 @@ def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return node
 
 
-def strict_budget(parameters: Schema) -> tuple[int, int]:
+def strict_budget(parameters: Schema,
+                  memo: dict[int, tuple[int, int]] | None = None) -> tuple[int, int]:
     """``(optional properties, union-typed properties)`` of one schema, each shared
     subtree counted once per place it appears (as the grammar sees it).
 
-    A union is an ``anyOf`` of two or more members or a list-valued ``type``.
+    A union is an ``anyOf`` of two or more members or a list-valued ``type``. ``memo``
+    (``id(node) -> totals``) may be shared by calls over schemas that share subtrees and
+    stay alive meanwhile (the functions of one compile); each node is then visited once.
     """
-    memo: dict[int, tuple[int, int]] = {}
-    stack: list[tuple[Any, bool]] = [(parameters, False)]
+    memo = {} if memo is None else memo
+    stack: list[tuple[dict[str, Any], list[dict[str, Any]] | None]] = []
+    if isinstance(parameters, dict) and id(parameters) not in memo:
+        stack.append((parameters, None))
     while stack:
-        node, done = stack.pop()
-        if not isinstance(node, dict) or (id(node) in memo and not done):
+        node, subs = stack.pop()
+        if id(node) in memo:  # met twice before its first visit finished
             continue
-        subs = [s for _, _, s in children(node) if isinstance(s, dict)]
-        if not done:
-            stack.append((node, True))
-            stack.extend((s, False) for s in subs)
+        if subs is None:  # first visit: children first
+            subs = [s for _, _, s in children(node) if isinstance(s, dict)]
+            stack.append((node, subs))
+            stack.extend((s, None) for s in subs if id(s) not in memo)
             continue
         props, required = node.get("properties"), node.get("required")
-        names = list(props) if isinstance(props, dict) else []
-        optional = len([p for p in names if not isinstance(required, list) or p not in required])
-        union = (len(node.get("anyOf") or []) > 1) or isinstance(node.get("type"), list)
-        totals = [memo.get(id(s), (0, 0)) for s in subs]
-        memo[id(node)] = (optional + sum(t[0] for t in totals),
-                          int(union) + sum(t[1] for t in totals))
+        names = props if isinstance(props, dict) else ()
+        needed = required if isinstance(required, list) else ()
+        optional = sum(1 for p in names if p not in needed)
+        unions = int(len(node.get("anyOf") or ()) > 1 or isinstance(node.get("type"), list))
+        for sub in subs:
+            below = memo.get(id(sub), (0, 0))
+            optional, unions = optional + below[0], unions + below[1]
+        memo[id(node)] = (optional, unions)
     return memo.get(id(parameters), (0, 0))
 
 
@@ -136,7 +143,8 @@ def request_limits(functions: Sequence[Function]) -> list[str]:
     strict = [f for f in functions if f.strict]
     if not strict:
         return []
-    budgets = [strict_budget(f.parameters) for f in strict]
+    memo: dict[int, tuple[int, int]] = {}  # the functions share rendered subtrees
+    budgets = [strict_budget(f.parameters, memo) for f in strict]
     optional, unions = sum(b[0] for b in budgets), sum(b[1] for b in budgets)
     limits = ((len(strict), STRICT_TOOLS_MAX, "strict tools"),
               (optional, OPTIONAL_MAX, "optional properties"),

@@ -14,7 +14,9 @@ merges the tools' ``$defs`` into one root; names are unique within one document)
 ``unroll=N`` expands them so that no ``$defs`` is left. ``deepseek`` in strict mode follows
 DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
 objects (all properties required, optional ones nullable), a smaller keyword set, and
-OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's).
+OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object
+and array keywords on other types (``{"type": "string", "additionalProperties": true}``)
+are dropped, as OpenAI's strict mode rejects them.
 
 Source: vllm-project/vllm ``docs/features/tool_calling.md``,
 ``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
@@ -34,6 +36,7 @@ from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     close_objects,
     filter_keywords,
+    foreign_keywords,
     maps_as_entries,
     ref_alone,
     to_description,
@@ -112,7 +115,8 @@ DEEPSEEK = replace(
     name="deepseek",
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
-    strict_rules=(_XGRAMMAR, ref_alone, typed_nodes, maps_as_entries, close_objects),
+    strict_rules=(_XGRAMMAR, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
+                  close_objects),
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )

@@ -104,13 +104,16 @@ def _values(node: dict[str, Any], ctx: RenderContext) -> Schema:
 
 
 def _refs(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """``$defs`` -> ``x-defs`` (at the root) and ``#/$defs/X`` -> ``#/x-defs/X``."""
+    """``$defs`` -> ``x-defs`` (at the root) and ``#/$defs/X`` -> ``#/x-defs/X``; a
+    ``$ref`` with siblings (also one rewritten already, met again once an earlier rule
+    merged a union member into its parent) -> ``{"allOf": [{"$ref": ...}], ...}``."""
     ref = node.get("$ref")
-    if isinstance(ref, str) and ref.startswith("#/$defs/"):
-        target = {"$ref": _DEFS_REF + ref[len("#/$defs/"):]}
+    if isinstance(ref, str):
+        moved = ref.startswith("#/$defs/")
+        target = {"$ref": _DEFS_REF + ref[len("#/$defs/"):] if moved else ref}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:
-            return target
+            return target if moved else node
         ctx.lose("$ref", "rewritten", ref, "siblings of $ref kept beside an allOf")
         return {**siblings, "allOf": [target]}
     defs = node.get("$defs")
