@@ -11,10 +11,10 @@ from toolkit import CONSTRAINED, FOLDER, doc
 
 import httpllm
 from httpllm.dialects import Options, RenderContext
+from httpllm.dialects._rules import foreign_keywords
 from httpllm.dialects.openai import (
     CHATGPT,
     OPENAI_STRICT_FORMATS,
-    foreign_keywords,
     strict_limits,
     tuple_items,
 )

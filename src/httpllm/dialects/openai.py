@@ -18,6 +18,7 @@ from httpllm.dialects._rules import (
     close_objects,
     describe,
     filter_keywords,
+    foreign_keywords,
     maps_as_entries,
     ref_alone,
     typed_nodes,
@@ -30,7 +31,6 @@ __all__ = [
     "DIALECTS",
     "OPENAI_STRICT_FORMATS",
     "OPENAI_STRICT_KEYWORDS",
-    "foreign_keywords",
     "strict_limits",
     "tuple_items",
 ]
@@ -66,31 +66,6 @@ def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return node
     ctx.lose("format", "described", fmt, "format not supported in strict mode")
     return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
-
-
-_APPLIES_TO = {"properties": "object", "required": "object", "additionalProperties": "object",
-               "items": "array"}
-
-
-def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """Object and array keywords on a node whose ``type`` excludes objects or arrays are
-    dropped, with a loss entry. Contract: *equivalent* (JSON Schema 2020-12 applies them to
-    objects or arrays only), but strict mode checks them anyway: ``{"type": "string",
-    "additionalProperties": true}`` is rejected (an untyped ``true`` schema).
-
-    >>> foreign_keywords({"type": "string", "additionalProperties": True}, CTX)
-    {'type': 'string'}
-    """
-    kind = node.get("type")
-    if not isinstance(kind, (str, list)):
-        return node
-    kinds = {kind} if isinstance(kind, str) else set(kind)
-    foreign = [key for key in node if key in _APPLIES_TO and _APPLIES_TO[key] not in kinds]
-    if not foreign:
-        return node
-    for key in foreign:
-        ctx.lose(key, "dropped", node[key], f"no effect: the type is not {_APPLIES_TO[key]}")
-    return {k: v for k, v in node.items() if k not in foreign}
 
 
 def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
