@@ -300,13 +300,12 @@ def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list
 
 def _unreached_refs(resolver: Resolver, errors: list[OperationError],
                     warnings: list[Warning]) -> list[Warning]:
-    """Dangling ``$ref``s in the components that no error or warning names yet."""
-    told = [e.pointer for e in errors] + [w.pointer for w in warnings] + [
-        w.message for w in warnings]
+    """Dangling ``$ref``s in the components that no error or warning points at yet (at
+    the ``$ref``, inside it, or at a schema holding it)."""
+    told = [p for p in [*(e.pointer for e in errors), *(w.pointer for w in warnings)] if p]
     found = []
     for at, message in dangling_refs(resolver):
-        if not any(at.startswith(t) or t.startswith(at.removesuffix("/$ref")) for t in told
-                   if t):
+        if not any(at.startswith(t) or t.startswith(at.removesuffix("/$ref")) for t in told):
             found.append(Warning(pointer=at, message=f"{message} (no operation reaches it)"))
     return found
 
