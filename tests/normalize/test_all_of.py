@@ -157,6 +157,25 @@ def test_additional_properties_schema_constrains_the_other_members_properties() 
                    "additionalProperties": {"type": "string", "maxLength": 3}}
 
 
+def test_additional_properties_schema_of_a_member_without_properties() -> None:
+    """Found by `test_equivalent`: a member with only `additionalProperties` still
+    constrains the properties the other member declares, on either side."""
+    for members in ([{"type": "object", "additionalProperties": {"type": "string"}},
+                     {"type": "object", "properties": {"b": {"maxLength": 3}}}],
+                    [{"type": "object", "properties": {"b": {"maxLength": 3}}},
+                     {"type": "object", "additionalProperties": {"type": "string"}}]):
+        out, _ = run(all_of, {"allOf": members})
+        assert out["properties"] == {"b": {"maxLength": 3, "type": "string"}}
+        assert out["additionalProperties"] == {"type": "string"}
+    # A required integer `b` against string-only extra properties: no instance, reported.
+    node = {"allOf": [{"type": "object", "additionalProperties": {"type": "string"}},
+                      {"type": "object", "required": ["b"],
+                       "properties": {"b": {"type": "integer"}}}]}
+    out, reports = run(all_of, node)
+    assert out == node
+    assert reports and "contradict" in reports[0][1]
+
+
 def test_ref_members_merge_their_emended_target() -> None:
     """A `$ref` member merges the target's emended form; its siblings win over it."""
     pet = {"type": "object", "properties": {"name": S}, "required": ["name"]}

@@ -28,7 +28,7 @@ from httpllm.compose.parameters import (
 from httpllm.compose.responses import ResponseSite
 from httpllm.errors import SpecError
 from httpllm.normalize.named import NamedSchemas
-from httpllm.parse import Document, OperationSite, operation_model
+from httpllm.parse import Document, OperationSite, OperationValidator
 from httpllm.pointer import join
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
@@ -99,7 +99,11 @@ class Composer:
         schemes = components.get("securitySchemes")
         self.schemes: dict[str, Any] = schemes if isinstance(schemes, dict) else {}
         self.pool = NamePool()
+        self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
+        self._shared: dict[tuple[str, str], ParameterSpec | None] = {}
+        self._arguments: dict[tuple[int, str, bool], tuple[ParameterSpec, Argument,
+                                                           dict[str, Schema]]] = {}
 
     # -- step 1 ---------------------------------------------------------------------
 
@@ -118,7 +122,7 @@ class Composer:
 
     def _parameters(self, site: OperationSite) -> list[ParameterSpec]:
         merged: dict[tuple[str, str], ParameterSpec] = {}
-        credentials = self.credentials
+        shared = self._shared
         sources = [(site.path_item.get("parameters"), join(site.pointer.rsplit("/", 1)[0],
                                                             "parameters")),
                    (site.node.get("parameters"), join(site.pointer, "parameters"))]
@@ -128,22 +132,41 @@ class Composer:
             if not isinstance(listing, list):
                 raise SpecError("expected `parameters` to be a list", pointer=at)
             for i, raw in enumerate(listing):
-                node, base, pointer = self._deref(raw, site.base, f"{at}/{i}")
-                if not isinstance(node, dict) or not isinstance(node.get("name"), str):
-                    raise SpecError("expected a Parameter object with a `name`", pointer=pointer)
-                location = node.get("in")
-                if location not in LOCATIONS:
-                    raise SpecError(f"parameter `in` must be one of {', '.join(LOCATIONS)}; "
-                                    f"got {location!r}", pointer=join(pointer, "in"))
-                name = node["name"]
-                if location == "header" and name.lower() in IGNORED_HEADERS:
-                    continue
-                if (location, name.lower()) in credentials:
-                    continue  # a credential: supplied by the host through ``auth``
-                merged[(location, name)] = ParameterSpec(
-                    name=name, location=location, node=node, pointer=pointer, base=base,
-                    required=location == "path" or node.get("required") is True)
+                ref = raw.get("$ref") if isinstance(raw, dict) else None
+                if isinstance(ref, str):
+                    # A component parameter: read and emended once, shared by every operation
+                    # (its pointer is the component's, whatever operation lists it).
+                    key = (ref, site.base)
+                    if key in shared:
+                        spec = shared[key]
+                    else:
+                        spec = shared[key] = self._parameter(raw, site.base, f"{at}/{i}")
+                else:
+                    spec = self._parameter(raw, site.base, f"{at}/{i}")
+                if spec is not None:
+                    merged[(spec.location, spec.name)] = spec
         return list(merged.values())
+
+    def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | None:
+        """The resolved, emended Parameter Object at ``at``; ``None`` for a transport header
+        or a credential (the host supplies those)."""
+        node, base, pointer = self._deref(raw, base, at)
+        if not isinstance(node, dict) or not isinstance(node.get("name"), str):
+            raise SpecError("expected a Parameter object with a `name`", pointer=pointer)
+        location = node.get("in")
+        if location not in LOCATIONS:
+            raise SpecError(f"parameter `in` must be one of {', '.join(LOCATIONS)}; "
+                            f"got {location!r}", pointer=join(pointer, "in"))
+        name = node["name"]
+        if location == "header" and name.lower() in IGNORED_HEADERS:
+            return None
+        if (location, name.lower()) in self.credentials:
+            return None  # a credential: supplied by the host through ``auth``
+        spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
+                             required=location == "path" or node.get("required") is True)
+        self._parameter_schema(spec)
+        spec.examples = _example_values(node) or self.named.examples.get(spec.schema_pointer, [])
+        return spec
 
     def _parameter_schema(self, spec: ParameterSpec) -> None:
         node = spec.node
@@ -190,11 +213,11 @@ class Composer:
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
+        examples = _example_values(media) or self.named.examples.get(at, [])
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
-                             media_type=media_type, schema_pointer=at,
-                             extra={"encoding": encoding,
-                                                           "media": media})
+                             media_type=media_type, schema_pointer=at, examples=examples,
+                             extra={"encoding": encoding, "media": media})
 
     def _response(self, site: OperationSite) -> tuple[ResponseSite | None, list[str]]:
         """Where the success response schema is, and the response media types (``Accept``)."""
@@ -222,10 +245,8 @@ class Composer:
         Raises:
             HttpllmError: the operation is malformed or reaches a bad ``$ref``.
         """
-        model = operation_model(site, self.doc.version)
+        model = self._validate(site)
         params = self._parameters(site)
-        for spec in params:
-            self._parameter_schema(spec)
         body = self._body(site)
         response, accept = self._response(site)
         names = argument_names(params, body is not None)
@@ -234,18 +255,14 @@ class Composer:
 
     # -- step 2 ---------------------------------------------------------------------
 
-    def _examples(self, specs: list[tuple[str, ParameterSpec]]) -> tuple[Any, ...]:
+    @staticmethod
+    def _examples(specs: list[tuple[str, ParameterSpec]]) -> tuple[Any, ...]:
         """Example argument objects from parameter, media type and schema examples
         (at most three; OpenAPI 3.1 sections 4.8.12 ``example(s)``, 4.8.14, 4.8.24)."""
-        found: dict[str, list[Any]] = {}
-        for name, spec in specs:
-            holder = spec.extra.get("media", spec.node) if spec.location == "body" else spec.node
-            values = _example_values(holder)
-            if not values and spec.schema_pointer in self.named.examples:
-                values = self.named.examples[spec.schema_pointer]
-            if values:
-                found[name] = values
-        count = min(3, max((len(v) for v in found.values()), default=0))
+        found = {name: spec.examples for name, spec in specs if spec.examples}
+        if not found:
+            return ()
+        count = min(3, max(len(v) for v in found.values()))
         return tuple({name: values[min(i, len(values) - 1)] for name, values in found.items()}
                      for i in range(count))
 
@@ -287,11 +304,18 @@ class Composer:
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: LOCATION_ORDER.index(item[1].location))
+        cache = self._arguments
         for name, spec in specs:
-            schema, found = inliner.root(spec.schema, "request",
-                                         pointer=join(spec.pointer, "schema"))
+            key = (id(spec), name, inliner.reference)
+            hit = cache.get(key)
+            if hit is not None and hit[0] is spec:
+                argument, found = hit[1], hit[2]
+            else:
+                schema, found = inliner.root(spec.schema, "request",
+                                             pointer=join(spec.pointer, "schema"))
+                argument = self._argument(spec, name, schema)
+                cache[key] = (spec, argument, found)
             defs.update(found)
-            argument = self._argument(spec, name, schema)
             if separate is not None and separate(argument):
                 argument = replace(argument, separated=True)
             arguments.append(argument)

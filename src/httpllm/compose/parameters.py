@@ -40,7 +40,15 @@ _MEDIA_PREFERENCE = (
 
 @dataclass(slots=True)
 class ParameterSpec:
-    """A resolved Parameter Object, before naming."""
+    """A resolved Parameter Object (or the request body), before naming.
+
+    A component parameter's spec is shared by every operation that lists it: never
+    changed once made.
+
+    Attributes:
+        examples: the values of its ``example``/``examples`` (or its media type's, or its
+            schema's), for tool input examples.
+    """
 
     name: str
     location: Location
@@ -51,6 +59,7 @@ class ParameterSpec:
     schema: Any = None
     media_type: str | None = None
     schema_pointer: str = ""
+    examples: list[Any] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
 
 

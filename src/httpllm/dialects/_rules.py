@@ -95,7 +95,7 @@ def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     if ctx.strict and ctx.dialect.strict_keywords is not None:
         keep = ctx.dialect.strict_keywords
     strip = ctx.options.strip_constraints
-    if keep is None and not strip:
+    if not strip and (keep is None or keep.issuperset(node)):
         return node
     moved: list[tuple[str, Any]] = []
     dropped: list[str] = []

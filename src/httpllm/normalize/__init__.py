@@ -94,7 +94,9 @@ def _mapping_refs(node: dict[str, Any], at: str,
     found = {}
     for keyword in _MAPPINGS:
         value = node.get(keyword)
-        if isinstance(value, dict) and len(value) == 1 and isinstance(value.get("$ref"), str):
+        if value is not None and isinstance(value, dict) and len(value) == 1 and isinstance(
+            value.get("$ref"), str
+        ):
             found[keyword] = rewrite(value["$ref"], f"{at}/{keyword}")
     return {**node, **found} if found else node
 
@@ -106,11 +108,14 @@ def _apply(node: dict[str, Any], passes: tuple[Pass, ...], ctx: PassContext) -> 
     wraps in a union) was never walked: the passes after that one run on it too, so every
     node of the result is in the emended form. Bounded: each level has fewer passes left.
     """
+    last = len(passes) - 1
     for i, step in enumerate(passes):
         result = step(node, ctx)
+        if result is node:
+            continue
         if not isinstance(result, dict):
             return result
-        if result is not node and i + 1 < len(passes):
+        if i < last:
             result = _settle(result, node, passes[i + 1 :], ctx)
         node = result
     return node

@@ -66,11 +66,14 @@ def _merge_properties(
 ) -> list[Schema]:
     left: list[Schema] = []
     pa, pb = a.get("properties", {}), b.get("properties", {})
-    if not pb:
-        if pa:
-            out["properties"] = pa
+    if not pa and not pb:
         return left
-    if not pa:
+    # A member's properties stay as they are unless the other member has an
+    # ``additionalProperties`` schema, which they must then satisfy too (``_extra``).
+    if not pb and not isinstance(b.get("additionalProperties"), dict):
+        out["properties"] = pa
+        return left
+    if not pa and not isinstance(a.get("additionalProperties"), dict):
         out["properties"] = pb
         return left
     merged = {name: _extra(name, sub, b, depth) for name, sub in pa.items()}

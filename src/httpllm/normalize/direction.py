@@ -22,8 +22,19 @@ from httpllm.normalize._context import OPENAPI_ONLY, PassContext
 __all__ = ["OPENAPI_ONLY", "direction"]
 
 
-def _hidden(sub: Any, flag: str) -> bool:
-    return isinstance(sub, dict) and sub.get(flag) is True
+def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
+    """The properties to drop: those marked ``flag``, and non-schemas (reported)."""
+    hidden: set[str] = set()
+    bad = []
+    for name, sub in props.items():
+        if isinstance(sub, dict):
+            if sub.get(flag) is True:
+                hidden.add(name)
+        elif not isinstance(sub, bool):
+            bad.append(name)
+    for name in sorted(bad):
+        ctx.report(f"{ctx.pointer}/properties/{name}", "expected a schema; dropped")
+    return hidden.union(bad)
 
 
 def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
@@ -33,12 +44,8 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     ...            "required": ["id"]}, REQUEST)
     {'properties': {}}
     """
-    drop = [k for k in node if k in OPENAPI_ONLY or k.startswith("x-")]
-    flag = "readOnly" if ctx.direction == "request" else "writeOnly"
-    props = node.get("properties")
-    if not isinstance(props, dict):
-        props = {}
-    hidden = {n for n, s in props.items() if _hidden(s, flag)}
+    # Every node goes through this pass: one loop over the keys, one over the properties.
+    drop = [k for k in node if k in OPENAPI_ONLY or k[:2] == "x-"]
     # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
     # `properties`) are reported and dropped: a provider would reject the whole tool.
     required = node.get("required")
@@ -46,10 +53,11 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
                                      and all(isinstance(r, str) for r in required)):
         ctx.report(ctx.pointer + "/required", "expected a list of property names; dropped")
         drop.append("required")
-    bad = {n for n, s in props.items() if not isinstance(s, (dict, bool))}
-    for name in sorted(bad):
-        ctx.report(f"{ctx.pointer}/properties/{name}", "expected a schema; dropped")
-    hidden |= bad
+    props = node.get("properties")
+    if isinstance(props, dict) and props:
+        hidden = _hidden(props, "readOnly" if ctx.direction == "request" else "writeOnly", ctx)
+    else:
+        props, hidden = {}, set()
     if not drop and not hidden:
         return node
     if "example" in node or "examples" in node:
