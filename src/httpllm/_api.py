@@ -12,7 +12,7 @@ from httpllm._gc import pausing_gc
 from httpllm._types import JSON
 from httpllm.compose.function import Argument, Function, OperationError
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
-from httpllm.compose.operation import LOCATION_ORDER, Composer, Draft
+from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._split import split
@@ -310,10 +310,6 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
     return found
 
 
-def _location_order(spec: Any) -> int:
-    return LOCATION_ORDER.index(spec.location)
-
-
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
@@ -335,10 +331,6 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         function = composer.finish(draft, inliner.keeping(), separate, output,
                                    claimed=function.name)
         depth, size = measure(function.schema, inliner.sizes)
-    specs = [*draft.params, *([draft.body] if draft.body else [])]
-    for spec, argument in zip(sorted(specs, key=_location_order), function.arguments, strict=True):
-        # Losses inside an argument's own schema point into the document, not the tool.
-        inliner.origin(argument.schema, spec.schema_pointer)
     if depth > _MAX_OUTPUT_DEPTH:
         raise LimitExceeded(f"parameters nest {depth} levels deep once references are "
                             f"inlined (limit {_MAX_OUTPUT_DEPTH}); try reference=True",

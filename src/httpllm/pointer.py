@@ -32,7 +32,9 @@ def parts(fragment: str) -> list[str]:
 
     Percent-encoding in the fragment is decoded first (RFC 6901 section 6).
     """
-    fragment = unquote(fragment.removeprefix("#"))
+    fragment = fragment.removeprefix("#")
+    if "%" in fragment:
+        fragment = unquote(fragment)
     if not fragment:
         return []
     # Only the first "/" is dropped: "//a" is the key "" then the key "a" (RFC 6901 section 4).

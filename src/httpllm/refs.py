@@ -82,6 +82,8 @@ class Resolver:
 
     def label(self, uri: str) -> str:
         """A short name of a canonical URI for messages: ``#/a/b`` or ``file.yaml#/a/b``."""
+        if uri.startswith(self.base) and uri[len(self.base) : len(self.base) + 1] == "#":
+            return uri[len(self.base) :]  # the common case, without urllib's parsing
         doc, frag = urldefrag(uri)
         if doc == self.base:
             return "#" + frag

@@ -35,6 +35,8 @@ __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
 
 LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 """The order of arguments in the parameters object."""
+_RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
+_NO_SERVER = (Server(url="/"),)
 
 
 @dataclass(slots=True)
@@ -102,6 +104,9 @@ class Composer:
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
         self._shared: dict[tuple[str, str], ParameterSpec | None] = {}
+        self._requirements: dict[int, tuple[Any, tuple[dict[str, Any], ...],
+                                            dict[str, Any]]] = {}
+        self._server_lists: dict[int, tuple[Any, tuple[Server, ...]]] = {}
         self._arguments: dict[tuple[int, str, bool], tuple[ParameterSpec, Argument,
                                                            dict[str, Schema]]] = {}
 
@@ -123,12 +128,13 @@ class Composer:
     def _parameters(self, site: OperationSite) -> list[ParameterSpec]:
         merged: dict[tuple[str, str], ParameterSpec] = {}
         shared = self._shared
-        sources = [(site.path_item.get("parameters"), join(site.pointer.rsplit("/", 1)[0],
-                                                            "parameters")),
-                   (site.node.get("parameters"), join(site.pointer, "parameters"))]
-        for listing, at in sources:
+        for holder, at in ((site.path_item, None), (site.node, site.pointer)):
+            listing = holder.get("parameters")
             if listing is None:
                 continue
+            if at is None:  # the path item's
+                at = site.pointer.rsplit("/", 1)[0]
+            at += "/parameters"
             if not isinstance(listing, list):
                 raise SpecError("expected `parameters` to be a list", pointer=at)
             for i, raw in enumerate(listing):
@@ -303,7 +309,7 @@ class Composer:
         specs = [*zip(draft.names, draft.params, strict=True)]
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
-        specs.sort(key=lambda item: LOCATION_ORDER.index(item[1].location))
+        specs.sort(key=lambda item: _RANK[item[1].location])
         cache = self._arguments
         for name, spec in specs:
             key = (id(spec), name, inliner.reference)
@@ -315,20 +321,20 @@ class Composer:
                                              pointer=join(spec.pointer, "schema"))
                 argument = self._argument(spec, name, schema)
                 cache[key] = (spec, argument, found)
+                # Losses inside an argument's own schema point into the document.
+                inliner.origin(schema, spec.schema_pointer)
             defs.update(found)
             if separate is not None and separate(argument):
                 argument = replace(argument, separated=True)
             arguments.append(argument)
         schema_all = _object(arguments, defs, visible_only=False)
-        parameters = _object(arguments, defs, visible_only=True)
+        parameters = _object(arguments, defs, visible_only=True) if any(
+            a.separated for a in arguments) else schema_all  # never changed: may be shared
         summary = (model.summary or "").strip()
         description = (model.description or "").strip()
         text = summary if not description or description == summary else (
             f"{summary}\n\n{description}" if summary else description)
-        security = site.node.get("security", self.doc.root.get("security", []))
-        security = [s for s in security if isinstance(s, dict)] if isinstance(security,
-                                                                              list) else []
-        used = {name for req in security for name in req}
+        security, schemes = self._security(site)
         return Function(
             name=claimed or self.pool.claim(function_name(model.operationId, site.method,
                                                        site.path)),
@@ -343,17 +349,34 @@ class Composer:
             arguments=tuple(arguments),
             schema=schema_all,
             servers=self._servers(site),
-            security=tuple(security),
-            security_schemes={k: v for k, v in self.schemes.items() if k in used},
+            security=security,
+            security_schemes=schemes,
             pointer=site.pointer,
             examples=self._examples(specs),
             extra={"accept": draft.accept},
         )
 
+    def _security(self, site: OperationSite) -> tuple[tuple[dict[str, Any], ...],
+                                                       dict[str, Any]]:
+        """The operation's security requirements and the schemes they name (the document's
+        when the operation has none; computed once per requirement list)."""
+        raw = site.node.get("security", self.doc.root.get("security", []))
+        hit = self._requirements.get(id(raw))
+        if hit is not None and hit[0] is raw:
+            return hit[1], hit[2]
+        security = tuple(s for s in raw if isinstance(s, dict)) if isinstance(raw, list) else ()
+        used = {name for req in security for name in req}
+        schemes = {k: v for k, v in self.schemes.items() if k in used}
+        self._requirements[id(raw)] = (raw, security, schemes)
+        return security, schemes
+
     def _servers(self, site: OperationSite) -> tuple[Server, ...]:
         for holder in (site.node, site.path_item, self.doc.root):
             servers = holder.get("servers")
             if isinstance(servers, list) and servers:
+                hit = self._server_lists.get(id(servers))
+                if hit is not None and hit[0] is servers:
+                    return hit[1]
                 out = []
                 for server in servers:
                     if not isinstance(server, dict) or not isinstance(server.get("url"), str):
@@ -365,6 +388,7 @@ class Composer:
                     } if isinstance(variables, dict) else {}
                     out.append(Server(url=server["url"], variables=defaults))
                 if out:
+                    self._server_lists[id(servers)] = (servers, tuple(out))
                     return tuple(out)
-        return (Server(url="/"),)
+        return _NO_SERVER
 
