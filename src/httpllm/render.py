@@ -30,9 +30,11 @@ def cut_description(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     head = text[:limit]
-    ends = [m.start() for m in _SENTENCE.finditer(head)]
-    if ends and ends[-1] > limit // 3:
-        return head[: ends[-1]].rstrip()
+    last = None
+    for last in _SENTENCE.finditer(head):  # noqa: B007  # the last boundary is wanted
+        pass
+    if last is not None and last.start() > limit // 3:
+        return head[: last.start()].rstrip()
     space = head.rfind(" ", 0, limit - 1)
     return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
 

@@ -85,6 +85,9 @@ def argument_names(specs: list[ParameterSpec], has_body: bool) -> list[str]:
 
     Order of preference: the body keeps ``body``; then path, query, header, cookie.
     """
+    plain = [spec.name for spec in specs]
+    if len(set(plain)) == len(plain) and not (has_body and BODY in plain):
+        return plain  # no collision (the common case)
     taken: set[str] = {BODY} if has_body else set()
     order = sorted(range(len(specs)), key=lambda i: LOCATIONS.index(specs[i].location))
     names = [""] * len(specs)
