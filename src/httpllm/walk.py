@@ -172,6 +172,10 @@ def transform(
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
     """
+    if memo and max_depth > 0 and isinstance(root, dict) and id(root) not in memo:
+        kids = children(root)
+        if all(not isinstance(sub, dict) or id(sub) in memo for _, _, sub in kids):
+            return _shallow(root, kids, visit, pointer, memo, origins or {}, sink)
     entries = _listing(root, pointer, max_depth, memo or {}, origins or {})
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
@@ -198,3 +202,24 @@ def transform(
             if new is not node:
                 changes.setdefault(parent, []).append((keyword, key, new))
     return results[0]
+
+
+def _shallow(root: dict[str, Any], kids: list[tuple[str, str | int | None, Any]], visit: Visit,
+             pointer: str, memo: dict[int, tuple[Any, tuple[Any, ...]]],
+             origins: dict[int, str], sink: list[Any] | None) -> Any:
+    """:func:`transform` of a root whose subschemas are all memoized (a function's
+    parameters object once its arguments' schemas have been seen): the same result and
+    records, in the same order, without listing the tree."""
+    start = len(sink) if sink is not None else 0
+    changes = []
+    for keyword, key, sub in kids:
+        if isinstance(sub, dict):
+            new, records = memo[id(sub)]
+            if sink is not None:
+                sink.extend(records)
+            if new is not sub:
+                changes.append((keyword, key, new))
+    result = visit(rebuild(root, changes) if changes else root, origins.get(id(root), pointer))
+    if id(root) in origins:
+        memo[id(root)] = (result, tuple(sink[start:]) if sink is not None else ())
+    return result
