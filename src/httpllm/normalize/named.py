@@ -224,15 +224,22 @@ class NamedSchemas:
             root=pointer if name is not None else None,
         )
 
+        rewritten = []
+
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
+            rewritten.append(at)
             return self._rewrite_ref(node, at, base)
 
         def rewrite_mapping(ref: str, at: str) -> dict[str, Schema]:
+            rewritten.append(at)
             return self._rewrite_mapping(ref, at, base)
 
         try:
-            return emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
-                         rewrite_mapping=rewrite_mapping)
+            out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
+                        rewrite_mapping=rewrite_mapping)
+            if not rewritten:  # no $ref met: none in the result, which need not be walked
+                self._refs[id(out)] = (out, frozenset())
+            return out
         finally:
             # ``resolve`` reads ``ctx.pointer``: a reference cycle. Break it, so that reference
             # counting frees the context (the collector is paused during a compile).
