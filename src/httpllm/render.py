@@ -6,8 +6,9 @@ One :class:`Renderer` per compile and dialect: each shared named schema is rende
 
 from __future__ import annotations
 
+import inspect
 import re
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
 from httpllm._types import Schema
@@ -53,6 +54,10 @@ class Renderer:
         self.options = options
         self.origins = origins
         self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
+        # A strict-limits check that takes ``memo`` gets one dict for the whole compile.
+        self._limits: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
+            (check, {} if "memo" in inspect.signature(check).parameters else None)
+            for check in dialect.strict_limits]
 
     def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
         ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict)
@@ -87,7 +92,7 @@ class Renderer:
             name = next((n for at, n in where.items()
                          if loss.pointer == at or loss.pointer.startswith(at + "/")), None)
             if name is not None and f"argument {name}" not in loss.note:
-                loss = replace(loss, note=f"{loss.note} (argument {name})".lstrip())
+                loss = evolve(loss, note=f"{loss.note} (argument {name})".lstrip())
             out.append(loss)
         return out
 
@@ -123,7 +128,8 @@ class Renderer:
             raise Unrepresentable(self._argument_note(function, exc.message),
                                   pointer=function.pointer) from exc
         if strict:
-            problems = [p for check in dialect.strict_limits for p in check(out)]
+            problems = [p for check, memo in self._limits
+                        for p in (check(out) if memo is None else check(out, memo=memo))]
             problems += [loss.note for loss in losses if loss.keyword == _FAIL]
             if problems:
                 out, losses = self._walk(schema, False, pointer)

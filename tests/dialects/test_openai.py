@@ -218,6 +218,31 @@ def test_strict_limits_count_shared_nodes_per_occurrence() -> None:
                                                      "properties": {"n": node}})[0]
 
 
+def test_strict_limits_memo_shared_by_functions_gives_the_same_answers() -> None:
+    """With one `memo` for every function of a compile (as the renderer passes it), each
+    answer is the one a fresh walk gives: shared subtrees with large enums, nesting,
+    `$ref`s into `$defs` and the order of the problems included."""
+    big = {"type": "string", "enum": ["x" * 70 + str(i) for i in range(300)]}
+    deep: dict[str, Any] = {"type": "object", "properties": {"leaf": big}}
+    for i in range(11):
+        deep = {"type": "object", "properties": {f"l{i}": deep, "e": big}}
+    shared = {"type": "object", "properties": {"a": big, "b": {"type": "array", "items": big}}}
+    rec = {"type": "object", "properties": {"next": {"$ref": "#/$defs/R"}, "s": shared}}
+    functions = [
+        {"type": "object", "properties": {"x": shared, "y": big}},
+        {"type": "object", "properties": {"deep": deep, "z": shared}},
+        {"type": "object", "properties": {"r": {"$ref": "#/$defs/R"}, "s": shared},
+         "$defs": {"R": rec}},
+        {"type": "object", "properties": {"x": shared, "deep": deep}},
+        {"type": "object", "properties": {"s": {"anyOf": [shared, {"type": "null"}]}}},
+    ]
+    memo: dict[int, Any] = {}
+    for params in [*functions, *functions]:
+        assert strict_limits(params, memo) == strict_limits(params)
+    assert any("an enum of 300 strings" in p for p in strict_limits(functions[0], memo))
+    assert any("levels of object nesting" in p for p in strict_limits(functions[1], memo))
+
+
 def test_strict_limits_count_defs_once() -> None:
     """Definitions count once however often they are referred to."""
     enum = {"type": "string", "enum": [f"v{i}" for i in range(600)]}

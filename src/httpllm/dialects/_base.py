@@ -101,7 +101,10 @@ class Dialect:
         tool_limit: most tools in one request (``None``: unknown).
         rules: node rules, applied in order to every node, children first.
         strict_rules: extra node rules for ``Options.strict`` (``()``: no strict mode).
-        strict_limits: checks of the strict mode's size limits; each returns problems.
+        strict_limits: checks of the strict mode's size limits; each takes the rendered
+            parameters and returns problems. A check with a ``memo`` keyword gets one dict
+            for every function of a compile (to measure shared subtrees once; entries
+            must hold their nodes, as ids are reused once a node is freed).
         request_limits: checks of limits that hold for a whole request (all tools sent
             together, e.g. Anthropic's 20 strict tools); each takes the compiled
             functions and returns problems, reported as warnings of the application.
@@ -133,7 +136,7 @@ class Dialect:
     tool_limit: int | None = None
     rules: tuple[Rule, ...] = ()
     strict_rules: tuple[Rule, ...] = ()
-    strict_limits: tuple[Callable[[Schema], list[str]], ...] = ()
+    strict_limits: tuple[Callable[..., list[str]], ...] = ()
     request_limits: tuple[Callable[[Sequence[Function]], list[str]], ...] = ()
     native_examples: bool = False
     finish: Callable[[Schema, Function, RenderContext], Schema] | None = None

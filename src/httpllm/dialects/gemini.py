@@ -86,8 +86,9 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     keep = {k: v for k, v in node.items() if k in ("description", "title", "nullable")}
     ctx.lose("additionalProperties", "rewritten", extra if isinstance(extra, dict) else None,
              "an object without properties")
-    for key in node.keys() - keep.keys() - {"type", "additionalProperties", "properties"}:
-        ctx.lose(key, "dropped", node[key], "on an object without properties")
+    for key in node:  # in the node's order: the loss report is deterministic
+        if key not in keep and key not in ("type", "additionalProperties", "properties"):
+            ctx.lose(key, "dropped", node[key], "on an object without properties")
     if isinstance(extra, dict) and extra:
         entry = {"type": "object", "properties": {"key": {"type": "string"}, "value": extra},
                  "required": ["key", "value"]}

@@ -104,7 +104,13 @@ def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return out
 
 
-def strict_limits(parameters: Schema) -> list[str]:
+SharedTotals = dict[int, tuple[dict[str, Any], "Totals", tuple[tuple[dict[str, Any], int, int],
+                                                                 ...]]]
+"""``id(node) -> (node, totals, large enums below)`` of subtrees without a ``$ref``, which
+measure the same under any root: shared by the functions of one compile."""
+
+
+def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[str]:
     """OpenAI strict size limits: 5,000 properties, 10 levels of object nesting, 1,000 enum
     values, 15,000 characters of one enum of more than 250 strings, 120,000 characters of
     names and enum/const values.
@@ -113,11 +119,12 @@ def strict_limits(parameters: Schema) -> list[str]:
     (memoized per node, so the count stays linear in distinct nodes), ``$defs`` count once;
     nesting follows ``$ref`` (``#`` and ``#/$defs/Name``) into the definition, and a
     ``$ref`` back into a definition on the path ends it (recursion adds no finite depth).
-    The root object is level 1.
+    The root object is level 1. ``memo`` (see :data:`SharedTotals`) lets the functions of
+    one compile measure their shared subtrees once.
     """
     if not isinstance(parameters, dict):
         return []
-    walk = _Measure(parameters)
+    walk = _Measure(parameters, {} if memo is None else memo)
     props, enums, chars, depth, _ = walk.memo[id(parameters)]
     if walk.partial:
         props, enums, chars = _sizes(parameters)
@@ -200,11 +207,14 @@ class _Measure:
     it, first met outside: then the sizes missed it and :func:`_sizes` counts them again.
     """
 
-    def __init__(self, root: dict[str, Any]) -> None:
+    def __init__(self, root: dict[str, Any], shared: SharedTotals) -> None:
         self.root = root
         self.memo: dict[int, Totals] = {}
         self.large: list[tuple[dict[str, Any], int, int]] = []
         self.partial = False
+        self.shared = shared
+        self._free: dict[int, tuple[tuple[dict[str, Any], int, int], ...]] = {}
+        self._reported: set[int] = set()
         memo = self.memo
         opened: set[int] = set()
         stack: list[tuple[dict[str, Any], list[Step] | None]] = [(root, None)]
@@ -215,10 +225,35 @@ class _Measure:
                 continue
             if id(node) in memo or id(node) in opened:
                 continue
+            hit = shared.get(id(node))
+            if hit is not None and hit[0] is node:
+                memo[id(node)] = hit[1]
+                self._free[id(node)] = hit[2]
+                self._report(hit[2])
+                continue
             opened.add(id(node))
             kids = self._steps(node)
             stack.append((node, kids))
-            stack.extend([(step[2], None) for step in kids])
+            for step in kids:
+                sub = step[2]
+                if id(sub) in memo:
+                    continue
+                hit = shared.get(id(sub))
+                if hit is not None and hit[0] is sub and not hit[2]:
+                    # Measured by an earlier function, no large enum to report: done now
+                    # (a hit with large enums is entered, to report them in walk order).
+                    memo[id(sub)] = hit[1]
+                    self._free[id(sub)] = hit[2]
+                    continue
+                stack.append((sub, None))
+
+    def _report(self, found: tuple[tuple[dict[str, Any], int, int], ...]) -> None:
+        """Add large enums to :attr:`large`, each node once (a subtree measured by an
+        earlier function brings those below it, some of which may be known already)."""
+        for entry in found:
+            if id(entry[0]) not in self._reported:
+                self._reported.add(id(entry[0]))
+                self.large.append(entry)
 
     def _steps(self, node: dict[str, Any]) -> list[Step]:
         """The children, ``$defs`` first (the walk pops the last first, so a definition is
@@ -236,21 +271,36 @@ class _Measure:
         props, enums, chars = _own_sizes(node)
         below, best = 0, None
         ref = "$ref" in node
-        memo = self.memo
+        memo, free = self.memo, self._free
+        shareable = not ref  # no $ref in the subtree: the same totals under any root
         for step in kids:
-            keyword, done = step[0], memo.get(id(step[2]))
+            keyword, sub = step[0], step[2]
+            done = memo.get(id(sub))
             if done is None:  # still open: met again through a $ref
                 self.partial = self.partial or keyword != "$ref"
+                shareable = False
                 continue
+            shareable = shareable and id(sub) in free
             if keyword != "$ref":
                 props, enums, chars = props + done[0], enums + done[1], chars + done[2]
             if done[3] > below and keyword != "$defs" and (keyword == "$ref" or not ref):
                 below, best = done[3], step
+        own: tuple[tuple[dict[str, Any], int, int], ...] = ()
         if "enum" in node:
             large = _large_enum(node)
             if large is not None:
-                self.large.append((node, *large))
-        return props, enums, chars, below + _is_object(node), best
+                own = ((node, *large),)
+                self._report(own)
+        totals = (props, enums, chars, below + _is_object(node), best)
+        if shareable:
+            # In the order a fresh walk finds them: the last child is walked first.
+            found: tuple[tuple[dict[str, Any], int, int], ...] = ()
+            for step in reversed(kids):
+                found += free[id(step[2])]
+            found += own
+            free[id(node)] = found
+            self.shared[id(node)] = (node, totals, found)
+        return totals
 
     def past_limit(self) -> str:
         """The pointer of the first object past :data:`MAX_NESTING` on a deepest path.
@@ -259,7 +309,8 @@ class _Measure:
         node, at, level = self.root, "parameters#", 0
         while True:
             level += _is_object(node)
-            step = self.memo[id(node)][4]
+            done = self.memo.get(id(node))  # below a shared subtree: only in the shared memo
+            step = (done if done is not None else self.shared[id(node)][1])[4]
             if level > MAX_NESTING or step is None:
                 return at
             keyword, key, node = step
