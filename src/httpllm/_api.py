@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -73,6 +74,7 @@ class Application:
     _responses: Responses | None = field(default=None, repr=False)
     _later: list[Callable[[], list[Warning]]] = field(default_factory=list, repr=False)
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
+    _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -84,9 +86,10 @@ class Application:
         and checks the document's components)."""
         if self._responses is not None:
             self._responses.compute()
-        while self._later:
-            self._warnings.extend(self._later.pop()())
-        return tuple(self._warnings)
+        with self._lock:  # two threads reading warnings must not run a check twice
+            while self._later:
+                self._warnings.extend(self._later.pop()())
+            return tuple(self._warnings)
 
     @property
     def cycles(self) -> tuple[tuple[str, ...], ...]:
@@ -314,14 +317,10 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
             warnings: list[Warning]) -> list[Function]:
-    named = inliner.named
-    if failed:
-        request: set[str] = set()
-        for spec in [*draft.params, *([draft.body] if draft.body else [])]:
-            request |= named.refs(spec.schema)
-        broken = sorted(inliner.graph.reachable(request) & failed.keys())
-        if broken:
-            raise failed[broken[0]]
+    broken = inliner.named.broken(
+        (spec.schema for spec in [*draft.params, *([draft.body] if draft.body else [])]), failed)
+    if broken is not None:
+        raise broken
     function = composer.finish(draft, inliner, separate, output)
     depth, size = measure(function.schema, inliner.sizes)
     if size > INLINE_MAX_NODES and not inliner.reference:

@@ -103,9 +103,9 @@ class Responses:
         outputs: dict[str, Schema | None] = {}
         for key, schema in emended.items():
             site = self._sites[key]
-            if failed and graph.reachable(named.refs(schema)) & failed.keys():
-                bad = sorted(graph.reachable(named.refs(schema)) & failed.keys())[0]
-                self._dropped(site.pointer, failed[bad])
+            broken = named.broken([schema], failed)
+            if broken is not None:
+                self._dropped(site.pointer, broken)
                 continue
             try:
                 out, defs = inliner.root(schema, "response", pointer=site.pointer)

@@ -348,6 +348,18 @@ class NamedSchemas:
             pending.extend(n for n in self.refs(out) if n not in done)
         return failed
 
+    def broken(self, schemas: Iterable[Schema],
+               failed: dict[str, HttpllmError]) -> HttpllmError | None:
+        """The error of the first (by name) named schema in ``failed`` that the emended
+        ``schemas`` reach through the ref graph, or ``None``."""
+        if not failed:
+            return None
+        used: set[str] = set()
+        for schema in schemas:
+            used |= self.refs(schema)
+        bad = sorted(self.graph.reachable(used) & failed.keys())
+        return failed[bad[0]] if bad else None
+
     def finish(self) -> RefGraph:
         """Compute the recursive set once every needed schema has been emended (again after
         more were emended: the responses are closed after the requests)."""
