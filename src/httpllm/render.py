@@ -40,6 +40,13 @@ def cut_description(text: str, limit: int) -> str:
     return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
 
 
+def _takes_memo(check: Callable[..., list[str]]) -> bool:
+    try:
+        return "memo" in inspect.signature(check).parameters
+    except (TypeError, ValueError):  # no signature to read (a builtin): called without
+        return False
+
+
 class Renderer:
     """Renders neutral functions for one dialect within one compile.
 
@@ -54,13 +61,14 @@ class Renderer:
         self.options = options
         self.origins = origins
         self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
+        self._rules_memo: dict[Any, Any] = {}
         # A strict-limits check that takes ``memo`` gets one dict for the whole compile.
         self._limits: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
-            (check, {} if "memo" in inspect.signature(check).parameters else None)
-            for check in dialect.strict_limits]
+            (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
 
     def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
-        ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict)
+        ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict,
+                            memo=self._rules_memo)
         rules = (*self.dialect.rules, *(self.dialect.strict_rules if strict else ()))
 
         def visit(node: dict[str, Any], at: str) -> Schema:

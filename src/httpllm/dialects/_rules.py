@@ -214,6 +214,19 @@ def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {**keep, "type": "array", "items": entry}
 
 
+def _with_null(sub: dict[str, Any], ctx: RenderContext) -> dict[str, Any]:
+    """:func:`with_null` once per shared node (an argument's schema is optional in many
+    functions): one object, so later measures and the serializer see it as shared."""
+    key = ("with_null", id(sub))
+    hit = ctx.memo.get(key)
+    if hit is not None and hit[0] is sub:
+        out: dict[str, Any] = hit[1]
+        return out
+    out = with_null(sub)
+    ctx.memo[key] = (sub, out)
+    return out
+
+
 def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict objects: ``additionalProperties: false``; every property required, the
     optional ones made nullable (OpenAI structured outputs: "all fields must be required";
@@ -234,7 +247,7 @@ def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     out.setdefault("properties", {})
     if optional:
         out["properties"] = {
-            name: (with_null(sub) if name in optional and isinstance(sub, dict)
+            name: (_with_null(sub, ctx) if name in optional and isinstance(sub, dict)
                    and not allows_null(sub) else sub)
             for name, sub in props.items()
         }
