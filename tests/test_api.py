@@ -151,3 +151,17 @@ def test_credentials_and_transport_headers_are_not_arguments() -> None:
                "responses": {"200": {"description": "ok"}}}}}}
     fn = httpllm.compile(doc).functions[0]
     assert list(fn.parameters["properties"]) == ["q"]
+
+
+def test_a_parameter_ref_to_nowhere_names_the_list_entry() -> None:
+    """The error points at the operation's `parameters/0`, not at the operation."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+           "paths": {"/b": {"post": {"operationId": "b",
+                                     "parameters": [{"$ref": "#/components/parameters/Nope"}],
+                                     "responses": {"200": {"description": "ok"}}}},
+                     "/c": {"get": {"operationId": "c",
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc)
+    assert [f.name for f in app.functions] == ["c"]
+    assert app.errors[0].pointer == "#/paths/~1b/post/parameters/0"
+    assert app.errors[0].kind == "RefError"

@@ -117,7 +117,12 @@ class Application:
 
     @pausing_gc  # a few thousand small dicts, no cycles: as in compile()
     def tools(self) -> list[JSON]:
-        """The tool list in the provider's envelope, JSON-serializable, ready for its SDK."""
+        """The tool list in the provider's envelope, JSON-serializable, ready for its SDK.
+
+        The tools share subtrees with each other and with the functions (a schema used by
+        many operations is one object, which is what keeps a compile fast and small):
+        treat them as read-only, or ``copy.deepcopy`` them before editing.
+        """
         envelope, group = self.dialect.envelope, self.dialect.group
         tools = [envelope(f, self.options) for f in self.functions]
         return group(tools) if group is not None else tools

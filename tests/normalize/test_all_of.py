@@ -167,13 +167,36 @@ def test_additional_properties_schema_of_a_member_without_properties() -> None:
         out, _ = run(all_of, {"allOf": members})
         assert out["properties"] == {"b": {"maxLength": 3, "type": "string"}}
         assert out["additionalProperties"] == {"type": "string"}
-    # A required integer `b` against string-only extra properties: no instance, reported.
+    # An integer `b` against string-only extra properties: `b` can never be sent, but the
+    # object can; the merge keeps `b` exact (unmerged) instead of failing as a whole.
     node = {"allOf": [{"type": "object", "additionalProperties": {"type": "string"}},
-                      {"type": "object", "required": ["b"],
-                       "properties": {"b": {"type": "integer"}}}]}
+                      {"type": "object", "required": ["a"],
+                       "properties": {"a": {"type": "string"}, "b": {"type": "integer"}}}]}
     out, reports = run(all_of, node)
-    assert out == node
-    assert reports and "contradict" in reports[0][1]
+    assert reports == []
+    assert out["type"] == "object" and out["required"] == ["a"]
+    assert out["properties"]["a"] == {"type": "string"}
+    assert out["properties"]["b"] == {"allOf": [{"type": "integer"}, {"type": "string"}]}
+
+
+def test_an_impossible_property_keeps_the_body_an_object_in_strict_mode() -> None:
+    """Found by a new-user test: the merge used to fail as a whole, and strict OpenAI,
+    which has no allOf, typed the whole body as a string the API then refused."""
+    import httpllm
+
+    body = {"allOf": [{"type": "object", "additionalProperties": {"type": "string"}},
+                      {"type": "object", "required": ["b"],
+                       "properties": {"b": {"type": "string"}, "c": {"type": "integer"}}}]}
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+           "paths": {"/x": {"post": {"operationId": "x1",
+                                     "responses": {"200": {"description": "ok"}},
+                                     "requestBody": {"content": {"application/json": {
+                                         "schema": body}}}}}}}
+    app = httpllm.compile(doc, "chatgpt", strict=True)
+    body_schema = app.functions[0].parameters["properties"]["body"]
+    kinds = [m.get("type") for m in body_schema.get("anyOf", [body_schema])]
+    assert "object" in kinds and "string" not in kinds  # optional: object or null
+    assert app.validate("x1", {"body": {"b": "hello"}}).ok
 
 
 def test_ref_members_merge_their_emended_target() -> None:

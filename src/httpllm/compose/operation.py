@@ -26,7 +26,7 @@ from httpllm.compose.parameters import (
     pick_media_type,
 )
 from httpllm.compose.responses import ResponseSite
-from httpllm.errors import SpecError
+from httpllm.errors import HttpllmError, SpecError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, OperationValidator
 from httpllm.pointer import join
@@ -155,8 +155,18 @@ class Composer:
 
     def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | None:
         """The resolved, emended Parameter Object at ``at``; ``None`` for a transport header
-        or a credential (the host supplies those)."""
-        node, base, pointer = self._deref(raw, base, at)
+        or a credential (the host supplies those).
+
+        Raises:
+            SpecError: not a Parameter Object. RefError, AccessDenied: its ``$ref`` does
+                not resolve (the error names the list entry when the resolver did not).
+        """
+        try:
+            node, base, pointer = self._deref(raw, base, at)
+        except HttpllmError as exc:
+            if exc.pointer is not None:
+                raise
+            raise type(exc)(exc.message, pointer=at, source=exc.source) from exc
         if not isinstance(node, dict) or not isinstance(node.get("name"), str):
             raise SpecError("expected a Parameter object with a `name`", pointer=pointer)
         location = node.get("in")

@@ -98,7 +98,13 @@ def _extra(name: str, sub: Schema, other: dict[str, Any], depth: int) -> Schema:
     extra = other.get("additionalProperties")
     if not isinstance(extra, dict) or name in other.get("properties", {}):
         return sub
-    return _pair(sub, extra, depth + 1)
+    try:
+        return _pair(sub, extra, depth + 1)
+    except Conflict:
+        # No value fits both, so the property can never be sent; the object itself still
+        # can. Kept exactly, unmerged, rather than failing the whole merge (which would
+        # leave a provider without allOf nothing to type the object with).
+        return {"allOf": [sub, extra]}
 
 
 def _merge_closed(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
