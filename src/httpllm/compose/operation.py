@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.function import Argument, Function, Server
 from httpllm.compose.inline import Inliner
@@ -104,11 +105,10 @@ class Composer:
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
         self._shared: dict[tuple[str, str], ParameterSpec | None] = {}
-        self._requirements: dict[int, tuple[Any, tuple[dict[str, Any], ...],
-                                            dict[str, Any]]] = {}
-        self._server_lists: dict[int, tuple[Any, tuple[Server, ...]]] = {}
-        self._arguments: dict[tuple[int, str, bool], tuple[ParameterSpec, Argument,
-                                                           dict[str, Schema]]] = {}
+        self._requirements: IdentityMemo[tuple[tuple[dict[str, Any], ...],
+                                               dict[str, Any]]] = IdentityMemo()
+        self._server_lists: IdentityMemo[tuple[Server, ...]] = IdentityMemo()
+        self._arguments: IdentityMemo[tuple[Argument, dict[str, Schema]]] = IdentityMemo()
 
     # -- step 1 ---------------------------------------------------------------------
 
@@ -320,17 +320,15 @@ class Composer:
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: _RANK[item[1].location])
-        cache = self._arguments
         for name, spec in specs:
-            key = (id(spec), name, inliner.reference)
-            hit = cache.get(key)
-            if hit is not None and hit[0] is spec:
-                argument, found = hit[1], hit[2]
+            hit = self._arguments.get(spec, name, inliner.reference)
+            if hit is not None:
+                argument, found = hit
             else:
                 schema, found = inliner.root(spec.schema, "request",
                                              pointer=join(spec.pointer, "schema"))
                 argument = self._argument(spec, name, schema)
-                cache[key] = (spec, argument, found)
+                self._arguments.put(spec, (argument, found), name, inliner.reference)
                 # Losses inside an argument's own schema point into the document.
                 inliner.origin(schema, spec.schema_pointer)
             defs.update(found)
@@ -371,22 +369,21 @@ class Composer:
         """The operation's security requirements and the schemes they name (the document's
         when the operation has none; computed once per requirement list)."""
         raw = site.node.get("security", self.doc.root.get("security", []))
-        hit = self._requirements.get(id(raw))
-        if hit is not None and hit[0] is raw:
-            return hit[1], hit[2]
+        hit = self._requirements.get(raw)
+        if hit is not None:
+            return hit
         security = tuple(s for s in raw if isinstance(s, dict)) if isinstance(raw, list) else ()
         used = {name for req in security for name in req}
         schemes = {k: v for k, v in self.schemes.items() if k in used}
-        self._requirements[id(raw)] = (raw, security, schemes)
-        return security, schemes
+        return self._requirements.put(raw, (security, schemes))
 
     def _servers(self, site: OperationSite) -> tuple[Server, ...]:
         for holder in (site.node, site.path_item, self.doc.root):
             servers = holder.get("servers")
             if isinstance(servers, list) and servers:
-                hit = self._server_lists.get(id(servers))
-                if hit is not None and hit[0] is servers:
-                    return hit[1]
+                hit = self._server_lists.get(servers)
+                if hit is not None:
+                    return hit
                 out = []
                 for server in servers:
                     if not isinstance(server, dict) or not isinstance(server.get("url"), str):
@@ -398,7 +395,6 @@ class Composer:
                     } if isinstance(variables, dict) else {}
                     out.append(Server(url=server["url"], variables=defaults))
                 if out:
-                    self._server_lists[id(servers)] = (servers, tuple(out))
-                    return tuple(out)
+                    return self._server_lists.put(servers, tuple(out))
         return _NO_SERVER
 

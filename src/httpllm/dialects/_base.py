@@ -67,8 +67,9 @@ class RenderContext:
     problems: list[str] = field(default_factory=list)
     strict: bool = False
     memo: dict[Any, Any] = field(default_factory=dict)
-    """Shared by every walk of one compile and dialect: a rule may remember what it built
-    for a (shared) node here, under a key of its own; entries must hold their nodes."""
+    """Shared by every walk of one compile and dialect: a rule may keep an
+    ``httpllm._memo.IdentityMemo`` here, under a key of its own, for what it built from a
+    (shared) node."""
 
     def lose(self, keyword: str, action: Action, value: Any = None, note: str = "") -> None:
         """Record that ``keyword`` of the current node was dropped or rewritten."""

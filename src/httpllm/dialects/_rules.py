@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext, Rule
 from httpllm.errors import Unrepresentable
@@ -217,14 +218,9 @@ def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
 def _with_null(sub: dict[str, Any], ctx: RenderContext) -> dict[str, Any]:
     """:func:`with_null` once per shared node (an argument's schema is optional in many
     functions): one object, so later measures and the serializer see it as shared."""
-    key = ("with_null", id(sub))
-    hit = ctx.memo.get(key)
-    if hit is not None and hit[0] is sub:
-        out: dict[str, Any] = hit[1]
-        return out
-    out = with_null(sub)
-    ctx.memo[key] = (sub, out)
-    return out
+    memo = ctx.memo.setdefault("with_null", IdentityMemo())
+    hit: dict[str, Any] | None = memo.get(sub)
+    return hit if hit is not None else memo.put(sub, with_null(sub))
 
 
 def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
