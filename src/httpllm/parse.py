@@ -21,12 +21,15 @@ from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.refs import Resolver
 
-__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "operation_model",
-           "parse"]
+__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
-_SCHEMA_FIELDS = ("schema",)
+_SCHEMA = {"$ref": "#"}
+"""What a Schema Object is replaced by in the skeleton: schemas are read by the normalize
+passes, not here, and a Reference Object is the cheapest thing the models accept in their
+place (a ``{}`` Schema model costs twice as much to build: GitHub's 1,223 operations
+validate in 19 ms instead of 33 ms)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -149,22 +152,11 @@ _AS_IS = frozenset({"summary", "description", "operationId", "tags", "deprecated
 _LEFT_OUT = frozenset({"example", "examples", "callbacks", "links"})
 
 
-def _skeleton(value: dict[str, Any]) -> dict[str, Any]:
-    """The parts of an operation compile reads (parameters, request body, names), without
-    their schemas; responses, callbacks and security are read defensively instead, so a
-    document that is valid but odd there still compiles. Nothing is changed in place:
-    the parts that hold no schema are passed as they are."""
-    out = {k: v if k in _AS_IS else _skeleton_shallow(v) for k, v in value.items()
-           if k not in _UNCHECKED and k[:2] != "x-"}
-    out["responses"] = {"default": {"description": ""}}
-    return out
-
-
 def _skeleton_shallow(value: Any) -> Any:
     if isinstance(value, dict):
         if len(value) == 1 and "$ref" in value:
             return value  # a Reference Object: nothing to leave out
-        return {k: ({} if k in _SCHEMA_FIELDS else _skeleton_shallow(v)) for k, v in value.items()
+        return {k: (_SCHEMA if k == "schema" else _skeleton_shallow(v)) for k, v in value.items()
                 if k not in _LEFT_OUT}
     if isinstance(value, list):
         return [_skeleton_shallow(v) for v in value]
@@ -190,17 +182,29 @@ class OperationValidator:
         Raises:
             SpecError: naming the first invalid field's pointer and what was expected.
         """
-        skeleton = _skeleton(site.node)
-        listing = skeleton.get("parameters")
-        if isinstance(listing, list):
-            skeleton["parameters"] = [self._parameter_model(p, f"{site.pointer}/parameters/{i}")
-                                      for i, p in enumerate(listing)]
-        return _validated(self._operation, skeleton, site.pointer)
+        return _validated(self._operation, self._skeleton(site), site.pointer)
+
+    def _skeleton(self, site: OperationSite) -> dict[str, Any]:
+        """The parts of an operation compile reads (parameters, request body, names), without
+        their schemas, parameters as models; responses, callbacks and security are read
+        defensively instead, so a document that is valid but odd there still compiles.
+        Nothing is changed in place: the parts that hold no schema are passed as they are."""
+        out: dict[str, Any] = {}
+        for key, value in site.node.items():
+            if key in _AS_IS:
+                out[key] = value
+            elif key == "parameters" and isinstance(value, list):
+                out[key] = [self._parameter_model(p, f"{site.pointer}/parameters/{i}")
+                            for i, p in enumerate(value)]
+            elif key not in _UNCHECKED and key[:2] != "x-":
+                out[key] = _skeleton_shallow(value)
+        out["responses"] = {"default": {"description": ""}}
+        return out
 
     def _parameter_model(self, raw: Any, pointer: str) -> Any:
         ref = raw.get("$ref") if isinstance(raw, dict) and len(raw) == 1 else None
         if not isinstance(ref, str):
-            return _validated(self._parameter, raw, pointer)
+            return _validated(self._parameter, _skeleton_shallow(raw), pointer)
         model = self._references.get(ref)
         if model is None:
             model = self._references[ref] = _validated(self._parameter, raw, pointer)
@@ -226,11 +230,3 @@ def _validated(model: Any, value: Any, pointer: str) -> Any:
         raise SpecError(f"invalid operation: {first['msg']}",
                         pointer=pointer + "".join("/" + escape(p) for p in loc)) from exc
 
-
-def operation_model(site: OperationSite, version: str) -> Any:
-    """Validate the operation's structure with openapi-pydantic; return the model.
-
-    Raises:
-        SpecError: naming the first invalid field's pointer and what was expected.
-    """
-    return OperationValidator(version)(site)

@@ -43,6 +43,9 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
     hit = memo.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1], hit[2]
+    shallow = _shallow(schema, memo)
+    if shallow is not None:
+        return shallow
     order: list[tuple[dict[str, Any], list[Any]]] = []
     stack = [schema]
     while stack:
@@ -65,6 +68,24 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
                 depth, size = max(depth, 1), size + 1
         memo[id(node)] = (node, depth, size)
     return memo[id(schema)][1:]
+
+
+def _shallow(schema: dict[str, Any], memo: SizeMemo) -> tuple[int, int] | None:
+    """:func:`measure` of a node whose subschemas are all measured already (a function's
+    parameters object once its arguments have been seen), without listing the tree and
+    without remembering it (no other function has that object); ``None`` otherwise."""
+    depth, size = 0, 1
+    for _, _, sub in children(schema):
+        if isinstance(sub, dict):
+            hit = memo.get(id(sub))
+            if hit is None or hit[0] is not sub:
+                return None
+            if hit[1] >= depth:
+                depth = hit[1] + 1
+            size += hit[2]
+        else:
+            depth, size = max(depth, 1), size + 1
+    return depth, size
 
 
 def _name(ref: str) -> str | None:

@@ -38,6 +38,7 @@ LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 """The order of arguments in the parameters object."""
 _RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
 _NO_SERVER = (Server(url="/"),)
+_NO_SECURITY: list[dict[str, Any]] = []  # one object: the requirements memo keys on identity
 
 
 @dataclass(slots=True)
@@ -368,7 +369,7 @@ class Composer:
                                                        dict[str, Any]]:
         """The operation's security requirements and the schemes they name (the document's
         when the operation has none; computed once per requirement list)."""
-        raw = site.node.get("security", self.doc.root.get("security", []))
+        raw = site.node.get("security", self.doc.root.get("security", _NO_SECURITY))
         hit = self._requirements.get(raw)
         if hit is not None:
             return hit

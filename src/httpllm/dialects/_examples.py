@@ -43,24 +43,31 @@ def _takes_text(schema: Any) -> bool:
     return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
 
 
-def _decoded(function: Function, example: JSON) -> JSON:
+def _decoded(function: Function, example: Any) -> Any:
     """JSON text given for an argument that takes no string becomes the value it spells
-    (Elastic writes its Example Objects' ``value`` so)."""
+    (Elastic writes its Example Objects' ``value`` so). Only strings are read: the same
+    on an example as found in the document as on its :func:`_plain` form."""
     if not isinstance(example, dict):
         return example
-    out = dict(example)
+    out = example  # copied on the first change only
     for name, value in example.items():
+        if not isinstance(value, str):
+            continue
         argument = function.argument(name)
-        if isinstance(value, str) and argument is not None and not _takes_text(argument.schema):
+        if argument is not None and not _takes_text(argument.schema):
             try:
-                out[name] = json.loads(value)
+                decoded = json.loads(value)
             except ValueError:
                 continue
+            if out is example:
+                out = dict(example)
+            out[name] = decoded
     return out
 
 
-def _line(example: JSON) -> str:
-    return json.dumps(example, separators=(",", ":"), ensure_ascii=False)
+def _line(example: Any) -> str:
+    """One compact JSON line: the text of ``_plain(example)`` in one serialization."""
+    return json.dumps(example, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
 def _loss(function: Function, dialect: Dialect, example: JSON, note: str) -> Loss:
@@ -77,10 +84,10 @@ def place_examples(function: Function, dialect: Dialect, options: Options) -> Fu
     """
     if options.examples == "off" or not function.examples:
         return function
-    examples = [_decoded(function, _plain(e)) for e in function.examples]
     if options.examples == "native" and dialect.native_examples:
-        return _native(function, dialect, examples)
-    return _described(function, dialect, examples)
+        return _native(function, dialect,
+                       [_plain(_decoded(function, e)) for e in function.examples])
+    return _described(function, dialect)
 
 
 def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
@@ -108,8 +115,9 @@ def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Funct
     return evolve(function, extra=extra, losses=tuple(losses))
 
 
-def _described(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
+def _described(function: Function, dialect: Dialect) -> Function:
     text = function.description
+    examples = [_decoded(function, e) for e in function.examples]
     lines = [_line(e) for e in examples]
     limit = dialect.description_max
     losses = list(function.losses)
@@ -119,6 +127,6 @@ def _described(function: Function, dialect: Dialect, examples: list[JSON]) -> Fu
         if limit is None or len(candidate) <= limit:
             return evolve(function, description=candidate, losses=tuple(losses))
         lines.pop()
-        losses.append(_loss(function, dialect, examples[len(lines)],
+        losses.append(_loss(function, dialect, _plain(examples[len(lines)]),
                             f"no room left in the {limit}-character description"))
     return evolve(function, losses=tuple(losses))
