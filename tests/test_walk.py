@@ -96,6 +96,21 @@ def test_post_order_with_pointers() -> None:
     }
 
 
+def test_a_lone_node_is_visited_once_at_its_pointer() -> None:
+    """A node without subschemas (a `$ref`, a leaf) is visited once, at its own pointer or
+    at its origin's, and its replacement returned; a depth limit of 0 still refuses it."""
+    seen: list[tuple[str, Any]] = []
+    leaf = {"title": "leaf"}
+    assert transform(leaf, record(seen), pointer="#/p") is leaf
+    assert transform({"$ref": "#/x", "title": "r"}, record(seen), pointer="#/q") == {
+        "$ref": "#/x", "title": "r"}
+    transform(leaf, record(seen), pointer="#/p", origins={id(leaf): "#/components/schemas/L"})
+    assert seen == [("#/p", "leaf"), ("#/q", "r"), ("#/components/schemas/L", "leaf")]
+    assert transform(leaf, lambda node, at: True) is True
+    with pytest.raises(LimitExceeded):
+        transform(leaf, record(seen), max_depth=0)
+
+
 def test_unchanged_is_identity() -> None:
     """When no visit changes anything, the very same object comes back."""
     schema = {"properties": {"a": {"type": "string"}}, "items": [{"type": "integer"}]}

@@ -177,16 +177,23 @@ class OperationValidator:
         self._references: dict[str, Any] = {}
 
     def __call__(self, site: OperationSite) -> Any:
-        """Validate the operation's structure; return the model.
+        """Validate the operation's structure; return the Operation model (without its
+        parameters, each validated on its own: the model is read for names only).
 
         Raises:
             SpecError: naming the first invalid field's pointer and what was expected.
         """
+        listing = site.node.get("parameters")
+        if isinstance(listing, list):
+            for i, raw in enumerate(listing):
+                self._parameter_model(raw, site.pointer, i)
         return _validated(self._operation, self._skeleton(site), site.pointer)
 
-    def _skeleton(self, site: OperationSite) -> dict[str, Any]:
-        """The parts of an operation compile reads (parameters, request body, names), without
-        their schemas, parameters as models; responses, callbacks and security are read
+    @staticmethod
+    def _skeleton(site: OperationSite) -> dict[str, Any]:
+        """The parts of an operation compile reads (request body, names), without their
+        schemas; parameters are validated apart (but a ``parameters`` that is no list is
+        left for the model to reject); responses, callbacks and security are read
         defensively instead, so a document that is valid but odd there still compiles.
         Nothing is changed in place: the parts that hold no schema are passed as they are."""
         out: dict[str, Any] = {}
@@ -194,20 +201,23 @@ class OperationValidator:
             if key in _AS_IS:
                 out[key] = value
             elif key == "parameters" and isinstance(value, list):
-                out[key] = [self._parameter_model(p, f"{site.pointer}/parameters/{i}")
-                            for i, p in enumerate(value)]
+                continue
             elif key not in _UNCHECKED and key[:2] != "x-":
                 out[key] = _skeleton_shallow(value)
-        out["responses"] = {"default": {"description": ""}}
+        out["responses"] = {}  # required by the model; an empty map costs no Response model
         return out
 
-    def _parameter_model(self, raw: Any, pointer: str) -> Any:
+    def _parameter_model(self, raw: Any, pointer: str, index: int) -> Any:
+        """The Parameter (or Reference) model of entry ``index`` of the list at
+        ``pointer``'s ``parameters``; a ``{"$ref": ...}`` is validated once."""
         ref = raw.get("$ref") if isinstance(raw, dict) and len(raw) == 1 else None
         if not isinstance(ref, str):
-            return _validated(self._parameter, _skeleton_shallow(raw), pointer)
+            return _validated(self._parameter, _skeleton_shallow(raw),
+                              f"{pointer}/parameters/{index}")
         model = self._references.get(ref)
         if model is None:
-            model = self._references[ref] = _validated(self._parameter, raw, pointer)
+            model = self._references[ref] = _validated(self._parameter, raw,
+                                                       f"{pointer}/parameters/{index}")
         return model
 
 

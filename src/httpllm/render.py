@@ -11,6 +11,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.function import Function, evolve
 from httpllm.dialects import Dialect, Options, RenderContext
@@ -62,14 +63,30 @@ class Renderer:
         self.origins = origins
         self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
+        self._named_losses: IdentityMemo[Loss] = IdentityMemo()
+        self._visitors: dict[bool, tuple[RenderContext, Callable[[dict[str, Any], str],
+                                                                 Schema]]] = {}
         # A strict-limits check that takes ``memo`` gets one dict for the whole compile.
         self._limits: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
             (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
 
     def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
+        ctx, visit = self._visitor(strict)
+        ctx.losses, ctx.problems = [], []  # the context is reused: a walk's records are new
+        out = transform(schema, visit, pointer=pointer, memo=self._memo[strict],
+                        origins=self.origins, sink=ctx.losses)
+        return out, ctx.losses
+
+    def _visitor(self, strict: bool) -> tuple[RenderContext, Callable[[dict[str, Any], str],
+                                                                     Schema]]:
+        """The rule context and node visitor of strict or plain walks (made once each)."""
+        made = self._visitors.get(strict)
+        if made is not None:
+            return made
         ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict,
                             memo=self._rules_memo)
         rules = (*self.dialect.rules, *(self.dialect.strict_rules if strict else ()))
+        name = self.dialect.name
 
         def visit(node: dict[str, Any], at: str) -> Schema:
             ctx.pointer = at
@@ -81,12 +98,11 @@ class Renderer:
                 node = out
             for problem in ctx.problems[before:]:
                 ctx.losses.append(Loss(pointer=at, keyword=_FAIL, action="dropped",
-                                       dialect=self.dialect.name, note=problem))
+                                       dialect=name, note=problem))
             return node
 
-        out = transform(schema, visit, pointer=pointer, memo=self._memo[strict],
-                        origins=self.origins, sink=ctx.losses)
-        return out, ctx.losses
+        made = self._visitors[strict] = (ctx, visit)
+        return made
 
     def _name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
         """Losses inside an argument's own schema carry document pointers (the parameter's
@@ -96,11 +112,16 @@ class Renderer:
         where = {self.origins[id(a.schema)]: a.name for a in function.arguments
                  if id(a.schema) in self.origins}
         out = []
+        named = self._named_losses
         for loss in losses:
             name = next((n for at, n in where.items()
                          if loss.pointer == at or loss.pointer.startswith(at + "/")), None)
             if name is not None and f"argument {name}" not in loss.note:
-                loss = evolve(loss, note=f"{loss.note} (argument {name})".lstrip())
+                # A shared argument's losses are the same objects in every function that
+                # has it: each is renamed once per argument name.
+                hit = named.get(loss, name)
+                loss = hit if hit is not None else named.put(
+                    loss, evolve(loss, note=f"{loss.note} (argument {name})".lstrip()), name)
             out.append(loss)
         return out
 

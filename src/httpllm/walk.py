@@ -176,6 +176,9 @@ def transform(
         kids = children(root)
         if all(not isinstance(sub, dict) or id(sub) in memo for _, _, sub in kids):
             return _shallow(root, kids, visit, pointer, memo, origins or {}, sink)
+    elif memo is None and max_depth > 0 and isinstance(root, dict) and not children(root):
+        # A lone node (most parameters' schemas): nothing to list.
+        return visit(root, origins.get(id(root), pointer) if origins else pointer)
     entries = _listing(root, pointer, max_depth, memo or {}, origins or {})
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}

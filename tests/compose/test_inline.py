@@ -120,6 +120,18 @@ def test_measure_depth_and_size() -> None:
     assert measure(True, {}) == (0, 1)
 
 
+def test_measure_of_a_root_over_measured_subschemas() -> None:
+    """A node whose subschemas are all measured already (a parameters object over seen
+    arguments) is summed from their entries: the answer of a fresh walk."""
+    leaf = {"type": "string"}
+    arg = {"type": "object", "properties": {"a": leaf, "b": {"items": leaf}}}
+    memo: SizeMemo = {}
+    measure(arg, memo)
+    root = {"type": "object", "properties": {"x": arg, "y": arg, "z": True}}
+    assert measure(root, memo) == measure(root, {}) == (3, 10)
+    assert id(root) not in memo  # a function's own root is not kept
+
+
 def test_measure_never_trusts_a_reused_id() -> None:
     """A memo entry whose node died and whose id a new node took is not used."""
     memo: SizeMemo = {}

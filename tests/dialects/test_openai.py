@@ -243,6 +243,30 @@ def test_strict_limits_memo_shared_by_functions_gives_the_same_answers() -> None
     assert any("levels of object nesting" in p for p in strict_limits(functions[1], memo))
 
 
+def test_strict_limits_of_a_root_over_measured_arguments() -> None:
+    """A parameters object whose arguments earlier functions measured is summed from their
+    totals without a walk: the same answers as a fresh walk, the nesting message with its
+    deepest path included."""
+    deep: dict[str, Any] = {"type": "object", "properties": {"leaf": {"type": "string"}}}
+    for i in range(10):
+        deep = {"type": "object", "properties": {f"l{i}": deep}}
+    many = {"type": "object", "properties": {f"p{i}": {"type": "integer"} for i in range(3000)}}
+    enum = {"type": "string", "enum": [f"v{i}" for i in range(600)]}
+    first = [{"type": "object", "properties": {"a": arg}} for arg in (deep, many, enum)]
+    later = [
+        {"type": "object", "properties": {"d": deep, "e": enum}, "required": ["d"]},
+        {"type": "object", "properties": {"m": many, "n": many, "e": enum, "g": enum}},
+        {"type": "object", "properties": {"e": enum, "f": {"type": "string", "enum": ["x"]}}},
+    ]
+    memo: dict[int, Any] = {}
+    for params in [*first, *later]:
+        assert strict_limits(params, memo) == strict_limits(params)
+    assert any("12 levels of object nesting" in p and "/d/properties/l9" in p
+               for p in strict_limits(later[0], memo))
+    assert any("6004 properties" in p for p in strict_limits(later[1], memo))
+    assert any("1200 enum values" in p for p in strict_limits(later[1], memo))
+
+
 def test_strict_limits_count_defs_once() -> None:
     """Definitions count once however often they are referred to."""
     enum = {"type": "string", "enum": [f"v{i}" for i in range(600)]}

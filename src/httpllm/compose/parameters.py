@@ -68,6 +68,10 @@ def pick_media_type(content: dict[str, Any]) -> str | None:
     binary, then the first one listed (``*/*`` counts as JSON-like)."""
     if not content:
         return None
+    if len(content) == 1:  # the common case: the only one, whatever it is
+        only = next(iter(content))
+        if isinstance(only, str):
+            return only
     keys = list(content)
     lowered = {k.lower().split(";")[0].strip(): k for k in keys}
     for want in _MEDIA_PREFERENCE:

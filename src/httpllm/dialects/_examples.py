@@ -65,9 +65,14 @@ def _decoded(function: Function, example: Any) -> Any:
     return out
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, default=str)
+"""One encoder for every line (``json.dumps`` with options builds one per call: two thirds
+of the cost of a short line)."""
+
+
 def _line(example: Any) -> str:
     """One compact JSON line: the text of ``_plain(example)`` in one serialization."""
-    return json.dumps(example, separators=(",", ":"), ensure_ascii=False, default=str)
+    return _COMPACT.encode(example)
 
 
 def _loss(function: Function, dialect: Dialect, example: JSON, note: str) -> Loss:

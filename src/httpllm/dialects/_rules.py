@@ -131,6 +131,7 @@ def ref_alone(node: dict[str, Any], ctx: RenderContext) -> Schema:
 
 _APPLIES_TO = {"properties": "object", "required": "object", "additionalProperties": "object",
                "items": "array"}
+_APPLIES_KEYS = frozenset(_APPLIES_TO)
 
 
 def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -143,7 +144,7 @@ def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     {'type': 'string'}
     """
     kind = node.get("type")
-    if not isinstance(kind, (str, list)):
+    if not isinstance(kind, (str, list)) or _APPLIES_KEYS.isdisjoint(node):
         return node
     kinds = {kind} if isinstance(kind, str) else set(kind)
     foreign = [key for key in node if key in _APPLIES_TO and _APPLIES_TO[key] not in kinds]
@@ -154,14 +155,15 @@ def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {k: v for k, v in node.items() if k not in foreign}
 
 
-_STRUCTURAL = ("type", "anyOf", "oneOf", "$ref", "enum", "const", "allOf")
+_TYPED = frozenset({"type", "anyOf", "oneOf", "$ref", "allOf"})
+"""A node with one of these keywords has its type (or its members have theirs)."""
 
 
 def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Give every node a ``type``: inferred from ``properties``/``items``/``enum``; an
     untyped node (any value) becomes ``{"type": "string"}`` with a loss entry (strict
     modes reject untyped nodes: "schema must have a 'type' key")."""
-    if any(k in node for k in _STRUCTURAL if k not in ("enum", "const")):
+    if not _TYPED.isdisjoint(node):
         return node
     if "properties" in node or "additionalProperties" in node:
         return {**node, "type": "object"}
@@ -215,11 +217,10 @@ def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {**keep, "type": "array", "items": entry}
 
 
-def _with_null(sub: dict[str, Any], ctx: RenderContext) -> dict[str, Any]:
+def _with_null(sub: dict[str, Any], memo: IdentityMemo[dict[str, Any]]) -> dict[str, Any]:
     """:func:`with_null` once per shared node (an argument's schema is optional in many
     functions): one object, so later measures and the serializer see it as shared."""
-    memo = ctx.memo.setdefault("with_null", IdentityMemo())
-    hit: dict[str, Any] | None = memo.get(sub)
+    hit = memo.get(sub)
     return hit if hit is not None else memo.put(sub, with_null(sub))
 
 
@@ -231,7 +232,8 @@ def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return node
     props = node.get("properties", {})
     required = node.get("required", [])
-    optional = [name for name in props if name not in required]
+    named = {name for name in required if isinstance(name, str)}
+    optional = [name for name in props if name not in named]
     extra = node.get("additionalProperties")
     if (node.get("additionalProperties") is False and not optional
             and list(required) == list(props) and "properties" in node):
@@ -242,8 +244,11 @@ def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     out["additionalProperties"] = False
     out.setdefault("properties", {})
     if optional:
+        memo = ctx.memo.get("with_null")
+        if memo is None:
+            memo = ctx.memo["with_null"] = IdentityMemo()
         out["properties"] = {
-            name: (_with_null(sub, ctx) if name in optional and isinstance(sub, dict)
+            name: (_with_null(sub, memo) if name not in named and isinstance(sub, dict)
                    and not allows_null(sub) else sub)
             for name, sub in props.items()
         }

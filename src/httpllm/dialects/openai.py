@@ -124,16 +124,21 @@ def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[
     """
     if not isinstance(parameters, dict):
         return []
-    walk = _Measure(parameters, {} if memo is None else memo)
-    props, enums, chars, depth, _ = walk.memo[id(parameters)]
-    if walk.partial:
+    shared: SharedTotals = {} if memo is None else memo
+    totals = _shallow(parameters, shared)
+    walk = None
+    if totals is None or totals[3] > MAX_NESTING:  # the walk also finds the deepest path
+        walk = _Measure(parameters, shared)
+        totals = walk.memo[id(parameters)]
+    props, enums, chars, depth, _ = totals
+    if walk is not None and walk.partial:
         props, enums, chars = _sizes(parameters)
     problems = [f"{_pointer_to(parameters, node)}: an enum of {count} strings has {length} "
                 f"characters (strict mode allows {MAX_LARGE_ENUM_CHARS:,} past {LARGE_ENUM} "
-                "values)" for node, count, length in walk.large]
+                "values)" for node, count, length in (walk.large if walk is not None else ())]
     if props > MAX_PROPERTIES:
         problems.append(f"{props} properties (strict mode allows {MAX_PROPERTIES:,})")
-    if depth > MAX_NESTING:
+    if walk is not None and depth > MAX_NESTING:
         problems.append(f"{depth} levels of object nesting (strict mode allows "
                         f"{MAX_NESTING}; level {MAX_NESTING + 1} at {walk.past_limit()})")
     if enums > MAX_ENUM_VALUES:
@@ -147,6 +152,8 @@ def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[
 Sizes = tuple[int, int, int]
 """``(properties, enum values, characters)`` of a subtree."""
 
+_NOTHING: Sizes = (0, 0, 0)
+
 Step = tuple[str, Any, dict[str, Any]]
 """``(keyword, key or index or None, subschema)``; ``("$ref", ref, target)`` for a
 ``$ref``."""
@@ -156,7 +163,12 @@ Totals = tuple[int, int, int, int, Step | None]
 subtree."""
 
 
+_SIZED = frozenset({"properties", "enum", "$defs", "const"})
+
+
 def _own_sizes(node: dict[str, Any]) -> Sizes:
+    if _SIZED.isdisjoint(node):
+        return _NOTHING
     props = enums = chars = 0
     names = node.get("properties")
     if isinstance(names, dict):
@@ -196,6 +208,29 @@ def _target(root: dict[str, Any], ref: str) -> dict[str, Any] | None:
     return target if isinstance(target, dict) else None
 
 
+def _shallow(root: dict[str, Any], shared: SharedTotals) -> Totals | None:
+    """:class:`_Measure`'s totals of a node whose subschemas were all measured by earlier
+    functions, none with a large enum (a function's parameters object once its arguments
+    have been seen), without walking; ``None`` otherwise. The same sums and levels as
+    :meth:`_Measure._finish` gives a node without ``$ref``, ``$defs`` or ``enum``."""
+    if "$ref" in root or "$defs" in root or "enum" in root:
+        return None
+    props, enums, chars = _own_sizes(root)
+    below, best = 0, None
+    for step in children(root):
+        sub = step[2]
+        if not isinstance(sub, dict):
+            continue
+        hit = shared.get(id(sub))
+        if hit is None or hit[0] is not sub or hit[2]:
+            return None
+        done = hit[1]
+        props, enums, chars = props + done[0], enums + done[1], chars + done[2]
+        if done[3] > below:
+            below, best = done[3], step
+    return props, enums, chars, below + _is_object(root), best
+
+
 class _Measure:
     """One iterative post-order walk of a parameters schema, memoized per node.
 
@@ -231,8 +266,11 @@ class _Measure:
                 self._free[id(node)] = hit[2]
                 self._report(hit[2])
                 continue
-            opened.add(id(node))
             kids = self._steps(node)
+            if not kids:  # a leaf: finished at once
+                memo[id(node)] = self._finish(node, kids)
+                continue
+            opened.add(id(node))
             stack.append((node, kids))
             for step in kids:
                 sub = step[2]
@@ -296,7 +334,9 @@ class _Measure:
             # In the order a fresh walk finds them: the last child is walked first.
             found: tuple[tuple[dict[str, Any], int, int], ...] = ()
             for step in reversed(kids):
-                found += free[id(step[2])]
+                below_found = free[id(step[2])]
+                if below_found:
+                    found += below_found
             found += own
             free[id(node)] = found
             self.shared[id(node)] = (node, totals, found)

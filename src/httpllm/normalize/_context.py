@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._types import Direction, Schema
 
-__all__ = ["ANNOTATIONS", "OPENAPI_ONLY", "PassContext", "describes", "is_ref", "ref_name"]
+__all__ = ["ANNOTATIONS", "OPENAPI_ONLY", "PassContext", "canonical", "describes", "is_ref",
+           "ref_name"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
@@ -24,6 +26,11 @@ OPENAPI_ONLY = frozenset(
 """Keywords the emended form does not keep: OpenAPI's own (``example``, ``xml`` ...) and
 identifiers that would change how a ``$ref`` resolves (every ``$ref`` points into the
 root ``$defs``). ``x-*`` extensions go too."""
+
+
+canonical: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, default=str).encode
+"""A value's JSON text with sorted keys, for comparing schemas and values by content (one
+encoder for every call: ``json.dumps`` with options builds one per call)."""
 
 
 @dataclass(slots=True)

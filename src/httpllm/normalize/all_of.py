@@ -12,12 +12,11 @@ Source: JSON Schema 2020-12 section 10.2.1.1; hypothesis-jsonschema ``merged()``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext, is_ref, ref_name
+from httpllm.normalize._context import ANNOTATIONS, PassContext, canonical, is_ref, ref_name
 from httpllm.normalize.mixed_types import matches as _matches
 
 __all__ = ["Conflict", "all_of", "merge"]
@@ -35,9 +34,7 @@ class Conflict(Exception):
 
 
 def _same(a: Any, b: Any) -> bool:
-    return a is b or json.dumps(a, sort_keys=True, default=str) == json.dumps(
-        b, sort_keys=True, default=str
-    )
+    return a is b or canonical(a) == canonical(b)
 
 
 def _types(node: dict[str, Any]) -> set[str] | None:
@@ -154,7 +151,7 @@ def _value_key(value: Any) -> str:
     """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, ``true`` is not."""
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return json.dumps(value, sort_keys=True, default=str)
+    return canonical(value)
 
 
 def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:

@@ -9,18 +9,13 @@ discriminator pass makes each member's tag required.
 
 from __future__ import annotations
 
-import json
 import operator
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext
+from httpllm.normalize._context import ANNOTATIONS, PassContext, canonical
 
 __all__ = ["unions"]
-
-
-def _key(member: Schema) -> str:
-    return json.dumps(member, sort_keys=True, default=str)
 
 
 def _flatten(members: list[Schema]) -> list[Schema]:
@@ -35,7 +30,7 @@ def _flatten(members: list[Schema]) -> list[Schema]:
         }:
             stack.extend(reversed(member["anyOf"]))
             continue
-        key = _key(member)
+        key = canonical(member)
         if key in seen:
             continue
         seen.add(key)
