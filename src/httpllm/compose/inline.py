@@ -14,7 +14,7 @@ from typing import Any
 from httpllm._types import Direction, Schema
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
-from httpllm.walk import children, transform
+from httpllm.walk import children, is_leaf, transform
 
 __all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
 
@@ -52,6 +52,9 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
         node = stack.pop()
         hit = memo.get(id(node))
         if hit is not None and hit[0] is node:
+            continue
+        if is_leaf(node):  # measured at once: no subschemas to wait for
+            memo[id(node)] = (node, 0, 1)
             continue
         subs = [s for _, _, s in children(node)]  # booleans count as one node each
         order.append((node, subs))
