@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from httpllm.errors import LimitExceeded
-from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, children, transform
+from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, children, is_leaf, transform
 
 
 def nested(depth: int, keyword: str = "items") -> dict[str, Any]:
@@ -94,6 +94,15 @@ def test_post_order_with_pointers() -> None:
         "it": "#/components/schemas/S/properties/a~1b/items",
         "u0": "#/components/schemas/S/anyOf/0",
     }
+
+
+def test_is_leaf_means_no_subschema_keyword() -> None:
+    """`is_leaf` is true exactly for nodes without a subschema keyword (then `children` is
+    empty); a keyword whose value holds no schema still makes the node no leaf."""
+    assert is_leaf({"type": "string", "enum": ["a"]}) and children({"type": "string"}) == []
+    assert is_leaf({"$ref": "#/$defs/A"})
+    assert not is_leaf({"items": {"type": "string"}})
+    assert not is_leaf({"properties": {}}) and children({"properties": {}}) == []
 
 
 def test_a_lone_node_is_visited_once_at_its_pointer() -> None:

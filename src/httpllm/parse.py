@@ -1,7 +1,7 @@
 """Raw document -> :class:`Document`: the version check and the typed view of operations.
 
 openapi-pydantic (3.0 and 3.1 models) validates each operation's *structure*
-(parameters, request body, responses) one operation at a time, so one malformed
+(parameters, request body, names) one operation at a time, so one malformed
 operation is reported and the others compile. Schemas inside are left to the normalize
 passes, which read them as plain JSON (validating a whole 13 MB document with
 openapi-pydantic costs about 0.5 s; see docs/pitfalls.md).
@@ -27,9 +27,9 @@ METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
 _SCHEMA = {"$ref": "#"}
 """What a Schema Object is replaced by in the skeleton: schemas are read by the normalize
-passes, not here, and a Reference Object is the cheapest thing the models accept in their
-place (a ``{}`` Schema model costs twice as much to build: GitHub's 1,223 operations
-validate in 19 ms instead of 33 ms)."""
+passes, not here, and a Reference Object (one field) is the cheapest thing the models
+accept in their place (a ``{}`` becomes a Schema model of 35 or 52 fields, against
+three)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
