@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from httpllm._memo import IdentityMemo
 from httpllm._types import JSON, Schema
 from httpllm.loss import Action, Loss
 from httpllm.pointer import escape
@@ -67,9 +68,15 @@ class RenderContext:
     problems: list[str] = field(default_factory=list)
     strict: bool = False
     memo: dict[Any, Any] = field(default_factory=dict)
-    """Shared by every walk of one compile and dialect: a rule may keep an
-    ``httpllm._memo.IdentityMemo`` here, under a key of its own, for what it built from a
-    (shared) node."""
+    """Shared by every walk of one compile and dialect: see :meth:`identity_memo`."""
+
+    def identity_memo(self, key: str) -> IdentityMemo[Any]:
+        """The :class:`~httpllm._memo.IdentityMemo` a rule keeps under its own ``key`` for
+        what it built from a (shared) node, made on first use and kept for the compile."""
+        found: IdentityMemo[Any] | None = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = IdentityMemo()
+        return found
 
     def lose(self, keyword: str, action: Action, value: Any = None, note: str = "") -> None:
         """Record that ``keyword`` of the current node was dropped or rewritten."""

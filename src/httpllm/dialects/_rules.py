@@ -244,9 +244,7 @@ def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     out["additionalProperties"] = False
     out.setdefault("properties", {})
     if optional:
-        memo = ctx.memo.get("with_null")
-        if memo is None:
-            memo = ctx.memo["with_null"] = IdentityMemo()
+        memo = ctx.identity_memo("with_null")
         out["properties"] = {
             name: (_with_null(sub, memo) if name not in named and isinstance(sub, dict)
                    and not allows_null(sub) else sub)

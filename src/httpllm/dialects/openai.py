@@ -126,19 +126,20 @@ def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[
         return []
     shared: SharedTotals = {} if memo is None else memo
     totals = _shallow(parameters, shared)
-    walk = None
-    if totals is None or totals[3] > MAX_NESTING:  # the walk also finds the deepest path
+    if totals is not None and totals[3] <= MAX_NESTING:
+        props, enums, chars, depth, _ = totals
+        problems: list[str] = []
+    else:  # a walk; over the nesting limit, it also finds the deepest path
         walk = _Measure(parameters, shared)
-        totals = walk.memo[id(parameters)]
-    props, enums, chars, depth, _ = totals
-    if walk is not None and walk.partial:
-        props, enums, chars = _sizes(parameters)
-    problems = [f"{_pointer_to(parameters, node)}: an enum of {count} strings has {length} "
-                f"characters (strict mode allows {MAX_LARGE_ENUM_CHARS:,} past {LARGE_ENUM} "
-                "values)" for node, count, length in (walk.large if walk is not None else ())]
+        props, enums, chars, depth, _ = walk.memo[id(parameters)]
+        if walk.partial:
+            props, enums, chars = _sizes(parameters)
+        problems = [f"{_pointer_to(parameters, node)}: an enum of {count} strings has "
+                    f"{length} characters (strict mode allows {MAX_LARGE_ENUM_CHARS:,} past "
+                    f"{LARGE_ENUM} values)" for node, count, length in walk.large]
     if props > MAX_PROPERTIES:
         problems.append(f"{props} properties (strict mode allows {MAX_PROPERTIES:,})")
-    if walk is not None and depth > MAX_NESTING:
+    if depth > MAX_NESTING:  # only ever after a walk: the shallow sum stays within
         problems.append(f"{depth} levels of object nesting (strict mode allows "
                         f"{MAX_NESTING}; level {MAX_NESTING + 1} at {walk.past_limit()})")
     if enums > MAX_ENUM_VALUES:
@@ -277,12 +278,9 @@ class _Measure:
                 if id(sub) in memo:
                     continue
                 if "enum" not in sub and "$ref" not in sub and is_leaf(sub):
-                    # No subschema, no large enum to report: finished now, as
-                    # :meth:`_finish` would (two fifths of the nodes of GitHub's functions).
-                    totals = (*_own_sizes(sub), int(_is_object(sub)), None)
-                    memo[id(sub)] = totals
-                    self._free[id(sub)] = ()
-                    shared[id(sub)] = (sub, totals, ())
+                    # No subschema and no large enum to report (which must keep walk
+                    # order): finished now, not pushed (two fifths of GitHub's nodes).
+                    memo[id(sub)] = self._finish(sub, [])
                     continue
                 hit = shared.get(id(sub))
                 if hit is not None and hit[0] is sub and not hit[2]:
