@@ -261,3 +261,25 @@ def test_rewrite_is_deterministic_and_pure(schema: Any) -> None:
     second = transform(json.loads(before), tag)
     assert json.dumps(first) == json.dumps(second)
     assert json.dumps(schema) == before
+
+
+@settings(max_examples=60, deadline=None)
+@given(json_schemas())
+def test_the_plain_loop_agrees_with_the_recording_one(schema: Any) -> None:
+    """Without a memo or a sink, transform takes its lean loop: the same visits (order
+    and pointers) and the same result as with an empty memo and a sink, which take the
+    loop that keeps records."""
+    plain: list[tuple[str, Any]] = []
+    recording: list[tuple[str, Any]] = []
+
+    def tag(seen: list[tuple[str, Any]]) -> Any:
+        def visit(node: dict[str, Any], at: str) -> Any:
+            seen.append((at, node.get("title")))
+            return {**node, "title": at} if "properties" in node else node
+
+        return visit
+
+    first = transform(schema, tag(plain), pointer="#/s")
+    second = transform(schema, tag(recording), pointer="#/s", memo={}, sink=[])
+    assert plain == recording
+    assert json.dumps(first) == json.dumps(second)

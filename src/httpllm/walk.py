@@ -110,12 +110,14 @@ Entry = tuple[Any, str, int, str, str | int | None]
 
 
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
-             origins: dict[int, str]) -> list[Entry]:
+             origins: dict[int, str],
+             kids: list[tuple[str, str | int | None, Any]] | None = None) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
     Only the nodes ``visit`` will see get their pointer (``""`` for memoized and boolean
-    subschemas): building every pointer was a fifth of a walk's cost.
+    subschemas): building every pointer was a fifth of a walk's cost. ``kids``: the root's
+    :func:`children`, when the caller has listed them already.
     """
     entries: list[Entry] = []
     append = entries.append
@@ -139,9 +141,12 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
             raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
         if depth >= max_depth:
             raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
+        if _SUBSCHEMA_KEYWORDS.isdisjoint(node):
+            continue  # a leaf (most nodes): nothing to list
         index = len(entries) - 1
         depth += 1
-        for kw, k, sub in children(node):
+        subs, kids = (children(node) if kids is None else kids), None
+        for kw, k, sub in subs:
             push((sub, ptr, index, kw, k, depth))
     return entries
 
@@ -178,14 +183,17 @@ def transform(
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
     """
+    kids = None
     if memo and max_depth > 0 and isinstance(root, dict) and id(root) not in memo:
         kids = children(root)
         if all(not isinstance(sub, dict) or id(sub) in memo for _, _, sub in kids):
             return _shallow(root, kids, visit, pointer, memo, origins or {}, sink)
-    elif memo is None and max_depth > 0 and isinstance(root, dict) and not children(root):
+    elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    entries = _listing(root, pointer, max_depth, memo or {}, origins or {})
+    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids)
+    if memo is None and sink is None:
+        return _plain(entries, visit)
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
@@ -211,6 +219,24 @@ def transform(
             if new is not node:
                 changes.setdefault(parent, []).append((keyword, key, new))
     return results[0]
+
+
+def _plain(entries: list[Entry], visit: Visit) -> Any:
+    """:func:`transform`'s loop without a memo or records to keep (the emend and inline
+    walks): each visited node hands its replacement to its parent, and the root's is the
+    result."""
+    changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
+    new: Any = None
+    for index in range(len(entries) - 1, -1, -1):
+        node, ptr, parent, keyword, key = entries[index]
+        if not isinstance(node, dict):
+            new = node
+            continue
+        pending = changes.pop(index, None)
+        new = visit(rebuild(node, pending) if pending else node, ptr)
+        if parent >= 0 and new is not node:
+            changes.setdefault(parent, []).append((keyword, key, new))
+    return new
 
 
 def _shallow(root: dict[str, Any], kids: list[tuple[str, str | int | None, Any]], visit: Visit,

@@ -130,6 +130,9 @@ def test_measure_of_a_root_over_measured_subschemas() -> None:
     root = {"type": "object", "properties": {"x": arg, "y": arg, "z": True}}
     assert measure(root, memo) == measure(root, {}) == (3, 10)
     assert id(root) not in memo  # a function's own root is not kept
+    # Some subschemas new (a body never seen): the walk, which lists the root once.
+    mixed = {"type": "object", "properties": {"x": arg, "n": {"items": {"items": leaf}}}}
+    assert measure(mixed, memo) == measure(mixed, {}) == (3, 8)
 
 
 def test_measure_never_trusts_a_reused_id() -> None:

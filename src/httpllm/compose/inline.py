@@ -43,7 +43,8 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
     hit = memo.get(id(schema))
     if hit is not None and hit[0] is schema:
         return hit[1], hit[2]
-    shallow = _shallow(schema, memo)
+    kids = children(schema)
+    shallow = _shallow(kids, memo)
     if shallow is not None:
         return shallow
     order: list[tuple[dict[str, Any], list[Any]]] = []
@@ -56,7 +57,8 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
         if is_leaf(node):  # measured at once: no subschemas to wait for
             memo[id(node)] = (node, 0, 1)
             continue
-        subs = [s for _, _, s in children(node)]  # booleans count as one node each
+        # booleans count as one node each; the root's subschemas are listed already
+        subs = [s for _, _, s in (children(node) if node is not schema else kids)]
         order.append((node, subs))
         stack.extend(s for s in subs if isinstance(s, dict))
     for node, subs in reversed(order):
@@ -73,12 +75,14 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
     return memo[id(schema)][1:]
 
 
-def _shallow(schema: dict[str, Any], memo: SizeMemo) -> tuple[int, int] | None:
-    """:func:`measure` of a node whose subschemas are all measured already (a function's
-    parameters object once its arguments have been seen), without listing the tree and
-    without remembering it (no other function has that object); ``None`` otherwise."""
+def _shallow(kids: list[tuple[str, str | int | None, Any]],
+             memo: SizeMemo) -> tuple[int, int] | None:
+    """:func:`measure` of a node whose subschemas (``kids``, its :func:`children`) are all
+    measured already (a function's parameters object once its arguments have been seen),
+    without listing the tree and without remembering it (no other function has that
+    object); ``None`` otherwise."""
     depth, size = 0, 1
-    for _, _, sub in children(schema):
+    for _, _, sub in kids:
         if isinstance(sub, dict):
             hit = memo.get(id(sub))
             if hit is None or hit[0] is not sub:
