@@ -322,10 +322,12 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
             warnings: list[Warning]) -> list[Function]:
-    broken = inliner.named.broken(
-        (spec.schema for spec in [*draft.params, *([draft.body] if draft.body else [])]), failed)
-    if broken is not None:
-        raise broken
+    if failed:
+        broken = inliner.named.broken(
+            (spec.schema for spec in [*draft.params, *([draft.body] if draft.body else [])]),
+            failed)
+        if broken is not None:
+            raise broken
     function = composer.finish(draft, inliner, separate, output)
     depth, size = measure(function.schema, inliner.sizes)
     if size > INLINE_MAX_NODES and not inliner.reference:

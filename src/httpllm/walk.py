@@ -135,7 +135,12 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         if id(node) in origins:
             ptr = origins[id(node)]
         elif parent >= 0:
-            ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
+            if key is None:
+                ptr = f"{ptr}/{keyword}"
+            elif key.__class__ is str and "/" not in key and "~" not in key:
+                ptr = f"{ptr}/{keyword}/{key}"  # escape() would return it as it is
+            else:
+                ptr = f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
         if len(entries) > MAX_NODES:
             raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)

@@ -337,7 +337,7 @@ class Composer:
                 argument = replace(argument, separated=True)
             arguments.append(argument)
         schema_all = _object(arguments, defs, visible_only=False)
-        parameters = _object(arguments, defs, visible_only=True) if any(
+        parameters = _object(arguments, defs, visible_only=True) if separate is not None and any(
             a.separated for a in arguments) else schema_all  # never changed: may be shared
         summary = (model.summary or "").strip()
         description = (model.description or "").strip()

@@ -78,7 +78,7 @@ def emend(
         ctx.pointer = at
         if "$ref" in node:
             node = rewrite_ref(node, at)
-        if rewrite_mapping is not None:
+        if rewrite_mapping is not None and not _MAPPING_SET.isdisjoint(node):
             node = _mapping_refs(node, at, rewrite_mapping)
         return _apply(node, passes, ctx)
 
@@ -86,6 +86,7 @@ def emend(
 
 
 _MAPPINGS = ("properties", "patternProperties", "dependentSchemas")
+_MAPPING_SET = frozenset(_MAPPINGS)
 
 
 def _mapping_refs(node: dict[str, Any], at: str,

@@ -45,7 +45,10 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     {'properties': {}}
     """
     # Every node goes through this pass: one loop over the keys, one over the properties.
-    drop = [k for k in node if k in OPENAPI_ONLY or k[:2] == "x-"]
+    drop = []
+    for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
+        if k in OPENAPI_ONLY or k[:2] == "x-":
+            drop.append(k)
     # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
     # `properties`) are reported and dropped: a provider would reject the whole tool.
     required = node.get("required")
