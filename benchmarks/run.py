@@ -4,8 +4,11 @@
 
 Every measurement runs in a fresh subprocess (so peak-memory figures never mix) with a
 hard timeout, sequentially (the machine has 2 cores; parallel runs would skew timings).
-Each reports the median of N timed runs after 1 untimed warm-up. See benchmarks/README.md
-for what exactly sits inside each timer.
+Each reports the median of N timed runs after 1 untimed warm-up. With ``--rounds R`` the
+whole list of timed measurements runs R times over (round-robin), and each row pools the
+runs of its R subprocesses: on a shared machine whose speed drifts over minutes, every
+tool is then sampled across the same stretch of time instead of its own few seconds. See
+benchmarks/README.md for what exactly sits inside each timer.
 """
 
 from __future__ import annotations
@@ -69,6 +72,47 @@ class Job:
     cmd: list[str]
     group: str = "main"
     extra: dict[str, Any] = field(default_factory=dict)
+
+
+TIMED_GROUPS = frozenset({"main", "scaling", "selection"})
+"""Groups whose jobs run again in every round (tracemalloc jobs run once)."""
+
+# (list of runs, its median) pooled across rounds
+_POOLED = (
+    ("times_s", "median_s"),
+    ("cpu_s", "median_cpu_s"),
+    ("times_with_serialize_s", "median_s_with_serialize"),
+    ("cpu_with_serialize_s", "median_cpu_s_with_serialize"),
+)
+
+
+def merge_rounds(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """One result from the same job's results of several rounds.
+
+    The timed runs of the rounds that finished are pooled (medians and minimum over all of
+    them; peak RSS the highest); ``round_medians_s`` keeps each round's own median. A job
+    that failed in its first round was not run again: its failure record is the result.
+    """
+    ok = [r for r in rows if r.get("status") == "ok" and r.get("times_s")]
+    if len(rows) == 1 or not ok:
+        return rows[-1]
+    out = dict(ok[-1])
+    for runs_key, median_key in _POOLED:
+        if all(isinstance(r.get(runs_key), list) and r[runs_key] for r in ok):
+            pooled = [float(t) for r in ok for t in r[runs_key]]
+            out[runs_key] = pooled
+            out[median_key] = statistics.median(pooled)
+    out["min_s"] = min(out["times_s"])
+    out["runs"] = len(out["times_s"])
+    out["rounds"] = len(ok)
+    out["round_medians_s"] = [r.get("median_s_with_serialize", r.get("median_s")) for r in ok]
+    out["peak_rss_bytes"] = max(int(r.get("peak_rss_bytes") or 0) for r in ok)
+    out["budget_truncated"] = any(bool(r.get("budget_truncated")) for r in ok)
+    out["wall_s"] = sum(float(r.get("wall_s") or 0.0) for r in ok)
+    failed = [r for r in rows if r not in ok]
+    if failed:
+        out["failed_rounds"] = [str(r.get("error", r.get("status"))) for r in failed]
+    return out
 
 
 def spec_label(path: Path) -> str:
@@ -365,6 +409,10 @@ def compute_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
                     "httpllm_cpu_s": ca,
                     "peer_cpu_s": cb,
                     "cpu_ratio": (ca / cb) if ca and cb else None,
+                    # round i of ours over round i of the peer (same stretch of time)
+                    "round_ratios": [x / y for x, y in zip(
+                        (a or {}).get("round_medians_s") or [],
+                        (b or {}).get("round_medians_s") or [], strict=False) if x and y],
                 }
             )
     return ratios
@@ -372,7 +420,9 @@ def compute_ratios(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 def print_report(report: dict[str, Any]) -> None:
     results = report["results"]
-    print("\n== Compile time and memory (median of runs after 1 warm-up) ==")
+    rounds = report["meta"].get("rounds", 1)
+    pooled = f"; the runs of {rounds} rounds pooled" if rounds > 1 else ""
+    print(f"\n== Compile time and memory (median of runs after 1 warm-up{pooled}) ==")
     print(
         "median ms = what that tool's timer covers; to-json ms = up to a serialized tool "
         "list\n(samchon: + JSON.stringify of OpenAI tool objects; fastmcp routes: no "
@@ -401,15 +451,16 @@ def print_report(report: dict[str, Any]) -> None:
     if report["ratios"]:
         print("== httpllm / peer (to-json times; < 1 means httpllm is faster) ==")
         print_table(
-            ["spec", "pair", "httpllm ms", "peer ms", "ratio", "cpu ratio"],
+            ["spec", "pair", "httpllm ms", "peer ms", "ratio", "cpu ratio", "per round"],
             [
                 [
                     r["spec_label"],
                     r["pair"],
                     fmt_s(r["httpllm_s"]),
                     fmt_s(r["peer_s"]),
-                    f"{r['ratio']:.2f}" if r["ratio"] else "-",
-                    f"{r['cpu_ratio']:.2f}" if r["cpu_ratio"] else "-",
+                    f"{r['ratio']:.3f}" if r["ratio"] else "-",
+                    f"{r['cpu_ratio']:.3f}" if r["cpu_ratio"] else "-",
+                    " ".join(f"{x:.3f}" for x in r.get("round_ratios") or []) or "-",
                 ]
                 for r in report["ratios"]
             ],
@@ -497,6 +548,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="3 timed runs instead of 7")
     ap.add_argument("--runs", type=int, default=None, help="timed runs per measurement")
+    ap.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="run every timed measurement this many times over, round-robin, and pool "
+        "the runs (each round is a fresh subprocess of --runs runs)",
+    )
     ap.add_argument("--json", type=Path, default=None, help="write the full results here")
     ap.add_argument("--timeout", type=float, default=300.0, help="hard limit per subprocess")
     ap.add_argument(
@@ -565,14 +623,19 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     notes: dict[str, str] = {}
     jobs = build_jobs(args, specs, notes)
-    results: list[dict[str, Any]] = []
-    for i, job in enumerate(jobs, 1):
-        print(
-            f"[{i}/{len(jobs)}] {spec_label(job.spec)} {job.tool} {job.variant} ({job.group})",
-            file=sys.stderr,
-            flush=True,
-        )
-        results.append(run_job(job, args.timeout))
+    rows: list[list[dict[str, Any]]] = [[] for _ in jobs]
+    for turn in range(max(args.rounds, 1)):
+        for i, job in enumerate(jobs):
+            if turn and (job.group not in TIMED_GROUPS or rows[i][0].get("status") != "ok"):
+                continue  # run once: a tracemalloc job, or one that failed in round 1
+            print(
+                f"[round {turn + 1}/{args.rounds}] [{i + 1}/{len(jobs)}] "
+                f"{spec_label(job.spec)} {job.tool} {job.variant} ({job.group})",
+                file=sys.stderr,
+                flush=True,
+            )
+            rows[i].append(run_job(job, args.timeout))
+    results = [merge_rounds(r) for r in rows]
     attach_traces(results)
     report = {
         "meta": {
@@ -582,6 +645,7 @@ def main(argv: list[str] | None = None) -> int:
             "platform": platform.platform(),
             "cpus": os.cpu_count(),
             "runs": args.runs,
+            "rounds": args.rounds,
             "warmup": 1,
             "timeout_s": args.timeout,
             "specs_root": str(specs_root()),
