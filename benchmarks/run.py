@@ -90,8 +90,9 @@ def merge_rounds(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """One result from the same job's results of several rounds.
 
     The timed runs of the rounds that finished are pooled (medians and minimum over all of
-    them; peak RSS the highest); ``round_medians_s`` keeps each round's own median. A job
-    that failed in its first round was not run again: its failure record is the result.
+    them; peak RSS the highest); ``round_medians_s`` keeps each round's own median
+    (``None`` for a round that failed, listed in ``failed_rounds``). A job that failed in
+    its first round was not run again: its failure record is the result.
     """
     ok = [r for r in rows if r.get("status") == "ok" and r.get("times_s")]
     if len(rows) == 1 or not ok:
@@ -105,7 +106,8 @@ def merge_rounds(rows: list[dict[str, Any]]) -> dict[str, Any]:
     out["min_s"] = min(out["times_s"])
     out["runs"] = len(out["times_s"])
     out["rounds"] = len(ok)
-    out["round_medians_s"] = [r.get("median_s_with_serialize", r.get("median_s")) for r in ok]
+    out["round_medians_s"] = [r.get("median_s_with_serialize", r.get("median_s"))
+                              if r in ok else None for r in rows]
     out["peak_rss_bytes"] = max(int(r.get("peak_rss_bytes") or 0) for r in ok)
     out["budget_truncated"] = any(bool(r.get("budget_truncated")) for r in ok)
     out["wall_s"] = sum(float(r.get("wall_s") or 0.0) for r in ok)
