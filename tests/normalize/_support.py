@@ -137,7 +137,11 @@ def _holds(contract: Contract, old: bool, new: bool, instance: Any) -> None:
 
 
 class Sampled:
-    """Counts the instances a property drew; fails when it drew none."""
+    """Counts the instances a property drew; fails when it drew for fewer than a tenth of
+    the schemas. A broken sampler (hypothesis 6.170.10 and newer) draws for none; a sound
+    one draws for 17 to 46 of 60 closed-member ``allOf`` schemas here (20 runs: many
+    merged schemas admit no instance), so a third, the floor before, failed one run in
+    five."""
 
     def __init__(self) -> None:
         self.counts: list[int] = []
@@ -147,7 +151,7 @@ class Sampled:
 
     def check(self) -> None:
         drawn = sum(1 for c in self.counts if c)
-        assert self.counts and drawn >= len(self.counts) // 3, (
+        assert self.counts and drawn >= max(1, len(self.counts) // 10), (
             f"hypothesis-jsonschema drew instances for only {drawn} of {len(self.counts)} "
             "schemas (is hypothesis pinned below 6.170.10? docs/pitfalls.md)")
 
