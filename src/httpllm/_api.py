@@ -269,9 +269,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
             errors.append(_error(site, exc))
         except RecursionError:
             errors.append(_error(site, LimitExceeded("operation nests too deep")))
-    failed = named.close((spec.schema for draft in drafts
-                          for spec in [*draft.params, *([draft.body] if draft.body else [])]),
-                         "request")
+    failed = named.close((schema for draft in drafts for schema in draft.schemas()), "request")
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     renderer = Renderer(dialect, options, inliner.origins)
@@ -322,12 +320,9 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
             warnings: list[Warning]) -> list[Function]:
-    if failed:
-        broken = inliner.named.broken(
-            (spec.schema for spec in [*draft.params, *([draft.body] if draft.body else [])]),
-            failed)
-        if broken is not None:
-            raise broken
+    broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
+    if broken is not None:
+        raise broken
     function = composer.finish(draft, inliner, separate, output)
     depth, size = measure(function.schema, inliner.sizes)
     if size > INLINE_MAX_NODES and not inliner.reference:

@@ -14,8 +14,8 @@ from typing import Any
 from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
-__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "children", "is_leaf",
-           "rebuild", "transform"]
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "Child", "children",
+           "is_leaf", "rebuild", "transform"]
 
 IN_VALUE = frozenset(
     {
@@ -54,15 +54,18 @@ _SUBSCHEMA_KEYWORDS = IN_VALUE | IN_ARRAY | IN_MAPPING
 
 Visit = Callable[[dict[str, Any], str], Any]
 
+Child = tuple[str, str | int | None, Any]
+"""``(keyword, key_or_index, subschema)``: one direct subschema, as :func:`children` lists it."""
 
-def children(node: dict[str, Any]) -> list[tuple[str, str | int | None, Any]]:
+
+def children(node: dict[str, Any]) -> list[Child]:
     """``(keyword, key_or_index, subschema)`` for each direct subschema of ``node``, in
     keyword order. ``key_or_index`` is ``None`` for :data:`IN_VALUE` keywords.
 
     A list, not a generator: every walker calls this once per node, and building the list
     in one frame costs half of what resuming nested generators did.
     """
-    out: list[tuple[str, str | int | None, Any]] = []
+    out: list[Child] = []
     if ("$ref" in node and len(node) == 1) or _SUBSCHEMA_KEYWORDS.isdisjoint(node):
         return out
     for keyword, value in node.items():
@@ -88,7 +91,7 @@ def is_leaf(node: dict[str, Any]) -> bool:
     return _SUBSCHEMA_KEYWORDS.isdisjoint(node)
 
 
-def rebuild(node: dict[str, Any], changes: list[tuple[str, str | int | None, Any]]) -> Any:
+def rebuild(node: dict[str, Any], changes: list[Child]) -> Any:
     """A copy of ``node`` with each ``(keyword, key_or_index, new)`` subschema replaced
     (only the containers that change are copied)."""
     out = dict(node)
@@ -111,7 +114,7 @@ Entry = tuple[Any, str, int, str, str | int | None]
 
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
-             kids: list[tuple[str, str | int | None, Any]] | None = None) -> list[Entry]:
+             kids: list[Child] | None = None) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
@@ -135,12 +138,7 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         if id(node) in origins:
             ptr = origins[id(node)]
         elif parent >= 0:
-            if key is None:
-                ptr = f"{ptr}/{keyword}"
-            elif key.__class__ is str and "/" not in key and "~" not in key:
-                ptr = f"{ptr}/{keyword}/{key}"  # escape() would return it as it is
-            else:
-                ptr = f"{ptr}/{keyword}/{escape(key)}"
+            ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
         if len(entries) > MAX_NODES:
             raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
@@ -150,7 +148,8 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
             continue  # a leaf (most nodes): nothing to list
         index = len(entries) - 1
         depth += 1
-        subs, kids = (children(node) if kids is None else kids), None
+        subs = children(node) if kids is None else kids
+        kids = None  # only the root's were given
         for kw, k, sub in subs:
             push((sub, ptr, index, kw, k, depth))
     return entries
@@ -200,7 +199,7 @@ def transform(
     if memo is None and sink is None:
         return _plain(entries, visit)
     results: list[Any] = [None] * len(entries)
-    changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
+    changes: dict[int, list[Child]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
     for index in range(len(entries) - 1, -1, -1):
         node, ptr, parent, keyword, key = entries[index]
@@ -230,7 +229,7 @@ def _plain(entries: list[Entry], visit: Visit) -> Any:
     """:func:`transform`'s loop without a memo or records to keep (the emend and inline
     walks): each visited node hands its replacement to its parent, and the root's is the
     result."""
-    changes: dict[int, list[tuple[str, str | int | None, Any]]] = {}
+    changes: dict[int, list[Child]] = {}
     new: Any = None
     for index in range(len(entries) - 1, -1, -1):
         node, ptr, parent, keyword, key = entries[index]
@@ -244,7 +243,7 @@ def _plain(entries: list[Entry], visit: Visit) -> Any:
     return new
 
 
-def _shallow(root: dict[str, Any], kids: list[tuple[str, str | int | None, Any]], visit: Visit,
+def _shallow(root: dict[str, Any], kids: list[Child], visit: Visit,
              pointer: str, memo: dict[int, tuple[Any, tuple[Any, ...]]],
              origins: dict[int, str], sink: list[Any] | None) -> Any:
     """:func:`transform` of a root whose subschemas are all memoized (a function's

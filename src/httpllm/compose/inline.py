@@ -14,7 +14,7 @@ from typing import Any
 from httpllm._types import Direction, Schema
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
-from httpllm.walk import children, is_leaf, transform
+from httpllm.walk import Child, children, is_leaf, transform
 
 __all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
 
@@ -75,8 +75,7 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
     return memo[id(schema)][1:]
 
 
-def _shallow(kids: list[tuple[str, str | int | None, Any]],
-             memo: SizeMemo) -> tuple[int, int] | None:
+def _shallow(kids: list[Child], memo: SizeMemo) -> tuple[int, int] | None:
     """:func:`measure` of a node whose subschemas (``kids``, its :func:`children`) are all
     measured already (a function's parameters object once its arguments have been seen),
     without listing the tree and without remembering it (no other function has that

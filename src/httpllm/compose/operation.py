@@ -8,7 +8,7 @@ its parameters (one bad operation raises here and is reported alone);
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,6 +53,13 @@ class Draft:
     body: ParameterSpec | None
     response: ResponseSite | None
     accept: list[str] = field(default_factory=list)
+
+    def schemas(self) -> Iterator[Schema]:
+        """The emended schemas of its parameters, then of its request body (lazily)."""
+        for spec in self.params:
+            yield spec.schema
+        if self.body is not None:
+            yield self.body.schema
 
 
 def _object(arguments: list[Argument], defs: dict[str, Schema], *,
