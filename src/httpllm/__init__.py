@@ -8,7 +8,6 @@ provider, and turn a model's tool call back into a validated HTTP request.
 """
 
 from httpllm._api import Application, Warning, compile
-from httpllm.compose.function import Argument, Function, OperationError, Server
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
 from httpllm.errors import (
     AccessDenied,
@@ -28,6 +27,7 @@ from httpllm.errors import (
     Unrepresentable,
 )
 from httpllm.loss import Loss
+from httpllm.records import Argument, Function, OperationError, Server
 
 __all__ = [
     "AccessDenied",

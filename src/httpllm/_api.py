@@ -11,7 +11,6 @@ from typing import Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
-from httpllm.compose.function import Argument, Function, OperationError
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
@@ -22,6 +21,7 @@ from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, sour
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
+from httpllm.records import Argument, Function, OperationError
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
 from httpllm.selection import Selector, select

@@ -16,9 +16,9 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from httpllm.compose.function import OperationError
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
+from httpllm.records import OperationError
 from httpllm.refs import Resolver
 
 __all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]

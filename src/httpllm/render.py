@@ -13,11 +13,11 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
-from httpllm.compose.function import Function, evolve
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
+from httpllm.records import Function, evolve
 from httpllm.walk import transform
 
 __all__ = ["Renderer", "cut_description"]

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 import httpllm
-from httpllm.compose.function import Function, evolve
 from httpllm.compose.responses import Responses
+from httpllm.records import Function, evolve
 
 
 def ref(name: str) -> dict[str, str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from httpllm.compose.function import Argument, Function, Server
+from httpllm.records import Argument, Function, Server
 
 API = "https://api.example.com"
 

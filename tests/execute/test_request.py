@@ -7,9 +7,9 @@ from typing import Any
 import httpx
 import pytest
 
-from httpllm.compose.function import Server
 from httpllm.errors import InvalidArguments, RequestBuildError
 from httpllm.execute import build_request
+from httpllm.records import Server
 
 from .records import API, body, function, param
 

@@ -14,7 +14,6 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
-from httpllm.compose.function import Argument, Function, Server
 from httpllm.compose.inline import Inliner
 from httpllm.compose.names import NamePool, function_name
 from httpllm.compose.parameters import (
@@ -31,6 +30,7 @@ from httpllm.errors import HttpllmError, SpecError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, OperationValidator
 from httpllm.pointer import join
+from httpllm.records import Argument, Function, Server
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
 

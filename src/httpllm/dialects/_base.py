@@ -12,7 +12,7 @@ from httpllm.loss import Action, Loss
 from httpllm.pointer import escape
 
 if TYPE_CHECKING:
-    from httpllm.compose.function import Function
+    from httpllm.records import Function
 
 __all__ = ["Dialect", "Options", "RenderContext", "Rule"]
 

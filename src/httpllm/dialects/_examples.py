@@ -18,9 +18,9 @@ import json
 from typing import Any
 
 from httpllm._types import JSON
-from httpllm.compose.function import Function, evolve
 from httpllm.dialects._base import Dialect, Options
 from httpllm.loss import Loss
+from httpllm.records import Function, evolve
 
 __all__ = ["HEADING", "place_examples"]
 

@@ -19,7 +19,7 @@ from httpllm.pointer import escape, unescape
 from httpllm.walk import children, transform
 
 if TYPE_CHECKING:
-    from httpllm.compose.function import Function
+    from httpllm.records import Function
 
 __all__ = [
     "CONSTRAINTS",

@@ -19,9 +19,9 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.compose.function import Function
 from httpllm.loss import Loss
 from httpllm.pointer import unescape
+from httpllm.records import Function
 
 __all__ = ["split", "variants"]
 

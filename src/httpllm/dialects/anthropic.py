@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
@@ -25,6 +24,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
+from httpllm.records import Function
 from httpllm.walk import children
 
 __all__ = [

@@ -17,9 +17,9 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import JSON
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Options
 from httpllm.dialects.anthropic import CLAUDE
+from httpllm.records import Function
 
 __all__ = ["BEDROCK", "DIALECTS"]
 

@@ -32,7 +32,6 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     booleans,
@@ -48,6 +47,7 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.errors import Unrepresentable
+from httpllm.records import Function
 from httpllm.walk import children
 
 __all__ = ["DIALECTS", "FORMATS", "GEMINI", "GEMINI_JSON", "SCHEMA_FIELDS"]

@@ -22,9 +22,9 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import filter_keywords
+from httpllm.records import Function
 
 __all__ = ["DIALECTS", "MCP", "RESULT", "hints", "output_schema"]
 

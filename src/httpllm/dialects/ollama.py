@@ -24,7 +24,6 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     booleans,
@@ -37,6 +36,7 @@ from httpllm.dialects._rules import (
     null_members,
     required_known,
 )
+from httpllm.records import Function
 
 __all__ = ["DIALECTS", "OLLAMA", "PROPERTY_FIELDS"]
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
@@ -24,6 +23,7 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.pointer import escape, parts
+from httpllm.records import Function
 from httpllm.walk import children, is_leaf
 
 __all__ = [

@@ -30,7 +30,6 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import RenderContext
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
@@ -43,6 +42,7 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.dialects.openai import CHATGPT, strict_limits
+from httpllm.records import Function
 
 __all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "LLAMA", "QWEN",
            "XGRAMMAR_FORMATS"]

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.compose.function import Function
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import (
     booleans,
@@ -32,6 +31,7 @@ from httpllm.dialects._rules import (
     required_known,
     tuples_as_arrays,
 )
+from httpllm.records import Function
 
 __all__ = ["DIALECTS", "OPENAPI_30", "SCHEMA_OBJECT_FIELDS"]
 

@@ -36,10 +36,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
 from httpllm.execute.serialize import identity, percent, query_pairs, reserved, scalar
+from httpllm.records import Argument, Function
 
 __all__ = ["Body", "Part", "Upload", "encode_body", "is_json", "sends_null", "silent_properties"]
 
@@ -111,7 +111,7 @@ def silent_properties(argument: Argument, value: Any) -> list[str]:
     ``{}`` are left out by the encoder; ``[]`` for any other body, or a body that is not an
     object.
 
-    >>> from httpllm.compose.function import Argument, Function
+    >>> from httpllm.records import Argument, Function
     >>> form = Argument(name="body", location="body", original=None, required=True,
     ...                 schema={}, media_type="application/x-www-form-urlencoded")
     >>> silent_properties(form, {"Tags": [], "Name": "a", "Note": None})

@@ -25,9 +25,9 @@ from typing import Any
 
 from httpllm import pointer
 from httpllm._types import Schema
-from httpllm.compose.function import Function
 from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
+from httpllm.records import Function
 
 __all__ = ["MAX_DEPTH", "Arguments", "allows_null", "decode", "depth", "parse"]
 

@@ -41,7 +41,6 @@ from typing import Any
 import httpx
 
 from httpllm import pointer
-from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
@@ -54,6 +53,7 @@ from httpllm.execute.wire import (
     path_text,
     query_pairs_of,
 )
+from httpllm.records import Argument, Function
 
 __all__ = ["FileValue", "assemble", "build_request"]
 

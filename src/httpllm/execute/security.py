@@ -23,8 +23,8 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
 
-from httpllm.compose.function import Function
 from httpllm.errors import RequestBuildError
+from httpllm.records import Function
 
 __all__ = ["Credential", "Placement", "credentials"]
 

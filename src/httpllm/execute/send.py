@@ -14,13 +14,13 @@ from typing import Any
 
 import httpx
 
-from httpllm.compose.function import Function
 from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments
 from httpllm.execute.request import FileValue, assemble
 from httpllm.execute.security import Credential
 from httpllm.execute.validate import validate
+from httpllm.records import Function
 
 __all__ = ["Result", "aexecute", "execute"]
 

@@ -21,12 +21,12 @@ import jsonschema_rs
 
 from httpllm import pointer
 from httpllm._types import Schema
-from httpllm.compose.function import Argument, Function
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
 from httpllm.execute.feedback import ArgumentError, ValidationResult, argument_error, show
+from httpllm.records import Argument, Function
 
 __all__ = ["MAX_DEPTH", "validate"]
 

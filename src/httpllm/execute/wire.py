@@ -27,7 +27,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm import pointer
-from httpllm.compose.function import Argument, Function
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import encode_body, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
@@ -39,6 +38,7 @@ from httpllm.execute.serialize import (
     query_pairs,
     reserved,
 )
+from httpllm.records import Argument, Function
 
 __all__ = [
     "IGNORED_HEADERS",
@@ -69,7 +69,7 @@ def path_text(argument: Argument, value: Any) -> str | None:
 
     ``None`` or ``""`` when the value expands to nothing.
 
-    >>> from httpllm.compose.function import Argument
+    >>> from httpllm.records import Argument
     >>> a = Argument(name="id", location="path", original="id", required=True, schema={},
     ...              style="simple")
     >>> path_text(a, ["a b", "c"]), path_text(a, [""]), path_text(a, {})

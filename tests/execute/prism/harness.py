@@ -32,7 +32,7 @@ from typing import Any
 
 import httpx
 
-from httpllm.compose.function import Function
+from httpllm.records import Function
 
 HERE = Path(__file__).resolve().parent
 PRISM_BIN = HERE / "node_modules" / ".bin" / "prism"

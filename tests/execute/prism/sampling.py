@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 from hypothesis.errors import HypothesisException
 from hypothesis_jsonschema import from_schema
 
-from httpllm.compose.function import Function
 from httpllm.errors import HttpllmError
 from httpllm.execute import build_request, validate
+from httpllm.records import Function
 
 from .harness import (
     EXAMPLES,

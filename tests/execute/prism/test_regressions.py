@@ -14,9 +14,9 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 import httpllm
-from httpllm.compose.function import Function
 from httpllm.errors import RequestBuildError
 from httpllm.execute import build_request, validate
+from httpllm.records import Function
 
 
 def open_bug(reason: str) -> pytest.MarkDecorator:

@@ -1,5 +1,8 @@
-"""The records compose makes: :class:`Argument` (one entry of the parameter map) and
-:class:`Function` (what a model sees for one operation, plus how to get back to HTTP)."""
+"""The records that cross stages: :class:`Argument` (one entry of the parameter map),
+:class:`Server`, :class:`OperationError` and :class:`Function` (what a model sees for one
+operation, plus what the way back to HTTP needs). This module imports nothing above
+``_types`` and ``loss``; the way back is :func:`httpllm.execute.validate` and
+:func:`httpllm.execute.build_request`, called on a function, never from it."""
 
 from __future__ import annotations
 
@@ -191,29 +194,6 @@ class Function:
             if arg.name == name:
                 return arg
         return None
-
-    def validate(self, arguments: Any, **kwargs: Any) -> Any:
-        """Check a tool call's arguments (dict or JSON text) against the original schemas.
-
-        Returns an ``httpllm.execute.ValidationResult`` (``.ok``, ``.errors``,
-        ``.feedback()``); see :func:`httpllm.execute.validate` for the keyword options.
-        """
-        from httpllm.execute import validate  # the way back sits above compose
-
-        return validate(self, arguments, **kwargs)
-
-    def build_request(self, arguments: Any, **kwargs: Any) -> Any:
-        """Turn valid arguments into an ``httpx.Request`` (OpenAPI serialization rules).
-
-        Keyword options (``base_url``, ``auth``, ``host_arguments``, ``files`` ...) as in
-        :func:`httpllm.execute.build_request`.
-
-        Raises:
-            RequestBuildError: the request cannot be built (no server, bad path value ...).
-        """
-        from httpllm.execute import build_request
-
-        return build_request(self, arguments, **kwargs)
 
     def to_json(self) -> dict[str, JSON]:
         """The function as a JSON object (parameters, output, map, losses)."""
