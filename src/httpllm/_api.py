@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import functools
 import json
 import threading
@@ -16,7 +17,7 @@ from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._split import split
-from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
+from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
@@ -61,6 +62,8 @@ class Application:
         warnings: problems kept rather than guessed, and limits exceeded.
         cycles: each reference cycle, as the sorted list of the schema names on it.
         version: the document's OpenAPI version (``"3.0"`` or ``"3.1"``).
+        operations: how many operations the document has under ``paths``, before
+            ``include=``/``exclude=`` chose among them.
     """
 
     provider: str
@@ -69,6 +72,7 @@ class Application:
     functions: tuple[Function, ...]
     errors: tuple[OperationError, ...]
     version: str = "3.1"
+    operations: int = 0
     _warnings: list[Warning] = field(default_factory=list, repr=False)
     _cycles: Callable[[], list[list[str]]] = field(default=list, repr=False)
     _responses: Responses | None = field(default=None, repr=False)
@@ -82,9 +86,11 @@ class Application:
     @property
     def warnings(self) -> tuple[Warning, ...]:
         """Problems kept rather than guessed, limits exceeded, response schemas dropped,
-        dangling ``$ref``s no operation reaches (reading this computes the response schemas
-        and checks the document's components)."""
-        if self._responses is not None:
+        dangling ``$ref``s no operation reaches. Only what the dialect emits is checked:
+        the response schemas are computed here for a dialect whose tools carry them
+        (``Dialect.outputs``: ``mcp``, ``3.1``), else only once some ``Function.output``
+        has been read."""
+        if self._responses is not None and self.dialect.outputs:
             self._responses.compute()
         with self._lock:  # two threads reading warnings must not run a check twice
             while self._later:
@@ -108,12 +114,16 @@ class Application:
         """The function called ``name``.
 
         Raises:
-            UnknownFunction: no function has that name.
+            UnknownFunction: no function has that name (the message names the closest
+                ones, as ``difflib.get_close_matches`` finds them).
         """
         try:
             return self._by_name[name]
         except KeyError:
-            raise UnknownFunction(f"no function named {name!r} in this application") from None
+            close = difflib.get_close_matches(name, self._by_name, n=3, cutoff=0.6)
+            hint = f"; did you mean {', '.join(map(repr, close))}?" if close else ""
+            raise UnknownFunction(f"no function named {name!r} in this application"
+                                  f"{hint}") from None
 
     @pausing_gc  # a few thousand small dicts, no cycles: as in compile()
     def tools(self) -> list[JSON]:
@@ -176,10 +186,38 @@ class Application:
         return await aexecute(self.function(name), arguments, **kwargs)
 
 
-def _error(site: OperationSite, exc: HttpllmError) -> OperationError:
+def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
+    """The operation's error; a message about another file (a referenced one that cannot
+    be read ...) names that file."""
+    message = exc.message
+    if exc.source and exc.source != label and exc.source not in message:
+        message = f"{exc.source}: {message}"
     return OperationError(method=site.method, path=site.path,
-                          pointer=exc.pointer or site.pointer, message=exc.message,
+                          pointer=exc.pointer or site.pointer, message=message,
                           kind=type(exc).__name__)
+
+
+def _check_options(dialect: Dialect, options: Options) -> None:
+    """Refuse option values the compile cannot use, naming the option.
+
+    Raises:
+        OptionError: as described by each check.
+    """
+    if options.examples not in ("native", "description", "off"):
+        raise OptionError(f"examples must be 'native', 'description' or 'off', not "
+                          f"{options.examples!r}", option="examples")
+    for option in ("unroll", "max_depth"):
+        value = getattr(options, option)
+        if value is not None and (type(value) is not int or value < 0):
+            raise OptionError(f"{option} must be a whole number >= 0, not {value!r}",
+                              option=option)
+    if options.envelope is not None and options.envelope not in dialect.envelopes:
+        known = (f"the envelopes {', '.join(map(repr, dialect.envelopes))}"
+                 if dialect.envelopes else "no envelope variant")
+        raise OptionError(f"provider {dialect.name!r} has {known}, not "
+                          f"{options.envelope!r}", option="envelope")
+    if options.strict and not dialect.has_strict:
+        raise OptionError(f"provider {dialect.name!r} has no strict mode", option="strict")
 
 
 @pausing_gc
@@ -238,6 +276,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
 
     Raises:
         UnknownDialect: ``provider`` is not registered (the message lists the known ones).
+        OptionError: an option value cannot be used (``unroll=-1``, an envelope the
+            provider does not have, ``strict=True`` for a provider without a strict mode).
         LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
         SpecError: not an OpenAPI 3.0/3.1 document.
     """
@@ -245,6 +285,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
                       split_unions=split_unions, lenient=lenient, examples=examples,
                       envelope=envelope, max_depth=max_depth, collapse_deep=collapse_deep)
+    _check_options(dialect, options)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     raw, path, label = source_of(spec)
@@ -266,7 +307,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
         try:
             drafts.append(composer.draft(site))
         except HttpllmError as exc:
-            errors.append(_error(site, exc))
+            errors.append(_error(site, exc, label))
         except RecursionError:
             errors.append(_error(site, LimitExceeded("operation nests too deep")))
     failed = named.close((schema for draft in drafts for schema in draft.schemas()), "request")
@@ -283,7 +324,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
                                      separate, warnings))
         except HttpllmError as exc:
-            errors.append(_error(draft.site, exc))
+            errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
                     for check in dialect.request_limits for problem in check(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -292,6 +333,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
             "per request; select fewer with include=/exclude=")))
     return Application(provider=dialect.name, dialect=dialect, options=options,
                        functions=tuple(functions), errors=tuple(errors), version=doc.version,
+                       operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses,
                        _later=[functools.partial(_unreached_refs, resolver, errors, warnings)])
@@ -332,13 +374,13 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
         function = composer.finish(draft, inliner.keeping(), separate, output,
                                    claimed=function.name)
         depth, size = measure(function.schema, inliner.sizes)
-    if depth > _MAX_OUTPUT_DEPTH:
-        raise LimitExceeded(f"parameters nest {depth} levels deep once references are "
-                            f"inlined (limit {_MAX_OUTPUT_DEPTH}); try reference=True",
-                            pointer=draft.site.pointer)
-    if size > 500_000:
-        raise LimitExceeded(f"parameters have {size} schema nodes once references are "
-                            "inlined (limit 500,000); try reference=True",
+    if depth > _MAX_OUTPUT_DEPTH:  # reference=True helps only where refs were inlined
+        refs = not inliner.reference and any(inliner.named.refs(s) for s in draft.schemas())
+        hint = "; try reference=True" if refs else ""
+        raise LimitExceeded(f"parameters nest {depth} levels deep (limit "
+                            f"{_MAX_OUTPUT_DEPTH}){hint}", pointer=draft.site.pointer)
+    if size > 500_000:  # past INLINE_MAX_NODES refs are kept already: nothing to suggest
+        raise LimitExceeded(f"parameters have {size:,} schema nodes (limit 500,000)",
                             pointer=draft.site.pointer)
     if renderer.options.split_unions:
         parts = split(function, inliner.origins, composer.pool.claim)

@@ -5,6 +5,7 @@ HttpllmError
 ├── LoadError ── LimitExceeded, AccessDenied   (unreadable; limits; network/folder gate)
 ├── SpecError ── RefError                      (invalid document; unresolvable $ref)
 ├── SchemaError                                (cannot be emended, e.g. allOf conflict)
+├── OptionError                                (an option value compile cannot take)
 ├── DialectError ── UnknownDialect, Unrepresentable
 └── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
 ```
@@ -26,6 +27,7 @@ __all__ = [
     "InvalidArguments",
     "LimitExceeded",
     "LoadError",
+    "OptionError",
     "RefError",
     "RequestBuildError",
     "SchemaError",
@@ -85,6 +87,20 @@ class RefError(SpecError):
 
 class SchemaError(HttpllmError):
     """A schema cannot be turned into an emended schema (e.g. contradictory ``allOf``)."""
+
+
+class OptionError(HttpllmError, ValueError):
+    """An option value that cannot be used (``unroll=-1``, an envelope the provider does
+    not have, ``strict=True`` for a provider without a strict mode ...).
+
+    Attributes:
+        option: the keyword argument of :func:`httpllm.compile` at fault (``"unroll"``);
+            the command line names its flag instead (``--unroll``).
+    """
+
+    def __init__(self, message: str, *, option: str):
+        self.option = option
+        super().__init__(message)
 
 
 class DialectError(HttpllmError):

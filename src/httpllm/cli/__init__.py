@@ -1,8 +1,19 @@
 """The ``httpllm`` command: one module per subcommand, each with ``register(sub)`` adding
 its parser and handler; :data:`COMMANDS` lists them in the order ``--help`` shows.
 
-Exit status: 0 on success; 1 with a one-line message on stderr when the input is invalid
-(an :class:`~httpllm.errors.HttpllmError`); 2 for a usage error (argparse).
+Exit status (the same for every command):
+
+- 0: done.
+- 1: the input cannot be used (an invalid or unreadable document, an unknown function,
+  invalid arguments, a file that cannot be written); one line on stderr.
+- 2: a usage error (an unknown flag, a value a flag cannot take: ``--unroll -1``,
+  ``--envelope bogus``, ``--strict`` for a provider without one); one line on stderr.
+- 3: a partial result that ``--fail-on skipped,fallback,warning`` names, or a compile
+  that gave no tool at all.
+- 4: ``call --send``: the API answered with a status other than 2xx.
+
+Messages speak in flags (``--allow-outside-root``), never in Python option names, and a
+command never ends in a traceback: anything unexpected is reported in one line as a bug.
 """
 
 from __future__ import annotations
@@ -10,8 +21,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from httpllm.cli import call, compile, inspect
+from httpllm.cli._common import UsageError, in_flags
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
@@ -19,26 +32,49 @@ __all__ = ["COMMANDS", "main"]
 COMMANDS = (compile, inspect, call)
 """The subcommand modules, each with ``register(sub)``."""
 
+USAGE = 2
+"""Exit status of a usage error (argparse's own)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with its usage errors in one line (``httpllm: error: ...``), exit 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="httpllm", description=(
-        "Compile OpenAPI 3.0/3.1 documents into LLM function-calling tools."))
-    sub = parser.add_subparsers(dest="command", required=True)
+    from httpllm import __version__
+
+    parser = _Parser(prog="httpllm", description=(
+        "Compile OpenAPI 3.0/3.1 documents into LLM function-calling tools, and turn tool "
+        "calls back into HTTP requests."))
+    parser.add_argument("--version", action="version", version=f"httpllm {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:
         command.register(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return the exit status."""
+    """Run the command line; return the exit status (see the table above)."""
     args = _parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+    except UsageError as exc:
+        print(f"httpllm {args.command}: error: {exc}".splitlines()[0], file=sys.stderr)
+        return USAGE
     except HttpllmError as exc:
-        print(f"httpllm: error: {exc}".splitlines()[0], file=sys.stderr)
+        print(f"httpllm: error: {in_flags(str(exc))}".splitlines()[0], file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # a bug of ours: one line, never a traceback for the user
+        print(f"httpllm: internal error ({type(exc).__name__}: {exc}); please report it "
+              "with the command that caused it".splitlines()[0], file=sys.stderr)
+        return 1
     return status
 
 

@@ -1,59 +1,292 @@
-"""What the commands share: the compile options, compiling from them, writing output and
-reporting skipped operations and warnings."""
+"""What the commands share: the compile options and their checks, compiling from them,
+reading the document (``-`` is standard input), writing output, credentials from flags,
+and saying a library message in the command line's own terms (flags, not Python options).
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import math
+import os
+import re
 import sys
+from collections.abc import Callable
+from typing import Any
 
 from httpllm._api import Application, compile
+from httpllm.errors import HttpllmError
+from httpllm.pointer import escape
+from httpllm.records import Argument
 
-__all__ = ["add_compile_options", "compile_from", "report_errors", "write"]
+__all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
+           "in_flags", "key_values", "non_negative", "write"]
+
+FLAGS: dict[str, str] = {
+    "provider": "--provider",
+    "strict": "--strict",
+    "reference": "--reference",
+    "strip_constraints": "--strip-constraints",
+    "unroll": "--unroll",
+    "split_unions": "--split-unions",
+    "examples": "--examples",
+    "envelope": "--envelope",
+    "max_depth": "--max-depth",
+    "collapse_deep": "--collapse-deep",
+    "include": "--include",
+    "exclude": "--exclude",
+    "allow_network": "--allow-network",
+    "allow_outside_root": "--allow-outside-root",
+    "separate": "--separate",
+    "host_arguments": "--host-arg",
+    "server_variables": "--server-var",
+    "base_url": "--base-url",
+    "auth": "--auth",
+}
+"""Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
+and its flag. A library message that names a Python option is shown with the flag."""
+
+_OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
+                     r"\binclude=/exclude=")
+
+
+class UsageError(Exception):
+    """A flag or its value is wrong: the command exits 2 with this one-line message."""
+
+
+def in_flags(message: str) -> str:
+    """``message`` with each Python option it names (``pass allow_outside_root=True``,
+    ``unroll=k``, ``include=/exclude=``) spelled as the command line's flag.
+
+    >>> in_flags("outside the folder (pass allow_outside_root=True)")
+    'outside the folder (pass --allow-outside-root)'
+    >>> in_flags("pass unroll=k to expand it k levels")
+    'pass --unroll K to expand it k levels'
+    """
+    def flag(match: re.Match[str]) -> str:
+        if match.group(0) == "include=/exclude=":
+            return "--include/--exclude"
+        name, value = match.group(1), match.group(2)
+        if name not in FLAGS:
+            return match.group(0)
+        if value in (None, "True"):
+            return FLAGS[name]
+        return f"{FLAGS[name]} {'K' if value in 'kKN' else value}"
+
+    return _OPTION.sub(flag, message)
+
+
+def non_negative(text: str) -> int:
+    """argparse type: a whole number >= 0."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value}")
+    return value
 
 
 def add_compile_options(parser: argparse.ArgumentParser) -> None:
+    """The flags every command that compiles a document takes."""
     parser.add_argument("--provider", "-p", default="chatgpt",
-                        help="target dialect (see --list-providers); default chatgpt")
-    parser.add_argument("--strict", action="store_true", help="the provider's strict mode")
+                        help="target dialect (see 'httpllm compile --list-providers'); "
+                             "default chatgpt")
+    parser.add_argument("--strict", action="store_true",
+                        help="the provider's strict mode (providers marked [strict])")
     parser.add_argument("--reference", action="store_true",
                         help="keep named schemas under $defs instead of inlining them")
     parser.add_argument("--strip-constraints", action="store_true",
                         help="move validation keywords into descriptions")
-    parser.add_argument("--unroll", type=int, default=None, metavar="K",
+    parser.add_argument("--unroll", type=non_negative, default=None, metavar="K",
                         help="unroll recursion K levels for dialects without $ref")
     parser.add_argument("--envelope", default=None,
-                        help="envelope variant, e.g. 'responses' for OpenAI")
+                        help="envelope variant: 'chat' or 'responses' (OpenAI), "
+                             "'parameters' or 'json-schema' (Gemini)")
+    parser.add_argument("--split-unions", action="store_true",
+                        help="one tool per variant of a union request body, for dialects "
+                             "without unions")
+    parser.add_argument("--examples", choices=("native", "description", "off"),
+                        default="native", help="where the document's examples go "
+                                               "(default native)")
+    parser.add_argument("--max-depth", type=non_negative, default=None, metavar="N",
+                        help="most object/array levels below each argument")
+    parser.add_argument("--collapse-deep", action="store_true",
+                        help="past --max-depth, send deeper parts as JSON text")
     parser.add_argument("--include", action="append", default=None, metavar="SELECTOR",
-                        help="only these operations: tag:T, 'GET /path/*', /path/*, operationId")
+                        help="only these operations: tag:T, 'GET /path/*', /path/*, "
+                             "method:M, operationId glob (repeatable)")
     parser.add_argument("--exclude", action="append", default=None, metavar="SELECTOR",
-                        help="leave these operations out (same selectors)")
+                        help="leave these operations out (same selectors, repeatable)")
+    parser.add_argument("--separate", action="append", default=None, metavar="ARGUMENT",
+                        help="keep an argument out of the model's view, e.g. "
+                             "'header:X-Api-Version' or 'api_version' (repeatable); "
+                             "'call' takes its value from --host-arg")
     parser.add_argument("--allow-network", action="store_true",
                         help="allow $refs to http(s) URLs (never fetched otherwise)")
     parser.add_argument("--allow-outside-root", action="store_true",
                         help="allow $refs to files outside the document's folder")
 
 
+def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
+    """The ``separate=`` predicate of ``--separate`` selectors: an argument's name or its
+    name in the document, optionally after ``LOCATION:`` (header names case-blind)."""
+    if not selectors:
+        return None
+    wanted: list[tuple[str | None, str]] = [
+        (s.split(":", 1)[0], s.split(":", 1)[1]) if ":" in s else (None, s) for s in selectors]
+
+    def chosen(argument: Argument) -> bool:
+        names = {argument.name, argument.original or argument.name}
+        if argument.location == "header":
+            names = {n.lower() for n in names}
+        for location, name in wanted:
+            key = name.lower() if argument.location == "header" else name
+            if key in names and location in (None, argument.location):
+                return True
+        return False
+
+    return chosen
+
+
+def _source(spec: str) -> str | bytes:
+    """The document argument: a path, or ``-`` for standard input."""
+    if spec == "-":
+        return sys.stdin.buffer.read()
+    return spec
+
+
 def compile_from(args: argparse.Namespace) -> Application:
-    return compile(args.spec, args.provider, strict=args.strict, reference=args.reference,
-                   strip_constraints=args.strip_constraints, unroll=args.unroll,
-                   envelope=args.envelope, include=args.include, exclude=args.exclude,
-                   allow_network=args.allow_network,
-                   allow_outside_root=args.allow_outside_root)
+    """Compile the command's document with its flags.
+
+    Raises:
+        UsageError: a flag's value cannot be used (the message names the flag).
+        HttpllmError: the document cannot be compiled.
+    """
+    from httpllm.errors import OptionError
+
+    try:
+        return compile(_source(args.spec), args.provider, strict=args.strict,
+                       reference=args.reference, strip_constraints=args.strip_constraints,
+                       unroll=args.unroll, split_unions=args.split_unions,
+                       examples=args.examples, envelope=args.envelope,
+                       max_depth=args.max_depth, collapse_deep=args.collapse_deep,
+                       include=args.include, exclude=args.exclude,
+                       separate=_separate(args.separate), allow_network=args.allow_network,
+                       allow_outside_root=args.allow_outside_root)
+    except OptionError as exc:
+        flag = FLAGS.get(exc.option, exc.option)
+        raise UsageError(f"{flag}: {in_flags(exc.message)}") from None
 
 
-def write(text: str, output: str | None) -> None:
-    if output:
+def write(text: str, output: str | None) -> int:
+    """Write ``text`` and a newline to the ``-o`` file or standard output; the characters
+    written.
+
+    Raises:
+        HttpllmError: the file cannot be written (the message names it and why).
+    """
+    if not output or output == "-":
+        sys.stdout.write(text + "\n")
+        return len(text) + 1
+    try:
         with open(output, "w", encoding="utf-8") as handle:
             handle.write(text + "\n")
-    else:
-        sys.stdout.write(text + "\n")
+    except OSError as exc:
+        raise HttpllmError(f"cannot write --output {output}: {exc.strerror}") from None
+    return len(text) + 1
 
 
-def report_errors(app: Application) -> None:
-    for error in app.errors:
-        where = f"{error.method.upper()} {error.path}".strip()
-        print(f"httpllm: skipped {where}: {error.pointer}: {error.message}", file=sys.stderr)
-    for warning in app.warnings:
-        print(f"httpllm: warning: {warning.pointer}: {warning.message}", file=sys.stderr)
+def key_values(items: list[str] | None, flag: str) -> dict[str, str]:
+    """``NAME=VALUE`` items of a repeatable flag as a dict.
+
+    Raises:
+        UsageError: an item has no ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in items or ():
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise UsageError(f"{flag} expects NAME=VALUE, not {item!r}")
+        out[name] = value
+    return out
 
 
+def auth_from(app: Application, values: list[str] | None,
+              env: list[str] | None) -> dict[str, Any] | None:
+    """The ``auth=`` mapping of ``--auth SCHEME=VALUE`` and ``--auth-env SCHEME=ENVVAR``:
+    for an HTTP Basic scheme the value is ``user:password`` (split at the first colon).
+
+    Raises:
+        UsageError: a malformed item, an unset environment variable, a scheme the
+            document does not declare, or a Basic credential without a colon.
+    """
+    given = key_values(values, "--auth")
+    for scheme, variable in key_values(env, "--auth-env").items():
+        if variable not in os.environ:
+            raise UsageError(f"--auth-env {scheme}={variable}: the environment variable "
+                             f"{variable} is not set")
+        given[scheme] = os.environ[variable]
+    if not given:
+        return None
+    schemes = security_schemes(app)
+    auth: dict[str, Any] = {}
+    for scheme, value in given.items():
+        declared = schemes.get(scheme)
+        if declared is None:
+            known = ", ".join(sorted(schemes)) or "none"
+            raise UsageError(f"--auth {scheme}=...: the document declares no security scheme "
+                             f"{scheme!r} (it declares: {known})")
+        if declared.get("type") == "http" and str(declared.get("scheme")).lower() == "basic":
+            user, colon, password = value.partition(":")
+            if not colon:
+                raise UsageError(f"--auth {scheme}=USER:PASSWORD: HTTP Basic needs both, "
+                                 "separated by a colon")
+            auth[scheme] = (user, password)
+        else:
+            auth[scheme] = value
+    return auth
+
+
+def security_schemes(app: Application) -> dict[str, Any]:
+    """The security schemes the compiled functions name, by name."""
+    out: dict[str, Any] = {}
+    for function in app.functions:
+        out.update(function.security_schemes)
+    return out
+
+
+def dumps(value: Any) -> str:
+    """Indented JSON text. JSON has no ``NaN`` or ``Infinity`` (a YAML document may say
+    ``.nan``): such a number is written as ``null`` and named in a warning on stderr,
+    never written bare (which no JSON parser reads)."""
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+    except ValueError:
+        found: list[str] = []
+        text = json.dumps(_finite(value, "", found), indent=2, ensure_ascii=False)
+        print(f"httpllm: warning: {len(found)} number(s) JSON cannot hold (NaN, Infinity) "
+              f"written as null: {', '.join(found[:5])}{' ...' if len(found) > 5 else ''}",
+              file=sys.stderr)
+        return text
+
+
+def _finite(value: Any, pointer: str, found: list[str]) -> Any:
+    """``value`` with each non-finite number replaced by ``None``, its pointer in ``found``
+    (iterative: output nests at most a few hundred levels, but no recursion is cheaper
+    to reason about)."""
+    root: list[Any] = [value]
+    stack: list[tuple[Any, Any, str]] = [(root, 0, pointer)]
+    while stack:
+        holder, key, at = stack.pop()
+        node = holder[key]
+        if isinstance(node, float) and not math.isfinite(node):
+            holder[key] = None
+            found.append(at or "/")
+        elif isinstance(node, dict):
+            holder[key] = node = dict(node)  # the tools share subtrees: copy, never edit
+            stack.extend((node, k, f"{at}/{escape(k)}") for k in node)
+        elif isinstance(node, list):
+            holder[key] = node = list(node)
+            stack.extend((node, i, f"{at}/{i}") for i in range(len(node)))
+    return root[0]

@@ -1,54 +1,114 @@
-"""``httpllm call``: validate a tool call and print (or send) the request."""
+"""``httpllm call``: validate a tool call and print (or send) the request.
+
+Credentials given with ``--auth``/``--auth-env`` are sent but never printed: wherever a
+credential would show in the printed request it reads ``***``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import base64
 import json
 import sys
+import urllib.parse
+from collections.abc import Iterable
+from typing import Any
 
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import add_compile_options, auth_from, compile_from, key_values
 
-__all__ = ["register"]
+__all__ = ["UPSTREAM_ERROR", "register"]
+
+UPSTREAM_ERROR = 4
+"""Exit status of ``call --send`` when the API answers with a status other than 2xx."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``call`` command."""
-    call = sub.add_parser("call", help="validate a tool call and print (or send) the request")
-    call.add_argument("spec", help="OpenAPI document (path)")
+    call = sub.add_parser(
+        "call", help="validate a tool call and print (or send) the request",
+        description="Validate a tool call's arguments and print the HTTP request they make "
+                    "(credentials masked); --send sends it. Exit status: 0 done, 1 invalid "
+                    "arguments or document, 2 a usage error, 4 the API answered non-2xx.")
+    call.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
     call.add_argument("function", help="function name")
     call.add_argument("--args", required=True, help="the arguments, as JSON")
     call.add_argument("--base-url", default=None, help="server URL to use")
     call.add_argument("--send", action="store_true", help="send the request")
     call.add_argument("--auth", action="append", metavar="SCHEME=VALUE",
-                      help="a credential for a security scheme (repeatable)")
+                      help="a credential for a security scheme (repeatable); for HTTP "
+                           "Basic SCHEME=USER:PASSWORD")
+    call.add_argument("--auth-env", action="append", metavar="SCHEME=ENVVAR",
+                      help="a credential read from an environment variable (repeatable)")
+    call.add_argument("--host-arg", action="append", metavar="NAME=VALUE",
+                      help="a value for an argument kept from the model with --separate "
+                           "(JSON, or plain text)")
+    call.add_argument("--server-var", action="append", metavar="NAME=VALUE",
+                      help="a value for a variable of the server URL")
     add_compile_options(call)
     call.set_defaults(handler=run)
 
 
+def _json_or_text(value: str) -> Any:
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
+
+
+def _secrets(auth: dict[str, Any] | None) -> list[str]:
+    """Every form a credential may take in a printed request, longest first."""
+    out: set[str] = set()
+    for value in (auth or {}).values():
+        if isinstance(value, tuple):
+            user, password = value
+            out.add(base64.b64encode(f"{user}:{password}".encode()).decode())
+            values: Iterable[str] = (password,)
+        else:
+            values = (value,)
+        for text in values:
+            if text:
+                out |= {text, urllib.parse.quote(text, safe=""), urllib.parse.quote_plus(text)}
+    return sorted(out, key=len, reverse=True)
+
+
+def _masked(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, "***")
+    return text
+
+
 def run(args: argparse.Namespace) -> int:
-    from httpllm.execute import build_request, validate
+    """``httpllm call``."""
+    from httpllm.execute import build_request, execute, validate
 
     app = compile_from(args)
     function = app.function(args.function)
-    result = validate(function, args.args)
+    host = {k: _json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
+    result = validate(function, args.args, host_arguments=host or None)
     if not result.ok:
         print(result.feedback(), file=sys.stderr)
         return 1
-    auth = dict(item.split("=", 1) for item in args.auth or [] if "=" in item) or None
-    request = build_request(function, args.args, base_url=args.base_url, auth=auth)
-    print(f"{request.method} {request.url}")
+    auth = auth_from(app, args.auth, args.auth_env)
+    options: dict[str, Any] = {
+        "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
+        "server_variables": key_values(args.server_var, "--server-var") or None,
+    }
+    secrets = _secrets(auth)
+    request = build_request(function, args.args, **options)
+    print(_masked(f"{request.method} {request.url}", secrets))
     for key, value in request.headers.items():
-        print(f"{key}: {value}")
+        print(_masked(f"{key}: {value}", secrets))
     if request.content:
         print()
-        print(request.content.decode("utf-8", "replace"))
-    if args.send:
-        from httpllm.execute import execute
-
-        response = execute(function, args.args, base_url=args.base_url, auth=auth)
-        print(f"\n=> {response.status}")
-        print(json.dumps(response.body, indent=2) if not isinstance(response.body, str)
-              else response.body)
+        print(_masked(request.content.decode("utf-8", "replace"), secrets))
+    if not args.send:
+        return 0
+    response = execute(function, args.args, **options)
+    print(f"\n=> {response.status}")
+    body = response.body
+    print(_masked(body if isinstance(body, str) else json.dumps(body, indent=2), secrets))
+    if not 200 <= response.status < 300:
+        print(f"httpllm: the API answered {response.status} (exit {UPSTREAM_ERROR})",
+              file=sys.stderr)
+        return UPSTREAM_ERROR
     return 0
-
-

@@ -1,49 +1,110 @@
-"""``httpllm compile``: print or write the tool list (or the loss report)."""
+"""``httpllm compile``: print or write the tool list (or the loss report), then say on
+standard error what was skipped, what fell back and what was warned, in one summary line."""
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
-from httpllm.cli._common import add_compile_options, compile_from, report_errors, write
+from httpllm._api import Application
+from httpllm.cli._common import UsageError, add_compile_options, compile_from, dumps, write
+from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
 from httpllm.dialects import get_dialect, providers
 
 __all__ = ["register"]
 
 
+def _fail_on(text: str) -> list[str]:
+    """argparse type of ``--fail-on``: a comma-separated list of :data:`FAIL_ON`."""
+    chosen = [item.strip() for item in text.split(",") if item.strip()]
+    wrong = [item for item in chosen if item not in FAIL_ON]
+    if wrong or not chosen:
+        raise argparse.ArgumentTypeError(f"expected some of {', '.join(FAIL_ON)} "
+                                         f"(comma-separated), not {text!r}")
+    return chosen
+
+
+def add_report_options(parser: argparse.ArgumentParser) -> None:
+    """``-q``, ``-v`` and ``--fail-on``: how much a command tells, and what fails it."""
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="no summary and no warnings on stderr (errors only)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="list every skipped operation and warning with its pointer")
+    parser.add_argument("--fail-on", type=_fail_on, default=[], metavar="WHAT",
+                        help="exit 3 when the result has any of: skipped, fallback, "
+                             "warning (comma-separated)")
+
+
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``compile`` command."""
-    comp = sub.add_parser("compile", help="print or write the tool list")
-    comp.add_argument("spec", nargs="?", help="OpenAPI document (path)")
+    comp = sub.add_parser(
+        "compile", help="print or write the tool list",
+        description="Compile an OpenAPI document into the provider's tool list. Exit "
+                    "status: 0 done, 1 the document cannot be used, 2 a usage error, 3 a "
+                    "partial result named by --fail-on, or no tool at all.")
+    comp.add_argument("spec", nargs="?", help="OpenAPI document: a path, or - for stdin")
     add_compile_options(comp)
     comp.add_argument("-o", "--output", help="write to this file instead of stdout")
     comp.add_argument("--losses", action="store_true",
                       help="print the loss report instead of the tools")
     comp.add_argument("--list-providers", action="store_true", help="list the providers")
+    add_report_options(comp)
     comp.set_defaults(handler=run)
 
 
+def _providers() -> int:
+    for name in providers():
+        dialect = get_dialect(name)
+        aliases = f" (alias {', '.join(dialect.aliases)})" if dialect.aliases else ""
+        strict = " [strict]" if dialect.has_strict else ""
+        envelopes = f" envelopes: {', '.join(dialect.envelopes)}" if dialect.envelopes else ""
+        print(f"{name}{aliases}{strict}{envelopes}")
+    return 0
+
+
+def why_empty(app: Application, args: argparse.Namespace) -> str:
+    """Why a compile gave no tool, in the user's terms."""
+    if app.operations == 0:
+        return ("the document has no operations under paths (webhooks and callbacks are "
+                "not compiled)")
+    if not app.errors:
+        return (f"no operation of the document's {app.operations} matched --include/"
+                "--exclude")
+    return f"every selected operation was skipped ({len(app.errors)})"
+
+
+def finish(app: Application, args: argparse.Namespace, *, written: int | None,
+           target: str | None, extra: str = "") -> int:
+    """Report, summarize and choose the exit status of a compile's command."""
+    if not args.quiet:
+        report(app, verbose=args.verbose)
+    status = 0
+    if not app.functions:
+        print(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
+        status = PARTIAL
+    bad = failed(app, args.fail_on)
+    if bad:
+        status = PARTIAL
+    if not args.quiet:
+        line = summary(app, written=written, target=target, extra=extra)
+        if bad:
+            line += f" (--fail-on: {', '.join(bad)})"
+        print(f"httpllm: {line}", file=sys.stderr)
+    return status
+
+
 def run(args: argparse.Namespace) -> int:
+    """``httpllm compile``."""
     if args.list_providers:
-        for name in providers():
-            dialect = get_dialect(name)
-            aliases = f" (alias {', '.join(dialect.aliases)})" if dialect.aliases else ""
-            strict = " [strict]" if dialect.has_strict else ""
-            print(f"{name}{aliases}{strict}")
-        return 0
+        return _providers()
     if not args.spec:
-        print("httpllm: compile needs a SPEC (or --list-providers)", file=sys.stderr)
-        return 2
+        raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
     app = compile_from(args)
-    report_errors(app)
     if args.losses:
         out: Any = [loss.to_json() | {"function": f.name} for f in app.functions
                     for loss in f.losses]
     else:
         out = app.tools()
-    write(json.dumps(out, indent=2, ensure_ascii=False), args.output)
-    return 0
-
-
+    written = write(dumps(out), args.output)
+    return finish(app, args, written=written, target=args.output)

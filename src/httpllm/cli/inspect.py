@@ -1,24 +1,76 @@
-"""``httpllm inspect``: operations, recursive schemas (each cycle) and errors."""
+"""``httpllm inspect``: what a document offers before it is handed to a model — its
+operations with their arguments, the servers (with their variables), the security
+schemes a call may need credentials for, recursive schemas (each cycle), skipped
+operations and warnings; ``--json`` for machines."""
 
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm._api import Application
+from httpllm.cli._common import add_compile_options, compile_from, dumps, in_flags
+from httpllm.cli._common import security_schemes as _schemes
 
 __all__ = ["register"]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``inspect`` command."""
-    insp = sub.add_parser("inspect", help="operations, recursive schemas and errors")
-    insp.add_argument("spec", help="OpenAPI document (path)")
+    insp = sub.add_parser("inspect", help="operations, servers, security schemes, "
+                                          "recursive schemas and errors")
+    insp.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
     add_compile_options(insp)
+    insp.add_argument("--json", action="store_true", help="print one JSON object")
     insp.set_defaults(handler=run)
 
 
+def _servers(app: Application) -> list[dict[str, Any]]:
+    seen: dict[str, dict[str, Any]] = {}
+    for function in app.functions:
+        for server in function.servers:
+            seen.setdefault(server.url, {"url": server.url, "variables": server.variables})
+    return list(seen.values())
+
+
+def _scheme_line(name: str, scheme: dict[str, Any]) -> str:
+    kind = str(scheme.get("type"))
+    if kind == "http":
+        how = f"http {scheme.get('scheme', '')}".strip()
+        value = "USER:PASSWORD" if str(scheme.get("scheme")).lower() == "basic" else "TOKEN"
+    elif kind == "apiKey":
+        how = f"API key in {scheme.get('in')} {scheme.get('name')!r}"
+        value = "KEY"
+    else:
+        how, value = kind, "TOKEN"
+    return f"  {name:<24} {how:<40} --auth {name}={value}"
+
+
+def as_json(app: Application) -> dict[str, Any]:
+    """The inspection as one JSON object."""
+    return {
+        "version": app.version,
+        "provider": app.provider,
+        "operations": app.operations,
+        "functions": [{"name": f.name, "method": f.method, "path": f.path,
+                       "operation_id": f.operation_id, "tags": list(f.tags),
+                       "arguments": [{"name": a.name, "in": a.location, "required": a.required}
+                                     for a in f.arguments],
+                       "security": list(f.security)} for f in app.functions],
+        "servers": _servers(app),
+        "security_schemes": _schemes(app),
+        "cycles": [list(c) for c in app.cycles],
+        "errors": [e.to_json() for e in app.errors],
+        "warnings": [w.to_json() for w in app.warnings],
+    }
+
+
 def run(args: argparse.Namespace) -> int:
+    """``httpllm inspect``."""
     app = compile_from(args)
+    if args.json:
+        print(dumps(as_json(app)))
+        return 0
     print(f"OpenAPI {app.version}: {len(app.functions)} functions, {len(app.errors)} errors, "
           f"provider {app.provider}")
     print("\nOperations:")
@@ -26,6 +78,18 @@ def run(args: argparse.Namespace) -> int:
         args_text = ", ".join(f"{a.name}{'' if a.required else '?'}:{a.location}"
                               for a in f.arguments)
         print(f"  {f.name:<40} {f.method.upper():<7} {f.path}  ({args_text})")
+    print("\nServers:")
+    for server in _servers(app):
+        variables = ", ".join(f"{k}={v}" for k, v in server["variables"].items())
+        print(f"  {server['url']}" + (f"  ({variables}; --server-var NAME=VALUE on call)"
+                                      if variables else ""))
+    if not _servers(app):
+        print("  (none: pass --base-url on call)")
+    print("\nSecurity schemes:")
+    for name, scheme in sorted(_schemes(app).items()):
+        print(_scheme_line(name, scheme))
+    if not _schemes(app):
+        print("  (none)")
     print("\nRecursive schemas:")
     for cycle in app.cycles:
         print("  cycle: " + " -> ".join([*cycle, cycle[0]]))
@@ -33,11 +97,11 @@ def run(args: argparse.Namespace) -> int:
         print("  (none)")
     print("\nErrors:")
     for error in app.errors:
-        print(f"  {error.method.upper()} {error.path}: {error.pointer}: {error.message}")
+        print(f"  {error.method.upper()} {error.path}: {error.pointer}: "
+              f"{in_flags(error.message)}")
     if not app.errors:
         print("  (none)")
     for warning in app.warnings:
-        print(f"  warning: {warning.pointer}: {warning.message}")
+        print(f"  warning: {warning.pointer}: {in_flags(warning.message)}")
     return 0
-
 

@@ -125,6 +125,11 @@ class Dialect:
         envelope: ``(function, options) -> tool`` the provider's wire shape.
         group: ``(tools) -> tools``: the per-function envelopes as the provider's request
             takes them (Gemini: one ``Tool`` holding every declaration); ``None``: as is.
+        envelopes: the envelope variants ``Options.envelope`` may name, the default first
+            (``()``: only the default, ``envelope=None``).
+        outputs: whether the envelope carries each function's success response schema
+            (``Function.output``); only then does a compile's ``warnings`` compute the
+            response schemas.
         variant: ``(options) -> dialect``: the record to use for these options (Gemini's
             ``envelope="json-schema"`` has other rules); ``None``: this one.
         decodes: tool-call values differ from the operation's (a string enum for an
@@ -153,6 +158,8 @@ class Dialect:
     finish: Callable[[Schema, Function, RenderContext], Schema] | None = None
     envelope: Callable[[Function, Options], JSON] = lambda f, o: f.to_json()
     group: Callable[[list[JSON]], list[JSON]] | None = None
+    envelopes: tuple[str, ...] = ()
+    outputs: bool = False
     variant: Callable[[Options], Dialect] | None = None
     decodes: bool = False
     aliases: tuple[str, ...] = ()

@@ -193,6 +193,7 @@ GEMINI = Dialect(
     finish=limit_depth,
     envelope=_declaration,
     group=_group,
+    envelopes=("parameters", "json-schema"),
     variant=lambda options: _variant(options),
     decodes=True,
     source="https://ai.google.dev/api/caching#FunctionDeclaration",

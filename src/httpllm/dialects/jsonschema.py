@@ -31,6 +31,7 @@ JSON_SCHEMA = Dialect(
     refs="keep",
     rules=(filter_keywords,),
     envelope=_envelope,
+    outputs=True,
     source="https://json-schema.org/draft/2020-12/json-schema-core",
 )
 

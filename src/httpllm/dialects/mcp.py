@@ -91,6 +91,7 @@ MCP = Dialect(
     rules=(filter_keywords,),
     finish=_record_wrap,
     envelope=_envelope,
+    outputs=True,
     source="https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
 )
 """``{"name", "description"?, "inputSchema", "outputSchema"?, "annotations"}``."""

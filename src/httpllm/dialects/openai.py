@@ -431,6 +431,7 @@ CHATGPT = Dialect(
                   close_objects),
     strict_limits=(strict_limits,),
     envelope=_envelope,
+    envelopes=("chat", "responses"),
     source="https://platform.openai.com/docs/guides/function-calling",
 )
 """OpenAI Chat Completions ``{"type": "function", "function": {...}}``; with

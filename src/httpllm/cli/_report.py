@@ -1,0 +1,117 @@
+"""What a command tells on standard error about a compile: skipped operations and warnings
+grouped by kind (each one under ``-v``), and the one-line summary that ends every compile.
+
+The exit statuses of a partial result (see :mod:`httpllm.cli`) are decided here too:
+``--fail-on`` names what counts as a failure.
+"""
+
+from __future__ import annotations
+
+import collections
+import re
+import sys
+from collections.abc import Iterable
+
+from httpllm._api import Application
+from httpllm.cli._common import in_flags
+
+__all__ = ["FAIL_ON", "PARTIAL", "failed", "kind", "report", "summary"]
+
+PARTIAL = 3
+"""Exit status of a result that ``--fail-on`` counts as failed, or of a compile that gave
+no tool at all."""
+
+FAIL_ON = ("skipped", "fallback", "warning")
+"""What ``--fail-on`` may name: an operation skipped, a strict-mode fallback, a warning."""
+
+_VARIABLE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|#/\S*|\d[\d,.]*")
+
+
+def kind(message: str) -> str:
+    """The kind of a warning or error message: its first clause, with numbers, quoted
+    names and pointers left out, so that messages differing only in those group together.
+
+    >>> kind("1,223 tools exceed chatgpt's limit of 128 per request; select fewer")
+    "N tools exceed chatgpt's limit of N per request"
+    """
+    head = re.split(r"[:;(]", message, maxsplit=1)[0]
+    return " ".join(_VARIABLE.sub("N", head).split())
+
+
+def _grouped(lines: Iterable[tuple[str, str]]) -> list[tuple[str, int, list[str]]]:
+    """``(kind, count, [detail ...])`` of ``(message, detail)`` pairs, most frequent first."""
+    groups: dict[str, list[str]] = collections.defaultdict(list)
+    examples: dict[str, str] = {}
+    for message, detail in lines:
+        key = kind(message)
+        groups[key].append(detail)
+        examples.setdefault(key, message)
+    ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
+    return [(examples[key] if len(details) == 1 else key, len(details), details)
+            for key, details in ordered]
+
+
+def fallbacks(app: Application) -> list[str]:
+    """The functions declared non-strict although strict mode was asked for."""
+    return [f.name for f in app.functions if any(x.action == "fallback" for x in f.losses)]
+
+
+def report(app: Application, *, verbose: bool) -> None:
+    """Skipped operations and warnings on standard error, one line per kind with a count
+    (every one, with its pointer, under ``verbose``)."""
+    skipped = [(e.message, f"{e.method.upper()} {e.path}".strip() + f": {e.pointer}: "
+                f"{e.message}") for e in app.errors]
+    for label, pairs in (("skipped", skipped),
+                         ("warning", [(w.message, f"{w.pointer}: {w.message}")
+                                      for w in app.warnings])):
+        for first, count, details in _grouped(pairs):
+            if verbose:
+                for detail in details:
+                    _say(f"{label}: {in_flags(detail)}")
+            elif count == 1:
+                _say(f"{label}: {in_flags(details[0])}")
+            else:
+                _say(f"{label}: {count} x {in_flags(first)} (-v lists each)")
+
+
+def summary(app: Application, *, written: int | None = None, target: str | None = None,
+            extra: str = "") -> str:
+    """The one line that ends a compile: tools emitted, operations skipped by kind,
+    strict fallbacks, warnings by kind, and what was written where.
+
+    >>> # "14 tools for chatgpt; 2 operations skipped (RefError 2); 1 warning; 9.1 kB to out.json"
+    """
+    parts = [f"{len(app.functions)} tool{'s' if len(app.functions) != 1 else ''} for "
+             f"{app.provider}{' strict' if app.options.strict else ''}"]
+    if app.errors:
+        kinds = collections.Counter(e.kind for e in app.errors)
+        parts.append(f"{len(app.errors)} operation{'s' if len(app.errors) != 1 else ''} "
+                     "skipped (" + ", ".join(f"{k} {n}" for k, n in kinds.most_common()) + ")")
+    fell = fallbacks(app)
+    if fell:
+        parts.append(f"{len(fell)} strict fallback{'s' if len(fell) != 1 else ''}")
+    if app.warnings:
+        parts.append(f"{len(app.warnings)} warning{'s' if len(app.warnings) != 1 else ''}")
+    if extra:
+        parts.append(extra)
+    if written is not None:
+        size = f"{written / 1000:.1f} kB" if written >= 1000 else f"{written} B"
+        parts.append(f"{size} to {target or 'stdout'}")
+    return "; ".join(parts)
+
+
+def failed(app: Application, fail_on: Iterable[str]) -> list[str]:
+    """What of ``fail_on`` (see :data:`FAIL_ON`) the result shows, as phrases."""
+    found = []
+    wanted = set(fail_on)
+    if "skipped" in wanted and app.errors:
+        found.append(f"{len(app.errors)} skipped")
+    if "fallback" in wanted and fallbacks(app):
+        found.append(f"{len(fallbacks(app))} strict fallbacks")
+    if "warning" in wanted and app.warnings:
+        found.append(f"{len(app.warnings)} warnings")
+    return found
+
+
+def _say(line: str) -> None:
+    print(f"httpllm: {line}", file=sys.stderr)
