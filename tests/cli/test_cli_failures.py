@@ -1,0 +1,274 @@
+"""The command line over every failure a new user met: each ends with the documented exit
+status and one clear line on stderr (or the summary), never a traceback, and speaks in
+flags rather than Python option names."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from httpllm.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+PETSTORE = str(ROOT / "specs" / "petstore-3.0.yaml")
+PYTHON_OPTION = re.compile(r"\b(allow_outside_root|allow_network|unroll|reference|include|"
+                           r"exclude|collapse_deep|strip_constraints)=")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``(status, stdout, stderr)`` of the command, usage errors included."""
+    try:
+        status = main(list(argv))
+    except SystemExit as exc:  # argparse's usage errors
+        status = int(exc.code or 0)
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err
+    assert not PYTHON_OPTION.search(err), err
+    return status, out, err
+
+
+def lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def library(tmp_path: Path) -> Path:
+    """A document with a referenced file that is missing, a NaN default, a duplicate
+    operationId and a Basic security scheme."""
+    doc = tmp_path / "api.yaml"
+    doc.write_text("""
+openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "https://{region}.example.com/v1", variables: {region: {default: eu, enum: [eu, us]}}}]
+components:
+  securitySchemes:
+    basicAuth: {type: http, scheme: basic}
+security: [{basicAuth: []}]
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters:
+        - {name: q, in: query, schema: {type: number, default: .nan}}
+      responses: {"200": {description: ok}}
+  /b:
+    post:
+      operationId: getA
+      requestBody:
+        content:
+          application/json:
+            schema: {$ref: "./nothere.yaml#/Thing"}
+      responses: {"200": {description: ok}}
+""")
+    return doc
+
+
+def test_unwritable_output_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """`-o` into a folder that does not exist exits 1 naming the flag and the file."""
+    status, _, err = run(capsys, "compile", PETSTORE, "-o", "/nonexistent/dir/out.json")
+    assert status == 1
+    assert lines(err) == ["httpllm: error: cannot write --output /nonexistent/dir/out.json: "
+                          "No such file or directory"]
+
+
+@pytest.mark.parametrize(("argv", "flag"), [
+    (["--envelope", "bogus"], "--envelope"),
+    (["--unroll", "-1"], "--unroll"),
+    (["--max-depth", "x"], "--max-depth"),
+    (["--provider", "gemini", "--strict"], "--strict"),
+    (["--provider", "mistral", "--envelope", "responses"], "--envelope"),
+    (["--examples", "bogus"], "--examples"),
+    (["--fail-on", "nothing"], "--fail-on"),
+])
+def test_bad_option_values_are_usage_errors(capsys: pytest.CaptureFixture[str],
+                                            argv: list[str], flag: str) -> None:
+    """A value a flag cannot take exits 2 with one line naming the flag."""
+    status, out, err = run(capsys, "compile", PETSTORE, *argv)
+    assert status == 2 and out == ""
+    assert len(lines(err)) == 1 and flag in err
+
+
+def test_empty_selection_says_why_and_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--include` matching nothing prints `[]`, says no operation matched, exits 3."""
+    status, out, err = run(capsys, "compile", PETSTORE, "--include", "tag:nosuch")
+    assert status == 3 and json.loads(out) == []
+    assert "no operation of the document's 4 matched --include/--exclude" in err
+
+
+def test_webhooks_only_document_says_so(capsys: pytest.CaptureFixture[str],
+                                        tmp_path: Path) -> None:
+    """A document with webhooks and no paths gives no tools and says why (exit 3)."""
+    doc = tmp_path / "hooks.yaml"
+    doc.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\nwebhooks:\n"
+                   "  ping: {post: {responses: {'200': {description: ok}}}}\n")
+    status, _, err = run(capsys, "compile", str(doc))
+    assert status == 3 and "no operations under paths" in err
+
+
+def test_partial_result_has_a_summary_and_fail_on(capsys: pytest.CaptureFixture[str],
+                                                  library: Path) -> None:
+    """A skipped operation is named with the missing file, the summary counts it, and
+    `--fail-on skipped` turns it into exit 3."""
+    status, out, err = run(capsys, "compile", str(library))
+    assert status == 0
+    assert "nothere.yaml" in err
+    assert re.search(r"httpllm: 1 tool for chatgpt; 1 operation skipped \(LoadError 1\)", err)
+    status, _, err = run(capsys, "compile", str(library), "--fail-on", "skipped")
+    assert status == 3 and "--fail-on: 1 skipped" in err
+
+
+def test_quiet_silences_and_verbose_lists(capsys: pytest.CaptureFixture[str],
+                                          library: Path) -> None:
+    """`-q` prints nothing but output; `-v` gives each skipped operation its pointer."""
+    _, out, err = run(capsys, "compile", str(library), "-q")
+    assert out and "skipped" not in err and "tool" not in err
+    _, _, err = run(capsys, "compile", str(library), "-v")
+    assert "#/paths/~1b/post/requestBody" in err
+
+
+def test_nan_is_never_written_bare(capsys: pytest.CaptureFixture[str], library: Path) -> None:
+    """A `.nan` default comes out as JSON `null`, with a warning naming where."""
+    _, out, err = run(capsys, "compile", str(library))
+    tool = json.loads(out)[0]  # strict JSON: no NaN
+    assert tool["function"]["parameters"]["properties"]["q"]["default"] is None
+    assert "/0/function/parameters/properties/q/default" in err
+
+
+def test_unknown_function_lists_close_matches(capsys: pytest.CaptureFixture[str]) -> None:
+    """A misspelt function name exits 1 and suggests the closest names."""
+    status, _, err = run(capsys, "call", PETSTORE, "listPet", "--args", "{}")
+    assert status == 1 and "did you mean 'listPets'" in err and len(lines(err)) == 1
+
+
+def test_outside_folder_message_names_the_flag(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A `$ref` outside the document's folder is reported with `--allow-outside-root`."""
+    (tmp_path / "outside.yaml").write_text("Thing: {type: string}\n")
+    api = tmp_path / "api"
+    api.mkdir()
+    (api / "api.yaml").write_text("""
+openapi: 3.0.3
+info: {title: t, version: "1"}
+paths:
+  /a:
+    post:
+      operationId: postA
+      requestBody: {content: {application/json: {schema: {$ref: "../outside.yaml#/Thing"}}}}
+      responses: {"200": {description: ok}}
+""")
+    _, _, err = run(capsys, "compile", str(api / "api.yaml"))
+    assert "--allow-outside-root" in err
+
+
+def test_basic_auth_and_masking(capsys: pytest.CaptureFixture[str], library: Path) -> None:
+    """`--auth SCHEME=user:password` sends HTTP Basic, and the printed request masks it."""
+    status, out, _ = run(capsys, "call", str(library), "getA", "--args", "{}",
+                         "--auth", "basicAuth=alice:s3cret", "--server-var", "region=us")
+    assert status == 0
+    assert "https://us.example.com/v1/a" in out
+    assert "authorization: basic ***" in out.lower() and "s3cret" not in out
+    assert "YWxpY2U6czNjcmV0" not in out  # base64("alice:s3cret")
+
+
+def test_basic_auth_without_password_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                      library: Path) -> None:
+    """A Basic credential without a colon exits 2 saying USER:PASSWORD."""
+    status, _, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                         "--auth", "basicAuth=alice")
+    assert status == 2 and "USER:PASSWORD" in err
+
+
+def test_auth_env_reads_the_variable(capsys: pytest.CaptureFixture[str], library: Path,
+                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--auth-env` takes the credential from the environment; an unset one exits 2."""
+    monkeypatch.setenv("API_BASIC", "bob:pw")
+    status, out, _ = run(capsys, "call", str(library), "getA", "--args", "{}",
+                         "--auth-env", "basicAuth=API_BASIC")
+    assert status == 0 and "authorization: basic ***" in out.lower()
+    status, _, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                         "--auth-env", "basicAuth=NOT_SET_ANYWHERE")
+    assert status == 2 and "NOT_SET_ANYWHERE" in err
+
+
+def test_inspect_lists_security_and_servers(capsys: pytest.CaptureFixture[str],
+                                            library: Path) -> None:
+    """`inspect` names each security scheme with the flag to pass, and each server with
+    its variables; `--json` gives the same as one object."""
+    _, out, _ = run(capsys, "inspect", str(library))
+    assert "--auth basicAuth=USER:PASSWORD" in out
+    assert "https://{region}.example.com/v1" in out and "region=eu" in out
+    _, out, _ = run(capsys, "inspect", str(library), "--json")
+    data = json.loads(out)
+    assert data["security_schemes"]["basicAuth"]["scheme"] == "basic"
+    assert data["servers"][0]["variables"] == {"region": "eu"}
+
+
+def test_document_from_stdin(capsys: pytest.CaptureFixture[str],
+                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """`-` reads the document from standard input."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(PETSTORE).read_bytes())))
+    status, out, _ = run(capsys, "compile", "-", "--provider", "claude")
+    assert status == 0 and json.loads(out)[0]["name"] == "listPets"
+
+
+def test_separate_keeps_an_argument_from_the_model(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--separate` hides an argument from the tool, `--host-arg` supplies it on call."""
+    _, out, _ = run(capsys, "compile", PETSTORE, "--separate", "query:limit")
+    tools = {t["function"]["name"]: t for t in json.loads(out)}
+    assert "limit" not in tools["listPets"]["function"]["parameters"].get("properties", {})
+    status, out, _ = run(capsys, "call", PETSTORE, "listPets", "--args", "{}",
+                         "--separate", "limit", "--host-arg", "limit=7")
+    assert status == 0 and "limit=7" in out
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--version` prints the version and exits 0."""
+    import httpllm
+
+    status, out, _ = run(capsys, "--version")
+    assert status == 0 and out.strip() == f"httpllm {httpllm.__version__}"
+
+
+def test_send_exits_4_on_a_non_2xx_answer(capsys: pytest.CaptureFixture[str],
+                                          tmp_path: Path) -> None:
+    """`call --send` exits 4 when the API answers 404, after printing the answer."""
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    class NotFound(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+            self.send_response(404)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"error": "no such pet"}')
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), NotFound)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        status, out, err = run(capsys, "call", PETSTORE, "getPet", "--args", '{"petId": 1}',
+                               "--base-url", f"http://127.0.0.1:{server.server_port}",
+                               "--send")
+    finally:
+        server.shutdown()
+    assert status == 4 and "=> 404" in out and "no such pet" in out
+    assert lines(err) == ["httpllm: the API answered 404 (exit 4)"]
+
+
+def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
+    """The installed entry point, run as a process, fails in one line on a bad file."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("openapi: [unclosed\n")
+    run_ = subprocess.run([sys.executable, "-m", "httpllm", "compile", str(bad)],
+                          capture_output=True, text=True, check=False)
+    assert run_.returncode == 1
+    assert len(lines(run_.stderr)) == 1 and "Traceback" not in run_.stderr
