@@ -45,7 +45,9 @@ def library(tmp_path: Path) -> Path:
     doc.write_text("""
 openapi: 3.0.3
 info: {title: t, version: "1"}
-servers: [{url: "https://{region}.example.com/v1", variables: {region: {default: eu, enum: [eu, us]}}}]
+servers:
+  - url: "https://{region}.example.com/v1"
+    variables: {region: {default: eu, enum: [eu, us]}}
 components:
   securitySchemes:
     basicAuth: {type: http, scheme: basic}
@@ -115,7 +117,7 @@ def test_partial_result_has_a_summary_and_fail_on(capsys: pytest.CaptureFixture[
                                                   library: Path) -> None:
     """A skipped operation is named with the missing file, the summary counts it, and
     `--fail-on skipped` turns it into exit 3."""
-    status, out, err = run(capsys, "compile", str(library))
+    status, _, err = run(capsys, "compile", str(library))
     assert status == 0
     assert "nothere.yaml" in err
     assert re.search(r"httpllm: 1 tool for chatgpt; 1 operation skipped \(LoadError 1\)", err)
@@ -242,7 +244,7 @@ def test_send_exits_4_on_a_non_2xx_answer(capsys: pytest.CaptureFixture[str],
     from http.server import BaseHTTPRequestHandler, HTTPServer
 
     class NotFound(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:  # noqa: N802 (http.server's name)
+        def do_GET(self) -> None:
             self.send_response(404)
             self.send_header("content-type", "application/json")
             self.end_headers()
