@@ -165,3 +165,40 @@ def test_a_parameter_ref_to_nowhere_names_the_list_entry() -> None:
     assert [f.name for f in app.functions] == ["c"]
     assert app.errors[0].pointer == "#/paths/~1b/post/parameters/0"
     assert app.errors[0].kind == "RefError"
+
+
+def test_a_renamed_duplicate_operation_id_is_warned() -> None:
+    """A repeated operationId gets `_2` and a warning at the renamed operation."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        "/a": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}},
+        "/b": {"get": {"operationId": "getA", "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc)
+    assert [f.name for f in app.functions] == ["getA", "getA_2"]
+    assert [(w.pointer, "getA_2" in w.message) for w in app.warnings] == [
+        ("#/paths/~1b/get", True)]
+
+
+@pytest.mark.parametrize(("options", "option"), [
+    ({"unroll": -1}, "unroll"), ({"max_depth": 1.5}, "max_depth"),
+    ({"examples": "bogus"}, "examples"), ({"envelope": "bogus"}, "envelope"),
+    ({"provider": "gemini", "strict": True}, "strict"),
+])
+def test_option_values_it_cannot_use_are_refused(options: dict[str, object],
+                                                 option: str) -> None:
+    """An option value compile cannot use raises OptionError naming the option."""
+    with pytest.raises(httpllm.OptionError) as caught:
+        httpllm.compile({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                         "paths": {}}, **options)  # type: ignore[arg-type]
+    assert caught.value.option == option and isinstance(caught.value, ValueError)
+
+
+def test_warnings_leave_responses_alone_for_dialects_without_outputs() -> None:
+    """Reading warnings computes response schemas only for a dialect whose tools carry
+    them: a dangling response $ref is warned for mcp, not for chatgpt."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+        "/a": {"get": {"operationId": "getA", "responses": {"200": {
+            "description": "ok",
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/X"}}},
+        }}}}}}
+    assert not [w for w in httpllm.compile(doc).warnings if "response" in w.message]
+    assert [w for w in httpllm.compile(doc, "mcp").warnings if "response" in w.message]

@@ -13,6 +13,7 @@ from typing import Any, Literal
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
+from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
@@ -327,6 +328,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
                     for check in dialect.request_limits for problem in check(functions))
+    if not options.split_unions:  # variants are named apart on purpose
+        warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
@@ -337,6 +340,20 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses,
                        _later=[functools.partial(_unreached_refs, resolver, errors, warnings)])
+
+
+def _renamed(functions: list[Function]) -> list[Warning]:
+    """A warning for each function whose name had to change to stay unique (a repeated
+    ``operationId``, or two that sanitize alike): a model or a host calling it by the
+    document's name would otherwise reach the other operation without a word."""
+    out = []
+    for f in functions:
+        wanted = sanitize(function_name(f.operation_id, f.method, f.path))
+        if f.name != wanted:
+            out.append(Warning(pointer=f.pointer, message=(
+                f"function name {wanted!r} is taken by an earlier operation: this one is "
+                f"named {f.name!r}")))
+    return out
 
 
 def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list[list[str]]]:
