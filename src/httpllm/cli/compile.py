@@ -8,6 +8,7 @@ import sys
 from typing import Any
 
 from httpllm.cli._common import add_compile_options, compile_from, report_errors, write
+from httpllm.cli.toolsets import add_toolset_options, run_toolsets
 from httpllm.dialects import get_dialect, providers
 
 __all__ = ["register"]
@@ -22,6 +23,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     comp.add_argument("--losses", action="store_true",
                       help="print the loss report instead of the tools")
     comp.add_argument("--list-providers", action="store_true", help="list the providers")
+    add_toolset_options(comp)
     comp.set_defaults(handler=run)
 
 
@@ -38,6 +40,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     app = compile_from(args)
     report_errors(app)
+    status = run_toolsets(args, app)
+    if status is not None:
+        return status
     if args.losses:
         out: Any = [loss.to_json() | {"function": f.name} for f in app.functions
                     for loss in f.losses]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli.budget import add_budget_options, run_budget
 
 __all__ = ["register"]
 
@@ -14,11 +15,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     insp = sub.add_parser("inspect", help="operations, recursive schemas and errors")
     insp.add_argument("spec", help="OpenAPI document (path)")
     add_compile_options(insp)
+    add_budget_options(insp)
     insp.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     app = compile_from(args)
+    if args.budget:
+        return run_budget(args, app)
     print(f"OpenAPI {app.version}: {len(app.functions)} functions, {len(app.errors)} errors, "
           f"provider {app.provider}")
     print("\nOperations:")
