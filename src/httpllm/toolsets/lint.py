@@ -43,6 +43,7 @@ from typing import Literal
 
 from httpllm._types import JSON
 from httpllm.compose.names import NAME_MAX
+from httpllm.loss import Loss
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.budget import Eligibility, strict_eligibility
@@ -139,7 +140,8 @@ def _tools_over_budget(ctx: LintContext) -> Iterable[tuple[str, str, str | None]
 
 def _no_description(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
-        if not f.description.strip():
+        # compose names an operation without summary or description "GET /path"
+        if f.description.strip() in ("", f"{f.method.upper()} {f.path}"):
             yield f.pointer, "no summary or description: the model sees only the name", f.name
 
 
@@ -234,13 +236,22 @@ def _strict_fallback(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
 
 def _union_flattened(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
-        hits = [loss for loss in f.losses if loss.keyword in UNION_KEYWORDS
-                or (loss.keyword == "type" and isinstance(loss.value, list))]
+        hits = [loss for loss in f.losses if _flattens(loss)]
         if hits:
             first = hits[0]
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             yield first.pointer, (f"{first.keyword} {first.action} for {ctx.app.provider}"
                                   f"{': ' + first.note if first.note else ''}{more}"), f.name
+
+
+def _flattens(loss: Loss) -> bool:
+    """A union member dropped or moved into a description, or a type list cut to one type
+    (an equivalent rewrite, such as Gemini's ``nullable: true``, is not flattening)."""
+    if loss.keyword in UNION_KEYWORDS:
+        return loss.action != "rewritten"
+    if loss.keyword == "type" and isinstance(loss.value, list):
+        return len([kind for kind in loss.value if kind != "null"]) > 1
+    return False
 
 
 RULES: tuple[Rule, ...] = (
