@@ -6,7 +6,8 @@ HttpllmError
 ├── SpecError ── RefError                      (invalid document; unresolvable $ref)
 ├── SchemaError                                (cannot be emended, e.g. allOf conflict)
 ├── DialectError ── UnknownDialect, Unrepresentable
-└── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+├── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+└── MissingTokenizer                           (the ``tokens`` extra is not installed)
 ```
 
 Each error carries a keyword-only ``pointer`` (a JSON pointer spelled like a ``$ref``,
@@ -26,6 +27,7 @@ __all__ = [
     "InvalidArguments",
     "LimitExceeded",
     "LoadError",
+    "MissingTokenizer",
     "RefError",
     "RequestBuildError",
     "SchemaError",
@@ -125,3 +127,8 @@ class RequestBuildError(CallError):
 
 class TransportError(CallError):
     """Sending the request failed (connection, timeout, protocol)."""
+
+
+class MissingTokenizer(HttpllmError):
+    """A token count needs a tokenizer whose package is not installed
+    (``pip install "httpllm[tokens]"``)."""

@@ -14,6 +14,7 @@ from httpllm.toolsets.deferred import (
     NAMESPACE_MAX,
     always_loaded,
     deferred_tools,
+    upfront,
 )
 
 from ._specs import PETSTORE, document, operation
@@ -121,3 +122,18 @@ def test_a_provider_without_native_deferred_loading_is_refused() -> None:
         deferred_tools(httpllm.compile(PETSTORE, "gemini"))
     with pytest.raises(DialectError):
         deferred_tools(httpllm.compile(PETSTORE, "bedrock"))
+
+
+def test_upfront_keeps_what_the_model_sees_before_a_search() -> None:
+    """Anthropic deferred tools vanish; OpenAI namespaces and deferred functions keep only
+    their name and description."""
+    app = httpllm.compile(_api(), "claude")
+    seen = upfront(deferred_tools(app))
+    assert [t["name"] for t in seen] == ["tool_search_tool_bm25", "users_list0",
+                                         "users_list1", "users_list2"]
+    openai_app = httpllm.compile(_api(), "chatgpt")
+    namespaced = upfront(deferred_tools(openai_app))
+    assert {tuple(sorted(t)) for t in namespaced if t["type"] == "namespace"} == {
+        ("description", "name", "type")}
+    flat = upfront(deferred_tools(openai_app, namespaces=False, always=[]))
+    assert all(set(t) == {"type", "name", "description"} for t in flat[1:])

@@ -39,7 +39,7 @@ from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.groups import By, groups
 
 __all__ = ["ALWAYS_COUNT", "ANTHROPIC_SEARCH_TOOLS", "NAMESPACE_MAX", "always_loaded",
-           "deferred_tools"]
+           "deferred_tools", "upfront"]
 
 ALWAYS_COUNT = 3
 """Functions :func:`always_loaded` keeps loaded (Anthropic: "keep your 3-5 most frequently
@@ -143,6 +143,29 @@ def _namespace_description(key: str, functions: Sequence[Function]) -> str:
     names (the operationIds say what each does), at most 1,024 characters."""
     text = f"{key} operations: " + ", ".join(f.name for f in functions)
     return text if len(text) <= 1024 else text[:1021].rstrip(", ") + "..."
+
+
+def upfront(tools: Sequence[JSON]) -> list[JSON]:
+    """What the model sees of a deferred tool list before any search, as the guides say:
+    Anthropic leaves a ``defer_loading`` tool out of the prompt; OpenAI shows a namespace's
+    name and description only, and a deferred top-level function's name and description.
+    The tool-search tool and the loaded tools are seen whole (their own prompt text, which
+    the providers add, is not counted).
+
+    >>> upfront([{"name": "a", "input_schema": {}, "defer_loading": True}])
+    []
+    """
+    seen: list[JSON] = []
+    for tool in tools:
+        if not isinstance(tool, dict):
+            seen.append(tool)
+        elif tool.get("type") == "namespace":
+            seen.append({k: v for k, v in tool.items() if k != "tools"})
+        elif tool.get("defer_loading") and tool.get("type") == "function":
+            seen.append({k: tool[k] for k in ("type", "name", "description") if k in tool})
+        elif not tool.get("defer_loading"):
+            seen.append(tool)
+    return seen
 
 
 _FORMS: dict[str, Callable[[Compiled, list[Function], Search, bool, By], list[JSON]]] = {

@@ -32,7 +32,7 @@ from importlib import resources
 from typing import Any
 
 from httpllm._types import JSON
-from httpllm.errors import HttpllmError
+from httpllm.errors import HttpllmError, MissingTokenizer
 
 __all__ = ["APPROXIMATION", "MissingTokenizer", "Tokenizer", "count_tool", "get_tokenizer",
            "tokenizer_for"]
@@ -41,10 +41,6 @@ APPROXIMATION = "o200k_base"
 """The tokenizer that stands in for a provider that publishes none."""
 
 _TEKKEN_FILE = "tekken_240911.json"
-
-
-class MissingTokenizer(HttpllmError):
-    """The tokenizer's package is not installed (``pip install "httpllm[tokens]"``)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
