@@ -118,9 +118,10 @@ def _tools_over_limit(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]
     dialect, count = ctx.app.dialect, len(ctx.app.functions)
     if dialect.tool_limit is not None and count > dialect.tool_limit:
         source = dialect.limit_sources.get("tool_limit", dialect.source)
+        defer = " or defer them (compile --defer)" if dialect.tool_search else ""
         yield "#/paths", (f"{count} tools; {dialect.name} accepts at most "
                           f"{dialect.tool_limit} per request ({source}): group them "
-                          "(compile --group-by) or defer them (compile --defer)"), None
+                          f"(compile --group-by){defer}"), None
 
 
 def _tools_over_budget(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
