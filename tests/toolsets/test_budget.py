@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import httpllm
-from httpllm.toolsets.budget import budget, depth, strict_eligibility
+from httpllm.toolsets.budget import budget, depth, properties, strict_eligibility
 from httpllm.toolsets.tokens import count_tool, get_tokenizer
 
 from ._specs import PETSTORE, deep, document, many, operation
@@ -33,6 +33,14 @@ def test_depth_counts_object_and_array_levels() -> None:
     assert depth({"type": "OBJECT", "properties": {"a": {"type": "ARRAY",
                                                          "items": {"type": "STRING"}}}}) == 2
     assert depth({"$ref": "#/$defs/A"}) == 0
+
+
+def test_properties_count_a_shared_subtree_once_per_place() -> None:
+    """properties sums every properties entry; a subtree used twice counts twice."""
+    shared = {"type": "object", "properties": {"a": {}, "b": {}}}
+    root = {"type": "object", "properties": {"x": shared, "y": shared}}
+    assert properties(root) == 6
+    assert properties({"type": "string"}) == 0
 
 
 def test_strict_eligibility_names_the_reason() -> None:
@@ -63,6 +71,7 @@ def test_totals_are_measured_against_the_dialect_limits() -> None:
     assert (tools.value, tools.limit, tools.over) == (130, 128, True)
     assert "vscode#259392" in tools.source
     assert not limits["tools (--max-tools)"].over
+    assert limits["most properties in one tool (strict)"].limit == 5000
     assert limits["tokens (--max-tokens)"].over
     assert json.loads(json.dumps(report.to_json()))["limits"][0]["over"] is True
 

@@ -20,7 +20,8 @@ from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.tokens import Tokenizer, count_tool, tokenizer_for
 from httpllm.walk import children
 
-__all__ = ["Budget", "Limit", "ToolBudget", "budget", "depth", "strict_eligibility"]
+__all__ = ["Budget", "Limit", "ToolBudget", "budget", "depth", "properties",
+           "strict_eligibility"]
 
 Eligibility = tuple[bool | None, str]
 """``(eligible, reason)``: ``None`` when not checked (the reason says why)."""
@@ -136,6 +137,31 @@ def depth(schema: Schema) -> int:
     return memo[id(schema)]
 
 
+def properties(schema: Schema) -> int:
+    """Properties in ``schema`` in total, a shared subtree counted once per place it
+    appears (as OpenAI's strict limit counts them; ``$ref`` is a leaf).
+
+    >>> properties({"type": "object", "properties": {"a": {}, "b": {"properties": {"c": {}}}}})
+    3
+    """
+    if not isinstance(schema, dict):
+        return 0
+    memo: dict[int, int] = {}
+    stack: list[tuple[dict[str, Any], bool]] = [(schema, False)]
+    while stack:
+        node, done = stack.pop()
+        subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+        if not done:
+            if id(node) not in memo:
+                stack.append((node, True))
+                stack.extend((sub, False) for sub in subs if id(sub) not in memo)
+            continue
+        own = node.get("properties")
+        memo[id(node)] = (len(own) if isinstance(own, dict) else 0) + sum(
+            memo.get(id(sub), 0) for sub in subs)
+    return memo[id(schema)]
+
+
 def _is_container(node: dict[str, Any]) -> int:
     kind = node.get("type")
     kinds = kind if isinstance(kind, list) else [kind]
@@ -215,6 +241,10 @@ def _limits(app: Compiled, functions: Sequence[Function], lines: Sequence[ToolBu
         out.append(limit("deepest parameters (strict, levels)",
                          max((t.depth for t in lines), default=0), "strict_depth_max",
                          dialect.strict_depth_max))
+        if dialect.strict_properties_max is not None:
+            out.append(limit("most properties in one tool (strict)",
+                             max((properties(f.parameters) for f in functions), default=0),
+                             "strict_properties_max", dialect.strict_properties_max))
     if max_tools is not None:
         out.append(Limit(name="tools (--max-tools)", value=len(functions), limit=max_tools,
                          source="--max-tools"))
