@@ -15,10 +15,27 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
+def _guarded(tree: ast.AST) -> set[int]:
+    """ids of the import nodes inside ``try: ... except ImportError`` (an optional extra's
+    import, which a plain install survives)."""
+    guarded: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Try) and any(
+                isinstance(h.type, ast.Name) and h.type.id in ("ImportError",
+                                                               "ModuleNotFoundError")
+                for h in node.handlers):
+            guarded.update(id(sub) for stmt in node.body for sub in ast.walk(stmt))
+    return guarded
+
+
 def _imported_top_levels() -> set[str]:
     found: set[str] = set()
     for path in (ROOT / "src" / "httpllm").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        guarded = _guarded(tree)
+        for node in ast.walk(tree):
+            if id(node) in guarded:
+                continue
             if isinstance(node, ast.Import):
                 found.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

@@ -186,6 +186,57 @@ class Application:
 
         return await aexecute(self.function(name), arguments, **kwargs)
 
+    def budget(self, **kwargs: Any) -> Any:
+        """The budget report (``httpllm.toolsets.budget.budget``): tokens, arguments,
+        depth and strict eligibility per tool, and the totals against the provider's limits.
+        Keyword options: ``strict``, ``tokenizer``, ``max_tools``, ``max_tokens``.
+
+        Raises:
+            MissingTokenizer: the ``tokens`` extra is not installed.
+        """
+        from httpllm.toolsets.budget import budget
+
+        return budget(self, **kwargs)
+
+    def groups(self, by: Any = "tag", *, max_tools: int | None = None,
+               max_tokens: int | None = None) -> list[Any]:
+        """The functions as named tool lists within the limits
+        (``httpllm.toolsets.groups.groups``); ``by``: ``"tag"``, ``"path"`` or
+        ``(function) -> key``. Every function is in exactly one group; one alone over
+        ``max_tokens`` is its own group, marked ``over``.
+
+        Raises:
+            HttpllmError: a bad ``by`` or a limit below 1.
+            MissingTokenizer: ``max_tokens`` needs the ``tokens`` extra.
+        """
+        from httpllm.toolsets.groups import groups
+
+        return groups(self, by=by, max_tools=max_tools, max_tokens=max_tokens)
+
+    def deferred_tools(self, *, always: list[str] | None = None, **kwargs: Any) -> list[JSON]:
+        """The tool list with the provider's native deferred loading
+        (``httpllm.toolsets.deferred.deferred_tools``): Anthropic ``defer_loading`` plus
+        its tool-search tool, or OpenAI Responses ``tool_search`` with deferred functions
+        in namespaces. ``always``: the functions to keep loaded (default: a documented
+        rule). Keyword options: ``search``, ``namespaces``, ``by``.
+
+        Raises:
+            DialectError: the provider has no native deferred loading.
+            UnknownFunction: a name in ``always`` is no function here.
+        """
+        from httpllm.toolsets.deferred import deferred_tools
+
+        return deferred_tools(self, always=always, **kwargs)
+
+    def lint(self, **kwargs: Any) -> list[Any]:
+        """The lint findings (``httpllm.toolsets.lint.lint``), one per operation and rule,
+        each with its pointer and severity. Keyword options: ``max_tools``,
+        ``max_tokens``, ``strict``.
+        """
+        from httpllm.toolsets.lint import lint
+
+        return lint(self, **kwargs)
+
 
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
     """The operation's error; a message about another file (a referenced one that cannot

@@ -7,7 +7,8 @@ HttpllmError
 ├── SchemaError                                (cannot be emended, e.g. allOf conflict)
 ├── OptionError                                (an option value compile cannot take)
 ├── DialectError ── UnknownDialect, Unrepresentable
-└── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+├── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+└── MissingTokenizer                           (the ``tokens`` extra is not installed)
 ```
 
 Each error carries a keyword-only ``pointer`` (a JSON pointer spelled like a ``$ref``,
@@ -28,6 +29,7 @@ __all__ = [
     "LimitExceeded",
     "LoadError",
     "OptionError",
+    "MissingTokenizer",
     "RefError",
     "RequestBuildError",
     "SchemaError",
@@ -141,3 +143,8 @@ class RequestBuildError(CallError):
 
 class TransportError(CallError):
     """Sending the request failed (connection, timeout, protocol)."""
+
+
+class MissingTokenizer(HttpllmError):
+    """A token count needs a tokenizer whose package is not installed
+    (``pip install "httpllm[tokens]"``)."""

@@ -23,13 +23,13 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from httpllm.cli import call, compile, inspect
+from httpllm.cli import call, compile, inspect, lint
 from httpllm.cli._common import UsageError, in_flags
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (compile, inspect, call)
+COMMANDS = (compile, inspect, call, lint)
 """The subcommand modules, each with ``register(sub)``."""
 
 USAGE = 2

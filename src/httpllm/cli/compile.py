@@ -10,6 +10,7 @@ from typing import Any
 from httpllm._api import Application
 from httpllm.cli._common import UsageError, add_compile_options, compile_from, dumps, write
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
+from httpllm.cli.toolsets import add_toolset_options, run_toolsets
 from httpllm.dialects import get_dialect, providers
 
 __all__ = ["register"]
@@ -50,6 +51,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="print the loss report instead of the tools")
     comp.add_argument("--list-providers", action="store_true", help="list the providers")
     add_report_options(comp)
+    add_toolset_options(comp)
     comp.set_defaults(handler=run)
 
 
@@ -101,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.spec:
         raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
     app = compile_from(args)
+    written = run_toolsets(args, app)  # --group-by / --defer write their own output
+    if written is not None:
+        return finish(app, args, written=written, target=args.output)
     if args.losses:
         out: Any = [loss.to_json() | {"function": f.name} for f in app.functions
                     for loss in f.losses]

@@ -11,6 +11,7 @@ from typing import Any
 from httpllm._api import Application
 from httpllm.cli._common import add_compile_options, compile_from, dumps, in_flags
 from httpllm.cli._common import security_schemes as _schemes
+from httpllm.cli.budget import add_budget_options, run_budget
 
 __all__ = ["register"]
 
@@ -21,7 +22,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                                           "recursive schemas and errors")
     insp.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
     add_compile_options(insp)
-    insp.add_argument("--json", action="store_true", help="print one JSON object")
+    add_budget_options(insp)
     insp.set_defaults(handler=run)
 
 
@@ -68,9 +69,17 @@ def as_json(app: Application) -> dict[str, Any]:
 def run(args: argparse.Namespace) -> int:
     """``httpllm inspect``."""
     app = compile_from(args)
+    if args.budget:
+        return run_budget(args, app)
     if args.json:
         print(dumps(as_json(app)))
         return 0
+    _print(app)
+    return 0
+
+
+def _print(app: Application) -> None:
+    """The inspection as text."""
     print(f"OpenAPI {app.version}: {len(app.functions)} functions, {len(app.errors)} errors, "
           f"provider {app.provider}")
     print("\nOperations:")
@@ -103,5 +112,4 @@ def run(args: argparse.Namespace) -> int:
         print("  (none)")
     for warning in app.warnings:
         print(f"  warning: {warning.pointer}: {in_flags(warning.message)}")
-    return 0
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -138,6 +138,21 @@ class Dialect:
             for any dialect under ``collapse_deep``).
         aliases: other registry names.
         source: the provider documentation these facts come from.
+        strict_tool_limit: most strict tools in one request (``None``: no documented
+            limit). Anthropic: 20 (strict tool use).
+        strict_depth_max: most object nesting levels a strict schema may have (``None``:
+            none documented). OpenAI structured outputs: 10.
+        strict_properties_max: most properties a strict schema may have in total
+            (``None``: none documented). OpenAI structured outputs: 5,000.
+        tokenizer: the provider's own tokenizer for token counts (``httpllm.toolsets.tokens``
+            names: ``"o200k_base"``, ``"tekken"``); ``None``: none is published as a
+            package, counts are approximated (see ``toolsets.tokens.APPROXIMATION``).
+        tool_search: the provider's native deferred loading (``"anthropic"``: tools with
+            ``defer_loading`` plus a tool-search tool; ``"openai"``: Responses
+            ``tool_search`` with deferred functions in namespaces); ``None``: none.
+        limit_sources: where each limit field's value comes from, by field name
+            (``{"tool_limit": "[issue] microsoft/vscode#259392"}``), as
+            docs/provider-rules.md cites them.
     """
 
     name: str
@@ -164,6 +179,12 @@ class Dialect:
     decodes: bool = False
     aliases: tuple[str, ...] = ()
     source: str = ""
+    strict_tool_limit: int | None = None
+    strict_depth_max: int | None = None
+    strict_properties_max: int | None = None
+    tokenizer: str | None = None
+    tool_search: Literal["anthropic", "openai"] | None = None
+    limit_sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property
     def has_strict(self) -> bool:

@@ -181,6 +181,14 @@ CLAUDE = Dialect(
     native_examples=True,
     envelope=_envelope,
     source="https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools",
+    strict_tool_limit=STRICT_TOOLS_MAX,
+    tool_search="anthropic",
+    limit_sources={
+        "name_max": "[doc] platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools "
+                    "(64 kept: the common rule)",
+        "strict_tool_limit": "[doc] platform.claude.com/docs/en/agents-and-tools/tool-use/"
+                             "strict-tool-use",
+    },
 )
 """``{"name", "description"?, "input_schema", "strict"?, "input_examples"?}``."""
 

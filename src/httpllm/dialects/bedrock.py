@@ -43,6 +43,9 @@ BEDROCK = replace(
     native_examples=False,
     envelope=_envelope,
     source="https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html",
+    tool_search=None,  # server-side tool search: InvokeModel only, not Converse
+    limit_sources={**CLAUDE.limit_sources,
+                   "name_max": "[sdk] botocore bedrock-runtime service-2.json ToolName"},
 )
 """``{"toolSpec": {"name", "description", "inputSchema": {"json": ...}, "strict"?}}``."""
 

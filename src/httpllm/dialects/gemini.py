@@ -186,7 +186,12 @@ GEMINI = Dialect(
     union="anyOf",
     name_max=128,
     name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
-    tool_limit=128,
+    tool_limit=512,
+    limit_sources={
+        "name_max": "[sdk] google-genai types.py FunctionDeclaration.name",
+        "tool_limit": "[issue] google-gemini/gemini-cli#19083 (At most 512 function "
+                      "declarations)",
+    },
     rules=(booleans(_ANY), const_as_enum, flatten_all_of, nullable_as_flag(_NULL),
            tuples_as_arrays(_ANY), typed_nodes, _objects,
            _enums, _formats, filter_keywords, required_known),

@@ -84,6 +84,11 @@ MISTRAL = replace(
     strict_limits=(),
     envelopes=(),
     source="https://docs.mistral.ai/capabilities/function_calling/",
+    strict_depth_max=None,
+    strict_properties_max=None,
+    tokenizer="tekken",
+    tool_search=None,
+    limit_sources={"name_max": "[src] mistral-common protocol/instruct/validator.py"},
 )
 """``{"type": "function", "function": {"name", "description", "parameters", "strict"?}}``."""
 

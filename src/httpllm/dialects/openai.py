@@ -433,6 +433,17 @@ CHATGPT = Dialect(
     envelope=_envelope,
     envelopes=("chat", "responses"),
     source="https://platform.openai.com/docs/guides/function-calling",
+    strict_depth_max=MAX_NESTING,
+    strict_properties_max=MAX_PROPERTIES,
+    tokenizer="o200k_base",
+    tool_search="openai",
+    limit_sources={
+        "name_max": "[sdk] openai-python types/shared_params/function_definition.py",
+        "description_max": "[issue] langchain-ai/open_deep_research#80 (string_above_max_length)",
+        "tool_limit": "[issue] microsoft/vscode#259392 (array_above_max_length)",
+        "strict_depth_max": "[doc] platform.openai.com/docs/guides/structured-outputs",
+        "strict_properties_max": "[doc] platform.openai.com/docs/guides/structured-outputs",
+    },
 )
 """OpenAI Chat Completions ``{"type": "function", "function": {...}}``; with
 ``envelope="responses"`` the flat Responses shape with ``strict`` always present."""

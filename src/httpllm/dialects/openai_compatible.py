@@ -104,6 +104,11 @@ LLAMA = replace(
     strict_limits=(),
     finish=_unroll_on_request,
     source="https://docs.vllm.ai/en/latest/features/tool_calling.html",
+    strict_depth_max=None,
+    strict_properties_max=None,
+    tokenizer=None,
+    tool_search=None,
+    limit_sources={},
 )
 """Llama (and any model) behind vLLM or llama.cpp's OpenAI-compatible server."""
 

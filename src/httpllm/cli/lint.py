@@ -1,0 +1,53 @@
+"""``httpllm lint``: what in a document makes worse tools, per operation with its pointer.
+
+Exit status 1 when a finding is an error (``httpllm.toolsets.lint`` lists each rule's
+severity), so it can gate CI; 0 otherwise.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import Counter
+
+from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.toolsets.budget import strict_eligibility
+from httpllm.toolsets.lint import Finding, lint
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``lint`` command."""
+    parser = sub.add_parser("lint", help="report what makes worse tools (exit 1 on errors)")
+    parser.add_argument("spec", help="OpenAPI document (path)")
+    add_compile_options(parser)
+    parser.add_argument("--max-tools", type=int, default=None, metavar="N",
+                        help="an error past N tools in one request")
+    parser.add_argument("--max-tokens", type=int, default=None, metavar="T",
+                        help="an error past T tokens of tool definitions (needs the tokens "
+                             "extra)")
+    parser.add_argument("--json", action="store_true", help="print the findings as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    app = compile_from(args)
+    checked = app
+    if app.dialect.has_strict and not app.options.strict:
+        checked = compile_from(argparse.Namespace(**{**vars(args), "strict": True}))
+    findings = lint(app, strict=strict_eligibility(checked), max_tools=args.max_tools,
+                    max_tokens=args.max_tokens)
+    print(json.dumps([f.to_json() for f in findings], indent=2) if args.json
+          else render(findings))
+    return 1 if any(f.severity == "error" for f in findings) else 0
+
+
+def render(findings: list[Finding]) -> str:
+    """One line per finding, then the count by severity and rule."""
+    lines = [f"{f.severity}: {f.rule}: {f.function + ': ' if f.function else ''}"
+             f"{f.pointer}: {f.message}" for f in findings]
+    counts = Counter((f.severity, f.rule) for f in findings)
+    summary = ", ".join(f"{n} {rule}" for (_, rule), n in sorted(counts.items()))
+    lines.append(f"{len(findings)} findings" + (f": {summary}" if summary else ""))
+    return "\n".join(lines)

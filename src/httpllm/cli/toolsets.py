@@ -1,0 +1,84 @@
+"""``httpllm compile`` options for large APIs: ``--group-by`` (one file per tool list plus
+an index) and ``--defer`` (the provider's native deferred loading)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from httpllm._api import Application
+from httpllm.cli._common import UsageError, dumps, write
+from httpllm.errors import HttpllmError
+from httpllm.toolsets.groups import tools_of
+
+__all__ = ["add_toolset_options", "run_toolsets"]
+
+INDEX = "_index.json"  # group names never start with "_": no group can overwrite it
+
+
+def add_toolset_options(parser: argparse.ArgumentParser) -> None:
+    """``--group-by``, ``--max-tools``, ``--max-tokens``, ``--defer``, ``--always``,
+    ``--search``."""
+    parser.add_argument("--group-by", choices=("tag", "path"), default=None,
+                        help="write one tool list per group into the -o folder, plus "
+                             f"{INDEX}")
+    parser.add_argument("--max-tools", type=int, default=None, metavar="N",
+                        help="with --group-by: at most N tools per group")
+    parser.add_argument("--max-tokens", type=int, default=None, metavar="T",
+                        help="with --group-by: at most T tokens per group (tokens extra)")
+    parser.add_argument("--defer", action="store_true",
+                        help="the provider's native deferred loading (claude, chatgpt): a "
+                             "tool-search tool, the rest loaded on demand")
+    parser.add_argument("--always", action="append", default=None, metavar="NAME",
+                        help="with --defer: keep this function loaded (repeatable; default: "
+                             "the three GET operations needing the fewest arguments)")
+    parser.add_argument("--search", choices=("bm25", "regex"), default="bm25",
+                        help="with --defer on claude: the tool-search variant")
+
+
+def run_toolsets(args: argparse.Namespace, app: Application) -> int | None:
+    """Handle ``--group-by`` or ``--defer``: the characters written, or ``None`` when
+    neither was given.
+
+    Raises:
+        UsageError: a flag that needs another one without it.
+    """
+    if args.group_by is not None:
+        return _write_groups(args, app)
+    if args.defer:
+        tools = app.deferred_tools(always=args.always, search=args.search)
+        return write(dumps(tools), args.output)
+    if args.max_tools is not None or args.max_tokens is not None:
+        raise UsageError("--max-tools/--max-tokens need --group-by")
+    if args.always:
+        raise UsageError("--always needs --defer")
+    return None
+
+
+def _write_groups(args: argparse.Namespace, app: Application) -> int:
+    if not args.output:
+        raise UsageError("--group-by needs -o DIR (one file per group)")
+    folder = Path(args.output)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise HttpllmError(f"cannot write --output {folder}: {exc.strerror}") from None
+    found = app.groups(args.group_by, max_tools=args.max_tools, max_tokens=args.max_tokens)
+    index = []
+    written = 0
+    for group in found:
+        name = f"{group.name}.json"
+        text = dumps(tools_of(app, group.functions)) + "\n"
+        (folder / name).write_text(text, encoding="utf-8")
+        written += len(text)
+        index.append({**group.to_json(), "file": name})
+        if group.over:
+            print(f"httpllm: warning: {group.functions[0].pointer}: {group.functions[0].name} "
+                  f"alone has {group.tokens:,} tokens, over --max-tokens "
+                  f"{args.max_tokens:,}: a group of its own", file=sys.stderr)
+    (folder / INDEX).write_text(json.dumps({"provider": app.provider, "groups": index},
+                                           indent=2, ensure_ascii=False) + "\n",
+                                encoding="utf-8")
+    return written

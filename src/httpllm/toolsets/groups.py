@@ -1,0 +1,160 @@
+"""Split an application's functions into named tool lists under a size limit.
+
+Functions are keyed (by their first tag, their first path segment, or a callable), keys
+keep the order in which the document first uses them, and each key's functions, in
+document order, are packed into as few lists as the limits allow (``issues``,
+``issues_2`` ...). Nothing is dropped: a function whose own tokens pass ``max_tokens`` is
+a list of its own, marked ``over``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from httpllm._types import JSON
+from httpllm.errors import HttpllmError
+from httpllm.records import Function
+from httpllm.toolsets._compiled import Compiled
+from httpllm.toolsets.tokens import Tokenizer, count_tool, tokenizer_for
+
+__all__ = ["UNTAGGED", "Group", "group_name", "groups", "key_of", "tools_of"]
+
+UNTAGGED = "untagged"
+"""The key of a function without tags (``by="tag"``) or path segment (``by="path"``)."""
+
+By = Literal["tag", "path"] | Callable[[Function], str]
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+_NAME_MAX = 64
+_VERSION = re.compile(r"^(v\d+([._]\d+)*|\d[\d.-]*|api)$", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Group:
+    """One tool list.
+
+    Attributes:
+        name: unique among the groups, ``^[A-Za-z0-9_-]{1,64}$`` (a file name, an OpenAI
+            namespace name): the key, sanitized, with ``_2``, ``_3`` ... when split.
+        key: the grouping key it came from (the tag).
+        functions: its functions, in document order.
+        tokens: the sum of its tools' tokens, or ``None`` when not counted.
+        over: a single function whose own tokens pass ``max_tokens``.
+    """
+
+    name: str
+    key: str
+    functions: tuple[Function, ...]
+    tokens: int | None = None
+    over: bool = False
+
+    def to_json(self) -> dict[str, JSON]:
+        """The group without its tools: name, key, function names, tokens, over."""
+        return {"name": self.name, "key": self.key,
+                "functions": [f.name for f in self.functions], "tokens": self.tokens,
+                "over": self.over}
+
+
+def key_of(function: Function, by: By) -> str:
+    """The grouping key of ``function``: its first tag (``"tag"``; without tags, as
+    ``"path"``), its first literal path segment that is not a version or ``api``
+    (``"path"``: ``/v1/customers/{id}`` -> ``customers``), or ``by(function)``;
+    :data:`UNTAGGED` when it has none."""
+    if callable(by):
+        return str(by(function)) or UNTAGGED
+    if by == "tag" and function.tags:
+        return function.tags[0]
+    if by in ("tag", "path"):
+        segments = [s for s in function.path.split("/")
+                    if s and not s.startswith("{") and not _VERSION.match(s)]
+        return segments[0] if segments else UNTAGGED
+    raise HttpllmError(f"group by {by!r}: expected 'tag', 'path' or a callable")
+
+
+def group_name(key: str) -> str:
+    """``key`` as a group name: ``[A-Za-z0-9_-]``, at most 64 characters."""
+    return _UNSAFE.sub("_", key).strip("_")[:_NAME_MAX] or UNTAGGED
+
+
+def groups(app: Compiled, *, by: By = "tag", max_tools: int | None = None,
+           max_tokens: int | None = None, tokenizer: Tokenizer | None = None,
+           functions: Sequence[Function] | None = None) -> list[Group]:
+    """``app``'s functions (or ``functions`` of it) as named tool lists, each within
+    ``max_tools`` functions and ``max_tokens`` tokens (the sum of its tools' tokens, see
+    :func:`~httpllm.toolsets.tokens.count_tool`).
+
+    Same input, same groups. Every function is in exactly one group.
+
+    Raises:
+        HttpllmError: ``by`` is not ``"tag"``, ``"path"`` or a callable, or a limit is
+            below 1.
+        MissingTokenizer: ``max_tokens`` needs the ``tokens`` extra.
+    """
+    for option, value in (("max_tools", max_tools), ("max_tokens", max_tokens)):
+        if value is not None and value < 1:
+            raise HttpllmError(f"{option} must be at least 1, not {value}")
+    members = app.functions if functions is None else functions
+    count = None
+    if max_tokens is not None or tokenizer is not None:
+        counter = tokenizer or tokenizer_for(app.dialect)
+        envelope, options = app.dialect.envelope, app.options
+        count = {f.name: count_tool(envelope(f, options), counter) for f in members}
+    buckets: dict[str, list[Function]] = {}
+    for function in members:
+        buckets.setdefault(key_of(function, by), []).append(function)
+    out: list[Group] = []
+    taken: set[str] = set()
+    for key, keyed in buckets.items():
+        chunks = _pack(keyed, max_tools, max_tokens, count)
+        base = group_name(key)
+        for index, (chunk, over) in enumerate(chunks, start=1):
+            name = _unique(base if index == 1 else f"{base}_{index}", taken)
+            tokens = None if count is None else sum(count[f.name] for f in chunk)
+            out.append(Group(name=name, key=key, functions=tuple(chunk), tokens=tokens,
+                             over=over))
+    return out
+
+
+def _pack(members: Sequence[Function], max_tools: int | None, max_tokens: int | None,
+          count: dict[str, int] | None) -> list[tuple[list[Function], bool]]:
+    """Greedy, in order: a new chunk when the next function would pass a limit."""
+    chunks: list[tuple[list[Function], bool]] = []
+    current: list[Function] = []
+    used = 0
+    for function in members:
+        size = count[function.name] if count is not None else 0
+        if max_tokens is not None and size > max_tokens:
+            if current:
+                chunks.append((current, False))
+                current, used = [], 0
+            chunks.append(([function], True))
+            continue
+        full = max_tools is not None and len(current) >= max_tools
+        heavy = max_tokens is not None and used + size > max_tokens
+        if current and (full or heavy):
+            chunks.append((current, False))
+            current, used = [], 0
+        current.append(function)
+        used += size
+    if current:
+        chunks.append((current, False))
+    return chunks
+
+
+def _unique(name: str, taken: set[str]) -> str:
+    candidate, index = name, 2
+    while candidate.lower() in taken:
+        suffix = f"-{index}"
+        candidate = name[:_NAME_MAX - len(suffix)] + suffix
+        index += 1
+    taken.add(candidate.lower())
+    return candidate
+
+
+def tools_of(app: Compiled, functions: Sequence[Function]) -> list[JSON]:
+    """The tool list of ``functions`` in ``app``'s envelope, as ``app.tools()`` shapes it."""
+    envelope, options, group = app.dialect.envelope, app.options, app.dialect.group
+    tools = [envelope(f, options) for f in functions]
+    return group(tools) if group is not None else tools

@@ -1,0 +1,300 @@
+"""Lint: what in a document makes worse tools, per operation with its pointer.
+
+:data:`RULES` is the table: each rule is a small check ``(context) -> findings`` with a
+name and a severity. ``error`` means the tools would be refused or cannot be built (exit
+status 1 of ``httpllm lint``); ``warning`` means the model sees less than the document
+says; ``info`` is worth a look.
+
+Errors:
+
+- ``compile-error``: an operation that could not be compiled;
+- ``tools-over-limit``: more tools than the provider accepts in one request
+  (``Dialect.tool_limit``);
+- ``tools-over-budget``: more tools than ``--max-tools``, or more tokens than
+  ``--max-tokens``.
+
+Warnings:
+
+- ``no-description``: an operation with neither ``summary`` nor ``description``;
+- ``description-cut``: a description cut to the provider's limit (``description_max``);
+- ``name-hashed``: an ``operationId`` over 64 characters, cut and hashed;
+- ``name-unrecognizable``: a name sanitized until it no longer reads as its ``operationId``
+  (``difflib`` similarity below :data:`RECOGNIZABLE`);
+- ``duplicate-description``: the same description on several operations;
+- ``too-many-parameters``: more than :data:`MAX_ARGUMENTS` arguments;
+- ``strict-fallback``: a tool that cannot be strict, and why;
+- ``union-flattened``: a union (``anyOf``/``oneOf``/``allOf``/type list) the provider
+  rewrites.
+
+Info:
+
+- ``no-operation-id``: a name made from the method and path;
+- ``near-duplicate-description``: descriptions with the same words in another order,
+  case or punctuation.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Literal
+
+from httpllm._types import JSON
+from httpllm.compose.names import NAME_MAX
+from httpllm.loss import Loss
+from httpllm.records import Function
+from httpllm.toolsets._compiled import Compiled
+from httpllm.toolsets.budget import Eligibility, strict_eligibility
+from httpllm.toolsets.tokens import Tokenizer, tokenizer_for
+
+__all__ = ["MAX_ARGUMENTS", "RULES", "Finding", "LintContext", "Rule", "Severity", "lint"]
+
+Severity = Literal["error", "warning", "info"]
+
+MAX_ARGUMENTS = 20
+"""Arguments past which ``too-many-parameters`` warns: httpllm's own threshold (no
+provider documents one; each argument is one more thing for the model to fill)."""
+
+RECOGNIZABLE = 0.6
+"""Least ``difflib`` similarity between a name and its ``operationId`` (lower case)."""
+
+UNION_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf"})
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding:
+    """One finding.
+
+    Attributes:
+        rule: the rule's name (``"description-cut"``).
+        severity: ``"error"``, ``"warning"`` or ``"info"``.
+        pointer: where, spelled like a ``$ref`` (the operation, or ``"#/paths"`` for the
+            whole tool list).
+        message: what was found, one line.
+        function: the function's name, or ``None`` for the whole tool list.
+    """
+
+    rule: str
+    severity: Severity
+    pointer: str
+    message: str
+    function: str | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        """The finding as a JSON object."""
+        return {"rule": self.rule, "severity": self.severity, "pointer": self.pointer,
+                "function": self.function, "message": self.message}
+
+
+@dataclass(slots=True, kw_only=True)
+class LintContext:
+    """What the rules read: the application, the strict eligibility, the caller's limits."""
+
+    app: Compiled
+    strict: Mapping[str, Eligibility]
+    max_tools: int | None = None
+    max_tokens: int | None = None
+    tokenizer: Callable[[], Tokenizer] | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Rule:
+    """A lint rule: a name, a severity and a check yielding ``(pointer, message, function)``."""
+
+    name: str
+    severity: Severity
+    check: Callable[[LintContext], Iterable[tuple[str, str, str | None]]]
+
+
+def _compile_errors(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for error in ctx.app.errors:
+        where = f"{error.method.upper()} {error.path}".strip()
+        yield error.pointer, f"{where} could not be compiled: {error.message}", None
+
+
+def _tools_over_limit(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    dialect, count = ctx.app.dialect, len(ctx.app.functions)
+    if dialect.tool_limit is not None and count > dialect.tool_limit:
+        source = dialect.limit_sources.get("tool_limit", dialect.source)
+        defer = " or defer them (compile --defer)" if dialect.tool_search else ""
+        yield "#/paths", (f"{count} tools; {dialect.name} accepts at most "
+                          f"{dialect.tool_limit} per request ({source}): group them "
+                          f"(compile --group-by){defer}"), None
+
+
+def _tools_over_budget(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    count = len(ctx.app.functions)
+    if ctx.max_tools is not None and count > ctx.max_tools:
+        yield "#/paths", f"{count} tools; --max-tools allows {ctx.max_tools}", None
+    if ctx.max_tokens is not None and ctx.tokenizer is not None:
+        import json
+
+        tokenizer = ctx.tokenizer()
+        total = tokenizer.count(json.dumps(ctx.app.tools(), separators=(",", ":"),
+                                           ensure_ascii=False))
+        if total > ctx.max_tokens:
+            yield "#/paths", (f"the tool list has {total:,} tokens ({tokenizer.label()}); "
+                              f"--max-tokens allows {ctx.max_tokens:,}"), None
+
+
+def _no_description(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        # compose names an operation without summary or description "GET /path"
+        if f.description.strip() in ("", f"{f.method.upper()} {f.path}"):
+            yield f.pointer, "no summary or description: the model sees only the name", f.name
+
+
+def _description_cut(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    limit = ctx.app.dialect.description_max
+    for f in ctx.app.functions:
+        for loss in f.losses:
+            if loss.keyword == "description" and loss.action == "truncated":
+                length = len(str(loss.value))
+                yield loss.pointer, (f"description of {length:,} characters cut to {limit:,} "
+                                     f"for {ctx.app.provider}"), f.name
+
+
+def _name_hashed(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        if f.operation_id and len(f.operation_id) > NAME_MAX:
+            yield f.pointer, (f"operationId of {len(f.operation_id)} characters "
+                              f"{f.operation_id[:40]!r}... became {f.name!r}"), f.name
+
+
+def _name_unrecognizable(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        raw = f.operation_id
+        if not raw or len(raw) > NAME_MAX or raw == f.name:
+            continue
+        ratio = difflib.SequenceMatcher(None, raw.lower(), f.name.lower()).ratio()
+        if ratio < RECOGNIZABLE:
+            yield f.pointer, f"operationId {raw!r} became {f.name!r}", f.name
+
+
+def _no_operation_id(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        if not f.operation_id:
+            yield f.pointer, f"no operationId: named {f.name!r} from the method and path", f.name
+
+
+_SPACE = re.compile(r"\s+")
+_WORD = re.compile(r"[a-z0-9]{3,}")
+
+
+def _by_text(ctx: LintContext) -> dict[str, list[Function]]:
+    found: dict[str, list[Function]] = {}
+    for f in ctx.app.functions:
+        text = _SPACE.sub(" ", f.description).strip()
+        if text:
+            found.setdefault(text, []).append(f)
+    return found
+
+
+def _others(f: Function, group: list[Function]) -> str:
+    names = [g.name for g in group if g is not f]
+    more = f" and {len(names) - 3} more" if len(names) > 3 else ""
+    return ", ".join(names[:3]) + more
+
+
+def _duplicate_description(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for group in _by_text(ctx).values():
+        if len(group) > 1:
+            for f in group:
+                yield f.pointer, f"same description as {_others(f, group)}", f.name
+
+
+def _near_duplicate_description(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    by_words: dict[frozenset[str], list[tuple[str, Function]]] = {}
+    for text, group in _by_text(ctx).items():
+        words = frozenset(_WORD.findall(text.lower()))
+        if words:
+            by_words.setdefault(words, []).extend((text, f) for f in group)
+    for members in by_words.values():
+        if len({text for text, _ in members}) < 2:
+            continue
+        for text, f in members:
+            near = [f, *(g for t, g in members if t != text)]
+            yield f.pointer, ("description differs only in word order, case or punctuation "
+                              f"from {_others(f, near)}"), f.name
+
+
+def _too_many_parameters(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        shown = [a for a in f.arguments if not a.separated]
+        if len(shown) > MAX_ARGUMENTS:
+            yield f.pointer, (f"{len(shown)} arguments (more than {MAX_ARGUMENTS}): consider "
+                              "separate=... for host-supplied ones"), f.name
+
+
+def _strict_fallback(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        eligible, reason = ctx.strict.get(f.name, (None, ""))
+        if eligible is False:
+            yield f.pointer, f"not strict: {reason}", f.name
+
+
+def _union_flattened(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        hits = [loss for loss in f.losses if _flattens(loss)]
+        if hits:
+            first = hits[0]
+            more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+            yield first.pointer, (f"{first.keyword} {first.action} for {ctx.app.provider}"
+                                  f"{': ' + first.note if first.note else ''}{more}"), f.name
+
+
+def _flattens(loss: Loss) -> bool:
+    """A union member dropped or moved into a description, or a type list cut to one type
+    (an equivalent rewrite, such as Gemini's ``nullable: true``, is not flattening)."""
+    if loss.keyword in UNION_KEYWORDS:
+        return loss.action != "rewritten"
+    if loss.keyword == "type" and isinstance(loss.value, list):
+        return len([kind for kind in loss.value if kind != "null"]) > 1
+    return False
+
+
+RULES: tuple[Rule, ...] = (
+    Rule(name="compile-error", severity="error", check=_compile_errors),
+    Rule(name="tools-over-limit", severity="error", check=_tools_over_limit),
+    Rule(name="tools-over-budget", severity="error", check=_tools_over_budget),
+    Rule(name="no-description", severity="warning", check=_no_description),
+    Rule(name="description-cut", severity="warning", check=_description_cut),
+    Rule(name="name-hashed", severity="warning", check=_name_hashed),
+    Rule(name="name-unrecognizable", severity="warning", check=_name_unrecognizable),
+    Rule(name="duplicate-description", severity="warning", check=_duplicate_description),
+    Rule(name="too-many-parameters", severity="warning", check=_too_many_parameters),
+    Rule(name="strict-fallback", severity="warning", check=_strict_fallback),
+    Rule(name="union-flattened", severity="warning", check=_union_flattened),
+    Rule(name="no-operation-id", severity="info", check=_no_operation_id),
+    Rule(name="near-duplicate-description", severity="info",
+         check=_near_duplicate_description),
+)
+"""Every rule, in the order findings are reported."""
+
+
+def lint(app: Compiled, *, strict: Mapping[str, Eligibility] | None = None,
+         max_tools: int | None = None, max_tokens: int | None = None,
+         rules: Iterable[Rule] = RULES) -> list[Finding]:
+    """The findings of ``rules`` on ``app``, rule by rule, each in document order.
+
+    Args:
+        app: the compiled application.
+        strict: strict eligibility by function name
+            (:func:`~httpllm.toolsets.budget.strict_eligibility` of a ``strict=True``
+            compile); default: from ``app`` (checked only when it was compiled strict).
+        max_tools: the caller's limit on tools per request.
+        max_tokens: the caller's limit on the tool list's tokens (needs the ``tokens``
+            extra).
+        rules: the rules to run.
+
+    Raises:
+        MissingTokenizer: ``max_tokens`` without the ``tokens`` extra.
+    """
+    ctx = LintContext(app=app, strict=strict if strict is not None else strict_eligibility(app),
+                      max_tools=max_tools, max_tokens=max_tokens,
+                      tokenizer=lambda: tokenizer_for(app.dialect))
+    return [Finding(rule=rule.name, severity=rule.severity, pointer=pointer, message=message,
+                    function=function)
+            for rule in rules for pointer, message, function in rule.check(ctx)]

@@ -1,0 +1,38 @@
+"""`httpllm lint`: findings per operation, exit status 1 on errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from httpllm.cli import main
+
+SPEC = str(Path(__file__).resolve().parents[1] / "specs" / "petstore-3.0.yaml")
+
+
+def test_a_clean_document_exits_zero(capsys: pytest.CaptureFixture[str]) -> None:
+    """The petstore lints without errors: exit 0 and a closing count."""
+    assert main(["lint", SPEC]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].endswith("findings")
+
+
+def test_an_error_exits_one_and_json_lists_it(capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-tools below the tool count is an error: exit 1; --json names rule and pointer."""
+    assert main(["lint", SPEC, "--max-tools", "2", "--json"]) == 1
+    findings = json.loads(capsys.readouterr().out)
+    assert {"rule": "tools-over-budget", "severity": "error", "pointer": "#/paths",
+            "function": None, "message": "4 tools; --max-tools allows 2"} in findings
+
+
+def test_findings_name_the_function_and_pointer(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """Each text line gives severity, rule, function and pointer."""
+    spec = tmp_path / "api.yaml"
+    spec.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n"
+                    "  /a:\n    get:\n      operationId: bare\n"
+                    "      responses: {'200': {description: ok}}\n")
+    assert main(["lint", str(spec)]) == 0
+    out = capsys.readouterr().out
+    assert "warning: no-description: bare: #/paths/~1a/get: " in out

@@ -1,0 +1,87 @@
+"""Groups: named tool lists under limits, deterministic, nothing dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+import httpllm
+from httpllm.errors import HttpllmError
+from httpllm.toolsets.groups import groups, key_of, tools_of
+
+from ._specs import PETSTORE, deep, document, many, operation
+
+
+def _mixed() -> dict[str, object]:
+    paths = {f"/a{i}": {"get": operation(f"a{i}", tags=("alpha",))} for i in range(7)}
+    paths |= {f"/b{i}": {"get": operation(f"b{i}", tags=("beta", "alpha"))} for i in range(3)}
+    paths["/v1/plain/{id}"] = {"get": operation("plain")}
+    return document(paths)
+
+
+def test_groups_by_first_tag_in_document_order() -> None:
+    """Functions are keyed by their first tag; keys keep the document's order."""
+    app = httpllm.compile(_mixed(), "chatgpt")
+    found = groups(app)
+    assert [(g.name, [f.name for f in g.functions]) for g in found] == [
+        ("alpha", [f"a{i}" for i in range(7)]),
+        ("beta", ["b0", "b1", "b2"]),
+        ("plain", ["plain"]),
+    ]
+
+
+def test_max_tools_splits_a_group_and_keeps_every_function() -> None:
+    """A key with more functions than max_tools becomes alpha, alpha_2 ..., none dropped."""
+    app = httpllm.compile(_mixed(), "chatgpt")
+    found = groups(app, max_tools=3)
+    assert [g.name for g in found] == ["alpha", "alpha_2", "alpha_3", "beta", "plain"]
+    assert all(len(g.functions) <= 3 for g in found)
+    names = [f.name for g in found for f in g.functions]
+    assert sorted(names) == sorted(f.name for f in app.functions)
+    assert groups(app, max_tools=3) == found
+
+
+def test_max_tokens_puts_an_oversized_function_alone() -> None:
+    """A function whose own tokens pass max_tokens is its own group, marked over."""
+    spec = document({"/small": {"get": operation("small", tags=("t",))},
+                     "/big": {"post": operation("big", tags=("t",), body=deep(8),
+                                                description="long " * 200)},
+                     "/small2": {"get": operation("small2", tags=("t",))}})
+    app = httpllm.compile(spec, "chatgpt")
+    found = groups(app, max_tokens=200)
+    assert [(g.name, [f.name for f in g.functions], g.over) for g in found] == [
+        ("t", ["small"], False), ("t_2", ["big"], True), ("t_3", ["small2"], False)]
+    assert found[1].tokens is not None and found[1].tokens > 200
+    assert all(g.tokens is not None and g.tokens <= 200 for g in found if not g.over)
+
+
+def test_by_path_and_by_callable() -> None:
+    """by="path" keys by the first path segment that is not a version; a callable by its result."""
+    app = httpllm.compile(_mixed(), "chatgpt")
+    assert key_of(app.function("plain"), "path") == "plain"
+    by_method = groups(app, by=lambda f: f.method)
+    assert [g.name for g in by_method] == ["get"]
+
+
+def test_names_are_safe_and_unique() -> None:
+    """Keys with other characters become [A-Za-z0-9_-] names, made unique."""
+    spec = document({"/x": {"get": operation("x", tags=("a b",))},
+                     "/y": {"get": operation("y", tags=("a/b",))}})
+    assert [g.name for g in groups(httpllm.compile(spec, "chatgpt"))] == ["a_b", "a_b-2"]
+
+
+def test_bad_options_are_httpllm_errors() -> None:
+    """An unknown by or a limit below 1 is an HttpllmError."""
+    app = httpllm.compile(PETSTORE, "chatgpt")
+    with pytest.raises(HttpllmError, match="group by"):
+        groups(app, by="colour")  # type: ignore[arg-type]
+    with pytest.raises(HttpllmError, match="max_tools"):
+        groups(app, max_tools=0)
+
+
+def test_group_tools_use_the_provider_envelope() -> None:
+    """tools_of gives a group's tools as app.tools() shapes them (Gemini: one Tool)."""
+    app = httpllm.compile(many(12), "gemini")
+    found = app.groups(max_tools=5)
+    assert [len(g.functions) for g in found] == [5, 5, 2]
+    tools = tools_of(app, found[2].functions)
+    assert [d["name"] for d in tools[0]["functionDeclarations"]] == ["op10", "op11"]

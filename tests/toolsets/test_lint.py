@@ -1,0 +1,99 @@
+"""Lint rules: each finds its problem, with the operation's pointer and its severity."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+import httpllm
+from httpllm.toolsets.budget import strict_eligibility
+from httpllm.toolsets.lint import MAX_ARGUMENTS, RULES, Finding, lint
+
+from ._specs import PETSTORE, deep, document, many, operation
+
+
+def _problems() -> dict[str, Any]:
+    text = "Returns the widgets of a store, newest first, with their prices."
+    return document({
+        "/bare": {"get": operation("bare", summary="")},
+        "/long": {"get": operation("long", description="word " * 300)},
+        "/hashed": {"get": operation("list" + "VeryLongOperationName" * 4)},
+        "/unreadable": {"get": operation("获取用户列表")},
+        "/dup1": {"get": operation("dup1", summary="", description=text)},
+        "/dup2": {"get": operation("dup2", summary="", description=text)},
+        "/near1": {"get": operation("near1", summary="", description="Delete the widget.")},
+        "/near2": {"get": operation("near2", summary="", description="the widget: DELETE")},
+        "/wide": {"get": operation("wide", parameters=MAX_ARGUMENTS + 1)},
+        "/anon/{id}": {"get": {"parameters": [{"name": "id", "in": "path", "required": True,
+                                                "schema": {"type": "string"}}],
+                               "summary": "No id", "responses": {"200": {"description": "ok"}}}},
+        "/deep": {"post": operation("deepOne", body=deep(12))},
+        "/nullable": {"post": operation("nullable", body={
+            "type": "object", "properties": {"a": {"type": ["string", "null"]}}})},
+        "/broken": {"get": operation("broken", body=None) | {
+            "parameters": [{"name": "q", "in": "query", "schema": {"$ref": "#/nowhere"}}]}},
+    })
+
+
+def _by_rule(findings: list[Finding]) -> dict[str, list[str | None]]:
+    out: dict[str, list[str | None]] = {}
+    for f in findings:
+        out.setdefault(f.rule, []).append(f.function)
+    return out
+
+
+def test_each_rule_finds_its_problem() -> None:
+    """Every rule but the budget ones fires on the operation built to trigger it."""
+    spec = _problems()
+    app = httpllm.compile(spec, "chatgpt")
+    found = _by_rule(lint(app, strict=strict_eligibility(
+        httpllm.compile(spec, "chatgpt", strict=True))))
+    assert found["no-description"] == ["bare"]
+    assert found["description-cut"] == ["long"]
+    assert found["name-hashed"] == [app.functions[2].name]
+    assert found["name-unrecognizable"] == [app.functions[3].name]
+    assert found["duplicate-description"] == ["dup1", "dup2"]
+    assert found["near-duplicate-description"] == ["near1", "near2"]
+    assert found["too-many-parameters"] == ["wide"]
+    assert found["no-operation-id"] == ["get__anon_by_id"]
+    assert found["strict-fallback"] == ["deepOne"]
+    assert found["compile-error"] == [None]
+    assert "tools-over-limit" not in found
+
+
+def test_findings_carry_the_operation_pointer_and_severity() -> None:
+    """A finding names the operation's pointer; the severity is its rule's."""
+    app = httpllm.compile(_problems(), "chatgpt")
+    severity = {rule.name: rule.severity for rule in RULES}
+    findings = lint(app)
+    bare = next(f for f in findings if f.rule == "no-description")
+    assert bare.pointer == "#/paths/~1bare/get"
+    cut = next(f for f in findings if f.rule == "description-cut")
+    assert cut.pointer == "#/paths/~1long/get/description" and "1,024" in cut.message
+    assert all(f.severity == severity[f.rule] for f in findings)
+    assert {f.rule for f in findings if f.severity == "error"} == {"compile-error"}
+
+
+def test_unions_a_provider_flattens() -> None:
+    """Ollama drops a null union member (reported); Gemini's nullable flag is no loss."""
+    spec = _problems()
+    ollama = _by_rule(lint(httpllm.compile(spec, "ollama")))
+    assert ollama["union-flattened"] == ["nullable"]
+    gemini = _by_rule(lint(httpllm.compile(spec, "gemini")))
+    assert "union-flattened" not in gemini
+
+
+def test_tool_lists_over_the_limit_or_budget_are_errors() -> None:
+    """130 tools pass chatgpt's 128; --max-tools and --max-tokens are the caller's errors."""
+    app = httpllm.compile(many(130), "chatgpt")
+    rules = Counter(f.rule for f in lint(app, max_tools=100, max_tokens=100)
+                    if f.severity == "error")
+    assert rules == {"tools-over-limit": 1, "tools-over-budget": 2}
+    assert not [f for f in lint(httpllm.compile(many(5), "chatgpt"), max_tools=5)
+                if f.severity == "error"]
+
+
+def test_a_clean_document_has_no_warnings() -> None:
+    """The petstore example has nothing worse than info."""
+    findings = httpllm.compile(PETSTORE, "chatgpt").lint()
+    assert [f for f in findings if f.severity != "info"] == []
