@@ -32,6 +32,9 @@ def add_report_options(parser: argparse.ArgumentParser) -> None:
                         help="no summary and no warnings on stderr (errors only)")
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="list every skipped operation and warning with its pointer")
+    parser.add_argument("--tokens", action="store_true",
+                        help="count the tool list's tokens in the summary (the provider's "
+                             "tokenizer, or the one approximating it; extra 'tokens')")
     parser.add_argument("--fail-on", type=_fail_on, default=[], metavar="WHAT",
                         help="exit 3 when the result has any of: skipped, fallback, "
                              "warning (comma-separated)")
@@ -112,4 +115,18 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = app.tools()
     written = write(dumps(out), args.output)
-    return finish(app, args, written=written, target=args.output)
+    extra = _tokens(app, out) if args.tokens and not args.losses else ""
+    return finish(app, args, written=written, target=args.output, extra=extra)
+
+
+def _tokens(app: Application, tools: list[Any]) -> str:
+    """``"N tokens (tokenizer)"`` of a tool list, ``~`` marking an approximation.
+
+    Raises:
+        MissingTokenizer: the ``tokens`` extra is not installed.
+    """
+    from httpllm.toolsets.tokens import count_tool, tokenizer_for
+
+    tokenizer = tokenizer_for(app.dialect)
+    total = sum(count_tool(tool, tokenizer) for tool in tools)
+    return f"{total:,} tokens ({'' if tokenizer.exact else '~'}{tokenizer.name})"
