@@ -6,7 +6,8 @@ HttpllmError
 ├── SpecError ── RefError                      (invalid document; unresolvable $ref)
 ├── SchemaError                                (cannot be emended, e.g. allOf conflict)
 ├── DialectError ── UnknownDialect, Unrepresentable
-└── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+├── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
+└── MissingExtra                               (an optional extra is not installed)
 ```
 
 Each error carries a keyword-only ``pointer`` (a JSON pointer spelled like a ``$ref``,
@@ -26,6 +27,7 @@ __all__ = [
     "InvalidArguments",
     "LimitExceeded",
     "LoadError",
+    "MissingExtra",
     "RefError",
     "RequestBuildError",
     "SchemaError",
@@ -125,3 +127,7 @@ class RequestBuildError(CallError):
 
 class TransportError(CallError):
     """Sending the request failed (connection, timeout, protocol)."""
+
+
+class MissingExtra(HttpllmError):
+    """A feature needs an optional extra that is not installed (the message names it)."""

@@ -1,0 +1,135 @@
+"""The words users say for what API descriptions call otherwise: a small, general table of
+web-API and payments vocabulary for :mod:`httpllm.toolsets.search`.
+
+Each entry maps a user's word or phrase to the words an OpenAPI description uses for the
+same thing (``"PR"`` -> ``pull request``; ``"chargeback"`` -> ``dispute``). The entries are
+the field's common knowledge of these domains (GitHub's, GitLab's and Stripe's glossaries,
+REST naming conventions), not the wording of any benchmark task: a synonym earns its place
+when it would help any description of the domain, never one operation.
+
+:data:`INTENTS` maps a query's verbs to the action an operation's method and path express
+(``GET /things`` lists, ``POST /things`` creates, ``POST /things/{id}`` updates ...).
+"""
+
+from __future__ import annotations
+
+__all__ = ["INTENTS", "SYNONYMS"]
+
+SYNONYMS: dict[str, str] = {
+    # -- software forges (GitHub, GitLab, Bitbucket) --------------------------------------
+    "pr": "pull request",
+    "prs": "pull request",
+    "mr": "pull request",
+    "merge request": "pull request",
+    "repo": "repository",
+    "repos": "repository",
+    "project": "repository",
+    "snippet": "gist",
+    "paste": "gist",
+    "ticket": "issue",
+    "bug": "issue",
+    "ci": "workflow run check action",
+    "pipeline": "workflow run",
+    "build": "workflow run",
+    "job": "workflow job",
+    "retry": "rerun re run",
+    "rerun": "re run",
+    "hash": "sha",
+    "diff": "compare",
+    "version": "release",
+    "changelog": "release notes",
+    "website": "pages site",
+    "vulnerable": "vulnerability dependabot alert",
+    "vulnerability": "dependabot advisory alert",
+    "static analysis": "code scanning",
+    "emoji": "reaction",
+    "like": "star reaction",
+    "favorite": "star",
+    "watch": "subscription",
+    "subscribe": "subscription",
+    "teammate": "member collaborator",
+    "employee": "member",
+    "company": "organization",
+    "org": "organization",
+    "access": "collaborator permission",
+    "quota": "rate limit",
+    "inbox": "notification",
+    "profile": "user",
+    "me": "authenticated user",
+    "personal": "authenticated user",
+    "approve": "review approve",
+    "logged in": "authenticated",
+    "current user": "authenticated user",
+    "assign": "assignee",
+    "branch": "ref",
+    "newest": "latest",
+    "most recent": "latest",
+    "next": "upcoming",
+    # -- payments (Stripe, Adyen, PayPal, Square) -----------------------------------------
+    "chargeback": "dispute",
+    "reimburse": "refund",
+    "card": "card payment method source",
+    "pay": "payment intent charge",
+    "payment": "payment intent charge",
+    "membership": "subscription",
+    "plan": "subscription plan price",
+    "tier": "price plan",
+    "bill": "invoice",
+    "estimate": "quote",
+    "proposal": "quote",
+    "promo": "promotion code coupon",
+    "discount": "coupon promotion",
+    "catalog": "product",
+    "sku": "product price",
+    "cost": "price amount",
+    "earnings": "payout balance",
+    "withdraw": "payout",
+    "cash out": "payout",
+    "bank": "bank account payout",
+    "seller": "connected account",
+    "merchant": "connected account",
+    "marketplace": "connect account",
+    "vendor": "connected account",
+    "government id": "identity verification document",
+    "kyc": "identity verification",
+    "reader": "terminal reader",
+    "pos": "terminal reader",
+    "in person": "terminal",
+    "fraud": "radar early fraud warning review",
+    "blocklist": "radar value list item",
+    "blacklist": "radar value list item",
+    "allowlist": "radar value list item",
+    "vat": "tax id",
+    "gst": "tax id",
+    "metered": "usage record",
+    "usage": "usage record",
+    "simulate": "test helpers",
+    "exchange": "exchange rate",
+    "currency conversion": "exchange rate",
+    "fx": "exchange rate",
+    "portal": "billing portal session",
+    "shipping": "shipping rate",
+    "delivery": "shipping rate",
+    "ledger": "balance transaction",
+    "activity": "event",
+    "upload": "file",
+    "credit": "credit note",
+    "onboard": "account link",
+}
+"""User word or phrase -> the API's words (lower case; matched on stemmed words)."""
+
+INTENTS: dict[str, str] = {
+    "list": "list", "all": "list", "browse": "list", "history": "list",
+    "which": "list", "who": "list", "recent": "list",
+    "get": "get", "fetch": "get", "read": "get", "retrieve": "get", "view": "get",
+    "look": "get", "find": "get", "what": "get", "one": "get", "single": "get",
+    "create": "create", "add": "create", "new": "create", "make": "create",
+    "open": "create", "start": "create", "register": "create", "file": "create",
+    "submit": "create", "issue": "create", "send": "create", "generate": "create",
+    "update": "update", "change": "update", "edit": "update", "modify": "update",
+    "rename": "update", "set": "update", "put": "update", "upgrade": "update", "replace": "update",
+    "delete": "delete", "remove": "delete", "drop": "delete", "destroy": "delete",
+    "erase": "delete", "discard": "delete",
+}
+"""A query's verb -> the action it asks for: ``list``, ``get``, ``create``, ``update`` or
+``delete`` (the actions of REST collections and items, RFC 9110 section 9.3)."""
