@@ -51,8 +51,10 @@ TRANSLATED_WEIGHT = 0.3
 ACTION_BOOST = 0.5
 """How much more a function scores when its action is the one the query's verb asks for."""
 
-_WORD = re.compile(r"[A-Z]{2,}(?=[A-Z][a-z]|[^A-Za-z]|$)|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _PARAMETER = re.compile(r"^\{.*\}$")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+"""An HTML tag in a description (CommonMark allows them; Stripe's summaries are ``<p>``)."""
 
 
 def words(text: str) -> list[str]:
@@ -65,7 +67,7 @@ def words(text: str) -> list[str]:
 def one_line(function: Function, limit: int = 120) -> str:
     """The function's summary: the first line of its description, at most ``limit``
     characters (cut at a word, with an ellipsis)."""
-    line = function.description.strip().split("\n", 1)[0].strip()
+    line = _HTML_TAG.sub("", function.description).strip().split("\n", 1)[0].strip()
     if len(line) <= limit:
         return line
     return line[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
@@ -86,7 +88,7 @@ def action(function: Function) -> str:
 
 def _fields(function: Function) -> dict[str, str]:
     """The text of each field of :data:`FIELD_WEIGHTS` for one function."""
-    summary, _, description = function.description.partition("\n\n")
+    summary, _, description = _HTML_TAG.sub("", function.description).partition("\n\n")
     segments = [s for s in function.path.split("/") if s]
     names = [a.original or a.name for a in function.arguments if a.location != "body"]
     body = next((a.schema for a in function.arguments if a.location == "body"), None)
