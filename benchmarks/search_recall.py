@@ -92,15 +92,6 @@ ABLATIONS: dict[str, tuple[str, Any]] = {
 }
 
 
-def recall(rank: Ranker, tasks: list[dict[str, Any]]) -> dict[str, float]:
-    hits = {k: 0 for k in KS}
-    for task in tasks:
-        found = rank(task["query"], max(KS))
-        for k in KS:
-            hits[k] += any(name in found[:k] for name in task["expect"])
-    return {f"recall@{k}": round(hits[k] / len(tasks), 3) for k in KS}
-
-
 def build_cost(functions: Sequence[httpllm.Function], runs: int = 5) -> dict[str, float]:
     times = []
     for _ in range(runs):
@@ -157,7 +148,13 @@ def main() -> int:
                                       for n in t["expect"])]
     if args.json:
         print(json.dumps(report, indent=2))
-        return 0
+    else:
+        show(report, groups)
+    return 0
+
+
+def show(report: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) -> None:
+    """Print the report as a table."""
     for label in ("baseline", "final"):
         for group, figures in report[label].items():
             if group == "by spec":
@@ -172,8 +169,6 @@ def main() -> int:
     for miss in report.get("misses", []):
         print(f"miss [{miss['split']}] {miss['query']!r}: want {miss['expect']}, "
               f"got {miss['got']}")
-    return 0
-
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -22,6 +22,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     comp.add_argument("--losses", action="store_true",
                       help="print the loss report instead of the tools")
     comp.add_argument("--list-providers", action="store_true", help="list the providers")
+    comp.add_argument("--discover", action="store_true",
+                      help="print the search/describe/invoke trio instead of every tool")
     comp.set_defaults(handler=run)
 
 
@@ -38,9 +40,13 @@ def run(args: argparse.Namespace) -> int:
         return 2
     app = compile_from(args)
     report_errors(app)
-    if args.losses:
-        out: Any = [loss.to_json() | {"function": f.name} for f in app.functions
-                    for loss in f.losses]
+    if args.discover:
+        from httpllm.toolsets.discover import discover
+
+        out: Any = discover(app).tools
+    elif args.losses:
+        out = [loss.to_json() | {"function": f.name} for f in app.functions
+               for loss in f.losses]
     else:
         out = app.tools()
     write(json.dumps(out, indent=2, ensure_ascii=False), args.output)

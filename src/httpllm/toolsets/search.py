@@ -171,7 +171,7 @@ class SearchIndex:
                 if found is not None:
                     synonyms.extend(found)
                     covered.update(range(at, at + size))
-        own = [t for i, (t, w) in enumerate(zip(raw, said))
+        own = [t for i, (t, w) in enumerate(zip(raw, said, strict=True))
                if w not in self._stopwords and i not in covered]
         translated = [raw[i] for i in sorted(covered) if said[i] not in self._stopwords]
         intents = [INTENTS[w] for w in said if w in INTENTS]
@@ -190,7 +190,8 @@ class SearchIndex:
                     total += weight * field_weight * self._fields[field].get_scores(tokens)
         if parsed.intents:
             total *= 1.0 + ACTION_BOOST * (self._actions == parsed.intents[0])
-        return total
+        out: np.ndarray[Any, Any] = total
+        return out
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query``, best first; only those tagged
@@ -201,7 +202,7 @@ class SearchIndex:
         scores = self.scores(query)
         wanted = None if tag is None else tag.casefold()
         ranked = sorted(range(len(self.functions)), key=lambda i: -float(scores[i]))
-        out = []
+        out: list[Function] = []
         for i in ranked:
             if scores[i] <= 0 or len(out) == k:
                 break
