@@ -14,11 +14,20 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
+OPTIONAL = {"bm25s": "search", "Stemmer": "search", "numpy": "search"}
+"""Modules of optional extras: imported only inside the functions that need them (which
+raise ``MissingExtra`` naming the extra), never when ``httpllm`` is imported."""
 
-def _imported_top_levels() -> set[str]:
+
+def _imported_top_levels(module_level: bool = False) -> set[str]:
+    """Third-party top-level modules imported anywhere (``module_level``: by a module's
+    own top-level statements, outside ``if TYPE_CHECKING:``)."""
     found: set[str] = set()
     for path in (ROOT / "src" / "httpllm").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        nodes = ([n for n in tree.body if not isinstance(n, ast.If)] if module_level
+                 else list(ast.walk(tree)))
+        for node in nodes:
             if isinstance(node, ast.Import):
                 found.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -54,5 +63,21 @@ def test_every_third_party_import_is_a_runtime_dependency() -> None:
     owners = metadata.packages_distributions()
     closure = _runtime_closure()
     missing = {module: owners.get(module, ["?"]) for module in _imported_top_levels()
-               if not any(_name(dist) in closure for dist in owners.get(module, []))}
+               if module not in OPTIONAL
+               and not any(_name(dist) in closure for dist in owners.get(module, []))}
     assert not missing, f"imported by src but not installed by `pip install .`: {missing}"
+
+
+def test_optional_extras_are_imported_lazily() -> None:
+    """No module imports an optional extra's package at its top level."""
+    assert not _imported_top_levels(module_level=True) & set(OPTIONAL)
+
+
+def test_optional_extras_are_declared() -> None:
+    """Each optional module's extra is in pyproject.toml, and in the test extra too."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    owners = metadata.packages_distributions()
+    for module, extra in OPTIONAL.items():
+        assert re.search(rf"^{extra} = \[", text, re.MULTILINE), extra
+        if module != "numpy":  # bm25s's own dependency
+            assert any(f'"{dist}' in text for dist in owners.get(module, [])), module

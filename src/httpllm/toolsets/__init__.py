@@ -1,2 +1,6 @@
-"""Tool lists for large APIs: search over the functions and the portable
-search -> describe -> invoke trio (:mod:`httpllm.toolsets.discover`)."""
+"""Tool lists for large APIs: search over the functions (:mod:`.search`) and the portable
+search -> describe -> invoke trio (:func:`discover`)."""
+
+from httpllm.toolsets.discover import Discovery, discover
+
+__all__ = ["Discovery", "discover"]
