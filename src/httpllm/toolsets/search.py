@@ -48,6 +48,8 @@ SYNONYM_WEIGHT = 1.0
 TRANSLATED_WEIGHT = 0.3
 """How much a word of the query counts when a synonym translates it."""
 
+DEPRECATED_PENALTY = 0.2
+DEPTH_PENALTY = 0.05
 ACTION_BOOST = 0.5
 """How much more a function scores when its action is the one the query's verb asks for."""
 
@@ -139,6 +141,9 @@ class SearchIndex:
                         for field in FIELD_WEIGHTS}
         self._np = np
         self._actions = np.array([action(f) for f in self.functions])
+        depth = np.array([f.path.count("/") for f in self.functions], dtype="float32")
+        self._prior = (1.0 - DEPRECATED_PENALTY * np.array([f.deprecated for f in self.functions])) \
+            / (1.0 + DEPTH_PENALTY * depth)
 
     @staticmethod
     def _bm25(bm25s: Any, corpus: list[list[str]]) -> Any:
@@ -175,7 +180,8 @@ class SearchIndex:
                if w not in self._stopwords and i not in covered]
         translated = [raw[i] for i in sorted(covered) if said[i] not in self._stopwords]
         intents = [INTENTS[w] for w in said if w in INTENTS]
-        return _Query(own=own, synonyms=synonyms, translated=translated, intents=intents[:1])
+        return _Query(own=own, synonyms=list(dict.fromkeys(synonyms)), translated=translated,
+                      intents=intents[:1])
 
     def scores(self, query: str) -> np.ndarray[Any, Any]:
         """Each function's score for ``query`` (higher is better), in index order."""
@@ -190,7 +196,7 @@ class SearchIndex:
                     total += weight * field_weight * self._fields[field].get_scores(tokens)
         if parsed.intents:
             total *= 1.0 + ACTION_BOOST * (self._actions == parsed.intents[0])
-        out: np.ndarray[Any, Any] = total
+        out: np.ndarray[Any, Any] = total * self._prior
         return out
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
