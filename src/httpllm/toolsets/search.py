@@ -49,7 +49,11 @@ TRANSLATED_WEIGHT = 0.3
 """How much a word of the query counts when a synonym translates it."""
 
 DEPRECATED_PENALTY = 0.2
+"""How much less a deprecated operation scores (its replacement is the better answer)."""
+
 DEPTH_PENALTY = 0.05
+"""How much less each path segment makes an operation score: between equals, the general
+operation (``GET /balance_transactions``) before the nested one (``.../{id}/...``)."""
 ACTION_BOOST = 0.5
 """How much more a function scores when its action is the one the query's verb asks for."""
 
@@ -142,8 +146,8 @@ class SearchIndex:
         self._np = np
         self._actions = np.array([action(f) for f in self.functions])
         depth = np.array([f.path.count("/") for f in self.functions], dtype="float32")
-        self._prior = (1.0 - DEPRECATED_PENALTY * np.array([f.deprecated for f in self.functions])) \
-            / (1.0 + DEPTH_PENALTY * depth)
+        deprecated = np.array([f.deprecated for f in self.functions], dtype="float32")
+        self._prior = (1.0 - DEPRECATED_PENALTY * deprecated) / (1.0 + DEPTH_PENALTY * depth)
 
     @staticmethod
     def _bm25(bm25s: Any, corpus: list[list[str]]) -> Any:
