@@ -6,10 +6,11 @@ Plain BM25 over an operation's own text misses what users say ("PR", "chargeback
 one BM25 per field and adds their scores with :data:`FIELD_WEIGHTS` (the name and the path
 say what an operation is; a long description mostly says how), splits ``camelCase``,
 ``snake_case`` and ``kebab-case`` words and stems them (Snowball, so ``repositories`` and
-``repository`` meet), expands the query with the field's synonyms
-(:mod:`httpllm.toolsets._vocabulary`) at a lower weight, and matches the query's verb to
-the action the method and path express (``GET /things`` lists, ``POST /things`` creates,
-``DELETE /things/{id}`` deletes). ``benchmarks/search_recall.py`` measures what each part
+``repository`` meet), translates the user's words with the field's synonyms
+(:mod:`httpllm.toolsets._vocabulary`; a translated word still counts, less), matches the
+query's verb to the action the method and path express (``GET /things`` lists,
+``POST /things`` creates, ``DELETE /things/{id}`` deletes), and prefers current and less
+nested operations between equals. ``benchmarks/search_recall.py`` measures what each part
 brings on 136 tasks.
 
 Needs the ``search`` extra (``pip install "httpllm[search]"``: ``bm25s`` and ``PyStemmer``).
@@ -42,6 +43,9 @@ FIELD_WEIGHTS: dict[str, float] = {
 """How much each field's BM25 score counts: the summary says what an operation does in a
 sentence, the name and path say it in identifiers (tuned on the dev half of the tasks)."""
 
+BM25_PARAMETERS: dict[str, float] = {"k1": 1.5, "b": 0.75}
+"""bm25s's defaults (Lucene's BM25)."""
+
 SYNONYM_WEIGHT = 1.0
 """How much the words a synonym brings count beside the query's own."""
 
@@ -54,6 +58,7 @@ DEPRECATED_PENALTY = 0.2
 DEPTH_PENALTY = 0.05
 """How much less each path segment makes an operation score: between equals, the general
 operation (``GET /balance_transactions``) before the nested one (``.../{id}/...``)."""
+
 ACTION_BOOST = 0.5
 """How much more a function scores when its action is the one the query's verb asks for."""
 
@@ -155,7 +160,7 @@ class SearchIndex:
         cannot index that: a document without tags has an empty ``tags`` field)."""
         if not any(corpus):
             return None
-        index = bm25s.BM25()
+        index = bm25s.BM25(**BM25_PARAMETERS)
         index.index(corpus, show_progress=False)
         return index
 
