@@ -110,6 +110,15 @@ def test_transport_failure_is_an_error_text() -> None:
     assert "error" in trio.handle(INVOKE, {"name": "listPets", "arguments": {}})
 
 
+def test_pairs_hand_each_tool_its_handler() -> None:
+    """Each (tool, handler) pair answers calls of its own tool."""
+    pairs = discover(httpllm.compile(PETS, "mcp")).pairs()
+    assert [tool["name"] for tool, _ in pairs] == [SEARCH, DESCRIBE, INVOKE]
+    found = pairs[0][1]({"query": "fetch one pet"})
+    assert found["operations"][0]["name"] == "getPet"
+    assert pairs[1][1]({"names": ["getPet"]})["operations"][0]["name"] == "getPet"
+
+
 def test_gemini_groups_the_trio() -> None:
     """For Gemini the three declarations are one Tool, as the dialect groups tools."""
     trio = discover(httpllm.compile(PETS, "gemini"))

@@ -60,6 +60,8 @@ def test_words_split_identifiers() -> None:
     assert words("PostPaymentIntents /pull_requests/{pull_number} list-for-repo OAuthApp") \
         == ["post", "payment", "intents", "pull", "requests", "pull", "number", "list",
             "for", "repo", "o", "auth", "app"]
+    assert words("Créer un café_au_lait HTTPServer v2") == [
+        "créer", "un", "café", "au", "lait", "http", "server", "v", "2"]
 
 
 def test_action_follows_method_and_path() -> None:
@@ -110,6 +112,14 @@ def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     app = httpllm.compile(PETS, "3.1")
     with pytest.raises(MissingExtra, match=r"httpllm\[search\]"):
         app.search("pet")
+
+
+def test_search_reads_other_scripts() -> None:
+    """Summaries outside ASCII are indexed and found by their words."""
+    doc = {**PETS, "paths": {"/chats": {"get": {
+        "operationId": "listeChats", "summary": "Lister les félins",
+        "responses": {"200": {"description": "ok"}}}}}}
+    assert [f.name for f in httpllm.compile(doc, "3.1").search("félins")] == ["listeChats"]
 
 
 def test_empty_application() -> None:

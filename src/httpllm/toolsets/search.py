@@ -62,7 +62,8 @@ operation (``GET /balance_transactions``) before the nested one (``.../{id}/...`
 ACTION_BOOST = 0.5
 """How much more a function scores when its action is the one the query's verb asks for."""
 
-_WORD = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_RUN = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _PARAMETER = re.compile(r"^\{.*\}$")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 """An HTML tag in a description (CommonMark allows them; Stripe's summaries are ``<p>``)."""
@@ -71,8 +72,11 @@ _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 def words(text: str) -> list[str]:
     """The lower-case words of ``text``, ``camelCase``, ``snake_case`` and ``kebab-case``
     split: ``"PostPaymentIntents /pull_requests"`` -> ``["post", "payment", "intents",
-    "pull", "requests"]``."""
-    return [w.lower() for w in _WORD.findall(text)]
+    "pull", "requests"]``. Words outside ASCII are kept whole (``"café"``)."""
+    out: list[str] = []
+    for run in _RUN.findall(text):
+        out.extend(w.lower() for w in (_CAMEL.findall(run) if run.isascii() else [run]))
+    return out
 
 
 def one_line(function: Function, limit: int = 120) -> str:
