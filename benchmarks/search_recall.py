@@ -76,7 +76,8 @@ def final(functions: Sequence[httpllm.Function]) -> Ranker:
 
 @contextmanager
 def patched(name: str, value: Any) -> Iterator[None]:
-    """Set ``search_module.<name>`` (or ``_vocabulary`` tables) for an ablation."""
+    """Set ``search_module.<name>`` (a weight, or the synonym and intent tables it
+    imported) for an ablation."""
     old = getattr(search_module, name)
     setattr(search_module, name, value)
     try:
@@ -89,6 +90,9 @@ ABLATIONS: dict[str, tuple[str, Any]] = {
     "no synonyms": ("SYNONYMS", {}),
     "no method intent": ("INTENTS", {}),
     "equal field weights": ("FIELD_WEIGHTS", dict.fromkeys(search_module.FIELD_WEIGHTS, 1.0)),
+    "translated words full": ("TRANSLATED_WEIGHT", 1.0),
+    "no depth prior": ("DEPTH_PENALTY", 0.0),
+    "no deprecation prior": ("DEPRECATED_PENALTY", 0.0),
 }
 
 
