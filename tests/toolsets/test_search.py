@@ -106,6 +106,18 @@ def test_index_is_built_once() -> None:
     assert app._search == [first]
 
 
+def test_concurrent_searches_agree() -> None:
+    """Searches from many threads at once (one shared stemmer) give the same answers."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    app = httpllm.compile(PETS, "3.1")
+    queries = ["remove a pet", "add a new pet", "orders of a store", "list pets"] * 25
+    expected = [[f.name for f in app.search(q)] for q in queries]
+    with ThreadPoolExecutor(8) as pool:
+        got = list(pool.map(lambda q: [f.name for f in app.search(q)], queries))
+    assert got == expected
+
+
 def test_missing_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without bm25s the search raises MissingExtra naming the extra to install."""
     monkeypatch.setitem(sys.modules, "bm25s", None)

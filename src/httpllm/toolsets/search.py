@@ -19,6 +19,7 @@ Needs the ``search`` extra (``pip install "httpllm[search]"``: ``bm25s`` and ``P
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -101,7 +102,7 @@ def action(function: Function) -> str:
             "put": "update", "patch": "update", "delete": "delete"}.get(function.method, "")
 
 
-def _fields(function: Function) -> dict[str, str]:
+def _texts(function: Function) -> dict[str, str]:
     """The text of each field of :data:`FIELD_WEIGHTS` for one function."""
     summary, _, description = _HTML_TAG.sub("", function.description).partition("\n\n")
     segments = [s for s in function.path.split("/") if s]
@@ -132,7 +133,7 @@ class SearchIndex:
 
     >>> index = SearchIndex(app.functions)  # doctest: +SKIP
     >>> [f.name for f in index.search("merge a PR", k=3)]  # doctest: +SKIP
-    ['pulls_merge', 'pulls_check-if-merged', 'pulls_update-branch']
+    ['pulls_merge', 'pulls_merge-async', 'pulls_check-if-merged']
 
     Args:
         functions: the functions to index (an application's ``functions``).
@@ -145,11 +146,12 @@ class SearchIndex:
         bm25s, stemmer, np = _libraries()
         self.functions = tuple(functions)
         self._stem: Callable[[str], str] = stemmer.stemWord
+        self._stemming = threading.Lock()  # a PyStemmer stemmer is not thread-safe
         self._stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN_PLUS)
         self._synonyms = {tuple(self._tokens(k, stop=False)): self._tokens(v)
                           for k, v in SYNONYMS.items()}
         self._longest = max((len(k) for k in self._synonyms), default=0)
-        texts = [_fields(f) for f in self.functions]
+        texts = [_texts(f) for f in self.functions]
         self._fields = {field: self._bm25(bm25s, [self._tokens(t[field]) for t in texts])
                         for field in FIELD_WEIGHTS}
         self._np = np
@@ -180,7 +182,8 @@ class SearchIndex:
         the user meant.
         """
         said = words(text)
-        raw = [self._stem(w) for w in said]
+        with self._stemming:
+            raw = [self._stem(w) for w in said]
         covered: set[int] = set()
         synonyms: list[str] = []
         for size in range(self._longest, 0, -1):
@@ -220,9 +223,8 @@ class SearchIndex:
             return []
         scores = self.scores(query)
         wanted = None if tag is None else tag.casefold()
-        ranked = sorted(range(len(self.functions)), key=lambda i: -float(scores[i]))
         out: list[Function] = []
-        for i in ranked:
+        for i in self._np.argsort(-scores, kind="stable"):
             if scores[i] <= 0 or len(out) == k:
                 break
             if wanted is None or wanted in (t.casefold() for t in self.functions[i].tags):
