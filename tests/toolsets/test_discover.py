@@ -10,7 +10,7 @@ import pytest
 from checkers import BY_DIALECT
 
 import httpllm
-from httpllm.toolsets.discover import DESCRIBE, INVOKE, SEARCH, discover
+from httpllm.toolsets.discover import DESCRIBE, INVOKE, SEARCH, TAG_ENUM_MAX, discover
 
 PETS: dict[str, Any] = {
     "openapi": "3.1.0",
@@ -63,9 +63,15 @@ def test_search_then_describe() -> None:
 
 
 def test_search_tag_is_an_enum_of_the_tags() -> None:
-    """The search tool offers the document's tags as the tag's enum."""
+    """The search tool offers the document's tags as the tag's enum, unless too many."""
     trio = discover(httpllm.compile(PETS, "3.1"))
     assert trio.functions[0].parameters["properties"]["tag"]["enum"] == ["pets"]
+    many = {**PETS, "paths": {f"/t{i}": {"get": {
+        "tags": [f"t{i}"], "responses": {"200": {"description": "ok"}}}}
+        for i in range(TAG_ENUM_MAX + 1)}}
+    tag = discover(httpllm.compile(many, "3.1")).functions[0].parameters["properties"]["tag"]
+    assert "enum" not in tag
+    assert tag["type"] == "string"
 
 
 def test_invalid_calls_get_feedback() -> None:

@@ -32,13 +32,18 @@ from httpllm.records import Argument, Function
 from httpllm.render import Renderer
 from httpllm.toolsets.search import one_line
 
-__all__ = ["DESCRIBE", "INVOKE", "SEARCH", "Discovery", "discover"]
+__all__ = ["DESCRIBE", "DESCRIBE_MAX", "INVOKE", "SEARCH", "TAG_ENUM_MAX", "Discovery",
+           "discover", "trio"]
 
 SEARCH = "search_operations"
 DESCRIBE = "describe_operations"
 INVOKE = "invoke_operation"
 DESCRIBE_MAX = 20
 """Most operations one ``describe_operations`` call may name."""
+
+TAG_ENUM_MAX = 100
+"""Most tags listed as the search tool's ``tag`` enum; past it the tag is any string
+(GitHub's description has 47 tags)."""
 
 Handler = Callable[[Any], JSON]
 """``(arguments: JSON text or mapping) -> JSON result`` of one trio tool."""
@@ -78,7 +83,7 @@ def _function(name: str, description: str, properties: dict[str, Schema],
 def trio(tags: Sequence[str], api: str = "the API") -> tuple[Function, Function, Function]:
     """The three functions before any dialect (neutral JSON Schema 2020-12)."""
     tag: Schema = {"type": "string", "description": "only operations with this tag"}
-    if tags:
+    if 0 < len(tags) <= TAG_ENUM_MAX:
         tag = {**tag, "enum": sorted(tags)}
     search = _function(SEARCH, (
         f"Search the operations of {api} by what you want to do, in words (\"merge a "
