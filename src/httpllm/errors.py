@@ -8,7 +8,7 @@ HttpllmError
 ├── OptionError                                (an option value compile cannot take)
 ├── DialectError ── UnknownDialect, Unrepresentable
 ├── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
-└── MissingTokenizer                           (the ``tokens`` extra is not installed)
+└── MissingExtra ── MissingTokenizer           (an optional extra is not installed)
 ```
 
 Each error carries a keyword-only ``pointer`` (a JSON pointer spelled like a ``$ref``,
@@ -28,8 +28,9 @@ __all__ = [
     "InvalidArguments",
     "LimitExceeded",
     "LoadError",
-    "OptionError",
+    "MissingExtra",
     "MissingTokenizer",
+    "OptionError",
     "RefError",
     "RequestBuildError",
     "SchemaError",
@@ -145,6 +146,10 @@ class TransportError(CallError):
     """Sending the request failed (connection, timeout, protocol)."""
 
 
-class MissingTokenizer(HttpllmError):
+class MissingExtra(HttpllmError):
+    """A feature needs an optional extra that is not installed (the message names it)."""
+
+
+class MissingTokenizer(MissingExtra):
     """A token count needs a tokenizer whose package is not installed
     (``pip install "httpllm[tokens]"``)."""

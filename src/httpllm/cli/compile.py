@@ -53,6 +53,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     comp.add_argument("--losses", action="store_true",
                       help="print the loss report instead of the tools")
     comp.add_argument("--list-providers", action="store_true", help="list the providers")
+    comp.add_argument("--discover", action="store_true",
+                      help="print the search/describe/invoke trio instead of every tool")
     add_report_options(comp)
     add_toolset_options(comp)
     comp.set_defaults(handler=run)
@@ -109,9 +111,13 @@ def run(args: argparse.Namespace) -> int:
     written = run_toolsets(args, app)  # --group-by / --defer write their own output
     if written is not None:
         return finish(app, args, written=written, target=args.output)
-    if args.losses:
-        out: Any = [loss.to_json() | {"function": f.name} for f in app.functions
-                    for loss in f.losses]
+    if args.discover:
+        from httpllm.toolsets.discover import discover
+
+        out: Any = discover(app).tools
+    elif args.losses:
+        out = [loss.to_json() | {"function": f.name} for f in app.functions
+               for loss in f.losses]
     else:
         out = app.tools()
     written = write(dumps(out), args.output)

@@ -1,0 +1,49 @@
+"""``httpllm search``: the operations that best serve a task said in words."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from httpllm.cli._common import add_compile_options, compile_from
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``search`` command."""
+    find = sub.add_parser("search", help="find the operations that serve a task")
+    find.add_argument("spec", help="OpenAPI document (path)")
+    find.add_argument("query", help="the task in words, e.g. 'merge a PR'")
+    find.add_argument("-k", type=_positive, default=10, metavar="N",
+                      help="how many operations to print (default 10)")
+    find.add_argument("--tag", default=None, help="only operations with this tag")
+    find.add_argument("--json", action="store_true", help="print JSON")
+    add_compile_options(find)
+    find.set_defaults(handler=run)
+
+
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return number
+
+
+def run(args: argparse.Namespace) -> int:
+    from httpllm.toolsets.search import one_line
+
+    app = compile_from(args)
+    found = app.search(args.query, args.k, tag=args.tag)
+    if args.json:
+        print(json.dumps([{"name": f.name, "operationId": f.operation_id,
+                           "method": f.method.upper(), "path": f.path,
+                           "summary": one_line(f)} for f in found],
+                         indent=2, ensure_ascii=False))
+        return 0
+    for f in found:
+        print(f"{f.operation_id or f.name}  {f.method.upper()} {f.path}  {one_line(f)}")
+    return 0

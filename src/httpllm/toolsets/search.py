@@ -1,0 +1,250 @@
+"""Find the functions that serve a task said in a user's words: a BM25 index (``bm25s``)
+over each function's name, summary, description, tags, path words and parameter names.
+
+Plain BM25 over an operation's own text misses what users say ("PR", "chargeback",
+"snippet" never appear in GitHub's or Stripe's descriptions). The index therefore keeps
+one BM25 per field and adds their scores with :data:`FIELD_WEIGHTS` (the name and the path
+say what an operation is; a long description mostly says how), splits ``camelCase``,
+``snake_case`` and ``kebab-case`` words and stems them (Snowball, so ``repositories`` and
+``repository`` meet), translates the user's words with the field's synonyms
+(:mod:`httpllm.toolsets._vocabulary`; a translated word still counts, less), matches the
+query's verb to the action the method and path express (``GET /things`` lists,
+``POST /things`` creates, ``DELETE /things/{id}`` deletes), and prefers current and less
+nested operations between equals. ``benchmarks/search_recall.py`` measures what each part
+brings on 136 tasks.
+
+Needs the ``search`` extra (``pip install "httpllm[search]"``: ``bm25s`` and ``PyStemmer``).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from httpllm.errors import MissingExtra
+from httpllm.records import Function
+from httpllm.toolsets._vocabulary import INTENTS, SYNONYMS
+
+if TYPE_CHECKING:
+    import numpy as np
+
+__all__ = ["FIELD_WEIGHTS", "SearchIndex", "action", "one_line", "words"]
+
+FIELD_WEIGHTS: dict[str, float] = {
+    "name": 0.5,
+    "path": 1.0,
+    "summary": 4.0,
+    "tags": 0.5,
+    "description": 0.6,
+    "parameters": 0.2,
+}
+"""How much each field's BM25 score counts: the summary says what an operation does in a
+sentence, the name and path say it in identifiers (tuned on the dev half of the tasks)."""
+
+BM25_PARAMETERS: dict[str, float] = {"k1": 1.5, "b": 0.75}
+"""bm25s's defaults (Lucene's BM25)."""
+
+SYNONYM_WEIGHT = 1.0
+"""How much the words a synonym brings count beside the query's own."""
+
+TRANSLATED_WEIGHT = 0.3
+"""How much a word of the query counts when a synonym translates it."""
+
+DEPRECATED_PENALTY = 0.2
+"""How much less a deprecated operation scores (its replacement is the better answer)."""
+
+DEPTH_PENALTY = 0.05
+"""How much less each path segment makes an operation score: between equals, the general
+operation (``GET /balance_transactions``) before the nested one (``.../{id}/...``)."""
+
+ACTION_BOOST = 0.5
+"""How much more a function scores when its action is the one the query's verb asks for."""
+
+_RUN = re.compile(r"[^\W_]+")
+_CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
+_PARAMETER = re.compile(r"^\{.*\}$")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
+"""An HTML tag in a description (CommonMark allows them; Stripe's summaries are ``<p>``)."""
+
+
+def words(text: str) -> list[str]:
+    """The lower-case words of ``text``, ``camelCase``, ``snake_case`` and ``kebab-case``
+    split: ``"PostPaymentIntents /pull_requests"`` -> ``["post", "payment", "intents",
+    "pull", "requests"]``. Words outside ASCII are kept whole (``"café"``)."""
+    out: list[str] = []
+    for run in _RUN.findall(text):
+        out.extend(w.lower() for w in (_CAMEL.findall(run) if run.isascii() else [run]))
+    return out
+
+
+def one_line(function: Function, limit: int = 120) -> str:
+    """The function's summary: the first line of its description, at most ``limit``
+    characters (cut at a word, with an ellipsis)."""
+    line = _HTML_TAG.sub("", function.description).strip().split("\n", 1)[0].strip()
+    if len(line) <= limit:
+        return line
+    return line[: limit - 1].rsplit(" ", 1)[0].rstrip(" ,;:") + "…"
+
+
+def action(function: Function) -> str:
+    """What the method and path do, as REST names it: ``list`` (``GET /things``), ``get``
+    (``GET /things/{id}``), ``create`` (``POST /things``), ``update`` (``POST``, ``PUT`` or
+    ``PATCH`` on an item), ``delete``; ``""`` for other methods.
+
+    Source: RFC 9110 section 9.3 (method semantics); the collection/item convention of
+    resource-oriented APIs.
+    """
+    item = bool(_PARAMETER.match(function.path.rstrip("/").rsplit("/", 1)[-1]))
+    return {"get": "get" if item else "list", "post": "update" if item else "create",
+            "put": "update", "patch": "update", "delete": "delete"}.get(function.method, "")
+
+
+def _texts(function: Function) -> dict[str, str]:
+    """The text of each field of :data:`FIELD_WEIGHTS` for one function."""
+    summary, _, description = _HTML_TAG.sub("", function.description).partition("\n\n")
+    segments = [s for s in function.path.split("/") if s]
+    names = [a.original or a.name for a in function.arguments if a.location != "body"]
+    body = next((a.schema for a in function.arguments if a.location == "body"), None)
+    if isinstance(body, dict) and isinstance(body.get("properties"), dict):
+        names.extend(body["properties"])
+    return {
+        "name": f"{function.name} {function.operation_id or ''}",
+        "path": " ".join(segments),
+        "summary": summary,
+        "tags": " ".join(function.tags),
+        "description": description,
+        "parameters": " ".join(names),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Query:
+    own: list[str]
+    synonyms: list[str]
+    translated: list[str]
+    intents: list[str]
+
+
+class SearchIndex:
+    """A BM25 index of functions, one per field, searched with :meth:`search`.
+
+    >>> index = SearchIndex(app.functions)  # doctest: +SKIP
+    >>> [f.name for f in index.search("merge a PR", k=3)]  # doctest: +SKIP
+    ['pulls_merge', 'pulls_merge-async', 'pulls_check-if-merged']
+
+    Args:
+        functions: the functions to index (an application's ``functions``).
+
+    Raises:
+        MissingExtra: ``bm25s`` or ``PyStemmer`` is not installed (the ``search`` extra).
+    """
+
+    def __init__(self, functions: Sequence[Function]) -> None:
+        bm25s, stemmer, np = _libraries()
+        self.functions = tuple(functions)
+        self._stem: Callable[[str], str] = stemmer.stemWord
+        self._stemming = threading.Lock()  # a PyStemmer stemmer is not thread-safe
+        self._stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN_PLUS)
+        self._synonyms = {tuple(self._tokens(k, stop=False)): self._tokens(v)
+                          for k, v in SYNONYMS.items()}
+        self._longest = max((len(k) for k in self._synonyms), default=0)
+        texts = [_texts(f) for f in self.functions]
+        self._fields = {field: self._bm25(bm25s, [self._tokens(t[field]) for t in texts])
+                        for field in FIELD_WEIGHTS}
+        self._np = np
+        self._actions = np.array([action(f) for f in self.functions])
+        depth = np.array([f.path.count("/") for f in self.functions], dtype="float32")
+        deprecated = np.array([f.deprecated for f in self.functions], dtype="float32")
+        self._prior = (1.0 - DEPRECATED_PENALTY * deprecated) / (1.0 + DEPTH_PENALTY * depth)
+
+    @staticmethod
+    def _bm25(bm25s: Any, corpus: list[list[str]]) -> Any:
+        """The BM25 index of ``corpus``; ``None`` when it has no word at all (bm25s
+        cannot index that: a document without tags has an empty ``tags`` field)."""
+        if not any(corpus):
+            return None
+        index = bm25s.BM25(**BM25_PARAMETERS)
+        index.index(corpus, show_progress=False)
+        return index
+
+    def _tokens(self, text: str, *, stop: bool = True) -> list[str]:
+        """Stemmed words of ``text``, stop words left out unless ``stop`` is false."""
+        return [self._stem(w) for w in words(text) if not (stop and w in self._stopwords)]
+
+    def _query(self, text: str) -> _Query:
+        """The query's own words, the words its synonyms bring, and its verb's action.
+
+        A word a synonym translates counts only :data:`TRANSLATED_WEIGHT` among the own
+        words ("PR" is also a word of GitHub's "fork-pr" settings): the synonym says what
+        the user meant.
+        """
+        said = words(text)
+        with self._stemming:
+            raw = [self._stem(w) for w in said]
+        covered: set[int] = set()
+        synonyms: list[str] = []
+        for size in range(self._longest, 0, -1):
+            for at in range(len(raw) - size + 1):
+                found = self._synonyms.get(tuple(raw[at:at + size]))
+                if found is not None:
+                    synonyms.extend(found)
+                    covered.update(range(at, at + size))
+        own = [t for i, (t, w) in enumerate(zip(raw, said, strict=True))
+               if w not in self._stopwords and i not in covered]
+        translated = [raw[i] for i in sorted(covered) if said[i] not in self._stopwords]
+        intents = [INTENTS[w] for w in said if w in INTENTS]
+        return _Query(own=own, synonyms=list(dict.fromkeys(synonyms)), translated=translated,
+                      intents=intents[:1])
+
+    def scores(self, query: str) -> np.ndarray[Any, Any]:
+        """Each function's score for ``query`` (higher is better), in index order."""
+        parsed = self._query(query)
+        total = self._np.zeros(len(self.functions), dtype="float32")
+        for tokens, weight in ((parsed.own, 1.0), (parsed.synonyms, SYNONYM_WEIGHT),
+                               (parsed.translated, TRANSLATED_WEIGHT)):
+            if not tokens:
+                continue
+            for field, field_weight in FIELD_WEIGHTS.items():
+                if self._fields.get(field) is not None:
+                    total += weight * field_weight * self._fields[field].get_scores(tokens)
+        if parsed.intents:
+            total *= 1.0 + ACTION_BOOST * (self._actions == parsed.intents[0])
+        out: np.ndarray[Any, Any] = total * self._prior
+        return out
+
+    def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
+        """The ``k`` functions that best serve ``query``, best first; only those tagged
+        ``tag`` (case-insensitive) when given. Functions that share no word with the query
+        (or its synonyms) are never returned, so the list may be shorter than ``k``."""
+        if k <= 0 or not self.functions:
+            return []
+        scores = self.scores(query)
+        wanted = None if tag is None else tag.casefold()
+        out: list[Function] = []
+        for i in self._np.argsort(-scores, kind="stable"):
+            if scores[i] <= 0 or len(out) == k:
+                break
+            if wanted is None or wanted in (t.casefold() for t in self.functions[i].tags):
+                out.append(self.functions[i])
+        return out
+
+
+def _libraries() -> tuple[Any, Any, Any]:
+    """``bm25s``, an English Snowball stemmer from ``PyStemmer``, and ``numpy`` (which
+    bm25s needs).
+
+    Raises:
+        MissingExtra: either is not installed.
+    """
+    try:
+        import bm25s
+        import bm25s.stopwords
+        import numpy
+        import Stemmer
+    except ImportError as exc:
+        raise MissingExtra(f"search needs the 'search' extra (pip install "
+                           f"\"httpllm[search]\"): {exc.name} is not installed") from exc
+    return bm25s, Stemmer.Stemmer("english"), numpy

@@ -1,0 +1,63 @@
+"""`httpllm search SPEC QUERY [-k N] [--tag T] [--json]` and `httpllm compile --discover`."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from httpllm.cli import main
+
+SPEC = str(Path(__file__).resolve().parents[1] / "specs" / "petstore-3.0.yaml")
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Run `httpllm ...`; the exit status, stdout and stderr."""
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_search_prints_one_line_per_operation(capsys: pytest.CaptureFixture[str]) -> None:
+    """Each line holds the operationId, method, path and summary, best first."""
+    status, out, _ = run(capsys, "search", SPEC, "add a new pet", "-k", "2")
+    lines = out.splitlines()
+    assert status == 0
+    assert len(lines) == 2
+    assert lines[0].split()[:3] == ["createPet", "POST", "/pets"]
+
+
+def test_search_json(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json prints name, operationId, method, path and summary of each operation."""
+    status, out, _ = run(capsys, "search", SPEC, "list pets", "--json", "-k", "1")
+    found = json.loads(out)
+    assert status == 0
+    assert [(f["operationId"], f["method"], f["path"]) for f in found] == [
+        ("listPets", "GET", "/pets")]
+    assert set(found[0]) == {"name", "operationId", "method", "path", "summary"}
+
+
+def test_search_k_must_be_positive(capsys: pytest.CaptureFixture[str]) -> None:
+    """-k 0 is a usage error (exit 2)."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["search", SPEC, "pets", "-k", "0"])
+    assert exit_.value.code == 2
+    assert "-k" in capsys.readouterr().err
+
+
+def test_search_missing_spec_is_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unreadable document exits 1 with one line on stderr."""
+    status, _, err = run(capsys, "search", "no-such-file.yaml", "pets")
+    assert status == 1
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_compile_discover_prints_the_trio(capsys: pytest.CaptureFixture[str]) -> None:
+    """compile --discover prints the three trio tools in the chosen dialect."""
+    status, out, _ = run(capsys, "compile", SPEC, "--discover", "--provider", "claude")
+    tools = json.loads(out)
+    assert status == 0
+    assert [t["name"] for t in tools] == [
+        "search_operations", "describe_operations", "invoke_operation"]
+    assert all("input_schema" in t for t in tools)
