@@ -72,7 +72,8 @@ class Shape:
         inner: the field of an item that holds the call (``"function"``, ``"toolUse"``);
             with ``kind=None`` an item without it is not a call (Gemini text parts).
         every: whether every item of the list must be a call (OpenAI ``tool_calls``).
-        id: the field holding the call id, on the item (``""``: none).
+        id: the field holding the call id, on the inner call or else on the item
+            (``""``: none).
         name: the field holding the function name, on the inner call.
         arguments: the field holding the arguments, on the inner call.
         needs_id: whether a call without an id is refused (the result must name it).
@@ -198,7 +199,7 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
     shape = shape_of(format)
     found = _items(response, shape)
     if found is None:
-        raise CallError(f"expected an {shape.label} response, message or list of tool calls; "
+        raise CallError(f"expected a {shape.label} response, message or list of tool calls; "
                         f"received {type(response).__name__}", pointer="#")
     items, at = found
     calls = []
@@ -207,7 +208,7 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
         if _is_call(item, shape):
             calls.append(_call(item, shape, where))
         elif shape.every or (not isinstance(item, Mapping) and not hasattr(item, "__dict__")):
-            raise CallError(f"not an {shape.label} tool call: {type(item).__name__}",
+            raise CallError(f"not a {shape.label} tool call: {type(item).__name__}",
                             pointer=where)
     return calls
 
@@ -229,10 +230,10 @@ def _call(item: Any, shape: Shape, at: str) -> ToolCall:
     call = field(item, shape.inner) if shape.inner else item
     name = field(call, shape.name)
     if not isinstance(name, str) or not name:
-        raise CallError(f"an {shape.label} tool call needs a function name", pointer=at)
-    ident = field(item, shape.id) if shape.id else None
+        raise CallError(f"a {shape.label} tool call needs a function name", pointer=at)
+    ident = (field(call, shape.id) or field(item, shape.id)) if shape.id else None
     if not isinstance(ident, str) or not ident:
         if shape.needs_id:
-            raise CallError(f"an {shape.label} tool call needs an id ({shape.id})", pointer=at)
+            raise CallError(f"a {shape.label} tool call needs an id ({shape.id})", pointer=at)
         ident = None
     return ToolCall(name=name, arguments=field(call, shape.arguments), id=ident, pointer=at)
