@@ -22,6 +22,7 @@ from httpllm.agent.runner import (
     format_of,
     handle,
     run_call,
+    secrets_of,
 )
 
 __all__ = [
@@ -40,4 +41,5 @@ __all__ = [
     "repair_text",
     "repair_values",
     "run_call",
+    "secrets_of",
 ]

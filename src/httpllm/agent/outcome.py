@@ -13,6 +13,7 @@ import difflib
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Literal
 
 import httpx
 
@@ -41,6 +42,9 @@ class Outcome:
             went wrong and what to do, followed by the repairs made, if any.
         result: the HTTP result when the request was sent, else ``None``.
         repairs: the repairs made to the arguments (``"removed a trailing comma"``).
+        kind: ``"answered"`` (the API answered, 2xx or not), ``"invalid"`` (the arguments
+            failed validation: the model should correct them), ``"failed"`` (the request
+            could not be built or sent) or ``"unknown"`` (no such function).
     """
 
     call: ToolCall
@@ -48,6 +52,7 @@ class Outcome:
     text: str
     result: Result | None = None
     repairs: tuple[str, ...] = ()
+    kind: Literal["answered", "invalid", "failed", "unknown"] = "answered"
 
 
 def _redact(text: str, secrets: Iterable[str]) -> str:
@@ -94,7 +99,7 @@ def invalid(call: ToolCall, exc: InvalidArguments, repairs: tuple[str, ...],
     if not text.startswith("Invalid arguments"):  # the text was not a JSON object
         text = (f"Invalid arguments for {call.name}; nothing was sent. Send a JSON object "
                 f"of arguments and call {call.name} again:\n- {text}")
-    return Outcome(call=call, ok=False, repairs=repairs,
+    return Outcome(call=call, ok=False, repairs=repairs, kind="invalid",
                    text=_redact(_with_repairs(text, repairs), secrets))
 
 
@@ -107,7 +112,7 @@ def failed(call: ToolCall, exc: CallError, repairs: tuple[str, ...],
         text = f"{call.name} failed: the request could not be sent ({why}); nothing was answered."
     else:
         text = f"{call.name} failed: the call cannot be made into a request: {exc.message}"
-    return Outcome(call=call, ok=False, repairs=repairs,
+    return Outcome(call=call, ok=False, repairs=repairs, kind="failed",
                    text=_redact(_with_repairs(text, repairs), secrets))
 
 
@@ -118,4 +123,4 @@ def unknown(call: ToolCall, names: Iterable[str]) -> Outcome:
     hint = f" Did you mean {', '.join(close)}?" if close else ""
     text = (f"There is no function named {call.name!r}; nothing was sent.{hint} "
             f"Call one of the {len(known)} functions you were given.")
-    return Outcome(call=call, ok=False, text=text)
+    return Outcome(call=call, ok=False, text=text, kind="unknown")

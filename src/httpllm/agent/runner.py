@@ -37,6 +37,7 @@ __all__ = [
     "format_of",
     "handle",
     "run_call",
+    "secrets_of",
 ]
 
 DEFAULT_LIMIT = 8
