@@ -29,6 +29,7 @@ MCP 2025-06-18 ``tools/call``.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -128,6 +129,7 @@ def field(node: Any, name: str, default: Any = None) -> Any:
     return default
 
 
+@functools.cache  # the field names of SHAPES: a handful
 def _spellings(name: str) -> tuple[str, ...]:
     if "_" in name:
         head, *rest = name.split("_")
