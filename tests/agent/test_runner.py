@@ -189,3 +189,45 @@ def test_host_arguments_reach_only_their_functions(live_server: str) -> None:
                           base_url=live_server, host_arguments={"x-echo-status": "404"})
     listed, got = (m["content"] for m in messages)
     assert "HTTP 404" in listed and _echo(got)["raw_path"] == "/pets/1"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("limit", "most"), [(2, 2), (8, 5), (1, 1)])
+async def test_ahandle_limit(limit: int, most: int) -> None:
+    """ahandle keeps at most `limit` requests in flight and runs that many together."""
+    import anyio
+
+    running = peak = 0
+    full = anyio.Event()  # each answer waits until `most` are in flight together
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        if running == most:
+            full.set()
+        with anyio.move_on_after(10):  # a bound, not a timing: fewer in flight never fill
+            await full.wait()
+        await anyio.sleep(0)
+        running -= 1
+        return httpx.Response(200, json={"path": request.url.path})
+
+    calls: list[Call] = [(f"c{k}", "getPet", {"petId": k}) for k in range(5)]
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        messages = await compiled("chatgpt").ahandle(
+            PROVIDERS["chatgpt"].build(calls), client=client, auth={"key": API_KEY},
+            base_url="http://pets.test", limit=limit)
+    assert peak == most
+    assert [json.loads(m["content"])["path"] for m in messages] == [
+        f"/pets/{k}" for k in range(5)]
+
+
+def test_strict_nulls_are_decoded(live_server: str) -> None:
+    """Strict mode's nulls for optional arguments are undone by the decode step."""
+    app = compiled("chatgpt", strict=True)
+    calls: list[Call] = [("c1", "listPets", '{"limit": null, "x-echo-status": null}'),
+                         ("c2", "listPets", {"limit": 3, "x-echo-status": None})]
+    first, second = app.handle(PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY},
+                               base_url=live_server)
+    assert _echo(first["content"])["query_string"] == ""
+    assert _echo(second["content"])["query_string"] == "limit=3"

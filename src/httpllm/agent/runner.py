@@ -16,6 +16,7 @@ from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 import anyio
 import httpx
@@ -84,17 +85,24 @@ def format_of(dialect: Dialect, options: Options) -> str:
 
 def secrets_of(auth: Any) -> tuple[str, ...]:
     """The credential texts in ``auth`` that must never reach the model: each key or
-    token, each basic password and its ``Authorization`` token."""
+    token, each basic password and its ``Authorization`` token, each also as it is
+    percent-encoded in a URL (an API may echo its query string).
+
+    >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
+    ('YW5uOnB3', 'a%20b', 'a b', 'pw')
+    """
     if not isinstance(auth, Mapping):
         return ()
-    found: list[str] = []
+    found: set[str] = set()
     for credential in auth.values():
-        if isinstance(credential, str) and credential:
-            found.append(credential)
+        if isinstance(credential, str):
+            found.add(credential)
         elif isinstance(credential, (tuple, list)) and len(credential) == 2:
             user, password = (str(part) for part in credential)
-            found.extend(s for s in (password, _basic(user, password)) if s)
-    return tuple(sorted(found, key=len, reverse=True))  # longest first: no partial leftovers
+            found.update((password, _basic(user, password)))
+    found |= {quote(s, safe="") for s in found}
+    found.discard("")
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
 
 
 def _basic(user: str, password: str) -> str:
