@@ -35,6 +35,17 @@ def test_other_blocks_are_skipped() -> None:
     assert (call.id, call.name, call.arguments) == (None, "getPet", None)
 
 
+def test_mistral_common_assistant_message() -> None:
+    """mistral-common's own AssistantMessage is read like the mistralai SDK's."""
+    from mistral_common.protocol.instruct.messages import AssistantMessage
+    from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall as Call
+
+    message = AssistantMessage(tool_calls=[Call(id="abcdefghi", function=FunctionCall(
+        name="getPet", arguments='{"petId": 1}'))])
+    [call] = read_calls(message, "mistral")
+    assert (call.id, call.name, call.arguments) == ("abcdefghi", "getPet", '{"petId": 1}')
+
+
 def test_one_call_passed_alone() -> None:
     """A lone Responses function_call item is read as one call."""
     [call] = read_calls({"type": "function_call", "call_id": "c9", "name": "getPet",

@@ -40,6 +40,11 @@ def test_ambiguous_text_is_left_alone(text: str) -> None:
     assert repair_text(text) == Repaired(text)
 
 
+def test_absent_arguments_are_none() -> None:
+    """A call without an arguments field (Gemini omits empty args) has no arguments."""
+    assert repair_text(None) == Repaired({})
+
+
 def test_mappings_pass_through() -> None:
     """An already parsed arguments object is not touched."""
     arguments = {"a": "1,"}

@@ -58,6 +58,8 @@ def repair_text(arguments: Any) -> Repaired:
     >>> repair_text('{"a": [1, 2,],}')
     Repaired(arguments={'a': [1, 2]}, notes=('removed a trailing comma',))
     """
+    if arguments is None:  # Gemini leaves out the args of a call without arguments
+        return Repaired({})
     if isinstance(arguments, (bytes, bytearray)):
         try:
             arguments = bytes(arguments).decode("utf-8")
