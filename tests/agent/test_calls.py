@@ -38,7 +38,8 @@ def test_other_blocks_are_skipped() -> None:
 def test_mistral_common_assistant_message() -> None:
     """mistral-common's own AssistantMessage is read like the mistralai SDK's."""
     from mistral_common.protocol.instruct.messages import AssistantMessage
-    from mistral_common.protocol.instruct.tool_calls import FunctionCall, ToolCall as Call
+    from mistral_common.protocol.instruct.tool_calls import FunctionCall
+    from mistral_common.protocol.instruct.tool_calls import ToolCall as Call
 
     message = AssistantMessage(tool_calls=[Call(id="abcdefghi", function=FunctionCall(
         name="getPet", arguments='{"petId": 1}'))])

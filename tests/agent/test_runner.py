@@ -231,3 +231,20 @@ def test_strict_nulls_are_decoded(live_server: str) -> None:
                                base_url=live_server)
     assert _echo(first["content"])["query_string"] == ""
     assert _echo(second["content"])["query_string"] == "limit=3"
+
+
+def test_a_broken_function_does_not_sink_the_others(live_server: str) -> None:
+    """A function whose schema the validator cannot compile fails alone, as a result."""
+    from execute.records import function, param
+
+    from httpllm.agent import handle
+
+    good = compiled("chatgpt").function("getPet")
+    broken = function(param("query", "q", {"type": "string", "pattern": "(["}), name="search")
+    calls: list[Call] = [("c1", "search", {"q": "a"}), ("c2", "getPet", {"petId": 4})]
+    first, second = handle({"search": broken, "getPet": good},
+                           PROVIDERS["chatgpt"].build(calls), format="chat",
+                           auth={"key": API_KEY}, base_url=live_server)
+    assert "search failed: the call cannot be made into a request" in first["content"]
+    assert "not valid JSON Schema" in first["content"]
+    assert _echo(second["content"])["raw_path"] == "/pets/4"

@@ -18,7 +18,7 @@ from typing import Literal
 import httpx
 
 from httpllm.agent.calls import ToolCall
-from httpllm.errors import CallError, InvalidArguments, TransportError
+from httpllm.errors import HttpllmError, InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.send import Result
 
@@ -103,9 +103,10 @@ def invalid(call: ToolCall, exc: InvalidArguments, repairs: tuple[str, ...],
                    text=_redact(_with_repairs(text, repairs), secrets))
 
 
-def failed(call: ToolCall, exc: CallError, repairs: tuple[str, ...],
+def failed(call: ToolCall, exc: HttpllmError, repairs: tuple[str, ...],
            secrets: Iterable[str]) -> Outcome:
-    """A request that could not be built or sent."""
+    """A request that could not be built (``RequestBuildError``, a schema the validator
+    cannot compile) or sent (``TransportError``)."""
     if isinstance(exc, TransportError):
         cause = exc.__cause__
         why = f"{type(cause).__name__}: {cause}" if cause is not None else exc.message

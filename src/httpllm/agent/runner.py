@@ -26,7 +26,7 @@ from httpllm.agent.messages import MESSAGES
 from httpllm.agent.outcome import Outcome, answered, failed, invalid, unknown
 from httpllm.agent.repair import repair_text, repair_values
 from httpllm.dialects import Dialect, Options
-from httpllm.errors import CallError, InvalidArguments, UnknownDialect
+from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
 from httpllm.records import Function
 
@@ -145,7 +145,8 @@ def _begin(call: ToolCall, functions: Mapping[str, Function],
 def run_call(call: ToolCall, functions: Mapping[str, Function], send: Send,
              secrets: tuple[str, ...] = ()) -> Outcome:
     """One call through repair, ``send`` (``execute`` with the host's options) and back
-    to an :class:`~httpllm.agent.outcome.Outcome`; never raises a :class:`CallError`."""
+    to an :class:`~httpllm.agent.outcome.Outcome`; raises no ``HttpllmError`` (one
+    function whose request cannot be built never sinks the other calls)."""
     attempt = _begin(call, functions, secrets)
     while isinstance(attempt, _Attempt):
         try:
@@ -153,7 +154,7 @@ def run_call(call: ToolCall, functions: Mapping[str, Function], send: Send,
         except InvalidArguments as exc:
             attempt = attempt.retry(exc) or attempt
             continue
-        except CallError as exc:
+        except HttpllmError as exc:  # a request that cannot be built or sent
             return failed(call, exc, attempt.repairs, secrets)
         return answered(call, result, attempt.repairs, secrets)
     return attempt
@@ -169,7 +170,7 @@ async def arun_call(call: ToolCall, functions: Mapping[str, Function], send: ASe
         except InvalidArguments as exc:
             attempt = attempt.retry(exc) or attempt
             continue
-        except CallError as exc:
+        except HttpllmError as exc:  # a request that cannot be built or sent
             return failed(call, exc, attempt.repairs, secrets)
         return answered(call, result, attempt.repairs, secrets)
     return attempt
