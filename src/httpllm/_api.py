@@ -175,7 +175,8 @@ class Application:
 
         return await aexecute(self.function(name), arguments, **kwargs)
 
-    def handle(self, response: Any, *, format: str | None = None, **kwargs: Any) -> list[Any]:
+    def handle(self, response: Any, *, format: str | None = None,
+               **kwargs: Any) -> list[dict[str, Any]]:
         """Run every tool call of a model's response and return the messages to append,
         in the provider's format: ``httpllm.agent.handle`` over this application's
         functions (see its docstring for the formats and the keyword options ``client``,
@@ -196,7 +197,7 @@ class Application:
         return handle(self._by_name, response, format=found, **kwargs)
 
     async def ahandle(self, response: Any, *, format: str | None = None,
-                      **kwargs: Any) -> list[Any]:
+                      **kwargs: Any) -> list[dict[str, Any]]:
         """The async twin of :meth:`handle` (``client`` is an ``httpx.AsyncClient``); the
         calls run concurrently, at most ``limit`` (default 8) at once."""
         from httpllm.agent import ahandle, format_of

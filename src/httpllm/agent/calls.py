@@ -202,7 +202,8 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
     found = _items(response, shape)
     if found is None:
         raise CallError(f"expected a {shape.label} response, message or list of tool calls; "
-                        f"received {type(response).__name__}", pointer="#")
+                        f"received {type(response).__name__} (format= reads another format)",
+                        pointer="#")
     items, at = found
     calls = []
     for index, item in enumerate(items):
