@@ -17,11 +17,13 @@ pytestmark = pytest.mark.anyio
 
 
 async def test_one_agent_turn(live_server: str) -> None:
-    """A valid and an invalid call: the echo answer and the validator's feedback return."""
+    """A valid, an invalid and an upstream-failed call: the echo answer, the validator's
+    feedback and the failure come back to the model as the calls' outputs."""
     app = compiled("chatgpt", strict=True)
     model = ScriptedModel([
         [function_call("getPet", {"petId": 7}, call_id="c1"),
-         function_call("getPet", '{"petId": "seven"}', call_id="c2")],
+         function_call("getPet", '{"petId": "seven"}', call_id="c2"),
+         function_call("listPets", {"limit": None, "x-echo-status": "500"}, call_id="c3")],
         [assistant_message("Pet 7 found.")],
     ])
     tools = function_tools(app, auth={"key": API_KEY}, base_url=live_server)
@@ -36,3 +38,4 @@ async def test_one_agent_turn(live_server: str) -> None:
     seen = json.loads(outputs["c1"])
     assert seen["raw_path"] == "/pets/7" and API_KEY not in outputs["c1"]
     assert outputs["c2"].startswith("Invalid arguments for getPet; nothing was sent")
+    assert "HTTP 500" in outputs["c3"] and API_KEY not in outputs["c3"]
