@@ -187,6 +187,36 @@ class Application:
 
         return await aexecute(self.function(name), arguments, **kwargs)
 
+    def handle(self, response: Any, *, format: str | None = None,
+               **kwargs: Any) -> list[dict[str, Any]]:
+        """Run every tool call of a model's response and return the messages to append,
+        in the provider's format: ``httpllm.agent.handle`` over this application's
+        functions (see its docstring for the formats and the keyword options ``client``,
+        ``auth``, ``base_url``, ``host_arguments``, ``server_variables``).
+
+        ``format`` overrides the tool-call format the provider implies (``"chat"``,
+        ``"responses"``, ``"anthropic"``, ``"gemini"``, ``"bedrock"``, ``"ollama"``,
+        ``"mistral"``, ``"mcp"``). Invalid calls, non-2xx answers and transport errors
+        are error results the model reads, never exceptions.
+
+        Raises:
+            UnknownDialect: the provider has no tool-call format and ``format`` is unset.
+            CallError: ``response`` is not a response or list of tool calls of the format.
+        """
+        from httpllm.agent import format_of, handle
+
+        found = format or format_of(self.dialect, self.options)
+        return handle(self._by_name, response, format=found, **kwargs)
+
+    async def ahandle(self, response: Any, *, format: str | None = None,
+                      **kwargs: Any) -> list[dict[str, Any]]:
+        """The async twin of :meth:`handle` (``client`` is an ``httpx.AsyncClient``); the
+        calls run concurrently, at most ``limit`` (default 8) at once."""
+        from httpllm.agent import ahandle, format_of
+
+        found = format or format_of(self.dialect, self.options)
+        return await ahandle(self._by_name, response, format=found, **kwargs)
+
     def budget(self, **kwargs: Any) -> Any:
         """The budget report (``httpllm.toolsets.budget.budget``): tokens, arguments,
         depth and strict eligibility per tool, and the totals against the provider's limits.

@@ -1,0 +1,292 @@
+"""The agent loop's step: a provider's tool calls in, the messages to append out.
+
+:func:`handle` reads every call of a response (:mod:`.calls`), repairs the arguments'
+unambiguous slips (:mod:`.repair`), sends each through the one way back
+(:func:`httpllm.execute.execute`, which validates and undoes strict-mode and dialect
+rewrites) and writes the outcomes in the provider's format (:mod:`.messages`).
+:func:`ahandle` does the same with :func:`httpllm.execute.aexecute`, running the calls
+concurrently. Only programming errors raise: an unknown format, or something that is not
+a tool call; every other failure is an error result the model can act on.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Awaitable, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import quote
+
+import anyio
+import httpx
+
+from httpllm.agent.calls import ToolCall, read_calls
+from httpllm.agent.messages import MESSAGES
+from httpllm.agent.outcome import Outcome, answered, failed, invalid, unknown
+from httpllm.agent.repair import repair_text, repair_values
+from httpllm.dialects import Dialect, Options
+from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
+from httpllm.execute import Result, aexecute, execute
+from httpllm.records import Function
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "PROVIDER_FORMATS",
+    "ahandle",
+    "arun_call",
+    "format_of",
+    "handle",
+    "run_call",
+    "secrets_of",
+]
+
+DEFAULT_LIMIT = 8
+"""Most calls :func:`ahandle` sends at once."""
+
+MAX_REPAIR_ROUNDS = 3
+"""Most times one call is validated again after a repair (a JSON string inside a JSON
+string needs two)."""
+
+PROVIDER_FORMATS: dict[str, str] = {
+    "chatgpt": "chat", "openai": "chat",
+    "llama": "chat", "vllm": "chat", "openai-compatible": "chat",
+    "deepseek": "chat", "qwen": "chat",
+    "claude": "anthropic", "anthropic": "anthropic",
+    "gemini": "gemini", "google": "gemini",
+    "bedrock": "bedrock", "bedrock-converse": "bedrock",
+    "ollama": "ollama",
+    "mistral": "mistral", "mistral-ai": "mistral",
+    "mcp": "mcp",
+}
+"""The tool-call wire format of each provider (and alias) that has one; ``chat`` becomes
+``responses`` for ``envelope="responses"``. A dialect registered under another name is
+looked up by its aliases (``replace(get_dialect("chatgpt"), ...)`` keeps ``"openai"``)."""
+
+Send = Callable[[Function, Any], Result]
+ASend = Callable[[Function, Any], Awaitable[Result]]
+
+
+def format_of(dialect: Dialect, options: Options) -> str:
+    """The tool-call format of an application compiled for ``dialect`` with ``options``.
+
+    Raises:
+        UnknownDialect: the dialect has no tool-call format (``"3.1"``, ``"3.0"``, or a
+            registered dialect whose name and aliases are unknown here): pass ``format=``.
+    """
+    for name in (dialect.name, *dialect.aliases):
+        found = PROVIDER_FORMATS.get(name)
+        if found is not None:
+            return "responses" if found == "chat" and options.envelope == "responses" else found
+    raise UnknownDialect(f"provider {dialect.name!r} has no tool-call format; pass format= "
+                         f"one of {', '.join(sorted(set(PROVIDER_FORMATS.values())))}, "
+                         "or 'responses'")
+
+
+def secrets_of(auth: Any) -> tuple[str, ...]:
+    """The credential texts in ``auth`` that must never reach the model: each key or
+    token, each basic password and its ``Authorization`` token, each also as it is
+    percent-encoded in a URL (an API may echo its query string).
+
+    >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
+    ('YW5uOnB3', 'a%20b', 'a b', 'pw')
+    """
+    if not isinstance(auth, Mapping):
+        return ()
+    found: set[str] = set()
+    for credential in auth.values():
+        if isinstance(credential, str):
+            found.add(credential)
+        elif isinstance(credential, (tuple, list)) and len(credential) == 2:
+            user, password = (str(part) for part in credential)
+            found.update((password, _basic(user, password)))
+    found |= {quote(s, safe="") for s in found}
+    found.discard("")
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
+
+
+def _basic(user: str, password: str) -> str:
+    return base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
+
+
+@dataclass(slots=True)
+class _Attempt:
+    """One call on its way through repair and validation."""
+
+    call: ToolCall
+    function: Function
+    arguments: Any
+    repairs: tuple[str, ...]
+    secrets: tuple[str, ...]
+    rounds: int = 0
+
+    def retry(self, exc: InvalidArguments) -> Outcome | None:
+        """``None`` when a repair makes the arguments worth sending again, else the
+        invalid outcome."""
+        fixed = None
+        if isinstance(self.arguments, Mapping) and self.rounds < MAX_REPAIR_ROUNDS:
+            fixed = repair_values(self.function, self.arguments, exc.errors)
+        if fixed is None:
+            return invalid(self.call, exc, self.repairs, self.secrets)
+        self.rounds += 1
+        self.arguments, self.repairs = fixed.arguments, self.repairs + fixed.notes
+        return None
+
+
+def _begin(call: ToolCall, functions: Mapping[str, Function],
+           secrets: tuple[str, ...]) -> _Attempt | Outcome:
+    function = functions.get(call.name)
+    if function is None:
+        return unknown(call, functions)
+    repaired = repair_text(call.arguments)
+    return _Attempt(call, function, repaired.arguments, repaired.notes, secrets)
+
+
+def run_call(call: ToolCall, functions: Mapping[str, Function], send: Send,
+             secrets: tuple[str, ...] = ()) -> Outcome:
+    """One call through repair, ``send`` (``execute`` with the host's options) and back
+    to an :class:`~httpllm.agent.outcome.Outcome`; raises no ``HttpllmError`` (one
+    function whose request cannot be built never sinks the other calls)."""
+    attempt = _begin(call, functions, secrets)
+    while isinstance(attempt, _Attempt):
+        try:
+            result = send(attempt.function, attempt.arguments)
+        except InvalidArguments as exc:
+            attempt = attempt.retry(exc) or attempt
+            continue
+        except HttpllmError as exc:  # a request that cannot be built or sent
+            return failed(call, exc, attempt.repairs, secrets)
+        return answered(call, result, attempt.repairs, secrets)
+    return attempt
+
+
+async def arun_call(call: ToolCall, functions: Mapping[str, Function], send: ASend,
+                    secrets: tuple[str, ...] = ()) -> Outcome:
+    """:func:`run_call` with an async ``send`` (``aexecute``)."""
+    attempt = _begin(call, functions, secrets)
+    while isinstance(attempt, _Attempt):
+        try:
+            result = await send(attempt.function, attempt.arguments)
+        except InvalidArguments as exc:
+            attempt = attempt.retry(exc) or attempt
+            continue
+        except HttpllmError as exc:  # a request that cannot be built or sent
+            return failed(call, exc, attempt.repairs, secrets)
+        return answered(call, result, attempt.repairs, secrets)
+    return attempt
+
+
+def _options(function: Function, host_arguments: Mapping[str, Any] | None,
+             options: dict[str, Any]) -> dict[str, Any]:
+    """``execute``'s keywords for ``function``: the host arguments it takes."""
+    if not host_arguments:
+        return options
+    names = {argument.name for argument in function.arguments}
+    mine = {k: v for k, v in host_arguments.items() if k in names}
+    return {**options, "host_arguments": mine} if mine else options
+
+
+@contextmanager
+def _sync_client(client: httpx.Client | None) -> Iterator[httpx.Client]:
+    if client is not None:
+        yield client
+        return
+    with httpx.Client() as own:
+        yield own
+
+
+@asynccontextmanager
+async def _async_client(client: httpx.AsyncClient | None) -> Any:
+    if client is not None:
+        yield client
+        return
+    async with httpx.AsyncClient() as own:
+        yield own
+
+
+def handle(
+    functions: Mapping[str, Function],
+    response: Any,
+    *,
+    format: str,
+    client: httpx.Client | None = None,
+    auth: Any = None,
+    base_url: str | None = None,
+    host_arguments: Mapping[str, Any] | None = None,
+    server_variables: Mapping[str, str] | None = None,
+) -> list[dict[str, Any]]:
+    """Run every tool call in ``response``, one after the other, and return the messages
+    to append to the conversation, in the provider's format (see :mod:`.messages`).
+
+    Args:
+        functions: the application's functions by name.
+        response: the provider's response, message or list of calls (SDK objects or
+            plain dicts; see :func:`~httpllm.agent.calls.read_calls`).
+        format: the wire format (``"chat"``, ``"responses"``, ``"anthropic"`` ...).
+        client: the ``httpx.Client`` to send with; one (closed afterwards) when ``None``.
+        auth: credentials by security scheme name, or an ``httpx.Auth``.
+        base_url: replaces the document's server URL.
+        host_arguments: values of ``separate=`` arguments; each function gets those it has.
+        server_variables: values for the server URL's variables.
+
+    Raises:
+        UnknownDialect: no such format.
+        CallError: ``response`` is not this format's response or calls.
+    """
+    calls = read_calls(response, format)
+    write = MESSAGES[format]
+    if not calls:
+        return write([])
+    secrets = secrets_of(auth)
+    options: dict[str, Any] = {"auth": auth, "base_url": base_url,
+                               "server_variables": server_variables}
+    with _sync_client(client) as sender:
+        def send(function: Function, arguments: Any) -> Result:
+            return execute(function, arguments, client=sender,
+                           **_options(function, host_arguments, options))
+
+        outcomes = [run_call(call, functions, send, secrets) for call in calls]
+    return write(outcomes)
+
+
+async def ahandle(
+    functions: Mapping[str, Function],
+    response: Any,
+    *,
+    format: str,
+    client: httpx.AsyncClient | None = None,
+    auth: Any = None,
+    base_url: str | None = None,
+    host_arguments: Mapping[str, Any] | None = None,
+    server_variables: Mapping[str, str] | None = None,
+    limit: int = DEFAULT_LIMIT,
+) -> list[dict[str, Any]]:
+    """:func:`handle` on an ``httpx.AsyncClient``, at most ``limit`` calls at once; the
+    messages keep the calls' order.
+
+    Raises:
+        UnknownDialect: as :func:`handle`.
+        CallError: as :func:`handle`.
+    """
+    calls = read_calls(response, format)
+    write = MESSAGES[format]
+    if not calls:
+        return write([])
+    secrets = secrets_of(auth)
+    options: dict[str, Any] = {"auth": auth, "base_url": base_url,
+                               "server_variables": server_variables}
+    outcomes: list[Outcome | None] = [None] * len(calls)
+    limiter = anyio.CapacityLimiter(max(1, limit))
+    async with _async_client(client) as sender:
+        async def send(function: Function, arguments: Any) -> Result:
+            return await aexecute(function, arguments, client=sender,
+                                  **_options(function, host_arguments, options))
+
+        async def one(index: int, call: ToolCall) -> None:
+            async with limiter:
+                outcomes[index] = await arun_call(call, functions, send, secrets)
+
+        async with anyio.create_task_group() as group:
+            for index, call in enumerate(calls):
+                group.start_soon(one, index, call)
+    return write([o for o in outcomes if o is not None])

@@ -1,0 +1,76 @@
+"""Only unambiguous slips are repaired; everything else is left for validation to report."""
+
+from __future__ import annotations
+
+import pytest
+
+from httpllm.agent.repair import Repaired, repair_text, repair_values
+from httpllm.execute import validate
+
+from .conftest import compiled
+
+
+@pytest.mark.parametrize(("text", "value", "notes"), [
+    ('{"a": 1}', {"a": 1}, ()),
+    ('{"a": [1, 2,],}', {"a": [1, 2]}, ("removed a trailing comma",)),
+    ('{"a": "x,}"}', {"a": "x,}"}, ()),
+    ('```json\n{"a": 1}\n```', {"a": 1}, ("removed a Markdown code fence",)),
+    ('```\n{"a": [1,]}\n```\n', {"a": [1]},
+     ("removed a Markdown code fence", "removed a trailing comma")),
+    ('"{\\"a\\": 1}"', {"a": 1}, ("decoded the arguments object sent as a JSON string",)),
+    ("", {}, ()),
+])
+def test_unambiguous_slips_are_repaired(text: str, value: object, notes: tuple[str, ...]) -> None:
+    """A fence, trailing commas and a double-encoded object are repaired and named."""
+    assert repair_text(text) == Repaired(value, notes)
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": 1, "b": {"c": 2',      # truncated: json-repair completes it silently
+    '{"a": 1 "b": 2}',            # missing comma
+    '{"a": 1,, "b": 2}',          # json-repair reads {"a": "1,"}
+    "{'a': 'don't'}",             # json-repair reads {"a": "don't'"}
+    'Sure! {"a": 1} hope this helps',
+    '{"a": NaN}',
+    '{"a": "x",\n// note\n}',
+    '[1, 2]',
+])
+def test_ambiguous_text_is_left_alone(text: str) -> None:
+    """Text with more than one reading is passed on unchanged, so validation rejects it."""
+    assert repair_text(text) == Repaired(text)
+
+
+def test_absent_arguments_are_none() -> None:
+    """A call without an arguments field (Gemini omits empty args) has no arguments."""
+    assert repair_text(None) == Repaired({})
+
+
+def test_mappings_pass_through() -> None:
+    """An already parsed arguments object is not touched."""
+    arguments = {"a": "1,"}
+    assert repair_text(arguments).arguments is arguments
+
+
+def test_stringified_object_where_the_schema_wants_one() -> None:
+    """A JSON string where the schema types an object or array is decoded, once per place."""
+    function = compiled("chatgpt").function("createPet")
+    arguments = {"body": {"name": "Rex", "tags": '["a", "b"]', "owner": '{"id": 3}'}}
+    checked = validate(function, arguments)
+    fixed = repair_values(function, arguments, checked.errors)
+    assert fixed is not None
+    assert fixed.arguments == {"body": {"name": "Rex", "tags": ["a", "b"], "owner": {"id": 3}}}
+    assert sorted(fixed.notes) == ["decoded body/owner from JSON text",
+                                   "decoded body/tags from JSON text"]
+    assert arguments["body"]["tags"] == '["a", "b"]'  # the input is not mutated
+
+
+@pytest.mark.parametrize("arguments", [
+    {"body": {"name": "Rex", "tags": "a, b"}},         # not JSON
+    {"body": {"name": "Rex", "tags": '{"a": 1}'}},     # JSON of the wrong type
+    {"body": {"name": 5}},                             # not a string at all
+])
+def test_other_type_errors_are_not_repaired(arguments: dict[str, object]) -> None:
+    """A type error whose string is not JSON of the wanted type is left for feedback."""
+    function = compiled("chatgpt").function("createPet")
+    checked = validate(function, arguments)
+    assert checked.errors and repair_values(function, arguments, checked.errors) is None

@@ -1,0 +1,250 @@
+"""handle/ahandle against the echo server on 127.0.0.1, for every provider with a
+tool-call format: SDK-built responses in, SDK-valid result messages out."""
+
+from __future__ import annotations
+
+import json
+import socket
+from typing import Any
+
+import httpx
+import mcp.types
+import pytest
+
+import httpllm
+from httpllm.agent.outcome import REDACTED
+
+from .conftest import API_KEY, compiled
+from .providers import PROVIDERS, Call, Provider, Row
+
+CALLS: list[Call] = [
+    ("call_1", "getPet", {"petId": 7}),
+    ("call_2", "createPet", {"body": {"name": "Rex", "tags": ["good"]}}),
+    ("call_3", "getPet", {"petId": "seven"}),
+    ("call_4", "listPets", {"x-echo-status": "500"}),
+    ("call_5", "getPets", {}),
+]
+"""Two good calls in parallel, an invalid one, one the upstream fails, an unknown one."""
+
+
+def _echo(text: str) -> dict[str, Any]:
+    seen: dict[str, Any] = json.loads(text)
+    return seen
+
+
+def check_rows(provider: Provider, rows: list[Row]) -> None:
+    """The five outcomes of CALLS, in order, each answering its own call."""
+    assert len(rows) == len(CALLS)
+    if provider.ids:
+        assert [row[0] for row in rows] == [call[0] for call in CALLS]
+    pet, created, bad, upstream, missing = (row[2] for row in rows)
+    seen = _echo(pet)
+    assert (seen["method"], seen["raw_path"]) == ("GET", "/pets/7")
+    assert ["x-api-key", REDACTED] in seen["headers"] and API_KEY not in pet
+    seen = _echo(created)
+    assert (seen["method"], seen["raw_path"]) == ("POST", "/pets")
+    assert json.loads(seen["body"]) == {"name": "Rex", "tags": ["good"]}
+    assert bad.startswith("Invalid arguments for getPet; nothing was sent") and "petId" in bad
+    assert "HTTP 500 Internal Server Error" in upstream and API_KEY not in upstream
+    assert "no function named 'getPets'" in missing and "getPet" in missing
+    flags = [row[3] for row in rows]
+    if any(flags):  # formats that mark failures (Anthropic, Gemini, Bedrock)
+        assert flags == [False, False, True, True, True]
+
+
+@pytest.fixture(params=sorted(PROVIDERS))
+def provider(request: pytest.FixtureRequest) -> Provider:
+    """Each provider in turn."""
+    return PROVIDERS[request.param]
+
+
+def test_handle_round_trips(provider: Provider, live_server: str) -> None:
+    """Parallel, invalid, failing and unknown calls come back as the provider's messages."""
+    app = compiled(provider.provider, **provider.options)
+    messages = app.handle(provider.build(CALLS), auth={"key": API_KEY}, base_url=live_server)
+    check_rows(provider, provider.read(messages))
+
+
+def test_handle_reads_plain_dicts(provider: Provider, live_server: str) -> None:
+    """The plain-dict form of a response gives the same messages as the SDK object."""
+    app = compiled(provider.provider, **provider.options)
+    response = provider.build(CALLS[:1])
+    plain = response if isinstance(response, dict) else response.model_dump(mode="json")
+    options = {"auth": {"key": API_KEY}, "base_url": live_server}
+    assert app.handle(plain, **options) == app.handle(response, **options)
+
+
+@pytest.mark.anyio
+async def test_ahandle_round_trips(provider: Provider, live_server: str) -> None:
+    """ahandle gives the same outcomes, in the calls' order, running them concurrently."""
+    app = compiled(provider.provider, **provider.options)
+    async with httpx.AsyncClient() as client:
+        messages = await app.ahandle(provider.build(CALLS), auth={"key": API_KEY},
+                                     base_url=live_server, client=client, limit=2)
+    check_rows(provider, provider.read(messages))
+
+
+def test_gemini_calls_without_ids(live_server: str) -> None:
+    """A Gemini call without an id is answered by name, without an id."""
+    gemini = PROVIDERS["gemini"]
+    app = compiled("gemini")
+    messages = app.handle(gemini.build([("", "getPet", {"petId": 3})]),
+                          auth={"key": API_KEY}, base_url=live_server)
+    [(ident, name, text, failed)] = gemini.read(messages)
+    assert (ident, name, failed) == (None, "getPet", False)
+    assert _echo(text)["raw_path"] == "/pets/3"
+
+
+def test_gemini_camel_case_dicts(live_server: str) -> None:
+    """Gemini's REST spelling (functionCall) reads as the SDK's snake_case does."""
+    response = PROVIDERS["gemini"].build(CALLS[:2])
+    app = compiled("gemini")
+    options = {"auth": {"key": API_KEY}, "base_url": live_server}
+    camel = response.model_dump(mode="json", by_alias=True, exclude_none=True)
+    assert "functionCall" in json.dumps(camel)
+    assert app.handle(camel, **options) == app.handle(response, **options)
+
+
+def test_mcp_tools_call(live_server: str) -> None:
+    """An MCP tools/call request is answered with a valid CallToolResult."""
+    app = compiled("mcp")
+    request = mcp.types.CallToolRequest(
+        method="tools/call", params=mcp.types.CallToolRequestParams(
+            name="getPet", arguments={"petId": "x"}))
+    [result] = app.handle(request, auth={"key": API_KEY}, base_url=live_server)
+    checked = mcp.types.CallToolResult.model_validate(result)
+    assert checked.is_error and "petId" in checked.content[0].text
+    [result] = app.handle(request.params.model_copy(update={"arguments": {"petId": 2}}),
+                          auth={"key": API_KEY}, base_url=live_server)
+    checked = mcp.types.CallToolResult.model_validate(result)
+    assert not checked.is_error and _echo(checked.content[0].text)["raw_path"] == "/pets/2"
+
+
+def test_repairs_are_named(live_server: str) -> None:
+    """A fenced call with a trailing comma and a stringified body is sent, repairs named."""
+    app = compiled("chatgpt")
+    calls: list[Call] = [
+        ("c1", "getPet", '```json\n{"petId": 7,}\n```'),
+        ("c2", "createPet", json.dumps({"body": json.dumps({"name": "Rex"})})),
+        ("c3", "getPet", '{"petId": 7'),
+    ]
+    messages = app.handle(PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY},
+                          base_url=live_server)
+    fenced, stringified, truncated = (m["content"] for m in messages)
+    assert "removed a Markdown code fence; removed a trailing comma" in fenced
+    assert _echo(fenced.split("\n(httpllm")[0])["raw_path"] == "/pets/7"
+    assert "decoded body from JSON text" in stringified
+    assert json.loads(_echo(stringified.split("\n(httpllm")[0])["body"]) == {"name": "Rex"}
+    assert truncated.startswith("Invalid arguments for getPet") and "not JSON" in truncated
+
+
+def test_transport_error_is_a_result() -> None:
+    """A refused connection is an error result naming the failure, not an exception."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    app = compiled("claude")
+    [message] = app.handle(PROVIDERS["claude"].build(CALLS[:1]), auth={"key": API_KEY},
+                           base_url=f"http://127.0.0.1:{port}")
+    [block] = message["content"]
+    assert block["is_error"] is True and "could not be sent (ConnectError" in block["content"]
+
+
+def test_missing_credentials_are_a_result(live_server: str) -> None:
+    """A call whose security requirement the host's credentials miss is an error result."""
+    app = compiled("chatgpt")
+    [message] = app.handle(PROVIDERS["chatgpt"].build(CALLS[:1]), base_url=live_server,
+                           auth={"other": API_KEY})
+    assert "needs credentials for key" in message["content"]
+    assert API_KEY not in message["content"]
+
+
+def test_no_calls_no_messages() -> None:
+    """A response without tool calls gives no messages."""
+    response = PROVIDERS["claude"].build([])
+    assert compiled("claude").handle(response) == []
+    chat = PROVIDERS["chatgpt"].build([])
+    chat.choices[0].message.tool_calls = None
+    assert compiled("chatgpt").handle(chat) == []
+
+
+def test_programming_errors_raise() -> None:
+    """Something that is not a tool call, or a dialect without calls, raises."""
+    with pytest.raises(httpllm.CallError, match="OpenAI Chat"):
+        compiled("chatgpt").handle(42)
+    with pytest.raises(httpllm.CallError, match="needs an id") as info:
+        compiled("chatgpt").handle([{"type": "function", "function": {"name": "getPet"}}])
+    assert info.value.pointer == "#/0"
+    with pytest.raises(httpllm.UnknownDialect, match="no tool-call format"):
+        compiled("3.1").handle([])
+    with pytest.raises(httpllm.UnknownDialect, match="known formats"):
+        compiled("chatgpt").handle([], format="smoke-signals")
+
+
+def test_host_arguments_reach_only_their_functions(live_server: str) -> None:
+    """A separated argument is filled by the host for the functions that have it."""
+    app = compiled("chatgpt", separate=lambda a: a.name == "x-echo-status")
+    calls: list[Call] = [("c1", "listPets", {}), ("c2", "getPet", {"petId": 1})]
+    messages = app.handle(PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY},
+                          base_url=live_server, host_arguments={"x-echo-status": "404"})
+    listed, got = (m["content"] for m in messages)
+    assert "HTTP 404" in listed and _echo(got)["raw_path"] == "/pets/1"
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize(("limit", "most"), [(2, 2), (8, 5), (1, 1)])
+async def test_ahandle_limit(limit: int, most: int) -> None:
+    """ahandle keeps at most `limit` requests in flight and runs that many together."""
+    import anyio
+
+    running = peak = 0
+    full = anyio.Event()  # each answer waits until `most` are in flight together
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        nonlocal running, peak
+        running += 1
+        peak = max(peak, running)
+        if running == most:
+            full.set()
+        with anyio.move_on_after(10):  # a bound, not a timing: fewer in flight never fill
+            await full.wait()
+        await anyio.sleep(0)
+        running -= 1
+        return httpx.Response(200, json={"path": request.url.path})
+
+    calls: list[Call] = [(f"c{k}", "getPet", {"petId": k}) for k in range(5)]
+    async with httpx.AsyncClient(transport=httpx.MockTransport(answer)) as client:
+        messages = await compiled("chatgpt").ahandle(
+            PROVIDERS["chatgpt"].build(calls), client=client, auth={"key": API_KEY},
+            base_url="http://pets.test", limit=limit)
+    assert peak == most
+    assert [json.loads(m["content"])["path"] for m in messages] == [
+        f"/pets/{k}" for k in range(5)]
+
+
+def test_strict_nulls_are_decoded(live_server: str) -> None:
+    """Strict mode's nulls for optional arguments are undone by the decode step."""
+    app = compiled("chatgpt", strict=True)
+    calls: list[Call] = [("c1", "listPets", '{"limit": null, "x-echo-status": null}'),
+                         ("c2", "listPets", {"limit": 3, "x-echo-status": None})]
+    first, second = app.handle(PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY},
+                               base_url=live_server)
+    assert _echo(first["content"])["query_string"] == ""
+    assert _echo(second["content"])["query_string"] == "limit=3"
+
+
+def test_a_broken_function_does_not_sink_the_others(live_server: str) -> None:
+    """A function whose schema the validator cannot compile fails alone, as a result."""
+    from execute.records import function, param
+
+    from httpllm.agent import handle
+
+    good = compiled("chatgpt").function("getPet")
+    broken = function(param("query", "q", {"type": "string", "pattern": "(["}), name="search")
+    calls: list[Call] = [("c1", "search", {"q": "a"}), ("c2", "getPet", {"petId": 4})]
+    first, second = handle({"search": broken, "getPet": good},
+                           PROVIDERS["chatgpt"].build(calls), format="chat",
+                           auth={"key": API_KEY}, base_url=live_server)
+    assert "search failed: the call cannot be made into a request" in first["content"]
+    assert "not valid JSON Schema" in first["content"]
+    assert _echo(second["content"])["raw_path"] == "/pets/4"
