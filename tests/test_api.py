@@ -165,3 +165,12 @@ def test_a_parameter_ref_to_nowhere_names_the_list_entry() -> None:
     assert [f.name for f in app.functions] == ["c"]
     assert app.errors[0].pointer == "#/paths/~1b/post/parameters/0"
     assert app.errors[0].kind == "RefError"
+
+
+def test_mcp_renders_every_output_schema() -> None:
+    """Compiling for `mcp` (whose renderer reads outputs) gives each operation its output."""
+    path = SPECS / "petstore-3.0.yaml"
+    wanted = {f.name: f.output for f in httpllm.compile(path, "3.1").functions}
+    got = {f.name: f.output for f in httpllm.compile(path, "mcp").functions}
+    assert sum(o is not None for o in wanted.values()) >= 2
+    assert got == wanted
