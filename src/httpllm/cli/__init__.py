@@ -11,12 +11,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from httpllm.cli import call, compile, inspect
+from httpllm.cli import call, compile, inspect, serve
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (compile, inspect, call)
+COMMANDS = (compile, inspect, call, serve)
 """The subcommand modules, each with ``register(sub)``."""
 
 

@@ -1,0 +1,258 @@
+"""``mcp_server(app)``: the compiled document as an ``mcp`` SDK low-level ``Server``.
+
+``tools/list`` answers the tool set (built on first use and kept: GitHub's 1,223 tools are
+built once, in milliseconds, from the functions the compile made); ``tools/call`` finds the
+tool and runs its handler. A compiled function's call is validated, executed with
+:func:`httpllm.execute.aexecute` on one shared ``httpx.AsyncClient`` and answered by
+:class:`~httpllm.server.answer.Answers`; every failure the model can act on is an
+``isError`` result, never a stack trace. An unknown tool is a JSON-RPC ``-32602`` error,
+as are arguments that are not an object (the SDK checks ``CallToolRequestParams``).
+
+Source: MCP 2025-11-25 ``server/tools`` (listing, calling, error handling); python-sdk
+``mcp/server/lowlevel/server.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolRequestParams, PaginatedRequestParams
+
+from httpllm._api import Application, compile
+from httpllm.errors import (
+    HttpllmError,
+    InvalidArguments,
+    RequestBuildError,
+    TransportError,
+    UnknownFunction,
+)
+from httpllm.execute import aexecute
+from httpllm.execute.security import Credential, credentials
+from httpllm.load import Source
+from httpllm.records import Function
+from httpllm.server import credentials as headers
+from httpllm.server.answer import Answers, failure, scrub
+from httpllm.server.credentials import AuthHook, Credentials
+from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
+
+__all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
+
+DEFAULT_MAX_RESULT_CHARS = 40_000
+"""Characters of answer a model reads per call (about 10k tokens; Claude Code warns at
+10k tokens of MCP output and stops at 25k)."""
+_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+"""Seconds for the shared upstream client."""
+
+log = logging.getLogger("httpllm.server")
+
+
+def function_tools(app: Application) -> list[ServedTool]:
+    """One served tool per compiled function (the default tool set)."""
+    return [function_tool(f, app.options) for f in app.functions]
+
+
+class Executor:
+    """Executes compiled functions for the server: credentials, headers, budget, client.
+
+    Args:
+        app: the compiled document.
+        base_url: replaces the document's server URL.
+        credentials: the host's credentials and headers.
+        budget: most characters of answer per call.
+        client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
+            is made when the server starts and closed when it stops.
+    """
+
+    def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
+                 budget: int, client: httpx.AsyncClient | None) -> None:
+        self.app = app
+        self.base_url = base_url
+        self.credentials = credentials
+        self.answers = Answers(budget)
+        self.client = None if client is None else headers.hooked(client)
+        self._own = client is None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Own the shared client while the server runs."""
+        if not self._own:
+            yield
+            return
+        async with httpx.AsyncClient(timeout=_TIMEOUT) as client:
+            self.client = headers.hooked(client)
+            try:
+                yield
+            finally:
+                self.client = None
+
+    async def run(self, name: str, arguments: Any, call: Call) -> Answer:
+        """Validate, send and answer one call of the function ``name``."""
+        try:
+            function = self.app.function(name)
+        except UnknownFunction as exc:
+            return failure(exc.message)
+        try:
+            resolved = await self.credentials.resolve(call)
+        except Exception as exc:  # the host's hook: report the kind, never its text
+            log.error("auth hook failed for %s: %s", name, type(exc).__name__)
+            return failure(f"{name}: the server could not get credentials for this call "
+                           f"({type(exc).__name__}); nothing was sent.")
+        token = headers.forwarding(resolved.headers)
+        try:
+            if self.client is None:
+                async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
+                    result = await self._send(function, arguments, resolved.auth, client)
+            else:
+                result = await self._send(function, arguments, resolved.auth, self.client)
+        except HttpllmError as exc:
+            return failure(scrub(self._explain(function, exc, resolved.auth),
+                                 resolved.secrets))
+        finally:
+            headers.reset(token)
+        return self.answers(function, result, resolved.secrets)
+
+    async def _send(self, function: Function, arguments: Any,
+                    auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
+        return await aexecute(function, arguments, client=client, base_url=self.base_url,
+                              auth=auth or None)
+
+    def _explain(self, function: Function, exc: HttpllmError,
+                 auth: Mapping[str, Credential]) -> str:
+        """The text a model reads for a call that could not be sent."""
+        if isinstance(exc, InvalidArguments):
+            return exc.message
+        if isinstance(exc, TransportError):
+            cause = exc.__cause__
+            why = type(cause).__name__ if cause is not None else "TransportError"
+            detail = str(cause).splitlines()[0] if cause is not None and str(cause) else ""
+            where = self.base_url or (function.servers[0].url if function.servers else "")
+            return (f"{function.method.upper()} {function.path}: the request could not be "
+                    f"sent to {where} ({why}{': ' + detail if detail else ''}); nothing came "
+                    "back. The API may be down or unreachable from this server.")
+        if isinstance(exc, RequestBuildError):
+            try:
+                credentials(function, auth)
+            except RequestBuildError:
+                wanted = " or ".join(" + ".join(r) for r in function.security if r)
+                return (f"{function.name} needs credentials for {wanted}, which this server "
+                        "was not given; nothing was sent. Whoever runs the server must "
+                        "configure them (httpllm serve --auth-env SCHEME=VARIABLE, or "
+                        "auth=/auth_hook= in Python).")
+        return f"{function.name}: {exc.message}; nothing was sent."
+
+
+def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) -> Call:
+    request = ctx.request
+    raw = getattr(request, "headers", None)
+    seen = {k.lower(): v for k, v in raw.items()} if raw is not None else {}
+
+    async def run(function: str, arguments: Any) -> Answer:
+        return await executor.run(function, arguments, call)
+
+    call = Call(tool=name, headers=seen, request=request,
+                session_id=seen.get("mcp-session-id"), run=run)
+    return call
+
+
+def mcp_server(
+    app: Application | Source,
+    *,
+    base_url: str | None = None,
+    auth: Mapping[str, Credential] | None = None,
+    auth_hook: AuthHook | None = None,
+    headers: Mapping[str, str] | None = None,
+    forward_headers: Iterable[str] = (),
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    client: httpx.AsyncClient | None = None,
+    tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
+    name: str | None = None,
+) -> Server[Any]:
+    """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
+
+    Args:
+        app: an :class:`~httpllm.Application` (compile with ``provider="mcp"``), or a
+            document, compiled here for ``mcp``.
+        base_url: replaces the document's server URL.
+        auth: credentials by security scheme name (``{"bearerAuth": "tok"}``,
+            ``{"basic": ("user", "pass")}``).
+        auth_hook: ``(call: Call) -> {scheme: credential} | None``, sync or async, called per
+            call and merged over ``auth`` (``call.headers`` are the incoming HTTP request's).
+        headers: sent on every upstream request (never replacing one the request has).
+        forward_headers: incoming HTTP request headers copied onto the upstream request.
+        max_result_chars: most characters of answer a model reads per call; longer answers
+            are cut with a note saying how much and how to ask for less.
+        client: the ``httpx.AsyncClient`` to send with (kept open); default: one per server.
+        tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
+            ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
+            default set).
+        name: the server's name (default: the first function's document title is not
+            kept, so ``"httpllm"``).
+
+    Returns:
+        The server: ``await server.run(read, write, server.create_initialization_options())``
+        on streams, or ``server.streamable_http_app()`` for an ASGI app (mount it and run
+        ``server.session_manager.run()`` in your app's lifespan).
+
+    Raises:
+        LoadError, SpecError: ``app`` is a document that cannot be compiled.
+    """
+    application = app if isinstance(app, Application) else compile(app, "mcp")
+    executor = Executor(application, base_url=base_url, budget=max_result_chars,
+                        credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
+                                                headers=dict(headers or {}),
+                                                forward=tuple(forward_headers)),
+                        client=client)
+    served: dict[str, ServedTool] = {}
+    listing: list[Mapping[str, Any]] = []
+
+    def tool_set() -> dict[str, ServedTool]:
+        if not served:
+            given = function_tools(application) if tools is None else [
+                t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
+                for t in tools]
+            served.update((t.name, t) for t in given)
+            listing.extend(t.tool for t in served.values())
+        return served
+
+    async def list_tools(ctx: ServerRequestContext[Any, Any],
+                         params: PaginatedRequestParams | None) -> dict[str, Any]:
+        tool_set()
+        return {"tools": listing}
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any],
+                        params: CallToolRequestParams) -> dict[str, Any]:
+        tool = tool_set().get(params.name)
+        if tool is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        call = _call(ctx, params.name, executor)
+        arguments = params.arguments if params.arguments is not None else {}
+        try:
+            if tool.handler is not None:
+                return await tool.handler(arguments, call)
+            return await executor.run(tool.function.name if tool.function else tool.name,
+                                      arguments, call)
+        except Exception as exc:  # a bug must not reach the model as a stack trace
+            log.error("tool %s failed: %s", params.name, type(exc).__name__)
+            return failure(f"{params.name} failed inside the server ({type(exc).__name__}); "
+                           "nothing more is known.")
+
+    @asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with executor.running():
+            yield {}
+
+    return Server(name or "httpllm", version=_version(), lifespan=lifespan,
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def _version() -> str:
+    from httpllm import __version__
+
+    return __version__
