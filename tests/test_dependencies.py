@@ -15,9 +15,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _imported_top_levels() -> set[str]:
+OPTIONAL = {"server": "mcp"}
+"""Subpackages whose imports an extra installs: ``src/httpllm/<folder>`` -> extra name."""
+
+
+def _imported_top_levels(folder: str = "") -> set[str]:
     found: set[str] = set()
-    for path in (ROOT / "src" / "httpllm").rglob("*.py"):
+    for path in (ROOT / "src" / "httpllm" / folder).rglob("*.py"):
+        if not folder and path.relative_to(ROOT / "src" / "httpllm").parts[0] in OPTIONAL:
+            continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Import):
                 found.update(alias.name.split(".")[0] for alias in node.names)
@@ -31,10 +37,15 @@ def _name(requirement: str) -> str:
     return re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
-def _runtime_closure() -> set[str]:
-    """The installed project's runtime requirements (no extras; pyproject's
-    ``dependencies``), with theirs, transitively."""
+def _runtime_closure(extra: str | None = None) -> set[str]:
+    """The installed project's runtime requirements (pyproject's ``dependencies``, plus
+    ``extra``'s as pyproject.toml lists them), with theirs, transitively."""
     declared = [r for r in metadata.requires("httpllm") or [] if "extra ==" not in r]
+    if extra is not None:
+        import tomllib
+
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+        declared += project["project"]["optional-dependencies"][extra]
     seen: set[str] = set()
     stack = [_name(r) for r in declared]
     while stack:
@@ -56,3 +67,14 @@ def test_every_third_party_import_is_a_runtime_dependency() -> None:
     missing = {module: owners.get(module, ["?"]) for module in _imported_top_levels()
                if not any(_name(dist) in closure for dist in owners.get(module, []))}
     assert not missing, f"imported by src but not installed by `pip install .`: {missing}"
+
+
+def test_optional_subpackages_import_only_their_extra() -> None:
+    """`httpllm.server` imports only what `pip install 'httpllm[mcp]'` installs."""
+    owners = metadata.packages_distributions()
+    for folder, extra in OPTIONAL.items():
+        closure = _runtime_closure(extra)
+        missing = {module: owners.get(module, ["?"])
+                   for module in _imported_top_levels(folder)
+                   if not any(_name(dist) in closure for dist in owners.get(module, []))}
+        assert not missing, f"imported by src/httpllm/{folder} but not in [{extra}]: {missing}"

@@ -7,7 +7,9 @@ provider, and turn a model's tool call back into a validated HTTP request.
 'listPets'
 """
 
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
+
+import typing
 
 from httpllm._api import Application, Warning, compile
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
@@ -31,7 +33,9 @@ from httpllm.errors import (
 from httpllm.loss import Loss
 from httpllm.records import Argument, Function, OperationError, Server
 
-if TYPE_CHECKING:
+if typing.TYPE_CHECKING:
+    from typing import Any
+
     from httpllm.load import Source
 
 __all__ = [
@@ -69,7 +73,7 @@ __all__ = [
 __version__ = "0.1.0"
 
 
-def mcp_server(app: "Application | Source", **options: Any) -> Any:
+def mcp_server(app: Application | Source, **options: Any) -> Any:
     """The compiled document as an MCP server object (``mcp.server.lowlevel.Server``); see
     :func:`httpllm.server.mcp_server` for the options. Needs ``pip install 'httpllm[mcp]'``.
 
@@ -79,7 +83,7 @@ def mcp_server(app: "Application | Source", **options: Any) -> Any:
     return _server().mcp_server(app, **options)
 
 
-def serve(app: "Application | Source", transport: str = "stdio", **options: Any) -> None:
+def serve(app: Application | Source, transport: str = "stdio", **options: Any) -> None:
     """Serve the document over MCP (``transport="stdio"`` or ``"http"``); see
     :func:`httpllm.server.serve`. Needs ``pip install 'httpllm[mcp]'``.
 

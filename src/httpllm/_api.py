@@ -281,7 +281,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                                                                   draft.response)
                for draft in drafts]
     functions: list[Function] = []
-    for draft, output in zip(drafts, outputs):
+    for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
                                      separate, warnings))

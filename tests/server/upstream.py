@@ -74,6 +74,9 @@ def document(url: str) -> dict[str, Any]:
                 "operationId": "whoAmI", "security": [{"token": []}],
                 "parameters": [{"name": "n", "in": "query", "schema": {"type": "integer"}}],
                 "responses": _ok({"type": "object"})}},
+            "/echo-auth": {"get": {
+                "operationId": "echoAuth", "security": [{"token": []}],
+                "responses": {"200": {"description": "ok"}}}},
             "/items/{item_id}/delete": {"delete": {
                 "operationId": "deleteItem",
                 "parameters": [{"name": "item_id", "in": "path", "required": True,
@@ -124,11 +127,34 @@ async def me(request: Request) -> Response:
                          "tenant": request.headers.get("x-tenant")})
 
 
+async def echo_auth(request: Request) -> Response:
+    return JSONResponse({"authorization": request.headers.get("authorization")})
+
+
 async def delete_item(request: Request) -> Response:
     return Response(status_code=204)
 
 
+SEEN: list[str] = []
+"""``"METHOD /raw/path?query"`` of every request the API received, in order."""
+
+
+class Recording:
+    """ASGI middleware appending each request to :data:`SEEN`."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            query = scope["query_string"].decode("latin-1")
+            SEEN.append(f"{scope['method']} {scope['raw_path'].decode('latin-1')}"
+                        + (f"?{query}" if query else ""))
+        await self.app(scope, receive, send)
+
+
 APP = Starlette(routes=[
+    Route("/echo-auth", echo_auth),
     Route("/items/{item_id}/delete", delete_item, methods=["DELETE"]),
     Route("/items/{item_id}", get_item),
     Route("/items", items, methods=["GET", "POST"]),
@@ -136,6 +162,7 @@ APP = Starlette(routes=[
     Route("/missing/{id}", missing),
     Route("/me", me),
 ])
+APP.add_middleware(Recording)
 
 
 def free_port() -> int:

@@ -1,13 +1,14 @@
 """An HTTP answer (:class:`httpllm.execute.Result`) -> the ``CallToolResult`` a model reads.
 
-| answer | result |
-| --- | --- |
-| 2xx JSON, ``outputSchema`` listed | ``structuredContent`` (wrapped as ``{"result": ...}`` when the schema was) plus the same JSON as text |
-| 2xx JSON that does not match the listed schema | ``isError`` with the mismatch and the answer as text: MCP clients reject ``structuredContent`` that does not match (and a success without it), which would lose the answer |
-| 2xx text / other JSON | one text block |
-| 2xx image | an image block (within budget) |
-| 2xx other binary | a text block naming its type and size |
-| non-2xx | ``isError`` with ``HTTP <status> <reason>`` and the body |
+- 2xx JSON with an ``outputSchema`` listed: ``structuredContent`` (wrapped as
+  ``{"result": ...}`` when the schema was) plus the same JSON as text;
+- 2xx JSON that does not match the listed schema (or no JSON where one is listed):
+  ``isError`` naming the mismatch, with the answer as text; MCP clients reject
+  ``structuredContent`` that does not match (and a success without it), which would lose
+  the answer;
+- other 2xx JSON or text: one text block; an image: an image block (within budget); other
+  binary: a text block naming its type and size;
+- non-2xx: ``isError`` with ``HTTP <status> <reason>`` and the body.
 
 Every text is cut to the budget (:mod:`httpllm.server.cut`) with a note saying how much was
 left out and how to ask for less, and every credential the call used is replaced by
@@ -124,7 +125,7 @@ class Answers:
         if function.output is None:
             return {"content": blocks}
         value = cut.value if text == cut.text else _scrub_value(cut.value, secrets)
-        schema, wrapped, validator = self._check(function)
+        _, wrapped, validator = self._check(function)
         structured = {RESULT: value} if wrapped else value
         problem = None if cut.value is not None or body is None else \
             "the answer was cut as text, so it is no longer JSON"

@@ -27,16 +27,16 @@ from httpllm.server.tools import Call
 
 __all__ = ["AuthHook", "Credentials", "Resolved", "add_headers", "forwarding"]
 
-AuthHook = Callable[[Call], Mapping[str, Credential] | None |
-                    Awaitable[Mapping[str, Credential] | None]]
+AuthHook = Callable[[Call], Mapping[str, Credential] |
+                    Awaitable[Mapping[str, Credential] | None] | None]
 """``auth_hook(call) -> {scheme: credential} | None`` (or a coroutine giving it)."""
 
 _MIN_SECRET = 4
 """Shorter values are not scrubbed from answers (they would mangle ordinary text)."""
 _SECRET_WORDS = ("auth", "key", "token", "secret", "session", "cookie", "password")
 
-_EXTRA: contextvars.ContextVar[Mapping[str, str]] = contextvars.ContextVar(
-    "httpllm_server_headers", default={})
+_EXTRA: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
+    "httpllm_server_headers", default=None)
 """The headers to add to the upstream request of the call running in this context."""
 
 
@@ -95,19 +95,19 @@ def _secrets(auth: Mapping[str, Credential], headers: Mapping[str, str]) -> tupl
     return tuple(sorted(unique, key=len, reverse=True))
 
 
-def forwarding(headers: Mapping[str, str]) -> contextvars.Token[Mapping[str, str]]:
+def forwarding(headers: Mapping[str, str]) -> contextvars.Token[Mapping[str, str] | None]:
     """Set the headers the upstream request of this call gets (reset with the token)."""
     return _EXTRA.set(headers)
 
 
-def reset(token: contextvars.Token[Mapping[str, str]]) -> None:
+def reset(token: contextvars.Token[Mapping[str, str] | None]) -> None:
     """Undo :func:`forwarding`."""
     _EXTRA.reset(token)
 
 
 async def add_headers(request: httpx.Request) -> None:
     """httpx request hook: add this call's headers the request does not already have."""
-    for name, value in _EXTRA.get().items():
+    for name, value in (_EXTRA.get() or {}).items():
         if name not in request.headers:
             request.headers[name] = value
 

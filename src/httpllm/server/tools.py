@@ -92,7 +92,7 @@ def function_tool(function: Function, options: Options | None = None) -> ServedT
     annotations, ``destructiveHint`` added for ``DELETE``."""
     tool = dict(cast(dict[str, Any], MCP.envelope(function, options or Options())))
     title = title_of(function.description)
-    annotations = {**hints(function.method)}
+    annotations: dict[str, Any] = {**hints(function.method)}
     if function.method == "delete":
         annotations["destructiveHint"] = True
     if title is not None:
