@@ -91,10 +91,14 @@ class Answers:
         ctype = result.headers.get("content-type", "")
         if not result.ok:
             return self._error(function, result, ctype, secrets)
-        if result.content and is_json(ctype) and not isinstance(result.body, str):
-            return self._json(function, result.body, secrets)
-        if function.output is not None:
-            return self._json(function, result.body if result.content else None, secrets)
+        try:
+            if result.content and is_json(ctype) and not isinstance(result.body, str):
+                return self._json(function, result.body, secrets)
+            if function.output is not None:
+                return self._json(function, result.body if result.content else None,
+                                  secrets)
+        except RecursionError:  # nested past what json.dumps can write back
+            return self._text(function, result.content.decode("utf-8", "replace"), secrets)
         if result.content and not ctype.lower().startswith(_TEXTUAL) and ctype:
             return self._binary(result, ctype)
         return self._text(function, result.body or (
