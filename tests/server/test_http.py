@@ -116,3 +116,34 @@ def test_arguments_that_are_not_an_object_are_a_protocol_error(endpoint: str) ->
     assert answer["id"] == 2
     assert answer["error"]["code"] == types.INVALID_PARAMS
     assert "result" not in answer
+
+
+@pytest.mark.anyio
+async def test_server_mounts_in_the_users_own_asgi_app(spec_file: Path) -> None:
+    """The server object mounts under a path of a Starlette app whose lifespan runs it."""
+    import contextlib
+
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Mount, Route
+    from upstream import running
+
+    import httpllm
+
+    server = httpllm.mcp_server(httpllm.compile(spec_file, "mcp"))
+    mcp_app = server.streamable_http_app()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            yield
+
+    async def health(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    app = Starlette(routes=[Route("/health", health), Mount("/api", mcp_app)],
+                    lifespan=lifespan)
+    with running(app) as base, anyio.fail_after(LIMIT):
+        async with session_at(f"{base}/api/mcp") as session:
+            result = await session.call_tool("getItem", {"item_id": "m"})
+    assert result.structured_content == {"id": "m"}

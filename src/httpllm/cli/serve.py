@@ -9,6 +9,7 @@ HTTP, from a header of each incoming request (``--auth-header``, one credential 
 from __future__ import annotations
 
 import argparse
+import gc
 import os
 import sys
 from collections.abc import Mapping
@@ -113,6 +114,9 @@ def _hook(pairs: Mapping[str, str]) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     app = compile_from(args)
+    # The compiled document lives as long as the process: keep the collector from walking
+    # its objects again on every full collection (one took 60 ms on GitHub's).
+    gc.freeze()
     auth = credentials_from(args, app)
     for error in app.errors:
         where = f"{error.method.upper()} {error.path}".strip()
