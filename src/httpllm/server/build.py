@@ -228,8 +228,7 @@ def mcp_server(
         tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
             ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
             default set).
-        name: the server's name (default: the first function's document title is not
-            kept, so ``"httpllm"``).
+        name: the server's name in ``serverInfo`` (default ``"httpllm"``).
 
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``

@@ -25,7 +25,8 @@ import httpx
 from httpllm.execute.security import Credential
 from httpllm.server.tools import Call
 
-__all__ = ["AuthHook", "Credentials", "Resolved", "add_headers", "forwarding"]
+__all__ = ["AuthHook", "Credentials", "Resolved", "add_headers", "forwarding", "hooked",
+           "reset"]
 
 AuthHook = Callable[[Call], Mapping[str, Credential] |
                     Awaitable[Mapping[str, Credential] | None] | None]
