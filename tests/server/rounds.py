@@ -114,8 +114,10 @@ async def listing(session: ClientSession) -> None:
     assert get.annotations.open_world_hint is True
     delete = tools["deleteItem"].annotations
     assert delete is not None and delete.destructive_hint and delete.idempotent_hint
+    assert tools["whoAmI"].input_schema["properties"] == {"n": {"type": "integer"}}
     for tool in tools.values():
         types.Tool.model_validate(tool.model_dump(by_alias=True, exclude_none=True))
+        assert "authorization" not in json.dumps(tool.input_schema).lower()
 
 
 ROUNDS: tuple[Round, ...] = (listing, get_with_path_and_query, json_body, form_body,

@@ -80,3 +80,19 @@ async def test_tool_set_is_pluggable() -> None:
                                                     "arguments": {"body": {"name": ""}}})
     assert names[-1] == "invoke" and "getItem" in names
     assert result.is_error and "Invalid arguments for createItem" in text(result)
+
+
+async def test_modern_protocol_client_lists_and_calls(upstream: str) -> None:
+    """A 2026-07-28 client (the SDK's `Client`) lists the tools and gets answers."""
+    from mcp import Client
+
+    with anyio.fail_after(LIMIT):
+        async with Client(httpllm.mcp_server(document(upstream))) as client:
+            tools = (await client.list_tools()).tools
+            found = await client.call_tool("getItem", {"item_id": "q"})
+            missing = await client.call_tool("getMissing", {"id": 1})
+            version = client.session.protocol_version
+    assert version == "2026-07-28"
+    assert {t.name for t in tools} >= {"getItem", "getMissing"}
+    assert found.structured_content == {"id": "q"} and not found.is_error
+    assert missing.is_error and "404 Not Found" in text(missing)

@@ -273,13 +273,16 @@ def mcp_server(
         arguments = params.arguments if params.arguments is not None else {}
         try:
             if tool.handler is not None:
-                return await tool.handler(arguments, call)
-            return await executor.run(tool.function.name if tool.function else tool.name,
-                                      arguments, call)
+                answer = await tool.handler(arguments, call)
+            else:
+                answer = await executor.run(
+                    tool.function.name if tool.function else tool.name, arguments, call)
         except Exception as exc:  # a bug must not reach the model as a stack trace
             log.error("tool %s failed: %s", params.name, type(exc).__name__)
-            return failure(f"{params.name} failed inside the server ({type(exc).__name__}); "
-                           "nothing more is known.")
+            answer = failure(f"{params.name} failed inside the server "
+                             f"({type(exc).__name__}); nothing more is known.")
+        # 2026-07-28 requires the result type; older revisions drop the key.
+        return {"resultType": "complete", **answer}
 
     @asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
