@@ -46,16 +46,18 @@ async def test_every_round_over_stdio(spec_file: Path) -> None:
 
 
 async def test_credential_from_environment_reaches_upstream_only(spec_file: Path) -> None:
-    """`--auth-env` sends the bearer token upstream and redacts it from any answer."""
+    """`--auth-env` sends the bearer token upstream (redacted from any answer) and
+    `--header` a fixed header."""
     token = "tok-" + "s3cr3t" * 4
     with anyio.fail_after(LIMIT):
         async with serving(spec_file, "--auth-env", "token=SHOP_TOKEN",
-                           env={"SHOP_TOKEN": token}) as session:
+                           "--header", "X-Tenant=acme", env={"SHOP_TOKEN": token}) as session:
             who = await session.call_tool("whoAmI", {"n": 3})
             echoed = await session.call_tool("echoAuth", {})
     assert who.structured_content is not None
-    assert who.structured_content["auth_sha"] == hashlib.sha256(
-        f"Bearer {token}".encode()).hexdigest()
+    assert who.structured_content == {
+        "auth_sha": hashlib.sha256(f"Bearer {token}".encode()).hexdigest(), "n": "3",
+        "tenant": "acme"}
     assert token not in json.dumps(echoed.model_dump(mode="json"))
     assert "[redacted]" in texts(echoed)[0]
 

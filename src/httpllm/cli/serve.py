@@ -22,6 +22,9 @@ from httpllm.errors import HttpllmError
 __all__ = ["register"]
 
 
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+
+
 class UsageError(HttpllmError):
     """A flag's value cannot be used (reported as one line, exit status 1)."""
 
@@ -135,6 +138,9 @@ def run(args: argparse.Namespace) -> int:
         options["max_result_chars"] = args.max_result_chars
     where = (f"http://{args.host}:{args.port}{args.path}" if args.transport == "http"
              else "stdio")
+    if args.transport == "http" and args.host not in _LOOPBACK:
+        print(f"httpllm: warning: {args.host} is reachable from other machines; the "
+              "server has no authentication of its own", file=sys.stderr)
     print(f"httpllm: serving {len(app.functions):,} tools over {where}"
           + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
           file=sys.stderr, flush=True)

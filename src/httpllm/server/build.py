@@ -289,7 +289,13 @@ def mcp_server(
         async with executor.running():
             yield {}
 
-    server: Server[Any] = Server(name or "httpllm", version=_version(), lifespan=lifespan)
+    def input_schema(tool: str) -> Mapping[str, Any] | None:
+        found = tool_set().get(tool)
+        schema = None if found is None else found.tool.get("inputSchema")
+        return schema if isinstance(schema, Mapping) else None
+
+    server: Server[Any] = Server(name or "httpllm", version=_version(), lifespan=lifespan,
+                                 get_tool_input_schema=input_schema)
     # Registered as raw handlers: they answer JSON objects, not SDK models (1,223 Tool
     # models per listing would cost more than the listing itself).
     server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
