@@ -59,6 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="cut answers longer than N characters, with a note (40000)")
     add_compile_options(serve)
     serve.set_defaults(handler=run, provider="mcp")
+    serve._option_string_actions["--provider"].help = "tool dialect; default mcp"
 
 
 def _pairs(values: list[str], flag: str) -> dict[str, str]:
