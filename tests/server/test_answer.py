@@ -83,3 +83,9 @@ def test_deep_answers_fall_back_to_text() -> None:
         status=200, headers=httpx.Headers({"content-type": "application/json"}), body=deep,
         content=raw))
     assert answer["content"][0]["text"] == raw.decode()
+
+
+def test_without_output_schemas_every_answer_is_text() -> None:
+    """With output schemas off, even an answer off its schema is a plain text success."""
+    answer = Answers(1000, structured=False)(APP.function("getItem"), result({"id": 5}))
+    assert answer == {"content": [{"type": "text", "text": '{"id":5}'}]}

@@ -96,3 +96,13 @@ async def test_modern_protocol_client_lists_and_calls(upstream: str) -> None:
     assert {t.name for t in tools} >= {"getItem", "getMissing"}
     assert found.structured_content == {"id": "q"} and not found.is_error
     assert missing.is_error and "404 Not Found" in text(missing)
+
+
+async def test_output_schemas_can_be_left_out(upstream: str) -> None:
+    """`output_schemas=False` lists no outputSchema and answers with text only."""
+    server = httpllm.mcp_server(document(upstream), output_schemas=False)
+    async with session_with(server) as session:
+        tools = (await session.list_tools()).tools
+        result = await session.call_tool("getItem", {"item_id": "t"})
+    assert all(tool.output_schema is None for tool in tools)
+    assert result.structured_content is None and text(result) == '{"id":"t"}'

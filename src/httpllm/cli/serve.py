@@ -55,6 +55,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="a header sent with every upstream request")
     serve.add_argument("--forward-header", action="append", default=[], metavar="NAME",
                        help="over HTTP: copy this incoming request header upstream")
+    serve.add_argument("--no-output-schemas", action="store_true",
+                       help="list no outputSchema and answer text only (for APIs whose "
+                            "answers drift from their documented schemas)")
     serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
     add_compile_options(serve)
@@ -134,6 +137,7 @@ def run(args: argparse.Namespace) -> int:
         "base_url": args.base_url, "auth": auth,
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
         "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
+        "output_schemas": not args.no_output_schemas,
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars

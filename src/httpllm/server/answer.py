@@ -78,10 +78,13 @@ class Answers:
 
     Args:
         budget: most characters of answer text a model reads (longer answers are cut).
+        structured: whether tools list their ``outputSchema`` (answers then carry
+            ``structuredContent``); without, every answer is text.
     """
 
-    def __init__(self, budget: int) -> None:
+    def __init__(self, budget: int, *, structured: bool = True) -> None:
         self.budget = budget
+        self.structured = structured
         self._checks: dict[str, tuple[dict[str, Any], bool, Any]] = {}
         self._lock = threading.Lock()
 
@@ -94,7 +97,7 @@ class Answers:
         try:
             if result.content and is_json(ctype) and not isinstance(result.body, str):
                 return self._json(function, result.body, secrets)
-            if function.output is not None:
+            if self._output(function) is not None:
                 return self._json(function, result.body if result.content else None,
                                   secrets)
         except RecursionError:  # nested past what json.dumps can write back
@@ -126,7 +129,7 @@ class Answers:
         if cut.cut:
             blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
                                                          _narrowing(function))})
-        if function.output is None:
+        if self._output(function) is None:
             return {"content": blocks}
         value = cut.value if text == cut.text else _scrub_value(cut.value, secrets)
         _, wrapped, validator = self._check(function)
@@ -143,6 +146,10 @@ class Answers:
                 "came is below.")})
             return {"content": blocks, "isError": True}
         return {"content": blocks, "structuredContent": structured}
+
+    def _output(self, function: Function) -> Any:
+        """The function's listed output schema, or ``None``."""
+        return function.output if self.structured else None
 
     def _check(self, function: Function) -> tuple[dict[str, Any], bool, Any]:
         """The listed output schema, whether it wraps, and its validator (per tool)."""

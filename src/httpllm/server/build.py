@@ -56,9 +56,9 @@ _LIST_TTL_MS = 3_600_000
 log = logging.getLogger("httpllm.server")
 
 
-def function_tools(app: Application) -> list[ServedTool]:
+def function_tools(app: Application, *, output_schemas: bool = True) -> list[ServedTool]:
     """One served tool per compiled function (the default tool set)."""
-    return [function_tool(f, app.options) for f in app.functions]
+    return [function_tool(f, app.options, output=output_schemas) for f in app.functions]
 
 
 class Executor:
@@ -69,16 +69,18 @@ class Executor:
         base_url: replaces the document's server URL.
         credentials: the host's credentials and headers.
         budget: most characters of answer per call.
+        output_schemas: whether answers follow listed output schemas (see ``Answers``).
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
-                 budget: int, client: httpx.AsyncClient | None) -> None:
+                 budget: int, client: httpx.AsyncClient | None,
+                 output_schemas: bool = True) -> None:
         self.app = app
         self.base_url = base_url
         self.credentials = credentials
-        self.answers = Answers(budget)
+        self.answers = Answers(budget, structured=output_schemas)
         self.client = None if client is None else headers.hooked(client)
         self._own = client is None
 
@@ -208,6 +210,7 @@ def mcp_server(
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
     client: httpx.AsyncClient | None = None,
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
+    output_schemas: bool = True,
     name: str | None = None,
 ) -> Server[Any]:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
@@ -228,6 +231,9 @@ def mcp_server(
         tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
             ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
             default set).
+        output_schemas: list each operation's ``outputSchema`` and answer
+            ``structuredContent`` (an answer off its schema is then an error that shows
+            it); ``False`` for APIs that drift from their documents: every answer is text.
         name: the server's name in ``serverInfo`` (default ``"httpllm"``).
 
     Returns:
@@ -243,13 +249,14 @@ def mcp_server(
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
                                                 forward=tuple(forward_headers)),
-                        client=client)
+                        client=client, output_schemas=output_schemas)
     served: dict[str, ServedTool] = {}
     listing: list[Mapping[str, Any]] = []
 
     def tool_set() -> dict[str, ServedTool]:
         if not served:
-            given = function_tools(application) if tools is None else [
+            given = function_tools(application, output_schemas=output_schemas) if (
+                tools is None) else [
                 t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
                 for t in tools]
             served.update((t.name, t) for t in given)

@@ -87,10 +87,14 @@ def title_of(description: str) -> str | None:
     return first if first and len(first) <= _TITLE_MAX else None
 
 
-def function_tool(function: Function, options: Options | None = None) -> ServedTool:
+def function_tool(function: Function, options: Options | None = None, *,
+                  output: bool = True) -> ServedTool:
     """The MCP ``Tool`` of a compiled function: the ``mcp`` envelope, a ``title`` and the
-    annotations, ``destructiveHint`` added for ``DELETE``."""
+    annotations, ``destructiveHint`` added for ``DELETE``; ``output=False`` leaves the
+    ``outputSchema`` out."""
     tool = dict(cast(dict[str, Any], MCP.envelope(function, options or Options())))
+    if not output:
+        tool.pop("outputSchema", None)
     title = title_of(function.description)
     annotations: dict[str, Any] = {**hints(function.method)}
     if function.method == "delete":
