@@ -109,14 +109,13 @@ class Executor:
             log.error("auth hook failed for %s: %s", name, type(exc).__name__)
             return failure(f"{name}: the server could not get credentials for this call "
                            f"({type(exc).__name__}); nothing was sent.")
-        checked = validate(function, arguments)
-        if not checked.ok:
-            return failure(checked.feedback())
-        if self._own and not _credentialed(function, resolved.auth, resolved.headers):
-            return failure(self._explain(function, RequestBuildError("no credentials"),
-                                         resolved.auth))
         token = headers.forwarding(resolved.headers)
         try:
+            checked = validate(function, arguments)
+            if not checked.ok:
+                return failure(checked.feedback())
+            if self._own and not _credentialed(function, resolved.auth, resolved.headers):
+                raise RequestBuildError("no credentials")
             if self.client is None:
                 async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
                     result = await self._send(function, arguments, resolved.auth, client)
