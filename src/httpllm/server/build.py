@@ -226,7 +226,10 @@ def mcp_server(
         forward_headers: incoming HTTP request headers copied onto the upstream request.
         max_result_chars: most characters of answer a model reads per call; longer answers
             are cut with a note saying how much and how to ask for less.
-        client: the ``httpx.AsyncClient`` to send with (kept open); default: one per server.
+        client: the ``httpx.AsyncClient`` to send with (kept open; a request hook that adds
+            the forwarded headers is appended to it); default: one per server. Its own
+            auth or headers count as credentials: calls are then not refused for lack of
+            ``auth``.
         tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
             ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
             default set).
