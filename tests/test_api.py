@@ -202,3 +202,10 @@ def test_warnings_leave_responses_alone_for_dialects_without_outputs() -> None:
         }}}}}}
     assert not [w for w in httpllm.compile(doc).warnings if "response" in w.message]
     assert [w for w in httpllm.compile(doc, "mcp").warnings if "response" in w.message]
+def test_mcp_renders_every_output_schema() -> None:
+    """Compiling for `mcp` (whose renderer reads outputs) gives each operation its output."""
+    path = SPECS / "petstore-3.0.yaml"
+    wanted = {f.name: f.output for f in httpllm.compile(path, "3.1").functions}
+    got = {f.name: f.output for f in httpllm.compile(path, "mcp").functions}
+    assert sum(o is not None for o in wanted.values()) >= 2
+    assert got == wanted

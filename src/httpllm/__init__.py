@@ -7,6 +7,10 @@ provider, and turn a model's tool call back into a validated HTTP request.
 'listPets'
 """
 
+from __future__ import annotations
+
+import typing
+
 from httpllm._api import Application, Warning, compile
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
 from httpllm.errors import (
@@ -30,6 +34,11 @@ from httpllm.errors import (
 )
 from httpllm.loss import Loss
 from httpllm.records import Argument, Function, OperationError, Server
+
+if typing.TYPE_CHECKING:
+    from typing import Any
+
+    from httpllm.load import Source
 
 __all__ = [
     "AccessDenied",
@@ -59,8 +68,43 @@ __all__ = [
     "Warning",
     "compile",
     "get_dialect",
+    "mcp_server",
     "providers",
     "register_provider",
+    "serve",
 ]
 
 __version__ = "0.1.0"
+
+
+def mcp_server(app: Application | Source, **options: Any) -> Any:
+    """The compiled document as an MCP server object (``mcp.server.lowlevel.Server``); see
+    :func:`httpllm.server.mcp_server` for the options. Needs ``pip install 'httpllm[mcp]'``.
+
+    Raises:
+        ImportError: the ``mcp`` extra is not installed.
+    """
+    return _server().mcp_server(app, **options)
+
+
+def serve(app: Application | Source, transport: str = "stdio", **options: Any) -> None:
+    """Serve the document over MCP (``transport="stdio"`` or ``"http"``); see
+    :func:`httpllm.server.serve`. Needs ``pip install 'httpllm[mcp]'``.
+
+    Raises:
+        ImportError: the ``mcp`` extra is not installed.
+    """
+    _server().serve(app, transport, **options)
+
+
+def _server() -> Any:
+    """``httpllm.server``, imported on first use (``import httpllm`` never needs ``mcp``)."""
+    try:
+        import httpllm.server as server
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "uvicorn", "starlette",
+                                                  "anyio"}:
+            raise
+        raise ImportError("serving over MCP needs the mcp extra: "
+                          "pip install 'httpllm[mcp]'") from exc
+    return server

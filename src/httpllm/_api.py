@@ -415,10 +415,13 @@ def compile(  # the public name the project is known by (shadows the builtin her
     renderer = Renderer(dialect, options, inliner.origins)
     responses = Responses(resolver, doc.version, reference=reference,
                           warn=lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    # Every response is recorded before any function renders: a dialect that reads
+    # ``output`` while rendering (mcp) computes them all at its first read.
+    outputs = [None if draft.response is None else responses.add(draft.site.pointer,
+                                                                  draft.response)
+               for draft in drafts]
     functions: list[Function] = []
-    for draft in drafts:
-        output = None if draft.response is None else responses.add(draft.site.pointer,
-                                                                    draft.response)
+    for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
                                      separate, warnings))

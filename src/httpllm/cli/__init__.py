@@ -23,13 +23,13 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from httpllm.cli import call, compile, inspect, lint, search
+from httpllm.cli import call, compile, inspect, lint, search, serve
 from httpllm.cli._common import UsageError, in_flags
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
 
-COMMANDS = (compile, inspect, call, search, lint)
+COMMANDS = (compile, inspect, call, serve, search, lint)
 """The subcommand modules, each with ``register(sub)``."""
 
 USAGE = 2

@@ -1,0 +1,33 @@
+"""Serve a compiled document as an MCP server (the ``mcp`` extra: ``pip install
+'httpllm[mcp]'``), over stdio or streamable HTTP.
+
+- :mod:`~httpllm.server.tools`: the tool set as plain data (:class:`ServedTool`, :class:`Call`);
+- :mod:`~httpllm.server.cut`: answers cut to a budget, with a note;
+- :mod:`~httpllm.server.answer`: an HTTP answer -> a ``CallToolResult``;
+- :mod:`~httpllm.server.credentials`: credentials and forwarded headers, per call;
+- :mod:`~httpllm.server.build`: :func:`mcp_server`, the SDK's low-level ``Server``;
+- :mod:`~httpllm.server.run`: :func:`serve` over stdio or HTTP.
+
+Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
+"""
+
+from __future__ import annotations
+
+from httpllm.server.build import DEFAULT_MAX_RESULT_CHARS, Executor, function_tools, mcp_server
+from httpllm.server.credentials import AuthHook
+from httpllm.server.run import http_app, serve
+from httpllm.server.tools import Call, Handler, ServedTool, function_tool
+
+__all__ = [
+    "DEFAULT_MAX_RESULT_CHARS",
+    "AuthHook",
+    "Call",
+    "Executor",
+    "Handler",
+    "ServedTool",
+    "function_tool",
+    "function_tools",
+    "http_app",
+    "mcp_server",
+    "serve",
+]

@@ -1,0 +1,329 @@
+"""``mcp_server(app)``: the compiled document as an ``mcp`` SDK low-level ``Server``.
+
+``tools/list`` answers the tool set (built on first use and kept: GitHub's 1,223 tools are
+built once, in milliseconds, from the functions the compile made); ``tools/call`` finds the
+tool and runs its handler. A compiled function's call is validated, executed with
+:func:`httpllm.execute.aexecute` on one shared ``httpx.AsyncClient`` and answered by
+:class:`~httpllm.server.answer.Answers`; every failure the model can act on is an
+``isError`` result, never a stack trace. An unknown tool is a JSON-RPC ``-32602`` error,
+as are arguments that are not an object (the SDK checks ``CallToolRequestParams``).
+
+Source: MCP 2025-11-25 ``server/tools`` (listing, calling, error handling); python-sdk
+``mcp/server/lowlevel/server.py``.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterable, Mapping
+from contextlib import asynccontextmanager
+from typing import Any
+
+import httpx
+from mcp.server.context import CallNext, ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.shared.exceptions import MCPError
+from mcp_types import INVALID_PARAMS, CallToolRequestParams, PaginatedRequestParams
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+from httpllm._api import Application, compile
+from httpllm.errors import (
+    HttpllmError,
+    InvalidArguments,
+    RequestBuildError,
+    TransportError,
+    UnknownFunction,
+)
+from httpllm.execute import aexecute, validate
+from httpllm.execute.security import Credential, credentials
+from httpllm.load import Source
+from httpllm.records import Function
+from httpllm.server import credentials as headers
+from httpllm.server.answer import Answers, failure, scrub
+from httpllm.server.credentials import AuthHook, Credentials
+from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
+
+__all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
+
+DEFAULT_MAX_RESULT_CHARS = 40_000
+"""Characters of answer a model reads per call (about 10k tokens; Claude Code warns at
+10k tokens of MCP output and stops at 25k)."""
+_TIMEOUT = httpx.Timeout(30.0, connect=10.0)
+"""Seconds for the shared upstream client."""
+_LIST_TTL_MS = 3_600_000
+"""How long a 2026-07-28 client may keep the tool listing, in milliseconds."""
+
+log = logging.getLogger("httpllm.server")
+
+
+def function_tools(app: Application, *, output_schemas: bool = True) -> list[ServedTool]:
+    """One served tool per compiled function (the default tool set)."""
+    return [function_tool(f, app.options, output=output_schemas) for f in app.functions]
+
+
+class Executor:
+    """Executes compiled functions for the server: credentials, headers, budget, client.
+
+    Args:
+        app: the compiled document.
+        base_url: replaces the document's server URL.
+        credentials: the host's credentials and headers.
+        budget: most characters of answer per call.
+        output_schemas: whether answers follow listed output schemas (see ``Answers``).
+        client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
+            is made when the server starts and closed when it stops.
+    """
+
+    def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
+                 budget: int, client: httpx.AsyncClient | None,
+                 output_schemas: bool = True) -> None:
+        self.app = app
+        self.base_url = base_url
+        self.credentials = credentials
+        self.answers = Answers(budget, structured=output_schemas)
+        self.client = None if client is None else headers.hooked(client)
+        self._own = client is None
+
+    @asynccontextmanager
+    async def running(self) -> AsyncIterator[None]:
+        """Own the shared client while the server runs."""
+        if not self._own:
+            yield
+            return
+        async with httpx.AsyncClient(timeout=_TIMEOUT) as client:
+            self.client = headers.hooked(client)
+            try:
+                yield
+            finally:
+                self.client = None
+
+    async def run(self, name: str, arguments: Any, call: Call) -> Answer:
+        """Validate, send and answer one call of the function ``name``."""
+        try:
+            function = self.app.function(name)
+        except UnknownFunction as exc:
+            return failure(exc.message)
+        try:
+            resolved = await self.credentials.resolve(call)
+        except Exception as exc:  # the host's hook: report the kind, never its text
+            log.error("auth hook failed for %s: %s", name, type(exc).__name__)
+            return failure(f"{name}: the server could not get credentials for this call "
+                           f"({type(exc).__name__}); nothing was sent.")
+        token = headers.forwarding(resolved.headers)
+        try:
+            checked = validate(function, arguments)
+            if not checked.ok:
+                return failure(checked.feedback())
+            if self._own and not _credentialed(function, resolved.auth, resolved.headers):
+                raise RequestBuildError("no credentials")
+            if self.client is None:
+                async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
+                    result = await self._send(function, arguments, resolved.auth, client)
+            else:
+                result = await self._send(function, arguments, resolved.auth, self.client)
+        except HttpllmError as exc:
+            return failure(scrub(self._explain(function, exc, resolved.auth),
+                                 resolved.secrets))
+        finally:
+            headers.reset(token)
+        return self.answers(function, result, resolved.secrets)
+
+    async def _send(self, function: Function, arguments: Any,
+                    auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
+        return await aexecute(function, arguments, client=client, base_url=self.base_url,
+                              auth=auth or None)
+
+    def _explain(self, function: Function, exc: HttpllmError,
+                 auth: Mapping[str, Credential]) -> str:
+        """The text a model reads for a call that could not be sent."""
+        if isinstance(exc, InvalidArguments):
+            return exc.message
+        if isinstance(exc, TransportError):
+            cause = exc.__cause__
+            why = type(cause).__name__ if cause is not None else "TransportError"
+            detail = str(cause).splitlines()[0] if cause is not None and str(cause) else ""
+            where = self.base_url or (function.servers[0].url if function.servers else "")
+            return (f"{function.method.upper()} {function.path}: the request could not be "
+                    f"sent to {where} ({why}{': ' + detail if detail else ''}); nothing came "
+                    "back. The API may be down or unreachable from this server.")
+        if isinstance(exc, RequestBuildError):
+            try:
+                credentials(function, auth)
+            except RequestBuildError:
+                wanted = " or ".join(" + ".join(r) for r in function.security if r)
+                return (f"{function.name} needs credentials for {wanted}, which this server "
+                        "was not given; nothing was sent. Whoever runs the server must "
+                        "configure them (httpllm serve --auth-env SCHEME=VARIABLE, or "
+                        "auth=/auth_hook= in Python).")
+        return f"{function.name}: {exc.message}; nothing was sent."
+
+
+def _credentialed(function: Function, auth: Mapping[str, Credential],
+                  extra: Mapping[str, str]) -> bool:
+    """Whether some security requirement of ``function`` is met by ``auth`` or by the
+    headers the host adds (a forwarded ``Authorization`` ...). A client the host passed
+    may carry its own credentials, so this is asked only of the server's own client."""
+    try:
+        credentials(function, auth)
+        return True
+    except RequestBuildError:
+        pass
+    sent = {name.lower() for name in extra}
+    return any(requirement and all(
+        name in auth or _header_of(function.security_schemes.get(name)) in sent
+        for name in requirement) for requirement in function.security)
+
+
+def _header_of(scheme: Any) -> str:
+    """The header a security scheme's credential travels in (lower case)."""
+    if not isinstance(scheme, Mapping):
+        return ""
+    if scheme.get("type") == "apiKey":
+        where = scheme.get("in")
+        return str(scheme.get("name", "")).lower() if where == "header" else (
+            "cookie" if where == "cookie" else "")
+    return "authorization"
+
+
+def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) -> Call:
+    request = ctx.request
+    raw = getattr(request, "headers", None)
+    seen = {k.lower(): v for k, v in raw.items()} if raw is not None else {}
+
+    async def run(function: str, arguments: Any) -> Answer:
+        return await executor.run(function, arguments, call)
+
+    call = Call(tool=name, headers=seen, request=request,
+                session_id=seen.get("mcp-session-id"), run=run)
+    return call
+
+
+def mcp_server(
+    app: Application | Source,
+    *,
+    base_url: str | None = None,
+    auth: Mapping[str, Credential] | None = None,
+    auth_hook: AuthHook | None = None,
+    headers: Mapping[str, str] | None = None,
+    forward_headers: Iterable[str] = (),
+    max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    client: httpx.AsyncClient | None = None,
+    tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
+    output_schemas: bool = True,
+    name: str | None = None,
+) -> Server[Any]:
+    """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
+
+    Args:
+        app: an :class:`~httpllm.Application` (compile with ``provider="mcp"``), or a
+            document, compiled here for ``mcp``.
+        base_url: replaces the document's server URL.
+        auth: credentials by security scheme name (``{"bearerAuth": "tok"}``,
+            ``{"basic": ("user", "pass")}``).
+        auth_hook: ``(call: Call) -> {scheme: credential} | None``, sync or async, called per
+            call and merged over ``auth`` (``call.headers`` are the incoming HTTP request's).
+        headers: sent on every upstream request (never replacing one the request has).
+        forward_headers: incoming HTTP request headers copied onto the upstream request.
+        max_result_chars: most characters of answer a model reads per call; longer answers
+            are cut with a note saying how much and how to ask for less.
+        client: the ``httpx.AsyncClient`` to send with (kept open; a request hook that adds
+            the forwarded headers is appended to it); default: one per server. Its own
+            auth or headers count as credentials: calls are then not refused for lack of
+            ``auth``.
+        tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
+            ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
+            default set).
+        output_schemas: list each operation's ``outputSchema`` and answer
+            ``structuredContent`` (an answer off its schema is then an error that shows
+            it); ``False`` for APIs that drift from their documents: every answer is text.
+        name: the server's name in ``serverInfo`` (default ``"httpllm"``).
+
+    Returns:
+        The server: ``await server.run(read, write, server.create_initialization_options())``
+        on streams, or ``server.streamable_http_app()`` for an ASGI app (mount it and run
+        ``server.session_manager.run()`` in your app's lifespan).
+
+    Raises:
+        LoadError, SpecError: ``app`` is a document that cannot be compiled.
+    """
+    application = app if isinstance(app, Application) else compile(app, "mcp")
+    executor = Executor(application, base_url=base_url, budget=max_result_chars,
+                        credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
+                                                headers=dict(headers or {}),
+                                                forward=tuple(forward_headers)),
+                        client=client, output_schemas=output_schemas)
+    served: dict[str, ServedTool] = {}
+    listing: list[Mapping[str, Any]] = []
+
+    def tool_set() -> dict[str, ServedTool]:
+        if not served:
+            given = function_tools(application, output_schemas=output_schemas) if (
+                tools is None) else [
+                t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
+                for t in tools]
+            served.update((t.name, t) for t in given)
+            listing.extend(t.tool for t in served.values())
+        return served
+
+    async def list_tools(ctx: ServerRequestContext[Any, Any],
+                         params: PaginatedRequestParams | None) -> dict[str, Any]:
+        tool_set()
+        # 2026-07-28 wants the result type and cache directives (older revisions drop
+        # them): the listing never changes while the server runs, for any user.
+        return {"tools": listing, "resultType": "complete", "ttlMs": _LIST_TTL_MS,
+                "cacheScope": "public"}
+
+    async def call_tool(ctx: ServerRequestContext[Any, Any],
+                        params: CallToolRequestParams) -> dict[str, Any]:
+        tool = tool_set().get(params.name)
+        if tool is None:
+            raise MCPError(code=INVALID_PARAMS, message=f"Unknown tool: {params.name}")
+        call = _call(ctx, params.name, executor)
+        arguments = params.arguments if params.arguments is not None else {}
+        try:
+            if tool.handler is not None:
+                answer = await tool.handler(arguments, call)
+            else:
+                answer = await executor.run(
+                    tool.function.name if tool.function else tool.name, arguments, call)
+        except Exception as exc:  # a bug must not reach the model as a stack trace
+            log.error("tool %s failed: %s", params.name, type(exc).__name__)
+            answer = failure(f"{params.name} failed inside the server "
+                             f"({type(exc).__name__}); nothing more is known.")
+        # 2026-07-28 requires the result type; older revisions drop the key.
+        return {"resultType": "complete", **answer}
+
+    @asynccontextmanager
+    async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:
+        async with executor.running():
+            yield {}
+
+    def input_schema(tool: str) -> Mapping[str, Any] | None:
+        found = tool_set().get(tool)
+        schema = None if found is None else found.tool.get("inputSchema")
+        return schema if isinstance(schema, Mapping) else None
+
+    server: Server[Any] = Server(name or "httpllm", version=_version(), lifespan=lifespan,
+                                 get_tool_input_schema=input_schema)
+    # Registered as raw handlers: they answer JSON objects, not SDK models (1,223 Tool
+    # models per listing would cost more than the listing itself).
+    server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
+    server.add_request_handler("tools/call", CallToolRequestParams, call_tool)
+
+    async def listed_as_built(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> Any:
+        # Handshake-era listings go out as built: the SDK would re-validate every schema of
+        # every tool on each listing (a quarter of a compile on GitHub's 1,223 tools); the
+        # tools are checked against the SDK's Tool models by the tests instead.
+        if ctx.method == "tools/list" and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            tool_set()
+            return {"tools": listing}
+        return await call_next(ctx)
+
+    server.middleware.append(listed_as_built)
+    return server
+
+
+def _version() -> str:
+    from httpllm import __version__
+
+    return __version__

@@ -1,0 +1,106 @@
+"""What the server lists and calls: one :class:`ServedTool` per tool (the MCP ``Tool`` as
+JSON and the coroutine that answers its calls), and the :class:`Call` a handler receives.
+
+A compiled function becomes the ``mcp`` dialect's ``Tool`` plus a ``title`` (the first
+line of the description, which is the operation's ``summary`` when it has one) and the
+method's hints, with ``destructiveHint`` for ``DELETE`` (MCP 2025-11-25 ``ToolAnnotations``;
+RFC 9110 section 9.3.5). Nothing here imports the ``mcp`` SDK: the tool set is plain data,
+so another tool set (a search -> describe -> invoke trio ...) plugs in through
+``mcp_server(tools=...)`` without touching the SDK.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, cast
+
+from httpllm._types import JSON
+from httpllm.dialects import Options
+from httpllm.dialects.mcp import MCP, hints
+from httpllm.records import Function
+
+__all__ = ["Call", "Handler", "ServedTool", "function_tool", "title_of"]
+
+_TITLE_MAX = 120
+"""Longest first line used as a title, in characters."""
+
+Answer = dict[str, Any]
+"""A ``CallToolResult`` in its wire form: ``{"content": [...], "isError"?: bool,
+"structuredContent"?: {...}}``."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Call:
+    """One ``tools/call`` as a handler sees it.
+
+    Attributes:
+        tool: the tool name called.
+        headers: the incoming HTTP request's headers, names in lower case (``{}`` on stdio).
+        request: the transport's request object (a ``starlette.requests.Request`` on
+            streamable HTTP), or ``None``.
+        session_id: the MCP session id, when the transport has sessions.
+        run: ``await call.run(function_name, arguments)`` executes one compiled function with
+            the server's credentials, headers and answer budget (what a meta-tool such as
+            ``invoke`` delegates to).
+    """
+
+    tool: str
+    headers: Mapping[str, str] = field(default_factory=dict)
+    request: Any = None
+    session_id: str | None = None
+    run: Callable[[str, Any], Awaitable[Answer]] | None = field(default=None, repr=False)
+
+
+Handler = Callable[[dict[str, Any], Call], Awaitable[Answer]]
+"""``await handler(arguments, call) -> CallToolResult`` as a JSON object."""
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ServedTool:
+    """A tool the server lists, and what answers its calls.
+
+    Attributes:
+        tool: the MCP ``Tool`` as JSON (``name``, ``inputSchema`` ...).
+        handler: answers a call (see :data:`Handler`); ``None`` for a compiled function,
+            which the server executes itself.
+        function: the compiled function behind the tool, if any.
+    """
+
+    tool: Mapping[str, JSON]
+    handler: Handler | None = None
+    function: Function | None = None
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return str(self.tool["name"])
+
+
+def title_of(description: str) -> str | None:
+    """The description's first line when it is short (a ``summary`` comes first).
+
+    >>> title_of("List pets\\n\\nPaged, newest first.")
+    'List pets'
+    """
+    first = description.strip().split("\n", 1)[0].strip()
+    return first if first and len(first) <= _TITLE_MAX else None
+
+
+def function_tool(function: Function, options: Options | None = None, *,
+                  output: bool = True) -> ServedTool:
+    """The MCP ``Tool`` of a compiled function: the ``mcp`` envelope, a ``title`` and the
+    annotations, ``destructiveHint`` added for ``DELETE``; ``output=False`` leaves the
+    ``outputSchema`` out."""
+    tool = dict(cast(dict[str, Any], MCP.envelope(function, options or Options())))
+    if not output:
+        tool.pop("outputSchema", None)
+    title = title_of(function.description)
+    annotations: dict[str, Any] = {**hints(function.method)}
+    if function.method == "delete":
+        annotations["destructiveHint"] = True
+    if title is not None:
+        tool = {"name": tool.pop("name"), "title": title, **tool}
+        annotations = {"title": title, **annotations}
+    tool["annotations"] = annotations
+    return ServedTool(tool=tool, function=function)

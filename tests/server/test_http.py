@@ -1,0 +1,149 @@
+"""`httpllm serve --transport http` on a loopback port, through the SDK's own streamable-HTTP
+client (and raw JSON-RPC where the client would refuse to send the request)."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import anyio
+import httpx
+import mcp_types as types
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.streamable_http import streamable_http_client
+from mcp.shared._httpx_utils import create_mcp_http_client
+from rounds import BUDGET, ROUNDS, Round, ids
+from upstream import free_port
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+LIMIT = 60.0
+"""Seconds one test's conversation may take (a bound, not a measurement)."""
+
+
+@pytest.fixture(scope="module")
+def endpoint(spec_file: Path) -> Iterator[str]:
+    """``httpllm serve --transport http`` on a free loopback port; yields the MCP URL."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--transport", "http",
+         "--port", str(port), "--max-result-chars", str(BUDGET),
+         "--auth-header", "token=X-Upstream-Token", "--forward-header", "X-Tenant"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PYTHONPATH": SRC})
+    try:
+        deadline = time.monotonic() + LIMIT
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if process.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError("httpllm serve did not start") from None
+                time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp"
+    finally:
+        process.terminate()
+        process.wait(10)
+        assert process.stdout is not None and process.stdout.read() == b""
+
+
+@asynccontextmanager
+async def session_at(url: str, headers: dict[str, str] | None = None,
+                     ) -> AsyncIterator[ClientSession]:
+    """An initialized client session over streamable HTTP, sending ``headers``."""
+    async with create_mcp_http_client(headers=headers) as client, \
+            streamable_http_client(url, http_client=client) as (read, write), \
+            ClientSession(read, write) as session:
+        await session.initialize()
+        yield session
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("check", ROUNDS, ids=ids)
+async def test_round_over_http(endpoint: str, check: Round) -> None:
+    """Each full round (listing, GET, bodies, errors, cut answer) holds over HTTP."""
+    with anyio.fail_after(LIMIT):
+        async with session_at(endpoint) as session:
+            await check(session)
+
+
+@pytest.mark.anyio
+async def test_credential_and_headers_come_from_each_request(endpoint: str) -> None:
+    """A session's own header becomes its upstream credential; a named header is forwarded."""
+    token = "user-one-" + "k" * 20
+    with anyio.fail_after(LIMIT):
+        async with session_at(endpoint, {"X-Upstream-Token": token,
+                                         "X-Tenant": "acme"}) as session:
+            result = await session.call_tool("whoAmI", {"n": 5})
+    assert result.structured_content == {
+        "auth_sha": hashlib.sha256(f"Bearer {token}".encode()).hexdigest(),
+        "n": "5", "tenant": "acme"}
+
+
+def _rpc(client: httpx.Client, url: str, message: dict[str, Any],
+         session: str | None = None) -> tuple[httpx.Response, Any]:
+    headers = {"Accept": "application/json, text/event-stream",
+               "MCP-Protocol-Version": "2025-11-25"}
+    if session is not None:
+        headers["Mcp-Session-Id"] = session
+    response = client.post(url, json=message, headers=headers)
+    data = [line[5:].strip() for line in response.text.splitlines() if line.startswith("data:")]
+    body = json.loads(data[-1]) if data else (response.json() if response.content else None)
+    return response, body
+
+
+def test_arguments_that_are_not_an_object_are_a_protocol_error(endpoint: str) -> None:
+    """`tools/call` with array arguments gets JSON-RPC error -32602, not a tool result."""
+    with httpx.Client(timeout=LIMIT) as client:
+        response, _ = _rpc(client, endpoint, {
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "clientInfo": {"name": "raw", "version": "1"}}})
+        session = response.headers["mcp-session-id"]
+        _rpc(client, endpoint, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+             session)
+        _, answer = _rpc(client, endpoint, {
+            "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "getItem", "arguments": ["a", "b"]}}, session)
+    assert answer["id"] == 2
+    assert answer["error"]["code"] == types.INVALID_PARAMS
+    assert "result" not in answer
+
+
+@pytest.mark.anyio
+async def test_server_mounts_in_the_users_own_asgi_app(spec_file: Path) -> None:
+    """The server object mounts under a path of a Starlette app whose lifespan runs it."""
+    import contextlib
+
+    from starlette.applications import Starlette
+    from starlette.responses import PlainTextResponse
+    from starlette.routing import Mount, Route
+    from upstream import running
+
+    import httpllm
+
+    server = httpllm.mcp_server(httpllm.compile(spec_file, "mcp"))
+    mcp_app = server.streamable_http_app()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        async with server.session_manager.run():
+            yield
+
+    async def health(request: Any) -> PlainTextResponse:
+        return PlainTextResponse("ok")
+
+    app = Starlette(routes=[Route("/health", health), Mount("/api", mcp_app)],
+                    lifespan=lifespan)
+    with running(app) as base, anyio.fail_after(LIMIT):
+        async with session_at(f"{base}/api/mcp") as session:
+            result = await session.call_tool("getItem", {"item_id": "m"})
+    assert result.structured_content == {"id": "m"}

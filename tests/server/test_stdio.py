@@ -1,0 +1,97 @@
+"""`httpllm serve` over stdio, started as a subprocess by the SDK's own stdio client."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+from rounds import BUDGET, ROUNDS, texts
+
+SRC = str(Path(__file__).resolve().parents[2] / "src")
+LIMIT = 120.0
+"""Seconds a whole stdio conversation may take (a bound, not a measurement)."""
+
+pytestmark = pytest.mark.anyio
+
+
+@asynccontextmanager
+async def serving(spec: Path, *flags: str, env: dict[str, str] | None = None,
+                  errlog: object = None) -> AsyncIterator[ClientSession]:
+    """A session with ``httpllm serve SPEC FLAGS`` over stdio."""
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "httpllm", "serve", str(spec), *flags],
+        env={"PYTHONPATH": SRC, **(env or {})})
+    with open(Path(spec).with_suffix(".stderr"), "w") as log:
+        async with stdio_client(params, errlog=errlog or log) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            yield session
+
+
+async def test_every_round_over_stdio(spec_file: Path) -> None:
+    """Each full round (GET, JSON and form bodies, errors, cut answer) holds over stdio."""
+    with anyio.fail_after(LIMIT):
+        async with serving(spec_file, "--max-result-chars", str(BUDGET)) as session:
+            for check in ROUNDS:
+                await check(session)
+
+
+async def test_credential_from_environment_reaches_upstream_only(spec_file: Path) -> None:
+    """`--auth-env` sends the bearer token upstream (redacted from any answer) and
+    `--header` a fixed header."""
+    token = "tok-" + "s3cr3t" * 4
+    with anyio.fail_after(LIMIT):
+        async with serving(spec_file, "--auth-env", "token=SHOP_TOKEN",
+                           "--header", "X-Tenant=acme", env={"SHOP_TOKEN": token}) as session:
+            who = await session.call_tool("whoAmI", {"n": 3})
+            echoed = await session.call_tool("echoAuth", {})
+    assert who.structured_content is not None
+    assert who.structured_content == {
+        "auth_sha": hashlib.sha256(f"Bearer {token}".encode()).hexdigest(), "n": "3",
+        "tenant": "acme"}
+    assert token not in json.dumps(echoed.model_dump(mode="json"))
+    assert "[redacted]" in texts(echoed)[0]
+
+
+def test_start_up_report_goes_to_stderr(spec_file: Path) -> None:
+    """Operations left out are listed on stderr; stdout carries only protocol messages."""
+    request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    done = subprocess.run(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file)],
+        input=json.dumps(request) + "\n", capture_output=True, text=True, timeout=LIMIT,
+        env={"PYTHONPATH": SRC})
+    assert "left out GET /broken" in done.stderr and "Missing" in done.stderr
+    lines = done.stdout.splitlines()
+    assert [json.loads(line)["id"] for line in lines] == [1]
+
+
+def test_document_that_does_not_compile_exits_1(tmp_path: Path) -> None:
+    """A document that cannot be compiled ends the command with status 1 and one line."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("openapi: 3.1.0\ninfo: [\n", encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(bad)],
+                          capture_output=True, text=True, timeout=LIMIT,
+                          env={"PYTHONPATH": SRC})
+    assert done.returncode == 1
+    assert done.stdout == ""
+    assert len(done.stderr.strip().splitlines()) == 1 and "error" in done.stderr
+
+
+def test_unknown_security_scheme_exits_1(spec_file: Path) -> None:
+    """`--auth` for a scheme the document does not define is refused before serving."""
+    done = subprocess.run(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--auth", "nope=x"],
+        capture_output=True, text=True, timeout=LIMIT, env={"PYTHONPATH": SRC})
+    assert done.returncode == 1
+    assert "nope" in done.stderr and "token" in done.stderr and "x" not in done.stdout
