@@ -10,7 +10,9 @@ Rules chosen where OpenAPI leaves room:
 
 - a ``null`` value is undefined (RFC 6570 section 2.3): the parameter is left out, and so
   is a ``null`` body, except a required JSON body whose schema explicitly allows ``null``,
-  which is sent as ``null``;
+  which is sent as ``null``; a ``null`` for an optional property or argument whose schema
+  does not allow ``null`` is left out, as ``validate`` does and notes
+  (:func:`httpllm.execute.validate.omit_nulls`);
 - an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
   reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
   with it; an empty array or object is undefined and left out;
@@ -46,6 +48,7 @@ from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
+from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
     VARIABLE,
     cookie_pairs_of,
@@ -117,6 +120,7 @@ def build_request(
     args = decode(function, arguments)
     if host_arguments:
         args = {**args, **host_arguments}
+    args, _ = omit_nulls(function, args)
     placed = auth if isinstance(auth, Mapping) else None
     return assemble(
         function,
