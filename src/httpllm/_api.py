@@ -203,6 +203,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     allow_outside_root: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     separate: Callable[[Argument], bool] | None = None,
+    document_url: str | None = None,
 ) -> Application:
     """Compile an OpenAPI 3.0/3.1 document into one function per operation.
 
@@ -231,6 +232,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
         separate: picks arguments kept out of the model's view (e.g.
             ``lambda a: a.location == "header"``); the host passes their values to
             ``execute(..., host_arguments=...)``.
+        document_url: the URL the document was retrieved from; relative server URLs
+            (``/api/v1``) and the default server ``/`` resolve against it (OpenAPI 3.1.0
+            section 4.6). Without it a relative server needs ``base_url=`` at execute time.
 
     Returns:
         The :class:`Application`. Operations that cannot be compiled are listed in
@@ -259,7 +263,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     warnings: list[Warning] = []
     named = NamedSchemas(resolver, doc.version,
                          lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
-    composer = Composer(doc, named)
+    composer = Composer(doc, named, document_url)
     errors = list(doc.errors)
     drafts: list[Draft] = []
     for site in select(doc.sites, include, exclude):

@@ -35,7 +35,9 @@ def run(args: argparse.Namespace) -> int:
         print(result.feedback(), file=sys.stderr)
         return 1
     auth = dict(item.split("=", 1) for item in args.auth or [] if "=" in item) or None
-    request = build_request(function, args.args, base_url=args.base_url, auth=auth)
+    # The printed request is not sent: it shows the call even without --auth.
+    request = build_request(function, args.args, base_url=args.base_url, auth=auth,
+                            require_auth=bool(args.send))
     print(f"{request.method} {request.url}")
     for key, value in request.headers.items():
         print(f"{key}: {value}")

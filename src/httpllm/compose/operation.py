@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urljoin
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
@@ -75,6 +76,17 @@ def _object(arguments: list[Argument], defs: dict[str, Schema], *,
     return out
 
 
+def absolute(url: str, document_url: str | None) -> str:
+    """A server URL resolved against the document's own URL when it is relative
+    (``/api/v1`` -> ``https://example.com/api/v1``); as it is otherwise, or without one.
+
+    Source: OpenAPI 3.1.0 section 4.6 (Relative References in URLs); RFC 3986 section 5.2.
+    """
+    if document_url is None or "://" in url:
+        return url
+    return urljoin(document_url, url)
+
+
 def _example_values(holder: Any) -> list[Any]:
     if not isinstance(holder, dict):
         return []
@@ -101,8 +113,10 @@ def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
 class Composer:
     """Builds the functions of one document (one instance per compile)."""
 
-    def __init__(self, doc: Document, named: NamedSchemas) -> None:
+    def __init__(self, doc: Document, named: NamedSchemas,
+                 document_url: str | None = None) -> None:
         self.doc = doc
+        self.document_url = document_url
         self.named = named
         self.resolver = doc.resolver
         components = doc.root.get("components")
@@ -397,12 +411,16 @@ class Composer:
                     if not isinstance(server, dict) or not isinstance(server.get("url"), str):
                         continue
                     variables = server.get("variables")
-                    defaults = {
-                        k: str(v.get("default", "")) for k, v in variables.items()
-                        if isinstance(v, dict)
-                    } if isinstance(variables, dict) else {}
-                    out.append(Server(url=server["url"], variables=defaults))
+                    variables = variables if isinstance(variables, dict) else {}
+                    defaults = {k: str(v.get("default", "")) for k, v in variables.items()
+                                if isinstance(v, dict)}
+                    enums = {k: tuple(str(e) for e in v["enum"]) for k, v in variables.items()
+                             if isinstance(v, dict) and isinstance(v.get("enum"), list)}
+                    out.append(Server(url=absolute(server["url"], self.document_url),
+                                      variables=defaults, enums=enums))
                 if out:
                     return self._server_lists.put(servers, tuple(out))
+        if self.document_url is not None:  # the default server "/" (OpenAPI 3.1.0 4.8.1)
+            return (Server(url=absolute("/", self.document_url)),)
         return _NO_SERVER
 
