@@ -39,6 +39,10 @@ LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 """The order of arguments in the parameters object."""
 _RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
 _NO_SERVER = (Server(url="/"),)
+FORM_STYLES = ("brackets", "repeat")
+"""``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
+FORM_STYLE_KEY = "x-httpllm-form-style"
+"""The document's or an operation's own choice among :data:`FORM_STYLES`."""
 _NO_SECURITY: list[dict[str, Any]] = []  # one object: the requirements memo keys on identity
 
 
@@ -114,9 +118,10 @@ class Composer:
     """Builds the functions of one document (one instance per compile)."""
 
     def __init__(self, doc: Document, named: NamedSchemas,
-                 document_url: str | None = None) -> None:
+                 document_url: str | None = None, form_style: str = "brackets") -> None:
         self.doc = doc
         self.document_url = document_url
+        self.form_style = form_style
         self.named = named
         self.resolver = doc.resolver
         components = doc.root.get("components")
@@ -383,8 +388,18 @@ class Composer:
             security_schemes=schemes,
             pointer=site.pointer,
             examples=self._examples(specs),
-            extra={"accept": draft.accept},
+            extra={"accept": draft.accept, **self._form_style(site)},
         )
+
+    def _form_style(self, site: OperationSite) -> dict[str, Any]:
+        """``{"form_style": ...}`` unless the default: the operation's
+        ``x-httpllm-form-style``, else the document's, else ``compile(form_style=...)``."""
+        chosen = site.node.get(FORM_STYLE_KEY, self.doc.root.get(FORM_STYLE_KEY,
+                                                                 self.form_style))
+        if chosen not in FORM_STYLES:
+            raise SpecError(f"{FORM_STYLE_KEY} must be one of {', '.join(FORM_STYLES)}; "
+                            f"got {chosen!r}", pointer=join(site.pointer, FORM_STYLE_KEY))
+        return {} if chosen == "brackets" else {"form_style": chosen}
 
     def _security(self, site: OperationSite) -> tuple[tuple[dict[str, Any], ...],
                                                        dict[str, Any]]:

@@ -53,6 +53,7 @@ from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
     VARIABLE,
     cookie_pairs_of,
+    form_style,
     header_text_of,
     path_text,
     query_pairs_of,
@@ -83,6 +84,7 @@ class _Parts:
     query: list[tuple[str, str]] = field(default_factory=list)
     headers: list[tuple[str, str]] = field(default_factory=list)
     cookies: list[tuple[str, str]] = field(default_factory=list)
+    nested: str = "brackets"
 
 
 def build_request(
@@ -169,17 +171,17 @@ def assemble(
         raise RequestBuildError(f"{function.name}: arguments nested deeper than {MAX_DEPTH} levels")
     values = _with_files(args, files) if files else dict(args)
     base = server_url(function, base_url, server_variables)
-    parts = _Parts()
+    parts = _Parts(nested=form_style(function))
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
         if value is None and argument.name in values and sends_null(function, argument):
-            body = encode_body(argument, None)
+            body = encode_body(argument, None, parts.nested)
             continue
         if value is None or argument.location == "path":
             continue
         if argument.location == "body":
-            body = encode_body(argument, value)
+            body = encode_body(argument, value, parts.nested)
         else:
             _PLACE[argument.location](argument, value, parts)
     placements = credentials(function, auth or {}, required=require_auth)
@@ -422,7 +424,7 @@ def _query(argument: Argument, value: Any, parts: _Parts) -> None:
             f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
             "allow empty values; leave it out or give a value"
         )
-    parts.query.extend(query_pairs_of(argument, value))
+    parts.query.extend(query_pairs_of(argument, value, parts.nested))
 
 
 def _header(argument: Argument, value: Any, parts: _Parts) -> None:

@@ -577,7 +577,7 @@ def _silent_form_errors(
     ``$ref``, ``allOf`` and the alternative the body matches).
     """
     value = args[argument.name]
-    silent = silent_properties(argument, value)
+    silent = silent_properties(argument, value, wire.form_style(function))
     if not silent:
         return []
     kept = {k: v for k, v in value.items() if k not in silent}
