@@ -157,12 +157,14 @@ class Application:
         (status, headers, parsed body). A non-2xx answer is returned, not raised.
 
         Keyword options: ``client`` (an ``httpx.Client``), ``base_url``, ``auth``,
-        ``host_arguments``, ``files``, ``server_variables``.
+        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``.
 
         Raises:
             UnknownFunction: no function has that name.
             InvalidArguments: the arguments are invalid (nothing is sent); the message is
                 the feedback text for the model.
+            RequestBuildError: the call cannot become a request (e.g. credentials the
+                operation requires are missing; nothing is sent).
             TransportError: the request could not be sent.
         """
         from httpllm.execute import execute

@@ -133,6 +133,7 @@ def _path_info(url: httpx.URL) -> str:
 
 KINDS: tuple[tuple[str, str], ...] = (
     ("oneOf", "is valid under each of"),
+    ("oneOf", "valid under more than one"),
     ("format", "is not a '"),
     ("empty value", "empty"),
     ("missing required parameter", "Missing required query parameter"),
@@ -145,6 +146,7 @@ KINDS: tuple[tuple[str, str], ...] = (
     ("server", "Server not found"),
     ("path", "Path not found"),
     ("operation", "Operation not found"),
+    ("operation", "OperationNotFound"),
 )
 """Rejection kinds by a phrase of openapi-core's error chain (first match wins)."""
 
@@ -164,10 +166,13 @@ def chain(error: BaseException) -> str:
     seen: BaseException | None = error
     while seen is not None:
         parts.append(f"{type(seen).__name__}: {seen}")
-        for inner in getattr(seen, "schema_errors", None) or ():
-            parts.append(str(getattr(inner, "message", inner)))
+        pending = list(getattr(seen, "schema_errors", None) or ())
+        while pending and len(parts) < 200:
+            inner = pending.pop(0)
+            parts.append(str(getattr(inner, "message", inner))[:300])
+            pending.extend(getattr(inner, "context", None) or ())
         seen = seen.__cause__ or seen.__context__
-    return " | ".join(parts)[:1200]
+    return " | ".join(parts)
 
 
 def functions_of(path: Path, provider: str, strict: bool) -> list[Function]:
@@ -236,7 +241,19 @@ def excluded(kind: str, error: BaseException, request: httpx.Request,
 
 def _slash_in_path_value(kind: str, text: str, request: httpx.Request, function: Function
                          ) -> bool:
-    return kind in ("path", "server") and b"%2F" in request.url.raw_path.split(b"?")[0]
+    return (kind in ("path", "server", "operation")
+            and b"%2F" in request.url.raw_path.split(b"?")[0])
+
+
+def _bracketed_form_key(kind: str, text: str, request: httpx.Request, function: Function
+                        ) -> bool:
+    if kind != "required property" or not request.headers.get("content-type", "").startswith(
+            "application/x-www-form-urlencoded"):
+        return False
+    names = [part.split("'")[1] for part in text.split(" | ")
+             if part.endswith("is a required property") and part.count("'") >= 2]
+    keys = [pair.split("=", 1)[0] for pair in request.content.decode("ascii").split("&")]
+    return bool(names) and all(any(k.startswith(f"{n}%5B") for k in keys) for n in names)
 
 
 def _form_exploded_object(kind: str, text: str, request: httpx.Request, function: Function
@@ -263,6 +280,13 @@ EXCLUSIONS: dict[str, tuple[Any, str]] = {
         "(openapi_core/templating/paths/parsers.py, PathParser._PARAM_PATTERN) and never "
         "percent-decodes a value, so a value holding '/', which the request sends as %2F "
         "(RFC 3986 section 3.3; OpenAPI 3.1.1 Appendix C), cannot match in either form.")),
+    "bracketed form body key": (_bracketed_form_key, (
+        "openapi-core reads a form body as flat name=value pairs (openapi_core/deserializing/"
+        "media_types/util.py urlencoded_form_loads: parse_qsl) and a property without an "
+        "Encoding Object by style form (media_types/deserializers.py decode_property), whose "
+        "form_loads (styles/util.py) looks up `location[name]` only: an array of arrays or "
+        "objects, which OpenAPI leaves undefined there and httpllm sends as name[0][key]=... "
+        "(issue 18 kind 9), is not read at all; deep_object_loads reads one bracket level.")),
     "form-exploded object query parameter": (_form_exploded_object, (
         "openapi-core's form_loads (openapi_core/deserializing/styles/util.py) reads "
         "`location[name]` for (explode=True, object) and splits it on '&', i.e. it looks for "

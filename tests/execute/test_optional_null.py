@@ -128,12 +128,19 @@ def test_compiled_functions_follow_the_rule(provider: str) -> None:
 def test_httpllm_call_prints_the_request_without_the_null(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """`httpllm call` accepts the call and prints the body without the null."""
+    """`httpllm call` accepts the call, notes each null on stderr and prints the body
+    without it."""
     spec = tmp_path / "nulls.json"
     spec.write_text(json.dumps(DOCUMENT))
     args = json.dumps({"dry": None, "body": {"name": "a", "nickname": None}})
     status = main(["call", str(spec), "addUser", "--args", args])
-    out, _ = capsys.readouterr()
+    out, err = capsys.readouterr()
     assert status == 0
+    assert err.splitlines() == [
+        "httpllm: note: dry: null for an optional value that does not allow null; left out "
+        "(sent as if not given)",
+        "httpllm: note: body/nickname: null for an optional value that does not allow null; "
+        "left out (sent as if not given)",
+    ]
     assert out.splitlines()[0] == "POST https://api.example.com/users"
     assert out.rstrip().splitlines()[-1] == '{"name":"a"}'

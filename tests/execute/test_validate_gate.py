@@ -68,3 +68,17 @@ def test_a_form_exploded_object_is_sent_as_openapi_defines() -> None:
     fn = function(param("query", "filter", {"type": "object"}, required=True))
     assert validate(fn, {"filter": {"q": "x", "n": 2}}).ok
     assert build_request(fn, {"filter": {"q": "x", "n": 2}}).url.query == b"q=x&n=2"
+
+
+def test_a_value_matching_several_one_of_alternatives_is_reported() -> None:
+    """Where the schema keeps an original `oneOf`, a body matching two alternatives is an
+    error naming both and saying how to tell them apart."""
+    mute = {"title": "Mute", "type": "object", "properties": {"action": {"enum": ["mute"]}}}
+    hangup = {"title": "Hangup", "type": "object", "properties": {"action": {"enum": ["hangup"]}}}
+    schema = {"type": "object", "properties": {"body": {"oneOf": [mute, hangup]}},
+              "required": ["body"]}
+    fn = function(body({"oneOf": [mute, hangup]}), method="put", schema=schema)
+    result = validate(fn, {"body": {}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [("#/body", "oneOf")]
+    assert '(it matches "Mute", "Hangup")' in result.errors[0].expected
+    assert validate(fn, {"body": {"action": "mute"}}).ok

@@ -34,6 +34,8 @@ def run(args: argparse.Namespace) -> int:
     if not result.ok:
         print(result.feedback(), file=sys.stderr)
         return 1
+    for note in result.notes:
+        print(f"httpllm: note: {note.message}", file=sys.stderr)
     auth = dict(item.split("=", 1) for item in args.auth or [] if "=" in item) or None
     # The printed request is not sent: it shows the call even without --auth.
     request = build_request(function, args.args, base_url=args.base_url, auth=auth,

@@ -464,6 +464,16 @@ def _convert(
                     _schema_pointer([*error.schema_path[:-1], "format"]),
                 )
             ]
+    if isinstance(kind, kinds.OneOfMultipleValid):
+        return [
+            argument_error(
+                _instance_pointer(path),
+                "oneOf",
+                _ambiguity(function, error),
+                _received(error.instance, typed=True),
+                schema_at,
+            )
+        ]
     if isinstance(kind, kinds.Required):
         return [
             argument_error(
@@ -497,6 +507,29 @@ def _convert(
             schema_at,
         )
     ]
+
+
+def _ambiguity(function: Function, error: jsonschema_rs.ValidationError) -> str:
+    """The expected phrase for a value that matches several ``oneOf`` alternatives: which
+    ones it matches (by ``title`` or ``$ref`` name), and what tells them apart."""
+    kind = error.kind
+    matched = [i for i, branch in enumerate(getattr(kind, "context", ())) if not branch]
+    node = resolve(_schema_pointer(error.schema_path), function.schema)
+    members = node if isinstance(node, list) else []
+    names = [_alternative_name(members[i], i) if i < len(members) else f"#{i + 1}"
+             for i in matched]
+    which = f" (it matches {', '.join(names)})" if len(names) > 1 else ""
+    return (f"a value matching exactly one of the alternatives{which}; add the properties "
+            "or the tag value that only the intended one has")
+
+
+def _alternative_name(member: Any, index: int) -> str:
+    if isinstance(member, dict):
+        if isinstance(member.get("title"), str):
+            return f'"{member["title"]}"'
+        if isinstance(member.get("$ref"), str):
+            return f'"{member["$ref"].rsplit("/", 1)[-1]}"'
+    return f"alternative {index + 1}"
 
 
 def _allowed(function: Function, schema_path: list[str | int]) -> str:
