@@ -167,9 +167,12 @@ def chain(error: BaseException) -> str:
     while seen is not None:
         parts.append(f"{type(seen).__name__}: {seen}")
         pending = list(getattr(seen, "schema_errors", None) or ())
-        while pending and len(parts) < 200:
+        while pending and len(parts) < 5000:
             inner = pending.pop(0)
-            parts.append(str(getattr(inner, "message", inner))[:300])
+            message = str(getattr(inner, "message", inner))
+            # The phrase after a long instance repr would be cut off: keep it whole.
+            phrase = " is valid under each of " if " is valid under each of " in message else ""
+            parts.append(message[:200] + phrase)
             pending.extend(getattr(inner, "context", None) or ())
         seen = seen.__cause__ or seen.__context__
     return " | ".join(parts)
