@@ -128,3 +128,19 @@ def test_compiled_servers_carry_their_enums() -> None:
     assert fn.servers[0].enums == {"region": ("eu", "us")}
     with pytest.raises(RequestBuildError, match="expected one of"):
         build_request(fn, {}, auth={"token": "t"}, server_variables={"region": "evil.example/"})
+
+
+def test_a_variable_that_is_the_whole_origin_takes_only_its_default_or_enum() -> None:
+    """`{server}/v1`: another host is refused (base_url names one), the default and enum
+    values are taken."""
+    whole = Server(url="{server}/v1", variables={"server": "https://api.example.com"},
+                   enums={})
+    fn = function(servers=(whole,))
+    assert str(build_request(fn, {}).url) == "https://api.example.com/v1/things"
+    with pytest.raises(RequestBuildError, match="pass base_url"):
+        build_request(fn, {}, server_variables={"server": "https://evil.example"})
+    listed = Server(url="{server}/v1", variables={"server": "https://a.example.com"},
+                    enums={"server": ("https://a.example.com", "https://b.example.com")})
+    request = build_request(function(servers=(listed,)), {},
+                            server_variables={"server": "https://b.example.com"})
+    assert str(request.url) == "https://b.example.com/v1/things"

@@ -271,6 +271,7 @@ _PART_OF_URL = {
     "host": (re.compile(r"[A-Za-z0-9.-]*"), "letters, digits, '.' and '-' (a host name)"),
     "port": (re.compile(r"[0-9]*"), "digits (a port)"),
     "path": (re.compile(r"[^?#\\\x00-\x20]*"), "a path without '?', '#', '\\' or spaces"),
+    "origin": (re.compile(r"[^?#\\\x00-\x20]*"), "a URL without '?', '#', '\\' or spaces"),
 }
 """What a server variable's value may hold, by the part of the URL it fills."""
 
@@ -290,6 +291,11 @@ def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
             raise RequestBuildError(
                 f"server variable {{{name}}} is {value!r}; expected one of "
                 f"{', '.join(repr(a) for a in allowed)} (its enum)"
+            )
+        if parts.get(name) == "origin" and value != server.variables.get(name) and not allowed:
+            raise RequestBuildError(
+                f"server variable {{{name}}} is {value!r}; it names the scheme and host of "
+                f"{server.url!r}, so only its default is taken: pass base_url for another host"
             )
         pattern, says = _PART_OF_URL[parts.get(name, "path")]
         if not pattern.fullmatch(value):
@@ -314,7 +320,9 @@ def _variable_parts(template: str) -> dict[str, str]:
         host, port = port, ""
     parts: dict[str, str] = {}
     for name, token in tokens.items():
-        if token in split.scheme:
+        if not split.scheme and not split.netloc and split.path.startswith(token):
+            parts[name] = "origin"  # "{server}/v1": the value is the scheme and host
+        elif token in split.scheme:
             parts[name] = "scheme"
         elif token in port:
             parts[name] = "port"
