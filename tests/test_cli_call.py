@@ -178,7 +178,7 @@ def test_send_prints_the_answer_after_the_request(
     """`--send` sends the request once and prints `=> status` and the JSON answer."""
     url, seen = server
     status, out, _ = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
-                          "--base-url", url, "--send")
+                          "--base-url", url, "--send", "--auth", "apiKey=k")
     request, _, answer = out.partition("\n=> ")
     assert status == 0
     assert request.splitlines()[0] == f"POST {url}/pets"
@@ -202,10 +202,22 @@ def test_send_failure_exits_with_one_line(capsys: pytest.CaptureFixture[str]) ->
     """`--send` to a closed port exits 1 with one transport error line after the request."""
     url = f"http://127.0.0.1:{closed_port()}"
     status, out, err = call(capsys, SPEC, "getPet", "--args", '{"petId": 1}',
-                            "--base-url", url, "--send")
+                            "--base-url", url, "--send", "--auth", "apiKey=k")
     assert status == 1
     assert out.splitlines()[0] == f"GET {url}/pets/1"
     assert err.count("\n") == 1 and "ConnectError" in err
+
+
+def test_send_without_credentials_exits_naming_the_scheme(
+    capsys: pytest.CaptureFixture[str], server: tuple[str, list[dict[str, Any]]]
+) -> None:
+    """`--send` for a secured operation without `--auth` exits 1 naming the scheme; nothing
+    is sent."""
+    url, seen = server
+    status, _, err = call(capsys, SPEC, "getPet", "--args", '{"petId": 1}',
+                          "--base-url", url, "--send")
+    assert status == 1 and seen == []
+    assert err.count("\n") == 1 and '"apiKey" (apiKey in header X-Api-Key)' in err
 
 
 def test_args_is_required(capsys: pytest.CaptureFixture[str]) -> None:

@@ -169,12 +169,14 @@ class Application:
         (status, headers, parsed body). A non-2xx answer is returned, not raised.
 
         Keyword options: ``client`` (an ``httpx.Client``), ``base_url``, ``auth``,
-        ``host_arguments``, ``files``, ``server_variables``.
+        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``.
 
         Raises:
             UnknownFunction: no function has that name.
             InvalidArguments: the arguments are invalid (nothing is sent); the message is
                 the feedback text for the model.
+            RequestBuildError: the call cannot become a request (e.g. credentials the
+                operation requires are missing; nothing is sent).
             TransportError: the request could not be sent.
         """
         from httpllm.execute import execute
@@ -340,6 +342,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
     allow_outside_root: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     separate: Callable[[Argument], bool] | None = None,
+    document_url: str | None = None,
+    form_style: Literal["brackets", "repeat"] = "brackets",
 ) -> Application:
     """Compile an OpenAPI 3.0/3.1 document into one function per operation.
 
@@ -368,6 +372,14 @@ def compile(  # the public name the project is known by (shadows the builtin her
         separate: picks arguments kept out of the model's view (e.g.
             ``lambda a: a.location == "header"``); the host passes their values to
             ``execute(..., host_arguments=...)``.
+        document_url: the URL the document was retrieved from; relative server URLs
+            (``/api/v1``) and the default server ``/`` resolve against it (OpenAPI 3.1.0
+            section 4.6). Without it a relative server needs ``base_url=`` at execute time.
+        form_style: how arrays inside ``deepObject`` values and form bodies, which OpenAPI
+            leaves undefined, are sent: ``"brackets"`` (``expand[0]=a``,
+            ``tax_id_data[0][type]=...``, as Stripe, Rails, PHP and Express read them) or
+            ``"repeat"`` (``expand=a&expand=b``; objects in arrays as JSON text). A
+            document's or an operation's ``x-httpllm-form-style`` overrides it.
 
     Returns:
         The :class:`Application`. Operations that cannot be compiled are listed in
@@ -399,7 +411,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     warnings: list[Warning] = []
     named = NamedSchemas(resolver, doc.version,
                          lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
-    composer = Composer(doc, named)
+    composer = Composer(doc, named, document_url, form_style)
     errors = list(doc.errors)
     drafts: list[Draft] = []
     for site in select(doc.sites, include, exclude):

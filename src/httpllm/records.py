@@ -94,10 +94,18 @@ class Argument:
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Server:
-    """A server URL template with its variables' defaults (OpenAPI 3.1 Server Object)."""
+    """A server URL template with its variables' defaults (OpenAPI 3.1 Server Object).
+
+    Attributes:
+        url: the URL template, made absolute against ``compile(document_url=...)`` when the
+            document gives a relative one (``/api/v1``).
+        variables: each variable's ``default``.
+        enums: each variable's ``enum`` (only variables that have one), as strings.
+    """
 
     url: str
     variables: dict[str, str] = field(default_factory=dict)
+    enums: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -259,7 +259,7 @@ def test_send_exits_4_on_a_non_2xx_answer(capsys: pytest.CaptureFixture[str],
     try:
         status, out, err = run(capsys, "call", PETSTORE, "getPet", "--args", '{"petId": 1}',
                                "--base-url", f"http://127.0.0.1:{server.server_port}",
-                               "--send")
+                               "--auth", "apiKey=k", "--send")
     finally:
         server.shutdown()
     assert status == 4 and "=> 404" in out and "no such pet" in out

@@ -91,7 +91,7 @@ def test_optional_security_sends_nothing_when_not_satisfied() -> None:
 
 def test_unsatisfied_requirement_is_a_build_error() -> None:
     """Credentials that satisfy no requirement of a secured operation raise RequestBuildError."""
-    with pytest.raises(RequestBuildError, match="needs credentials for bearer or basic"):
+    with pytest.raises(RequestBuildError, match=r'one of: "bearer" .*; "basic" '):
         credentials(secured({"bearer": []}, {"basic": []}), {"header_key": "k"})
 
 

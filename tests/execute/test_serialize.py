@@ -95,7 +95,6 @@ def test_query_styles_match_the_openapi_table(
         ("pipeDelimited", False, STRING),
         ("spaceDelimited", True, ARRAY),
         ("pipeDelimited", True, ARRAY),
-        ("deepObject", True, ARRAY),
     ],
 )
 def test_undefined_combinations_fall_back_to_form(style: str, explode: bool, value: Any) -> None:
@@ -118,11 +117,14 @@ def test_null_members_are_skipped() -> None:
 
 
 def test_deep_object_nests_brackets_and_repeats_keys_for_arrays() -> None:
-    """Nested objects become nested brackets and array members repeat their key."""
+    """With `nested="repeat"`, nested objects become nested brackets and array members
+    repeat their key, and a deepObject array falls back to form."""
     value = {"a": {"b": 1}, "tags": ["x", "y"]}
-    assert render(query_pairs("deepObject", "f", value, True, percent)) == (
+    assert render(query_pairs("deepObject", "f", value, True, percent, nested="repeat")) == (
         "f%5Ba%5D%5Bb%5D=1&f%5Btags%5D=x&f%5Btags%5D=y"
     )
+    expected = query_pairs("form", "color", ARRAY, True, percent)
+    assert query_pairs("deepObject", "color", ARRAY, True, percent, nested="repeat") == expected
 
 
 def test_raw_delimiters_for_multipart() -> None:

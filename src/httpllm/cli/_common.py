@@ -37,6 +37,8 @@ FLAGS: dict[str, str] = {
     "exclude": "--exclude",
     "allow_network": "--allow-network",
     "allow_outside_root": "--allow-outside-root",
+    "document_url": "--document-url",
+    "require_auth": "--auth",
     "separate": "--separate",
     "host_arguments": "--host-arg",
     "server_variables": "--server-var",
@@ -126,6 +128,9 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                         help="allow $refs to http(s) URLs (never fetched otherwise)")
     parser.add_argument("--allow-outside-root", action="store_true",
                         help="allow $refs to files outside the document's folder")
+    parser.add_argument("--document-url", default=None, metavar="URL",
+                        help="the URL the document came from; relative server URLs "
+                             "resolve against it")
 
 
 def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
@@ -173,7 +178,8 @@ def compile_from(args: argparse.Namespace) -> Application:
                        max_depth=args.max_depth, collapse_deep=args.collapse_deep,
                        include=args.include, exclude=args.exclude,
                        separate=_separate(args.separate), allow_network=args.allow_network,
-                       allow_outside_root=args.allow_outside_root)
+                       allow_outside_root=args.allow_outside_root,
+                       document_url=args.document_url)
     except OptionError as exc:
         flag = FLAGS.get(exc.option, exc.option)
         raise UsageError(f"{flag}: {in_flags(exc.message)}") from None

@@ -88,13 +88,16 @@ def run(args: argparse.Namespace) -> int:
     if not result.ok:
         print(result.feedback(), file=sys.stderr)
         return 1
+    for note in result.notes:
+        print(f"httpllm: note: {note.message}", file=sys.stderr)
     auth = auth_from(app, args.auth, args.auth_env)
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
         "server_variables": key_values(args.server_var, "--server-var") or None,
     }
     secrets = _secrets(auth)
-    request = build_request(function, args.args, **options)
+    # The printed request is not sent: it shows the call even without --auth.
+    request = build_request(function, args.args, **options, require_auth=bool(args.send))
     print(_masked(f"{request.method} {request.url}", secrets))
     for key, value in request.headers.items():
         print(_masked(f"{key}: {value}", secrets))

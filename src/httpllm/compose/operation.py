@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
+from urllib.parse import urljoin
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
@@ -38,6 +39,10 @@ LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 """The order of arguments in the parameters object."""
 _RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
 _NO_SERVER = (Server(url="/"),)
+FORM_STYLES = ("brackets", "repeat")
+"""``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
+FORM_STYLE_KEY = "x-httpllm-form-style"
+"""The document's or an operation's own choice among :data:`FORM_STYLES`."""
 _NO_SECURITY: list[dict[str, Any]] = []  # one object: the requirements memo keys on identity
 
 
@@ -75,6 +80,17 @@ def _object(arguments: list[Argument], defs: dict[str, Schema], *,
     return out
 
 
+def absolute(url: str, document_url: str | None) -> str:
+    """A server URL resolved against the document's own URL when it is relative
+    (``/api/v1`` -> ``https://example.com/api/v1``); as it is otherwise, or without one.
+
+    Source: OpenAPI 3.1.0 section 4.6 (Relative References in URLs); RFC 3986 section 5.2.
+    """
+    if document_url is None or "://" in url:
+        return url
+    return urljoin(document_url, url)
+
+
 def _example_values(holder: Any) -> list[Any]:
     if not isinstance(holder, dict):
         return []
@@ -101,8 +117,11 @@ def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
 class Composer:
     """Builds the functions of one document (one instance per compile)."""
 
-    def __init__(self, doc: Document, named: NamedSchemas) -> None:
+    def __init__(self, doc: Document, named: NamedSchemas,
+                 document_url: str | None = None, form_style: str = "brackets") -> None:
         self.doc = doc
+        self.document_url = document_url
+        self.form_style = form_style
         self.named = named
         self.resolver = doc.resolver
         components = doc.root.get("components")
@@ -369,8 +388,18 @@ class Composer:
             security_schemes=schemes,
             pointer=site.pointer,
             examples=self._examples(specs),
-            extra={"accept": draft.accept},
+            extra={"accept": draft.accept, **self._form_style(site)},
         )
+
+    def _form_style(self, site: OperationSite) -> dict[str, Any]:
+        """``{"form_style": ...}`` unless the default: the operation's
+        ``x-httpllm-form-style``, else the document's, else ``compile(form_style=...)``."""
+        chosen = site.node.get(FORM_STYLE_KEY, self.doc.root.get(FORM_STYLE_KEY,
+                                                                 self.form_style))
+        if chosen not in FORM_STYLES:
+            raise SpecError(f"{FORM_STYLE_KEY} must be one of {', '.join(FORM_STYLES)}; "
+                            f"got {chosen!r}", pointer=join(site.pointer, FORM_STYLE_KEY))
+        return {} if chosen == "brackets" else {"form_style": chosen}
 
     def _security(self, site: OperationSite) -> tuple[tuple[dict[str, Any], ...],
                                                        dict[str, Any]]:
@@ -397,12 +426,16 @@ class Composer:
                     if not isinstance(server, dict) or not isinstance(server.get("url"), str):
                         continue
                     variables = server.get("variables")
-                    defaults = {
-                        k: str(v.get("default", "")) for k, v in variables.items()
-                        if isinstance(v, dict)
-                    } if isinstance(variables, dict) else {}
-                    out.append(Server(url=server["url"], variables=defaults))
+                    variables = variables if isinstance(variables, dict) else {}
+                    defaults = {k: str(v.get("default", "")) for k, v in variables.items()
+                                if isinstance(v, dict)}
+                    enums = {k: tuple(str(e) for e in v["enum"]) for k, v in variables.items()
+                             if isinstance(v, dict) and isinstance(v.get("enum"), list)}
+                    out.append(Server(url=absolute(server["url"], self.document_url),
+                                      variables=defaults, enums=enums))
                 if out:
                     return self._server_lists.put(servers, tuple(out))
+        if self.document_url is not None:  # the default server "/" (OpenAPI 3.1.0 4.8.1)
+            return (Server(url=absolute("/", self.document_url)),)
         return _NO_SERVER
 

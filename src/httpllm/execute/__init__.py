@@ -9,13 +9,14 @@ and send it.
 from __future__ import annotations
 
 from httpllm.execute.decode import decode
-from httpllm.execute.feedback import ArgumentError, ValidationResult
+from httpllm.execute.feedback import ArgumentError, ArgumentNote, ValidationResult
 from httpllm.execute.request import build_request
 from httpllm.execute.send import Result, aexecute, execute
 from httpllm.execute.validate import validate
 
 __all__ = [
     "ArgumentError",
+    "ArgumentNote",
     "Result",
     "ValidationResult",
     "aexecute",

@@ -7,7 +7,8 @@ One encoder per kind of media type, chosen by a table:
   as RFC 3986 says (space ``%20``). A property whose Encoding Object has ``style``,
   ``explode`` or ``allowReserved`` is serialized like a query parameter; otherwise by its
   ``contentType`` (default: objects as JSON text, arrays as one pair per member, primitives
-  as text);
+  as text); an array of objects, which OpenAPI leaves undefined there, as indexed brackets
+  (``tax_id_data[0][type]=eu_vat``, :data:`httpllm.execute.serialize.FORM_STYLES`);
 - ``multipart/form-data``: one part per property and per array member, named by the
   property (RFC 7578 section 4.3); objects are JSON parts, files are file parts, primitives
   are text parts with no ``Content-Type`` (RFC 7578 section 4.4 defaults it to
@@ -38,7 +39,14 @@ from typing import Any
 
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
-from httpllm.execute.serialize import identity, percent, query_pairs, reserved, scalar
+from httpllm.execute.serialize import (
+    bracketed,
+    identity,
+    percent,
+    query_pairs,
+    reserved,
+    scalar,
+)
 from httpllm.records import Argument, Function
 
 __all__ = ["Body", "Part", "Upload", "encode_body", "is_json", "sends_null", "silent_properties"]
@@ -92,8 +100,11 @@ def _essence(media_type: str) -> str:
     return media_type.split(";", 1)[0].strip().lower()
 
 
-def encode_body(argument: Argument, value: Any) -> Body:
+def encode_body(argument: Argument, value: Any, nested: str = "brackets") -> Body:
     """Encode the value of the body argument by ``argument.media_type``.
+
+    ``nested`` (:data:`httpllm.execute.serialize.FORM_STYLES`) says how a form body sends
+    what OpenAPI leaves undefined: arrays in a ``deepObject`` and arrays of objects.
 
     Raises:
         RequestBuildError: the value cannot take that media type (a file in a JSON body, an
@@ -101,10 +112,10 @@ def encode_body(argument: Argument, value: Any) -> Body:
     """
     media_type = argument.media_type or "application/json"
     kind = _kind(media_type, value)
-    return _ENCODERS[kind](argument, media_type, value)
+    return _ENCODERS[kind](argument, media_type, value, nested)
 
 
-def silent_properties(argument: Argument, value: Any) -> list[str]:
+def silent_properties(argument: Argument, value: Any, nested: str = "brackets") -> list[str]:
     """The properties of a form or multipart body that would add nothing to it.
 
     ``null``, ``[]``, an array of ``null``s, and (for a property with an Encoding ``style``)
@@ -127,7 +138,7 @@ def silent_properties(argument: Argument, value: Any) -> list[str]:
     silent: list[str] = []
     for name, item in value.items():
         try:
-            if not adds(argument, name, item):
+            if not adds(argument, name, item, nested):
                 silent.append(name)
         except (RequestBuildError, TypeError, ValueError):
             continue
@@ -168,7 +179,7 @@ def _kind(media_type: str, value: Any) -> str:
     return "binary"
 
 
-def _json(argument: Argument, media_type: str, value: Any) -> Body:
+def _json(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     content_type = media_type if is_json(media_type) else "application/json"
     try:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
@@ -180,7 +191,7 @@ def _json(argument: Argument, media_type: str, value: Any) -> Body:
     return Body(content=text.encode("utf-8"), content_type=content_type)
 
 
-def _text(argument: Argument, media_type: str, value: Any) -> Body:
+def _text(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     if isinstance(value, (Upload, bytes)):
         raise RequestBuildError(f"argument {argument.name!r}: a file cannot be a text body")
     essence = _essence(media_type)
@@ -190,7 +201,7 @@ def _text(argument: Argument, media_type: str, value: Any) -> Body:
     return Body(content=scalar(value).encode("utf-8"), content_type=content_type)
 
 
-def _binary(argument: Argument, media_type: str, value: Any) -> Body:
+def _binary(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     wildcard = "*" in _essence(media_type)
     if isinstance(value, Upload):
         own = value.content_type or "application/octet-stream"
@@ -231,18 +242,22 @@ def _object(argument: Argument, media_type: str, value: Any) -> Mapping[str, Any
     return value
 
 
-def _form(argument: Argument, media_type: str, value: Any) -> Body:
+def _form(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     pairs = [
         pair
         for name, item in _object(argument, media_type, value).items()
-        for pair in _form_pairs(argument, name, item)
+        for pair in _form_pairs(argument, name, item, nested)
     ]
     content = "&".join(f"{k}={v}" for k, v in pairs).encode("ascii")
     return Body(content=content, content_type=media_type)
 
 
-def _form_pairs(argument: Argument, name: str, item: Any) -> list[tuple[str, str]]:
-    """The encoded pairs one property of a form body adds (``[]``: none)."""
+def _form_pairs(argument: Argument, name: str, item: Any, nested: str) -> list[tuple[str, str]]:
+    """The encoded pairs one property of a form body adds (``[]``: none).
+
+    An array holding objects or arrays, whose form serialization OpenAPI leaves undefined,
+    is sent by ``nested``: ``name[0][key]=value`` (``brackets``) or one JSON text per member
+    (``repeat``)."""
     encoding = argument.encoding.get(name) or {}
     if isinstance(item, (Upload, bytes)):
         raise RequestBuildError(
@@ -253,7 +268,11 @@ def _form_pairs(argument: Argument, name: str, item: Any) -> list[tuple[str, str
         style = str(encoding.get("style", "form"))
         explode = bool(encoding.get("explode", style == "form"))
         encode = reserved if encoding.get("allowReserved") else percent
-        return query_pairs(style, name, item, explode, encode)
+        if style == "form" and explode and _holds_composites(item, nested):
+            return bracketed(name, item, encode)
+        return query_pairs(style, name, item, explode, encode, nested=nested)
+    if _holds_composites(item, nested) and "contentType" not in encoding:
+        return bracketed(name, item, percent)
     members = item if isinstance(item, (list, tuple)) else [item]
     declared = encoding.get("contentType")
     return [
@@ -261,6 +280,15 @@ def _form_pairs(argument: Argument, name: str, item: Any) -> list[tuple[str, str
         for member in members
         if member is not None
     ]
+
+
+def _holds_composites(item: Any, nested: str) -> bool:
+    """Whether ``item`` is an array with an object or array member, sent by brackets."""
+    return (
+        nested == "brackets"
+        and isinstance(item, (list, tuple))
+        and any(isinstance(member, (Mapping, list, tuple)) for member in item)
+    )
 
 
 def _part_text(value: Any, content_type: Any) -> str:
@@ -282,16 +310,16 @@ def _first_media_type(content_type: Any) -> str | None:
     return None
 
 
-def _multipart(argument: Argument, media_type: str, value: Any) -> Body:
+def _multipart(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     parts = [
         part
         for name, item in _object(argument, media_type, value).items()
-        for part in _multipart_parts(argument, name, item)
+        for part in _multipart_parts(argument, name, item, nested)
     ]
     return Body(parts=parts)
 
 
-def _multipart_parts(argument: Argument, name: str, item: Any) -> list[Part]:
+def _multipart_parts(argument: Argument, name: str, item: Any, nested: str) -> list[Part]:
     """The parts one property of a multipart body adds (``[]``: none)."""
     if item is None:
         return []
@@ -301,7 +329,7 @@ def _multipart_parts(argument: Argument, name: str, item: Any) -> list[Part]:
     if styled and not isinstance(item, (Upload, bytes)):
         style = str(encoding.get("style", "form"))
         explode = bool(encoding.get("explode", style == "form"))
-        pairs = query_pairs(style, name, item, explode, identity, raw=True)
+        pairs = query_pairs(style, name, item, explode, identity, raw=True, nested=nested)
         return [(k, (None, v.encode("utf-8"), None)) for k, v in pairs]
     members = item if isinstance(item, (list, tuple)) else [item]
     return [(name, _part(name, m, declared)) for m in members if m is not None]
@@ -319,14 +347,14 @@ def _part(name: str, value: Any, declared: str | None) -> tuple[str | None, byte
     return (None, scalar(value).encode("utf-8"), declared)
 
 
-def _unsupported(argument: Argument, media_type: str, value: Any) -> Body:
+def _unsupported(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     raise RequestBuildError(
         f"argument {argument.name!r}: cannot encode a {media_type} body "
         "(only multipart/form-data among multipart types)"
     )
 
 
-_ENCODERS: dict[str, Callable[[Argument, str, Any], Body]] = {
+_ENCODERS: dict[str, Callable[[Argument, str, Any, str], Body]] = {
     "json": _json,
     "form": _form,
     "multipart": _multipart,

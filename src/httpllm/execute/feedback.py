@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["ArgumentError", "ValidationResult", "argument_error", "show"]
+__all__ = ["ArgumentError", "ArgumentNote", "ValidationResult", "argument_error", "show"]
 
 _SHOW_MAX = 80
 """Longest rendering of a received value in a message, in characters."""
@@ -57,19 +57,40 @@ class ArgumentError:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class ArgumentNote:
+    """Something ``validate`` changed in a call it accepts (not an error).
+
+    Attributes:
+        pointer: where, in the arguments object (``"#/body/nickname"``).
+        message: one line, ``"body/nickname: null for an optional value ...; left out"``.
+    """
+
+    pointer: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        """The note as a JSON object."""
+        return {"pointer": self.pointer, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class ValidationResult:
     """What :func:`httpllm.execute.validate` found in one tool call.
 
     Attributes:
         function: the function's name.
         errors: every problem found; empty when the call is valid.
-        arguments: the decoded arguments (strict-mode rewrites undone, host arguments merged),
-            or ``None`` when the text was not a JSON object.
+        arguments: the decoded arguments (strict-mode rewrites undone, host arguments merged,
+            ``null``s for optional values that do not allow ``null`` left out), or ``None``
+            when the text was not a JSON object.
+        notes: what was changed in the arguments (one :class:`ArgumentNote` per ``null``
+            left out); a call with notes and no errors is valid.
     """
 
     function: str
     errors: tuple[ArgumentError, ...]
     arguments: dict[str, Any] | None
+    notes: tuple[ArgumentNote, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -10,7 +10,9 @@ Rules chosen where OpenAPI leaves room:
 
 - a ``null`` value is undefined (RFC 6570 section 2.3): the parameter is left out, and so
   is a ``null`` body, except a required JSON body whose schema explicitly allows ``null``,
-  which is sent as ``null``;
+  which is sent as ``null``; a ``null`` for an optional property or argument whose schema
+  does not allow ``null`` is left out, as ``validate`` does and notes
+  (:func:`httpllm.execute.validate.omit_nulls`);
 - an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
   reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
   with it; an empty array or object is undefined and left out;
@@ -37,6 +39,7 @@ import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -46,16 +49,27 @@ from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
+from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
     VARIABLE,
     cookie_pairs_of,
+    form_style,
     header_text_of,
     path_text,
     query_pairs_of,
 )
-from httpllm.records import Argument, Function
+from httpllm.records import Argument, Function, Server
 
-__all__ = ["FileValue", "assemble", "build_request"]
+__all__ = [
+    "FileValue",
+    "Origin",
+    "assemble",
+    "build_request",
+    "check_credential_origin",
+    "declared_origins",
+    "origin",
+    "server_url",
+]
 
 FileValue = bytes | tuple[str, bytes] | tuple[str, bytes, str]
 """A file for a binary argument: its bytes, ``(filename, bytes)`` or
@@ -70,6 +84,7 @@ class _Parts:
     query: list[tuple[str, str]] = field(default_factory=list)
     headers: list[tuple[str, str]] = field(default_factory=list)
     cookies: list[tuple[str, str]] = field(default_factory=list)
+    nested: str = "brackets"
 
 
 def build_request(
@@ -81,6 +96,7 @@ def build_request(
     server_variables: Mapping[str, str] | None = None,
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
+    require_auth: bool = True,
 ) -> httpx.Request:
     """Build the HTTP request for a tool call, following OpenAPI serialization.
 
@@ -96,20 +112,26 @@ def build_request(
         function: the compiled function.
         arguments: the model's arguments, JSON text or a mapping.
         base_url: replaces the server URL (``"https://staging.example.com/v1"``).
-        auth: credentials by security scheme name (see :mod:`httpllm.execute.security`);
-            ``None`` or ``{}`` places none (the client's own auth still applies when sent).
-            An ``httpx.Auth`` is not applied here (it may need the server's challenge):
-            ``execute`` hands it to ``client.send``.
-        server_variables: values for the server URL's variables, over their defaults.
+        auth: credentials by security scheme name (see :mod:`httpllm.execute.security`).
+            An operation whose security requirements ``auth`` does not meet is refused,
+            unless ``require_auth=False``. An ``httpx.Auth`` is not applied here (it may
+            need the server's challenge): ``execute`` hands it to ``client.send``; it
+            counts as meeting every requirement.
+        server_variables: values for the server URL's variables, over their defaults;
+            each must be one of its ``enum`` and stay in its part of the URL.
         host_arguments: arguments the host supplies; merged over the model's, host wins.
         files: files by pointer into the arguments object, ``{"#/body/avatar": b"..."}``.
+        require_auth: ``False`` when credentials come from elsewhere (the client's own
+            auth, a proxy): missing ones are then not an error.
 
     Raises:
         InvalidArguments: the arguments are not a JSON object.
-        RequestBuildError: no usable server URL, a path value that is empty or a dot
-            segment, an empty query value without ``allowEmptyValue``, missing credentials,
-            a body that cannot take its media type, arguments nested deeper than
-            ``MAX_DEPTH``.
+        RequestBuildError: no usable server URL, a server variable outside its ``enum`` or
+            its part of the URL, a path value that is empty or a dot segment, an empty
+            query value without ``allowEmptyValue``, missing credentials (the message names
+            the schemes that would do), credentials for an origin that no server declares
+            and ``base_url`` does not name, a body that cannot take its media type,
+            arguments nested deeper than ``MAX_DEPTH``.
 
     Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
     4.8.13 (Request Body Object); RFC 3986 section 3.
@@ -117,6 +139,7 @@ def build_request(
     args = decode(function, arguments)
     if host_arguments:
         args = {**args, **host_arguments}
+    args, _ = omit_nulls(function, args)
     placed = auth if isinstance(auth, Mapping) else None
     return assemble(
         function,
@@ -125,6 +148,7 @@ def build_request(
         auth=placed,
         server_variables=server_variables,
         files=files,
+        require_auth=require_auth and not isinstance(auth, httpx.Auth),
     )
 
 
@@ -136,6 +160,7 @@ def assemble(
     auth: Mapping[str, Credential] | None = None,
     server_variables: Mapping[str, str] | None = None,
     files: Mapping[str, FileValue] | None = None,
+    require_auth: bool = True,
 ) -> httpx.Request:
     """:func:`build_request` for arguments already decoded and merged.
 
@@ -146,20 +171,23 @@ def assemble(
         raise RequestBuildError(f"{function.name}: arguments nested deeper than {MAX_DEPTH} levels")
     values = _with_files(args, files) if files else dict(args)
     base = server_url(function, base_url, server_variables)
-    parts = _Parts()
+    parts = _Parts(nested=form_style(function))
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
         if value is None and argument.name in values and sends_null(function, argument):
-            body = encode_body(argument, None)
+            body = encode_body(argument, None, parts.nested)
             continue
         if value is None or argument.location == "path":
             continue
         if argument.location == "body":
-            body = encode_body(argument, value)
+            body = encode_body(argument, value, parts.nested)
         else:
             _PLACE[argument.location](argument, value, parts)
-    for where, name, secret in credentials(function, auth) if auth else ():
+    placements = credentials(function, auth or {}, required=require_auth)
+    if placements:
+        check_credential_origin(function, base, base_url)
+    for where, name, secret in placements:
         if where == "header":
             parts.headers.append((name, secret))
         elif where == "query":
@@ -204,24 +232,24 @@ def server_url(
 ) -> str:
     """The absolute server URL without a trailing ``/``: ``base_url``, else the first server.
 
+    A variable's value (the host's ``server_variables``, else its ``default``) must be one
+    of its ``enum`` when it has one, and must stay in the part of the URL its
+    ``{name}`` sits in: a host label in the host (``[A-Za-z0-9.-]``), digits in the port,
+    a scheme name in the scheme, no ``?``, ``#`` or ``\\`` in the path. So no value can
+    move the request to another host (``evil.example/``, ``x@evil.example``).
+
     Raises:
         RequestBuildError: no server and no ``base_url``, a variable without a value, a
-            relative URL, or a URL with a query or fragment.
+            value outside its ``enum`` or its part of the URL, a relative URL, or a URL
+            with a query or fragment.
 
-    Source: OpenAPI 3.1.0 section 4.8.5 (Server Object), 4.8.6 (Server Variable Object).
+    Source: OpenAPI 3.1.0 section 4.8.5 (Server Object), 4.8.6 (Server Variable Object);
+    RFC 3986 section 3.
     """
     if base_url is not None:
         url = base_url
     elif function.servers:
-        server = function.servers[0]
-        known = {**server.variables, **(variables or {})}
-
-        def fill(match: re.Match[str]) -> str:
-            if match.group(1) not in known:
-                raise RequestBuildError(f"server variable {{{match.group(1)}}} has no value")
-            return str(known[match.group(1)])
-
-        url = VARIABLE.sub(fill, server.url)
+        url = _fill_server(function.servers[0], variables or {})
     else:
         raise RequestBuildError(f"{function.name}: the document names no server; pass base_url")
     try:
@@ -229,10 +257,139 @@ def server_url(
     except httpx.InvalidURL as exc:
         raise RequestBuildError(f"server URL {url!r} is not a URL ({exc})") from exc
     if not parsed.scheme or not parsed.host:
-        raise RequestBuildError(f"server URL {url!r} is relative; pass base_url")
+        raise RequestBuildError(
+            f"server URL {url!r} is relative; pass base_url, or the URL the document came "
+            "from as compile(document_url=...) (--document-url)"
+        )
     if parsed.query or parsed.fragment or "?" in url or "#" in url:
         raise RequestBuildError(f"server URL {url!r} must not have a query or fragment")
     return url.rstrip("/")
+
+
+_PART_OF_URL = {
+    "scheme": (re.compile(r"[A-Za-z][A-Za-z0-9+.-]*"), "a scheme name"),
+    "host": (re.compile(r"[A-Za-z0-9.-]*"), "letters, digits, '.' and '-' (a host name)"),
+    "port": (re.compile(r"[0-9]*"), "digits (a port)"),
+    "path": (re.compile(r"[^?#\\\x00-\x20]*"), "a path without '?', '#', '\\' or spaces"),
+    "origin": (re.compile(r"[^?#\\\x00-\x20]*"), "a URL without '?', '#', '\\' or spaces"),
+}
+"""What a server variable's value may hold, by the part of the URL it fills."""
+
+
+def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
+    """The server URL with its variables filled, each value checked (see :func:`server_url`)."""
+    known = {**server.variables, **variables}
+    parts = _variable_parts(server.url)
+
+    def fill(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in known:
+            raise RequestBuildError(f"server variable {{{name}}} has no value")
+        value = str(known[name])
+        allowed = server.enums.get(name)
+        if allowed and value not in allowed:
+            raise RequestBuildError(
+                f"server variable {{{name}}} is {value!r}; expected one of "
+                f"{', '.join(repr(a) for a in allowed)} (its enum)"
+            )
+        if parts.get(name) == "origin" and value != server.variables.get(name) and not allowed:
+            raise RequestBuildError(
+                f"server variable {{{name}}} is {value!r}; it names the scheme and host of "
+                f"{server.url!r}, so only its default is taken: pass base_url for another host"
+            )
+        pattern, says = _PART_OF_URL[parts.get(name, "path")]
+        if not pattern.fullmatch(value):
+            raise RequestBuildError(
+                f"server variable {{{name}}} is {value!r}; in the {parts.get(name, 'path')} "
+                f"of {server.url!r} it may hold only {says}"
+            )
+        return value
+
+    return VARIABLE.sub(fill, server.url)
+
+
+def _variable_parts(template: str) -> dict[str, str]:
+    """Which part of the URL (``scheme``, ``host``, ``port``, ``path``) each ``{name}`` of a
+    server URL template is in, found by parsing the template with a plain token in its place.
+    A variable in a user-info part counts as ``host`` (it may hold no ``@``)."""
+    names = VARIABLE.findall(template)
+    tokens = {name: f"v{i}x9q" for i, name in enumerate(names)}
+    split = urlsplit(VARIABLE.sub(lambda m: tokens[m.group(1)], template))
+    host, _, port = split.netloc.rpartition("@")[2].rpartition(":")
+    if not host:
+        host, port = port, ""
+    parts: dict[str, str] = {}
+    for name, token in tokens.items():
+        if not split.scheme and not split.netloc and split.path.startswith(token):
+            parts[name] = "origin"  # "{server}/v1": the value is the scheme and host
+        elif token in split.scheme:
+            parts[name] = "scheme"
+        elif token in port:
+            parts[name] = "port"
+        elif token in split.netloc:
+            parts[name] = "host"
+        else:
+            parts[name] = "path"
+    return parts
+
+
+Origin = tuple[str, str, int | None]
+"""A URL's scheme, host and port (``("https", "api.example.com", None)``)."""
+
+_MAX_EXPANSIONS = 256
+"""Server URLs expanded per server at most when listing the declared origins."""
+
+
+def origin(url: str) -> Origin | None:
+    """The origin of an absolute URL, or ``None`` when it has none (relative, invalid)."""
+    try:
+        parsed = httpx.URL(url)
+    except httpx.InvalidURL:
+        return None
+    if not parsed.scheme or not parsed.host:
+        return None
+    return (parsed.scheme, parsed.host, parsed.port)
+
+
+def declared_origins(function: Function, base_url: str | None = None) -> set[Origin]:
+    """The origins credentials may go to: every server of the function with each variable
+    taking its ``default`` or one of its ``enum`` values, and the host's ``base_url``.
+
+    Source: issue 18 kind 5 (no credential to a host that neither the document nor the
+    host application named); OpenAPI 3.1.0 section 4.8.6.
+    """
+    found: set[Origin] = set()
+    if base_url is not None and (mine := origin(base_url)) is not None:
+        found.add(mine)
+    for server in function.servers:
+        names = list(dict.fromkeys(VARIABLE.findall(server.url)))
+        choices = [
+            list(dict.fromkeys([*([server.variables[n]] if n in server.variables else []),
+                                *server.enums.get(n, ())]))
+            for n in names
+        ]
+        for combination in itertools.islice(itertools.product(*choices), _MAX_EXPANSIONS):
+            values = dict(zip(names, combination, strict=True))
+            url = VARIABLE.sub(lambda m, v=values: v[m.group(1)], server.url)  # type: ignore[misc]
+            if (declared := origin(url)) is not None:
+                found.add(declared)
+    return found
+
+
+def check_credential_origin(function: Function, url: str, base_url: str | None) -> None:
+    """Refuse to send credentials to ``url`` unless its origin is declared.
+
+    Raises:
+        RequestBuildError: the origin is neither a server of the document (variables from
+            their defaults and enums) nor the host's ``base_url``.
+    """
+    if origin(url) in declared_origins(function, base_url):
+        return
+    raise RequestBuildError(
+        f"{function.name}: refusing to send credentials to {url!r}: no server of the document "
+        "names that origin (variables from their defaults and enums); pass it as base_url "
+        "to name it yourself"
+    )
 
 
 def _path(function: Function, values: Mapping[str, Any]) -> str:
@@ -275,7 +432,7 @@ def _query(argument: Argument, value: Any, parts: _Parts) -> None:
             f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
             "allow empty values; leave it out or give a value"
         )
-    parts.query.extend(query_pairs_of(argument, value))
+    parts.query.extend(query_pairs_of(argument, value, parts.nested))
 
 
 def _header(argument: Argument, value: Any, parts: _Parts) -> None:

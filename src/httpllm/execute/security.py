@@ -26,7 +26,7 @@ from typing import Any, Literal
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["Credential", "Placement", "credentials"]
+__all__ = ["Credential", "Placement", "credentials", "missing"]
 
 Credential = str | tuple[str, str]
 """An API key or token, or ``(user, password)`` for HTTP basic."""
@@ -38,17 +38,21 @@ _COOKIE_VALUE = re.compile(r"[\x21\x23-\x2B\x2D-\x3A\x3C-\x5B\x5D-\x7E]*")
 """RFC 6265 section 4.1.1 ``cookie-octet``s: a credential is sent in a cookie as it is."""
 
 
-def credentials(function: Function, auth: Mapping[str, Credential]) -> list[Placement]:
+def credentials(
+    function: Function, auth: Mapping[str, Credential], *, required: bool = True
+) -> list[Placement]:
     """The placements of the first satisfiable security requirement of ``function``.
 
     Returns:
-        ``[]`` when the operation needs no credentials, or when it makes them optional
-        (``{}``) and ``auth`` satisfies no requirement.
+        ``[]`` when the operation needs no credentials (no requirement, or ``security: []``),
+        when it makes them optional (``{}``) and ``auth`` satisfies no requirement, and when
+        ``required`` is ``False`` and ``auth`` satisfies none.
 
     Raises:
-        RequestBuildError: ``auth`` satisfies no requirement of an operation that needs one,
-            a scheme is unknown or cannot be applied to a request (``mutualTLS``), or a
-            credential has the wrong shape.
+        RequestBuildError: ``auth`` satisfies no requirement of an operation that needs one
+            (the message names the schemes, and the combinations, that would), a scheme is
+            unknown or cannot be applied to a request (``mutualTLS``), or a credential has
+            the wrong shape.
     """
     requirements = function.security
     if not any(requirements):
@@ -56,13 +60,33 @@ def credentials(function: Function, auth: Mapping[str, Credential]) -> list[Plac
     for requirement in requirements:
         if requirement and all(name in auth for name in requirement):
             return [p for name in requirement for p in _place(function, name, auth[name])]
-    if not all(requirements):
+    if not all(requirements) or not required:
         return []
-    wanted = " or ".join(" + ".join(r) for r in requirements)
-    given = ", ".join(sorted(auth)) or "none"
     raise RequestBuildError(
-        f"{function.name} needs credentials for {wanted}; auth has {given}",
+        f"{function.name} needs credentials: {missing(function, auth)}",
         pointer=function.pointer or None,
+    )
+
+
+def missing(function: Function, auth: Mapping[str, Credential]) -> str:
+    """What would satisfy ``function``'s security: ``'pass auth= with one of: "petstore_auth"
+    (oauth2); "api_key" (apiKey in header X-Key) + "app_id" (apiKey in query app) (auth has
+    none)'``."""
+    def scheme(name: str) -> str:
+        raw = function.security_schemes.get(name)
+        found: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
+        kind = str(found.get("type", "undefined"))
+        if kind == "apiKey":
+            kind += f" in {found.get('in')} {found.get('name')}"
+        elif kind == "http":
+            kind += f" {found.get('scheme')}"
+        return f'"{name}" ({kind})'
+
+    options = "; ".join(" + ".join(scheme(n) for n in r) for r in function.security if r)
+    given = ", ".join(f'"{n}"' for n in sorted(auth)) or "none"
+    return (
+        f"pass auth= with one of: {options} (auth has {given}); or require_auth=False when "
+        "the client supplies them"
     )
 
 

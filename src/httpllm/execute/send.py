@@ -17,7 +17,7 @@ import httpx
 from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments
-from httpllm.execute.request import FileValue, assemble
+from httpllm.execute.request import FileValue, assemble, check_credential_origin
 from httpllm.execute.security import Credential
 from httpllm.execute.validate import validate
 from httpllm.records import Function
@@ -60,8 +60,13 @@ def _prepare(
     server_variables: Mapping[str, str] | None,
     host_arguments: Mapping[str, Any] | None,
     files: Mapping[str, FileValue] | None,
+    require_auth: bool,
+    client: httpx.Client | httpx.AsyncClient | None,
 ) -> tuple[httpx.Request, Any]:
     """The request to send and the ``auth=`` for ``client.send``.
+
+    Credentials count as coming from elsewhere when ``auth`` is an ``httpx.Auth`` or the
+    client has its own ``auth``; otherwise a requirement ``auth`` does not meet is an error.
 
     Raises:
         InvalidArguments: the call is invalid; the message is the feedback text.
@@ -73,6 +78,7 @@ def _prepare(
             checked.feedback(), errors=checked.errors, pointer=function.pointer or None
         )
     placed = auth if isinstance(auth, Mapping) else None
+    elsewhere = isinstance(auth, httpx.Auth) or (client is not None and client.auth is not None)
     request = assemble(
         function,
         checked.arguments,
@@ -80,10 +86,13 @@ def _prepare(
         auth=placed,
         server_variables=server_variables,
         files=files,
+        require_auth=require_auth and not elsewhere,
     )
-    # An httpx.Auth only for operations that declare a non-empty security requirement.
+    # An httpx.Auth only for operations that declare a non-empty security requirement,
+    # and only to an origin the document or the host named.
     send_auth: Any = httpx.USE_CLIENT_DEFAULT
     if isinstance(auth, httpx.Auth) and any(function.security):
+        check_credential_origin(function, str(request.url), base_url)
         send_auth = auth
     return request, send_auth
 
@@ -117,6 +126,7 @@ def execute(
     server_variables: Mapping[str, str] | None = None,
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
+    require_auth: bool = True,
 ) -> Result:
     """Validate a tool call, build its request and send it.
 
@@ -129,6 +139,8 @@ def execute(
         server_variables: values for the server URL's variables.
         host_arguments: arguments the host supplies, merged over the model's.
         files: files by pointer into the arguments, ``{"#/body/avatar": b"..."}``.
+        require_auth: ``False`` when credentials come from elsewhere; an ``httpx.Auth`` as
+            ``auth`` or a ``client`` with its own ``auth`` says so too.
 
     Returns:
         The status, headers and body; a non-2xx answer is returned, not raised.
@@ -136,7 +148,8 @@ def execute(
     Raises:
         InvalidArguments: the arguments are invalid (nothing was sent); ``.errors`` has the
             :class:`~httpllm.execute.ArgumentError` records, the message is the feedback.
-        RequestBuildError: valid arguments that cannot become a request.
+        RequestBuildError: valid arguments that cannot become a request, or an operation
+            whose security requirements no credential meets (see ``build_request``).
         TransportError: the request could not be sent or its answer read (connection,
             timeout, protocol, too many redirects, undecodable body).
     """
@@ -148,6 +161,8 @@ def execute(
         server_variables=server_variables,
         host_arguments=host_arguments,
         files=files,
+        require_auth=require_auth,
+        client=client,
     )
     try:
         if client is None:
@@ -170,6 +185,7 @@ async def aexecute(
     server_variables: Mapping[str, str] | None = None,
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
+    require_auth: bool = True,
 ) -> Result:
     """:func:`execute` on an ``httpx.AsyncClient``.
 
@@ -186,6 +202,8 @@ async def aexecute(
         server_variables=server_variables,
         host_arguments=host_arguments,
         files=files,
+        require_auth=require_auth,
+        client=client,
     )
     try:
         if client is None:

@@ -26,7 +26,9 @@ from typing import Any
 from urllib.parse import quote
 
 __all__ = [
+    "FORM_STYLES",
     "Encoder",
+    "bracketed",
     "content_text",
     "expand",
     "header_text",
@@ -200,8 +202,24 @@ _URL_DELIMITERS = {"spaceDelimited": "%20", "pipeDelimited": "%7C", "[": "%5B", 
 _RAW_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "[": "[", "]": "]"}
 
 
+FORM_STYLES = ("brackets", "repeat")
+"""How values OpenAPI leaves undefined in ``deepObject`` and form bodies are sent.
+
+``brackets`` (the default): every array member and object property below the name gets its
+own bracketed key, ``expand[0]=a``, ``tax_id_data[0][type]=eu_vat``, as Stripe, Rails
+(Rack), PHP and Express (``qs``) read them. ``repeat``: array members repeat the key
+(``expand=a&expand=b``) and objects inside arrays are JSON text, as before."""
+
+
 def query_pairs(
-    style: str, name: str, value: Any, explode: bool, encode: Encoder, *, raw: bool = False
+    style: str,
+    name: str,
+    value: Any,
+    explode: bool,
+    encode: Encoder,
+    *,
+    raw: bool = False,
+    nested: str = "brackets",
 ) -> list[tuple[str, str]]:
     """The ``name=value`` pairs of a query (or form body) value, already encoded.
 
@@ -210,10 +228,14 @@ def query_pairs(
     >>> query_pairs("deepObject", "color", {"R": 100}, True, percent)
     [('color%5BR%5D', '100')]
 
+    >>> query_pairs("deepObject", "expand", ["a", "b"], True, percent)
+    [('expand%5B0%5D', 'a'), ('expand%5B1%5D', 'b')]
+
     ``form`` is used for combinations OpenAPI leaves undefined (a primitive with
-    ``spaceDelimited``, an exploded ``pipeDelimited`` array, a ``deepObject`` that is not an
-    object). ``deepObject`` nests brackets for nested objects and repeats the key for array
-    members (OpenAPI 3.1.1 leaves both undefined).
+    ``spaceDelimited``, an exploded ``pipeDelimited`` array, a primitive ``deepObject``).
+    ``deepObject`` nests brackets for nested objects; arrays in a ``deepObject`` (OpenAPI
+    3.1.1 leaves both undefined) follow ``nested`` (:data:`FORM_STYLES`): indexed brackets,
+    or the key repeated per member.
 
     Args:
         style: ``form``, ``spaceDelimited``, ``pipeDelimited`` or ``deepObject``.
@@ -222,6 +244,7 @@ def query_pairs(
         explode: OpenAPI ``explode``.
         encode: :func:`percent`, :func:`reserved` (``allowReserved``) or :func:`identity`.
         raw: delimiters as literal characters (multipart parts) instead of percent-encoded.
+        nested: ``"brackets"`` or ``"repeat"`` (:data:`FORM_STYLES`).
 
     Source: OpenAPI 3.1.0 section 4.8.12.4; RFC 6570 section 3.2.8 (form-style expansion).
     """
@@ -231,7 +254,9 @@ def query_pairs(
     key = name if raw else percent(name)
     composite = isinstance(value, (Mapping, list, tuple))
     if style == "deepObject" and isinstance(value, Mapping):
-        return _deep_object(key, value, encode, delimiters)
+        return _deep_object(key, value, encode, delimiters, indexed=nested == "brackets")
+    if style == "deepObject" and composite and nested == "brackets":
+        return _deep_object(key, value, encode, delimiters, indexed=True)
     if style in ("spaceDelimited", "pipeDelimited") and composite and not explode:
         members = _defined(value)
         if members is None:
@@ -260,21 +285,34 @@ def _form(key: str, value: Any, explode: bool, encode: Encoder) -> list[tuple[st
 
 
 def _deep_object(
-    key: str, value: Mapping[str, Any], encode: Encoder, delimiters: dict[str, str]
+    key: str, value: Any, encode: Encoder, delimiters: dict[str, str], *, indexed: bool
 ) -> list[tuple[str, str]]:
-    """``color[R]=100&color[G]=200``, nested objects as ``a[b][c]``, iteratively."""
+    """``color[R]=100&color[G]=200``, nested objects as ``a[b][c]``, iteratively; array
+    members as ``a[0]``, ``a[1][b]`` when ``indexed``, else under the array's own key."""
     pairs: list[tuple[str, str]] = []
     stack: list[tuple[str, Any]] = [(key, value)]
+    opening, closing = delimiters["["], delimiters["]"]
     while stack:
         prefix, node = stack.pop()
         if isinstance(node, Mapping):
-            children = [
-                (f"{prefix}{delimiters['[']}{encode(str(k))}{delimiters[']']}", v)
-                for k, v in node.items()
-            ]
+            children = [(f"{prefix}{opening}{encode(str(k))}{closing}", v)
+                        for k, v in node.items()]
             stack.extend(reversed(children))
         elif isinstance(node, (list, tuple)):
-            stack.extend(reversed([(prefix, v) for v in node]))
+            items = [(f"{prefix}{opening}{i}{closing}" if indexed else prefix, v)
+                     for i, v in enumerate(node)]
+            stack.extend(reversed(items))
         elif node is not None:
             pairs.append((prefix, encode(scalar(node))))
     return pairs
+
+
+def bracketed(name: str, items: list[Any] | tuple[Any, ...], encode: Encoder) -> list[
+        tuple[str, str]]:
+    """An array of objects or arrays in a form body as indexed brackets:
+    ``tax_id_data[0][type]=eu_vat`` (:data:`FORM_STYLES` ``brackets``).
+
+    >>> bracketed("t", [{"type": "eu_vat"}], percent)
+    [('t%5B0%5D%5Btype%5D', 'eu_vat')]
+    """
+    return _deep_object(percent(name), list(items), encode, _URL_DELIMITERS, indexed=True)

@@ -25,10 +25,17 @@ from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
-from httpllm.execute.feedback import ArgumentError, ValidationResult, argument_error, show
+from httpllm.execute.feedback import (
+    ArgumentError,
+    ArgumentNote,
+    ValidationResult,
+    argument_error,
+    show,
+    where,
+)
 from httpllm.records import Argument, Function
 
-__all__ = ["MAX_DEPTH", "validate"]
+__all__ = ["MAX_DEPTH", "omit_nulls", "validate"]
 
 
 def _is_base64(text: str) -> bool:
@@ -73,6 +80,9 @@ def validate(
     a required parameter or form property, which serialize to nothing; a required body that
     is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes.
 
+    A ``null`` for an optional value that does not allow ``null`` is left out, with a note
+    (:func:`omit_nulls`): ``build_request`` leaves it out the same way.
+
     Args:
         function: the compiled function.
         arguments: the model's arguments, JSON text or a mapping.
@@ -99,6 +109,7 @@ def validate(
             "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
         )
         return ValidationResult(function=function.name, errors=(error,), arguments=None)
+    merged, notes = omit_nulls(function, merged)
     filled = tuple(pointer.join("#", *pointer.parts(key)) for key in files or ())
     errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
     errors.extend(_wire_errors(function, merged, errors, filled))
@@ -106,7 +117,118 @@ def validate(
     for error in errors:
         if not any(error.pointer == p or error.pointer.startswith(p + "/") for p in filled):
             kept.setdefault((error.pointer, error.keyword), error)
-    return ValidationResult(function=function.name, errors=tuple(kept.values()), arguments=merged)
+    return ValidationResult(
+        function=function.name, errors=tuple(kept.values()), arguments=merged, notes=notes
+    )
+
+
+_NOT_A_NULL_MISS = frozenset(("additionalProperties", "unevaluatedProperties", "false", "json"))
+"""Errors at a ``null`` that leaving it out must not hide: a name the schema does not take."""
+
+
+def omit_nulls(
+    function: Function, args: dict[str, Any]
+) -> tuple[dict[str, Any], tuple[ArgumentNote, ...]]:
+    """``args`` without the ``null``s given for optional values that do not allow ``null``.
+
+    Outside strict mode a model often sends ``null`` for an argument or property it means
+    to leave out. Where the schema refuses ``null`` there and does not require the value,
+    the ``null`` is left out and a note says so; a ``null`` the schema allows is kept (it
+    is sent), and a ``null`` for a required value stays an error. The schema decides both,
+    through ``$ref``, ``allOf`` and unions: a ``null`` is a candidate when the schema
+    reports an error at it, and it is left out when the call without it has no
+    ``required`` error there. ``args`` is not changed.
+
+    >>> from httpllm.records import Argument, Function
+    >>> f = Function(name="f", description="", parameters={}, method="get", path="/",
+    ...              operation_id=None, tags=(), deprecated=False, arguments=(),
+    ...              schema={"type": "object", "properties": {"q": {"type": "string"}}})
+    >>> omit_nulls(f, {"q": None})[0]
+    {}
+
+    Returns:
+        The arguments (the same object when nothing was left out) and one note per ``null``
+        left out.
+
+    Raises:
+        SchemaError: ``function.schema`` is not a valid JSON Schema.
+
+    Source: this project's rule for issue 18, kind 3 (OpenAPI gives ``null`` no meaning for
+    a value whose schema refuses it; RFC 6570 section 2.3 treats it as undefined).
+    """
+    if not _has_null(args):
+        return args, ()
+    candidates = [
+        e.pointer
+        for e in _schema_errors(function, args)
+        if e.keyword not in _NOT_A_NULL_MISS and _is_null_member(args, e.pointer)
+    ]
+    candidates = list(dict.fromkeys(candidates))
+    if not candidates:
+        return args, ()
+    pruned = _without(args, candidates)
+    needed = {
+        e.pointer for e in _schema_errors(function, pruned) if e.keyword == "required"
+    } & set(candidates)
+    if needed:
+        candidates = [c for c in candidates if c not in needed]
+        pruned = _without(args, candidates) if candidates else args
+    notes = tuple(
+        ArgumentNote(
+            pointer=at,
+            message=f"{where(at)}: null for an optional value that does not allow null; "
+            "left out (sent as if not given)",
+        )
+        for at in candidates
+    )
+    return pruned, notes
+
+
+def _has_null(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if node is None:
+            return True
+        if isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return False
+
+
+def _is_null_member(args: dict[str, Any], at: str) -> bool:
+    """Whether ``at`` names a ``null`` that is a property of an object."""
+    tokens = pointer.parts(at)
+    if not tokens:
+        return False
+    node: Any = args
+    for token in tokens[:-1]:
+        if isinstance(node, dict):
+            node = node.get(token)
+        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
+            node = node[int(token)]
+        else:
+            return False
+    return isinstance(node, dict) and tokens[-1] in node and node[tokens[-1]] is None
+
+
+def _without(args: dict[str, Any], pointers: list[str]) -> dict[str, Any]:
+    """A copy of ``args`` without the object members at ``pointers`` (copied on the way)."""
+    root = dict(args)
+    for at in pointers:
+        tokens = pointer.parts(at)
+        node: Any = root
+        for token in tokens[:-1]:
+            if isinstance(node, dict):
+                child = node[token]
+                node[token] = child = dict(child) if isinstance(child, dict) else list(child)
+            else:
+                child = node[int(token)]
+                node[int(token)] = child = dict(child) if isinstance(child, dict) else list(child)
+            node = child
+        node.pop(tokens[-1], None)
+    return root
 
 
 _CACHE_SIZE = 256
@@ -342,6 +464,16 @@ def _convert(
                     _schema_pointer([*error.schema_path[:-1], "format"]),
                 )
             ]
+    if isinstance(kind, kinds.OneOfMultipleValid):
+        return [
+            argument_error(
+                _instance_pointer(path),
+                "oneOf",
+                _ambiguity(function, error),
+                _received(error.instance, typed=True),
+                schema_at,
+            )
+        ]
     if isinstance(kind, kinds.Required):
         return [
             argument_error(
@@ -375,6 +507,29 @@ def _convert(
             schema_at,
         )
     ]
+
+
+def _ambiguity(function: Function, error: jsonschema_rs.ValidationError) -> str:
+    """The expected phrase for a value that matches several ``oneOf`` alternatives: which
+    ones it matches (by ``title`` or ``$ref`` name), and what tells them apart."""
+    kind = error.kind
+    matched = [i for i, branch in enumerate(getattr(kind, "context", ())) if not branch]
+    node = resolve(_schema_pointer(error.schema_path), function.schema)
+    members = node if isinstance(node, list) else []
+    names = [_alternative_name(members[i], i) if i < len(members) else f"#{i + 1}"
+             for i in matched]
+    which = f" (it matches {', '.join(names)})" if len(names) > 1 else ""
+    return (f"a value matching exactly one of the alternatives{which}; add the properties "
+            "or the tag value that only the intended one has")
+
+
+def _alternative_name(member: Any, index: int) -> str:
+    if isinstance(member, dict):
+        if isinstance(member.get("title"), str):
+            return f'"{member["title"]}"'
+        if isinstance(member.get("$ref"), str):
+            return f'"{member["$ref"].rsplit("/", 1)[-1]}"'
+    return f"alternative {index + 1}"
 
 
 def _allowed(function: Function, schema_path: list[str | int]) -> str:
@@ -455,7 +610,7 @@ def _silent_form_errors(
     ``$ref``, ``allOf`` and the alternative the body matches).
     """
     value = args[argument.name]
-    silent = silent_properties(argument, value)
+    silent = silent_properties(argument, value, wire.form_style(function))
     if not silent:
         return []
     kept = {k: v for k, v in value.items() if k not in silent}

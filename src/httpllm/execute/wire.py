@@ -31,6 +31,7 @@ from httpllm.errors import RequestBuildError
 from httpllm.execute.body import encode_body, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
+    FORM_STYLES,
     content_text,
     expand,
     header_text,
@@ -45,6 +46,7 @@ __all__ = [
     "VARIABLE",
     "body_error",
     "cookie_pairs_of",
+    "form_style",
     "header_text_of",
     "parameter_errors",
     "path_errors",
@@ -83,7 +85,18 @@ def path_text(argument: Argument, value: Any) -> str | None:
     return expand(argument.style, name, value, argument.explode, percent)
 
 
-def query_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
+def form_style(function: Function) -> str:
+    """How ``function`` sends what ``deepObject`` and form bodies leave undefined:
+    ``Function.extra["form_style"]`` (``compile(form_style=...)``, or the document's or the
+    operation's ``x-httpllm-form-style``), else ``"brackets"`` (:data:`.serialize.FORM_STYLES`).
+    """
+    chosen = function.extra.get("form_style")
+    return chosen if isinstance(chosen, str) and chosen in FORM_STYLES else "brackets"
+
+
+def query_pairs_of(
+    argument: Argument, value: Any, nested: str = "brackets"
+) -> list[tuple[str, str]]:
     """The encoded ``name=value`` pairs a query value adds (``[]``: none)."""
     if value is None:
         return []
@@ -92,7 +105,7 @@ def query_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
         text = content_text(argument.media_type or "application/json", value)
         return [(percent(name), percent(text))]
     encode = reserved if argument.allow_reserved else percent
-    return query_pairs(argument.style, name, value, argument.explode, encode)
+    return query_pairs(argument.style, name, value, argument.explode, encode, nested=nested)
 
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
@@ -164,10 +177,10 @@ def _path_error(at: str, value: Any, text: str | None) -> ArgumentError:
 _PLACES = {"query": "query parameter", "header": "header", "cookie": "cookie"}
 
 
-def _sends_nothing(argument: Argument, value: Any) -> bool:
+def _sends_nothing(argument: Argument, value: Any, nested: str) -> bool:
     name = argument.original or argument.name
     if argument.location == "query":
-        return not query_pairs_of(argument, value)
+        return not query_pairs_of(argument, value, nested)
     if argument.location == "header":
         return name.lower() not in IGNORED_HEADERS and header_text_of(argument, value) is None
     if argument.location == "cookie":
@@ -185,7 +198,7 @@ def parameter_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
             continue
         value = args[argument.name]
         try:
-            silent = _sends_nothing(argument, value)
+            silent = _sends_nothing(argument, value, form_style(function))
         except _NON_JSON:
             continue
         if silent:
@@ -222,7 +235,7 @@ def body_error(function: Function, argument: Argument, value: Any) -> ArgumentEr
         expected = "a request body (the body is required; null sends no body)"
         return argument_error(at, "required", expected, "null")
     try:
-        encoded = encode_body(argument, value)
+        encoded = encode_body(argument, value, form_style(function))
     except (RequestBuildError, *_NON_JSON):
         return None
     if encoded.parts is not None or encoded.content:
