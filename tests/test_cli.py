@@ -46,7 +46,7 @@ def test_invalid_input_exits_non_zero_with_one_line(
 ) -> None:
     """Invalid input exits 1 with a one-line message on stderr."""
     bad = tmp_path / "bad.yaml"
-    bad.write_text("swagger: '2.0'\n")
+    bad.write_text("swagger: '1.2'\n")
     assert main(["compile", str(bad)]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Swagger" in err

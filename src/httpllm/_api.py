@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -21,10 +22,11 @@ from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, sour
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
-from httpllm.records import Argument, Function, OperationError
+from httpllm.records import Argument, Function, OperationError, evolve
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
 from httpllm.selection import Selector, select
+from httpllm.upgrade import Upgraded, upgrade
 
 __all__ = ["Application", "Warning", "compile"]
 
@@ -203,8 +205,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     allow_outside_root: bool = False,
     limits: Limits = DEFAULT_LIMITS,
     separate: Callable[[Argument], bool] | None = None,
+    root: str | os.PathLike[str] | None = None,
 ) -> Application:
-    """Compile an OpenAPI 3.0/3.1 document into one function per operation.
+    """Compile a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document into one function per operation.
 
     Args:
         spec: a path, JSON/YAML text, bytes, or an already-parsed ``dict``.
@@ -227,6 +230,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         exclude: selectors of operations to leave out.
         allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
         allow_outside_root: allow ``$ref``s to files outside the document's folder.
+        root: the folder whose files ``$ref``s may read (e.g. the repository holding the
+            document and its shared schemas) instead of the document's folder.
         limits: size, nesting and alias-expansion limits of the loader.
         separate: picks arguments kept out of the model's view (e.g.
             ``lambda a: a.location == "header"``); the host passes their values to
@@ -239,7 +244,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     Raises:
         UnknownDialect: ``provider`` is not registered (the message lists the known ones).
         LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
-        SpecError: not an OpenAPI 3.0/3.1 document.
+        SpecError: not a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document.
     """
     dialect = get_dialect(provider)
     options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
@@ -248,17 +253,22 @@ def compile(  # the public name the project is known by (shadows the builtin her
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     raw, path, label = source_of(spec)
-    root = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label, limits=limits)
+    document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
+                                                                       limits=limits)
     base = path.as_uri() if path is not None else ROOT
     loader = Loader(path, limits=limits, allow_network=allow_network,
-                    allow_outside_root=allow_outside_root)
-    loader.files[base] = root
-    resolver = Resolver(root, base, loader)
-    doc = parse(root, resolver, label=label)
+                    allow_outside_root=allow_outside_root, bound=root)
+    upgraded = upgrade(document, loader=loader, base=base)
+    loader.files[base] = upgraded.root
+    resolver = Resolver(upgraded.root, base, loader)
+    doc = parse(upgraded.root, resolver, label=label)
 
     warnings: list[Warning] = []
-    named = NamedSchemas(resolver, doc.version,
-                         lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+
+    def warn(at: str, message: str) -> None:
+        warnings.append(Warning(pointer=upgraded.original(at), message=message))
+
+    named = NamedSchemas(resolver, doc.version, warn)
     composer = Composer(doc, named)
     errors = list(doc.errors)
     drafts: list[Draft] = []
@@ -273,8 +283,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     renderer = Renderer(dialect, options, inliner.origins)
-    responses = Responses(resolver, doc.version, reference=reference,
-                          warn=lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    responses = Responses(resolver, doc.version, reference=reference, warn=warn)
     functions: list[Function] = []
     for draft in drafts:
         output = None if draft.response is None else responses.add(draft.site.pointer,
@@ -290,11 +299,32 @@ def compile(  # the public name the project is known by (shadows the builtin her
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
+    later = functools.partial(_unreached_refs, resolver, errors, warnings)
+    if upgraded.version:
+        functions, errors, later = _originals(upgraded, functions, errors, later, warnings)
     return Application(provider=dialect.name, dialect=dialect, options=options,
-                       functions=tuple(functions), errors=tuple(errors), version=doc.version,
+                       functions=tuple(functions), errors=tuple(errors),
+                       version=upgraded.version or doc.version,
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
-                       _responses=responses,
-                       _later=[functools.partial(_unreached_refs, resolver, errors, warnings)])
+                       _responses=responses, _later=[later])
+
+
+def _originals(upgraded: Upgraded, functions: list[Function], errors: list[OperationError],
+               later: Callable[[], list[Warning]], warnings: list[Warning],
+               ) -> tuple[list[Function], list[OperationError], Callable[[], list[Warning]]]:
+    """Errors, losses and later warnings of an upgraded document named at their original
+    pointers (Swagger 2.0: ``#/definitions/...``), and the upgrade's own notes as warnings."""
+    original = upgraded.original
+    warnings.extend(Warning(pointer=n.pointer, message=n.message) for n in upgraded.notes)
+    errors = [evolve(e, pointer=original(e.pointer)) for e in errors]
+    functions = [evolve(f, losses=tuple(evolve(x, pointer=original(x.pointer))
+                                        for x in f.losses)) if f.losses else f
+                 for f in functions]
+
+    def translated() -> list[Warning]:
+        return [Warning(pointer=original(w.pointer), message=w.message) for w in later()]
+
+    return functions, errors, translated
 
 
 def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list[list[str]]]:
