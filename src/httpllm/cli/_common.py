@@ -31,6 +31,9 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                         help="allow $refs to http(s) URLs (never fetched otherwise)")
     parser.add_argument("--allow-outside-root", action="store_true",
                         help="allow $refs to files outside the document's folder")
+    parser.add_argument("--root", default=None, metavar="DIR",
+                        help="$refs may read files under DIR (e.g. the repository) instead "
+                             "of the document's folder")
 
 
 def compile_from(args: argparse.Namespace) -> Application:
@@ -38,7 +41,7 @@ def compile_from(args: argparse.Namespace) -> Application:
                    strip_constraints=args.strip_constraints, unroll=args.unroll,
                    envelope=args.envelope, include=args.include, exclude=args.exclude,
                    allow_network=args.allow_network,
-                   allow_outside_root=args.allow_outside_root)
+                   allow_outside_root=args.allow_outside_root, root=args.root)
 
 
 def write(text: str, output: str | None) -> None:

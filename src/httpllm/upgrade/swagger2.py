@@ -40,7 +40,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm.pointer import escape
+from httpllm.pointer import escape, parts
 from httpllm.upgrade._record import Note, PointerMap, Tally, rewrite
 
 __all__ = [
@@ -115,6 +115,18 @@ class Context:
     resolve: Callable[[str, str], Any] = lambda ref, file: None
     consumes: list[str] = field(default_factory=lambda: [JSON])
     produces: list[str] = field(default_factory=lambda: [JSON])
+
+    def lookup(self, ref: str) -> Any:
+        """The original node of a parameter's ``$ref`` (``None`` when it cannot be read):
+        a ``#/...`` ref in this file, anything else through :attr:`resolve`."""
+        if not ref.startswith("#/"):
+            return self.resolve(ref, self.file)
+        node: Any = self.root
+        for token in parts(ref):
+            node = node.get(token) if isinstance(node, dict) else None
+        if isinstance(node, dict) and isinstance(node.get("$ref"), str):
+            return self.resolve(node["$ref"], self.file)
+        return node
 
     def note(self, pointer: str, message: str) -> None:
         """Record something not carried, at its original pointer in this file."""
@@ -427,7 +439,7 @@ def _listing(op: dict[str, Any], item: dict[str, Any], ctx: Context, at: str) ->
         for i, raw in enumerate(entries if isinstance(entries, list) else ()):
             node = raw
             if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
-                node = ctx.resolve(raw["$ref"], ctx.file)
+                node = ctx.lookup(raw["$ref"])
             listing.add(raw, node, f"{where}/{i}", ctx)
     return listing
 
