@@ -75,8 +75,12 @@ def querystring(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
     """``in: querystring`` with a form ``content`` -> ``in: query``, ``style: form``,
     ``explode: true`` and its ``schema``."""
     content = node.get("content")
-    if node.get("in") != "querystring" or not isinstance(content, dict) or list(content) != [
-            FORM] or not isinstance(content[FORM], dict):
+    if node.get("in") != "querystring":
+        return node
+    if not isinstance(content, dict) or list(content) != [FORM] or not isinstance(
+            content[FORM], dict):
+        ctx.notes.append(Note(f"{at}/content", "only an application/x-www-form-urlencoded "
+                              "querystring parameter can be sent: the operation is reported"))
         return node
     ctx.tally["querystring"] += 1
     out = {k: v for k, v in node.items() if k != "content"}
