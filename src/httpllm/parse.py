@@ -104,16 +104,12 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
         SpecError: not an OpenAPI 3.0/3.1/3.2 document, or ``paths`` is not an object.
     """
     version = _version(root, label)
-    paths = root.get("paths", {})
-    if paths is None:
-        paths = {}
-    if not isinstance(paths, dict):
-        raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
+    paths, paths_base = _paths(root, resolver, label)
     sites: list[OperationSite] = []
     errors: list[OperationError] = []
     for path, item in paths.items():
         pointer = join("#/paths", path)
-        base = resolver.base
+        base = paths_base
         try:
             if isinstance(item, dict) and isinstance(item.get("$ref"), str):
                 target = resolver.resolve(item["$ref"], base)
@@ -145,6 +141,29 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
                                        node=op, path_item=item, base=op_base))
     return Document(version=version, root=root, resolver=resolver, sites=tuple(sites),
                     errors=tuple(errors), label=label)
+
+
+def _paths(root: dict[str, Any], resolver: Resolver, label: str) -> tuple[dict[str, Any], str]:
+    """The Paths Object and the URI its path items' ``$ref``s resolve against. A ``paths``
+    that is itself a ``$ref`` (not in the specification, but how split repositories such
+    as googlemaps/openapi-specification keep theirs) is read from its file.
+
+    Raises:
+        SpecError: ``paths`` is not an object. RefError, AccessDenied: its ``$ref`` fails.
+    """
+    paths = root.get("paths", {})
+    base = resolver.base
+    if isinstance(paths, dict) and len(paths) == 1 and isinstance(paths.get("$ref"), str):
+        try:
+            target = resolver.resolve(paths["$ref"], base)
+        except HttpllmError as exc:
+            raise type(exc)(exc.message, pointer="#/paths/$ref", source=label) from exc
+        paths, base = target.node, target.uri.split("#", 1)[0]
+    if paths is None:
+        paths = {}
+    if not isinstance(paths, dict):
+        raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
+    return paths, base
 
 
 def _operations(item: dict[str, Any], pointer: str,
