@@ -13,11 +13,11 @@ import csv
 import sys
 from typing import Any
 
+from _util import specs_root
+
 import httpllm
 import httpllm._api
 from httpllm.upgrade import Upgraded, upgrade
-
-from _util import specs_root
 
 
 def compiled(path: Any, provider: str) -> tuple[Any, list[Upgraded]]:

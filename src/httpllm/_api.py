@@ -299,7 +299,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
-    later = functools.partial(_unreached_refs, resolver, errors, warnings)
+    later: Callable[[], list[Warning]] = functools.partial(_unreached_refs, resolver, errors,
+                                                           warnings)
     if upgraded.version:
         functions, errors, later = _originals(upgraded, functions, errors, later, warnings)
     return Application(provider=dialect.name, dialect=dialect, options=options,

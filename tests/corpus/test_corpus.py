@@ -6,8 +6,8 @@ module-scoped parametrized fixture, so only one Application is alive at a time) 
 checked: only httpllm errors escape; every parameters schema is a valid self-contained JSON
 Schema 2020-12 document (JSON-schema dialects); every tool passes its provider's checker; names
 match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents take the
-same checks (httpllm.upgrade); no document is skipped for its version. The dialects beyond "3.1" and "chatgpt" (strict and
-not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
+same checks (httpllm.upgrade); no document is skipped for its version. The dialects beyond
+"3.1" and "chatgpt" (strict and not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
 
 Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgroup`.
 """
@@ -58,7 +58,7 @@ DIALECTS = {
 # run only on request (HTTPLLM_CORPUS_DIALECTS=1), which keeps CI within its time budget.
 PROVIDERS = {**CORE, **(DIALECTS if os.environ.get("HTTPLLM_CORPUS_DIALECTS") else {})}
 NOT_JSON_SCHEMA = {"gemini", "3.0"}  # Gemini `Schema` and OpenAPI 3.0 Schema Objects
-UNSUPPORTED: tuple[str, ...] = ()  # every version is read (2.0 and 3.2 through httpllm.upgrade)
+UNSUPPORTED: tuple[str, ...] = ()  # every version is read (2.0, 3.2: httpllm.upgrade)
 
 
 def _manifest() -> list[dict[str, str]]:

@@ -10,10 +10,9 @@ from collections.abc import Iterator
 
 import pytest
 import uvicorn
+from execute.conftest import METHODS, START_TIMEOUT, echo
 from starlette.applications import Starlette
 from starlette.routing import Route
-
-from execute.conftest import METHODS, START_TIMEOUT, echo
 
 ECHO = Starlette(routes=[Route("/{rest:path}", echo, methods=[*METHODS, "QUERY", "COPY"])])
 

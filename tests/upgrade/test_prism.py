@@ -20,9 +20,9 @@ from typing import Any
 
 import httpx
 import pytest
+from execute.prism.harness import PRISM_BIN, SETUP, PrismServer, request_violations, start_all
 
 import httpllm
-from execute.prism.harness import PRISM_BIN, SETUP, PrismServer, request_violations, start_all
 
 pytestmark = pytest.mark.prism
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from httpllm.upgrade import swagger2
+from httpllm.upgrade import PointerMap, swagger2
 from httpllm.upgrade._record import Note
 from httpllm.upgrade.swagger2 import TAB_DELIMITED, Context
 
@@ -175,7 +175,8 @@ def test_convert_a_whole_document_without_changing_it() -> None:
     root: dict[str, Any] = {
         "swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": "h",
         "consumes": ["application/json"], "produces": ["application/xml"],
-        "parameters": {"Pet": {"name": "pet", "in": "body", "schema": {"$ref": "#/definitions/Pet"}},
+        "parameters": {"Pet": {"name": "pet", "in": "body",
+                               "schema": {"$ref": "#/definitions/Pet"}},
                        "Id": {"name": "id", "in": "path", "required": True, "type": "string"}},
         "definitions": {"Pet": {"type": "object", "x-nullable": True}},
         "paths": {"/pets/{id}": {
@@ -205,3 +206,14 @@ def test_x_ms_paths_are_noted() -> None:
     c = ctx()
     swagger2.x_ms_paths({"x-ms-paths": {"/a?op=b": {}}}, c)
     assert c.notes[0].pointer == "#/x-ms-paths/~1a?op=b"
+
+
+def test_array_enum_moves_to_items_with_a_note() -> None:
+    """An enum of strings on an array schema becomes the enum of its items, noted."""
+    c = ctx(pointers=PointerMap(sections={"/components/schemas": "/definitions"}))
+    node = {"type": "array", "items": {"type": "string"}, "enum": ["a", "b"]}
+    out = swagger2.array_enum(node, c, "/components/schemas/E")
+    assert out == {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}}
+    assert [n.pointer for n in c.notes] == ["#/definitions/E/enum"]
+    both = {"type": "array", "items": {"enum": ["a"]}, "enum": ["a"]}
+    assert swagger2.array_enum(both, c, "/x") is both

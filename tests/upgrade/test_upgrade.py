@@ -23,8 +23,8 @@ def test_swagger2_becomes_openapi30_with_a_tally() -> None:
     """A 2.0 document becomes a 3.0.3 one and each rule counts what it did."""
     doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
            "definitions": {"A": {"type": "string"}},
-           "paths": {"/a": {"get": {"responses": {"200": {"description": "ok",
-                                                          "schema": {"$ref": "#/definitions/A"}}}}}}}
+           "paths": {"/a": {"get": {"responses": {"200": {
+               "description": "ok", "schema": {"$ref": "#/definitions/A"}}}}}}}
     done = upgrade(doc)
     assert done.version == "2.0" and done.root["openapi"] == "3.0.3"
     assert done.tally["ref"] == 1 and done.tally["definitions"] == 1

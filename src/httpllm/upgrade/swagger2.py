@@ -240,8 +240,26 @@ def x_ms_enum(node: dict[str, Any], ctx: Context) -> dict[str, Any]:
     if not lines:
         return node
     ctx.tally["x_ms_enum"] += 1
-    text = node.get("description") if isinstance(node.get("description"), str) else ""
+    text = node.get("description")
+    text = text if isinstance(text, str) else ""
     return {**node, "description": "\n".join([text, *lines]).strip()}
+
+
+def array_enum(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
+    """An ``enum`` of scalars on ``type: array`` (no array can match it: a common 2.0 slip
+    for an enum of the items) -> the ``enum`` of ``items``, with a note at the original
+    pointer."""
+    enum, items = node.get("enum"), node.get("items")
+    if node.get("type") != "array" or not isinstance(enum, list) or not enum or any(
+            isinstance(v, (list, dict)) for v in enum) or not isinstance(items, dict) or (
+            "enum" in items or "$ref" in items):
+        return node
+    ctx.tally["array_enum"] += 1
+    where = ctx.pointers.original(f"{ctx.file}#{at}/enum")  # ``at`` is in the new document
+    ctx.notes.append(Note(where, "an enum of single values on an array: read as the enum of "
+                          "its items"))
+    rest = {k: v for k, v in node.items() if k != "enum"}
+    return {**rest, "items": {**items, "enum": enum}}
 
 
 NODE_RULES: tuple[Callable[[dict[str, Any], Context], dict[str, Any]], ...] = (
@@ -254,7 +272,7 @@ def nodes(tree: Any, ctx: Context, at: str = "") -> Any:
     def visit(node: dict[str, Any], pointer: str) -> dict[str, Any]:
         for rule in NODE_RULES:
             node = rule(node, ctx)
-        return node
+        return array_enum(node, ctx, pointer)
 
     return rewrite(tree, visit, at)
 
@@ -292,7 +310,7 @@ def collection_format(param: dict[str, Any], where: str, ctx: Context,
     if found is None:
         ctx.note(f"{at}/collectionFormat", f"collectionFormat {fmt} has no OpenAPI 3.x form "
                  f"in {where}: members are joined with commas")
-        found = _COLLECTION["csv"][where] if where in _COLLECTION["csv"] else ("form", False)
+        found = _COLLECTION["csv"].get(where, ("form", False))
     return {"style": found[0], "explode": found[1]}
 
 
@@ -557,9 +575,9 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, 
     section 4.7.5 (Server Object).
     """
     ctx.tally["servers"] += 1
-    host = root.get("host") if isinstance(root.get("host"), str) else ""
-    path = root.get("basePath") if isinstance(root.get("basePath"), str) else ""
-    path = "/" + path.strip("/") if path.strip("/") else ""
+    host, path = root.get("host"), root.get("basePath")
+    host = host if isinstance(host, str) else ""
+    path = "/" + path.strip("/") if isinstance(path, str) and path.strip("/") else ""
     if not host:
         return [{"url": path or "/"}]
     listed = [s for s in schemes if s in ("http", "https", "ws", "wss")] if isinstance(
@@ -704,7 +722,7 @@ def convert(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
     found = components(root, ctx)
     out["paths"] = _paths(root, ctx)
     x_ms_paths(root, ctx)
-    result = nodes({**out, "components": found} if found else out, ctx)
+    result: dict[str, Any] = nodes({**out, "components": found} if found else out, ctx)
     if isinstance(result.get("components"), dict) and isinstance(
             result["components"].get("schemas"), dict):
         schemas = x_ms_discriminator_value(result["components"]["schemas"], ctx)
