@@ -1,4 +1,4 @@
-"""Corpus tests: every OpenAPI 3.0/3.1 root document of shared/specs compiles cleanly.
+"""Corpus tests: every Swagger 2.0 and OpenAPI 3.0-3.2 root document of shared/specs compiles cleanly.
 
 Each document of the `real` and `edge` sets in MANIFEST.tsv is compiled once per provider (a
 module-scoped parametrized fixture, so only one Application is alive at a time) with
@@ -7,7 +7,8 @@ checked: only httpllm errors escape; every parameters schema is a valid self-con
 Schema 2020-12 document (JSON-schema dialects); every tool passes its provider's checker; names
 match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents take the
 same checks (httpllm.upgrade); no document is skipped for its version. The dialects beyond
-"3.1" and "chatgpt" (strict and not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
+"3.1" and "chatgpt" (strict and not) carry the `dialects` marker: `-m dialects` selects them,
+`-m "not dialects"` skips them.
 
 Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgroup`.
 """
