@@ -1,4 +1,4 @@
-"""Corpus tests: every Swagger 2.0 and OpenAPI 3.0-3.2 root document of shared/specs compiles cleanly.
+"""Corpus tests: every Swagger 2.0 and OpenAPI 3.0-3.2 root document of shared/specs compiles.
 
 Each document of the `real` and `edge` sets in MANIFEST.tsv is compiled once per provider (a
 module-scoped parametrized fixture, so only one Application is alive at a time) with
