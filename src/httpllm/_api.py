@@ -62,7 +62,7 @@ class Application:
         errors: operations that could not be compiled (the others are in ``functions``).
         warnings: problems kept rather than guessed, and limits exceeded.
         cycles: each reference cycle, as the sorted list of the schema names on it.
-        version: the document's OpenAPI version (``"3.0"`` or ``"3.1"``).
+        version: the document's version (``"2.0"``, ``"3.0"``, ``"3.1"`` or ``"3.2"``).
     """
 
     provider: str

@@ -19,7 +19,7 @@ from urllib.parse import urldefrag, urljoin
 from httpllm.errors import HttpllmError
 from httpllm.load import Loader
 from httpllm.pointer import parts
-from httpllm.upgrade import openapi32, swagger2
+from httpllm.upgrade import openapi32, schemas2, swagger2
 from httpllm.upgrade._record import Note, PointerMap, Tally
 
 __all__ = ["Note", "PointerMap", "Tally", "Upgraded", "upgrade"]
@@ -144,7 +144,7 @@ class _Files:
         node = original
         for token in parts(fragment):
             node = node.get(token) if isinstance(node, dict) else None
-        return swagger2.nodes(swagger2.path_item(node, ctx, "#" + fragment), ctx)
+        return schemas2.nodes(swagger2.path_item(node, ctx, "#" + fragment), ctx)
 
     def register(self, root: dict[str, Any]) -> None:
         """Note every path item the root takes from another file (upgraded when read)."""
