@@ -283,3 +283,29 @@ def test_compile_with_root_reads_the_sibling_folder() -> None:
     assert [f.name for f in bound.functions] == ["readOutside"] and not bound.errors
     default = httpllm.compile(ROOT, "3.1", include="readOutside")
     assert [e.kind for e in default.errors] == ["AccessDenied"]
+
+
+def _multi_file_rows() -> list[Any]:
+    """The real documents split over several files (MANIFEST.tsv `n_files` > 1)."""
+    import csv
+    import os
+
+    folder = os.environ.get("HTTPLLM_SPECS")
+    manifest = Path(folder) / "MANIFEST.tsv" if folder else None
+    if manifest is None or not manifest.is_file():
+        return []
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [pytest.param(r["local_path"], id=r["local_path"]) for r in rows
+            if r["set"] == "real" and r["n_files"] not in ("", "1")]
+
+
+@pytest.mark.parametrize("local_path", _multi_file_rows())
+def test_multi_file_repositories_compile_within_their_root(specs_dir: Path,
+                                                           local_path: str) -> None:
+    """A real multi-file document compiles with `root=` its repository folder, with no
+    operation refused by the file gate and none lost."""
+    repository = specs_dir / Path(local_path).parts[0] / Path(local_path).parts[1]
+    app = httpllm.compile(specs_dir / local_path, "3.1", root=repository)
+    assert [e for e in app.errors if e.kind == "AccessDenied"] == []
+    assert app.functions

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -310,6 +311,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        _responses=responses, _later=[later])
 
 
+_REF_IN_TEXT = re.compile(r"#/components/[^\s'\"()]+")
+"""A pointer into the upgraded document's components, as messages quote a ``$ref``."""
+
+
 def _originals(upgraded: Upgraded, functions: list[Function], errors: list[OperationError],
                later: Callable[[], list[Warning]], warnings: list[Warning],
                ) -> tuple[list[Function], list[OperationError], Callable[[], list[Warning]]]:
@@ -317,7 +322,8 @@ def _originals(upgraded: Upgraded, functions: list[Function], errors: list[Opera
     pointers (Swagger 2.0: ``#/definitions/...``), and the upgrade's own notes as warnings."""
     original = upgraded.original
     warnings.extend(Warning(pointer=n.pointer, message=n.message) for n in upgraded.notes)
-    errors = [evolve(e, pointer=original(e.pointer)) for e in errors]
+    errors = [evolve(e, pointer=original(e.pointer), message=_REF_IN_TEXT.sub(
+        lambda m: original(m.group()), e.message)) for e in errors]
     functions = [evolve(f, losses=tuple(evolve(x, pointer=original(x.pointer))
                                         for x in f.losses)) if f.losses else f
                  for f in functions]

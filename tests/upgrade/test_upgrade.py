@@ -61,6 +61,7 @@ def test_errors_and_losses_name_original_pointers() -> None:
     2.0 parameter, at its index in the 2.0 list (the body parameter before it counts)."""
     app = httpllm.compile(FIXTURES / "api.yaml", "3.1", strip_constraints=True)
     assert [e.pointer for e in app.errors] == ["#/definitions/Broken/properties/missing"]
+    assert "'#/definitions/Nowhere' points to nowhere" in app.errors[0].message
     losses = [x.pointer for x in app.function("putPet").losses]
     assert losses == ["#/paths/~1pets~1{id}/put/parameters/1/maxLength"]
 
