@@ -515,9 +515,48 @@ def x_ms_paths(root: dict[str, Any], ctx: Context) -> None:
                      "in the path key) have no OpenAPI 3.x form: not compiled")
 
 
-DOCUMENT_RULES = ("servers", "components", "paths", "x_ms_paths", "x_ms_discriminator_value",
-                  "nodes")
-"""The order :func:`convert` applies the document rules in."""
+_MOVED = ("swagger", "host", "basePath", "schemes", "consumes", "produces", "definitions",
+          "parameters", "responses", "securityDefinitions", "paths")
+"""Top-level 2.0 fields the document rules replace."""
+
+DocumentRule = Callable[[dict[str, Any], dict[str, Any], Context], dict[str, Any]]
+"""``(2.0 root, 3.0 document so far, ctx) -> 3.0 document``."""
+
+
+def _servers(root: dict[str, Any], out: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    return {**out, "servers": servers(root, root.get("schemes"), ctx)}
+
+
+def _components(root: dict[str, Any], out: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    found = components(root, ctx)
+    return {**out, "components": found} if found else out
+
+
+def _paths_of(root: dict[str, Any], out: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    x_ms_paths(root, ctx)
+    return {**out, "paths": _paths(root, ctx)}
+
+
+def _nodes(root: dict[str, Any], out: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    done: dict[str, Any] = nodes(out, ctx)
+    return done
+
+
+def _mapping(root: dict[str, Any], out: dict[str, Any], ctx: Context) -> dict[str, Any]:
+    found = out.get("components")
+    schemas = found.get("schemas") if isinstance(found, dict) else None
+    if not isinstance(found, dict) or not isinstance(schemas, dict):
+        return out
+    mapped = x_ms_discriminator_value(schemas, ctx)
+    return out if mapped is schemas else {**out, "components": {**found, "schemas": mapped}}
+
+
+DOCUMENT_RULES: tuple[DocumentRule, ...] = (_servers, _components, _paths_of, _nodes, _mapping)
+"""What :func:`convert` applies, in order: ``host``/``basePath``/``schemes`` -> servers
+(:func:`servers`); the sections -> components (:func:`components`); each path item
+(:func:`path_item`, :func:`operation`; ``x-ms-paths`` noted); the Schema Object rules on
+everything (:func:`httpllm.upgrade.schemas2.nodes`); ``x-ms-discriminator-value`` ->
+discriminator mappings."""
 
 OPERATION_RULES = ("parameter", "collection_format", "default", "allow_empty_value",
                    "x_example", "body", "form_data", "media_types", "response",
@@ -526,7 +565,8 @@ OPERATION_RULES = ("parameter", "collection_format", "default", "allow_empty_val
 
 
 def convert(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
-    """A whole 2.0 document (or a 2.0 file it refers to) -> OpenAPI 3.0.3.
+    """A whole 2.0 document (or a 2.0 file it refers to) -> OpenAPI 3.0.3, by
+    :data:`DOCUMENT_RULES`.
 
     >>> ctx = Context(root={})
     >>> convert({"swagger": "2.0", "info": {}, "paths": {}}, ctx)["openapi"]
@@ -534,21 +574,12 @@ def convert(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """
     ctx.consumes = _media(root, "consumes", ctx.consumes)
     ctx.produces = _media(root, "produces", ctx.produces)
-    out: dict[str, Any] = {k: v for k, v in root.items() if k not in (
-        "swagger", "host", "basePath", "schemes", "consumes", "produces", "definitions",
-        "parameters", "responses", "securityDefinitions", "paths")}
-    out = {"openapi": "3.0.3", **out, "servers": servers(root, root.get("schemes"), ctx)}
-    found = components(root, ctx)
-    out["paths"] = _paths(root, ctx)
-    x_ms_paths(root, ctx)
-    result: dict[str, Any] = nodes({**out, "components": found} if found else out, ctx)
-    if isinstance(result.get("components"), dict) and isinstance(
-            result["components"].get("schemas"), dict):
-        schemas = x_ms_discriminator_value(result["components"]["schemas"], ctx)
-        if schemas is not result["components"]["schemas"]:
-            result = {**result, "components": {**result["components"], "schemas": schemas}}
+    out: dict[str, Any] = {"openapi": "3.0.3", **{k: v for k, v in root.items()
+                                                  if k not in _MOVED}}
+    for rule in DOCUMENT_RULES:
+        out = rule(root, out, ctx)
     ctx.tally["document"] += 1
-    return result
+    return out
 
 
 def fragment(node: Any, ctx: Context) -> Any:
