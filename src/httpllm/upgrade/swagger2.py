@@ -253,6 +253,10 @@ def form_data(params: list[tuple[dict[str, Any], str]], consumes: list[str], ctx
             encoding[name] = style
         if param.get("required") is True:
             required.append(name)
+        for key in ("allowEmptyValue", "x-example"):
+            if key in param:
+                ctx.note(f"{at}/{key}", f"{key} of a form field has no OpenAPI 3.x place: "
+                         "dropped")
         for m in media:
             ctx.move(f"{new}/content/{escape(m)}/schema/properties/{escape(name)}", at)
     schema = {"type": "object", "properties": properties, **({"required": required}
@@ -393,6 +397,9 @@ def _header(node: Any, ctx: Context, at: str) -> Any:
         return node
     out = {k: v for k, v in node.items() if k not in _SCHEMA_KEYS and k != "collectionFormat"}
     out["schema"] = schema_of(node, ctx, at)
+    if node.get("collectionFormat", "csv") != "csv":
+        ctx.note(f"{at}/collectionFormat", "a response header's collectionFormat other than "
+                 "csv has no OpenAPI 3.x form: dropped")
     ctx.move(f"{at}/schema", at)
     return out
 
