@@ -152,3 +152,18 @@ def test_x_ms_paths_are_noted() -> None:
     c = ctx()
     swagger2.x_ms_paths({"x-ms-paths": {"/a?op=b": {}}}, c)
     assert c.notes[0].pointer == "#/x-ms-paths/~1a?op=b"
+
+
+def test_parameter_with_name_and_ref_reads_the_ref_as_its_schema() -> None:
+    """A parameter with a name, an in and a $ref (not valid 2.0) keeps its name; the $ref
+    becomes its schema, with a note."""
+    root: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                            "definitions": {"M": {"type": "object"}},
+                            "paths": {"/a": {"get": {"parameters": [
+                                {"name": "m", "in": "query", "$ref": "#/definitions/M"}],
+                                "responses": {"200": {"description": "ok"}}}}}}
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    assert out["paths"]["/a"]["get"]["parameters"] == [
+        {"name": "m", "in": "query", "schema": {"$ref": "#/components/schemas/M"}}]
+    assert [n.pointer for n in c.notes] == ["#/paths/~1a/get/parameters/0/$ref"]

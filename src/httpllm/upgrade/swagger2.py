@@ -306,7 +306,8 @@ def _listing(op: dict[str, Any], item: dict[str, Any], ctx: Context, at: str) ->
         entries = holder.get("parameters")
         for i, raw in enumerate(entries if isinstance(entries, list) else ()):
             node = raw
-            if isinstance(raw, dict) and isinstance(raw.get("$ref"), str):
+            if isinstance(raw, dict) and isinstance(raw.get("$ref"), str) and not (
+                    "name" in raw and "in" in raw):  # else a $ref read as its schema
                 node = ctx.lookup(raw["$ref"])
             listing.add(raw, node, f"{where}/{i}", ctx)
     return listing
