@@ -59,14 +59,15 @@ def test_unknown_provider_lists_the_known_ones() -> None:
 @pytest.mark.parametrize(
     ("doc", "pattern"),
     [
-        ({"swagger": "2.0"}, "Swagger 2.0 is not supported"),
-        ({"openapi": "3.2.0"}, "3.2.0 is not supported"),
+        ({"swagger": "1.2"}, "Swagger 1.2 is not supported"),
+        ({"openapi": "3.3.0"}, "3.3.0 is not supported"),
         ({"info": {}}, "expected an `openapi` version"),
         ([], "expected an OpenAPI object"),
     ],
 )
 def test_unsupported_documents_raise_spec_error(doc: object, pattern: str) -> None:
-    """Documents that are not OpenAPI 3.0/3.1 raise SpecError saying what was expected."""
+    """Documents that are not Swagger 2.0 or OpenAPI 3.0-3.2 raise SpecError saying what was
+    expected."""
     with pytest.raises(SpecError, match=pattern):
         httpllm.compile(doc)  # type: ignore[arg-type]
 

@@ -46,7 +46,7 @@ def test_invalid_input_exits_non_zero_with_one_line(
 ) -> None:
     """Invalid input exits 1 with a one-line message on stderr."""
     bad = tmp_path / "bad.yaml"
-    bad.write_text("swagger: '2.0'\n")
+    bad.write_text("swagger: '1.2'\n")
     assert main(["compile", str(bad)]) == 1
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "Swagger" in err
@@ -57,3 +57,23 @@ def test_list_providers(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["compile", "--list-providers"]) == 0
     out = capsys.readouterr().out
     assert "chatgpt" in out and "3.1" in out
+
+
+def test_root_flag_bounds_the_files_read(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--root DIR` lets a $ref read a sibling folder of the document's; without it the
+    operation is skipped with the gate's message."""
+    fixtures = Path(__file__).resolve().parent / "fixtures" / "refs"
+    spec = str(fixtures / "api" / "openapi.yaml")
+    assert main(["compile", spec, "-p", "3.1", "--include", "readOutside",
+                 "--root", str(fixtures)]) == 0
+    assert "skipped" not in capsys.readouterr().err
+    assert main(["compile", spec, "-p", "3.1", "--include", "readOutside"]) == 3  # no tool
+    assert "outside the document's folder" in capsys.readouterr().err
+
+
+def test_swagger2_document_compiles(capsys: pytest.CaptureFixture[str]) -> None:
+    """A Swagger 2.0 document compiles from the command line like a 3.x one."""
+    spec = str(Path(__file__).resolve().parent / "fixtures" / "swagger2" / "wire.yaml")
+    assert main(["compile", spec, "-p", "chatgpt"]) == 0
+    names = [t["function"]["name"] for t in json.loads(capsys.readouterr().out)]
+    assert names == ["getItems", "listItems", "addPet", "upload", "sendForm"]

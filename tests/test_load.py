@@ -235,3 +235,77 @@ def test_compile_refuses_billion_laughs() -> None:
     """compile() refuses a YAML alias bomb with LimitExceeded."""
     with pytest.raises(LimitExceeded):
         httpllm.compile("openapi: 3.1.0\n" + billion_laughs())
+
+
+# -- the root= bound ---------------------------------------------------------------------------
+
+
+def test_root_bound_allows_a_sibling_folder() -> None:
+    """With `bound` the parent folder, `../outside.yaml` is read; the default still refuses."""
+    uri = (FIXTURES / "outside.yaml").resolve().as_uri()
+    assert Loader(ROOT.resolve(), bound=FIXTURES)(uri) == {"Thing": {"type": "integer",
+                                                                     "maximum": 9}}
+    with pytest.raises(AccessDenied, match="outside the document's folder"):
+        Loader(ROOT.resolve())(uri)
+
+
+def test_root_bound_refuses_what_is_outside_it(tmp_path: Path) -> None:
+    """A file outside the `bound` folder is refused, naming the root folder."""
+    (tmp_path / "repo" / "api").mkdir(parents=True)
+    (tmp_path / "secret.yaml").write_text("a: 1\n")
+    doc = tmp_path / "repo" / "api" / "openapi.yaml"
+    doc.write_text("openapi: 3.1.0\n")
+    with pytest.raises(AccessDenied, match="outside the root folder"):
+        Loader(doc, bound=tmp_path / "repo")((tmp_path / "secret.yaml").as_uri())
+
+
+def test_symlink_leaving_the_root_is_refused(tmp_path: Path) -> None:
+    """A symbolic link inside the root folder that points outside it is refused."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (tmp_path / "secret.yaml").write_text("a: 1\n")
+    (repo / "link.yaml").symlink_to(tmp_path / "secret.yaml")
+    doc = repo / "openapi.yaml"
+    doc.write_text("openapi: 3.1.0\n")
+    with pytest.raises(AccessDenied, match="outside the root folder"):
+        Loader(doc, bound=repo)((repo / "link.yaml").as_uri())
+
+
+def test_document_outside_its_root_is_refused(tmp_path: Path) -> None:
+    """A `root=` folder that does not hold the document itself is refused."""
+    with pytest.raises(AccessDenied, match="outside the root folder"):
+        httpllm.compile(ROOT, "3.1", root=tmp_path)
+
+
+def test_compile_with_root_reads_the_sibling_folder() -> None:
+    """`compile(root=...)` reads `../outside.yaml`; without it that operation is an error."""
+    bound = httpllm.compile(ROOT, "3.1", root=FIXTURES, include="readOutside")
+    assert [f.name for f in bound.functions] == ["readOutside"] and not bound.errors
+    default = httpllm.compile(ROOT, "3.1", include="readOutside")
+    assert [e.kind for e in default.errors] == ["AccessDenied"]
+
+
+def _multi_file_rows() -> list[Any]:
+    """The real documents split over several files (MANIFEST.tsv `n_files` > 1)."""
+    import csv
+    import os
+
+    folder = os.environ.get("HTTPLLM_SPECS")
+    manifest = Path(folder) / "MANIFEST.tsv" if folder else None
+    if manifest is None or not manifest.is_file():
+        return []
+    with manifest.open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle, delimiter="\t"))
+    return [pytest.param(r["local_path"], id=r["local_path"]) for r in rows
+            if r["set"] == "real" and r["n_files"] not in ("", "1")]
+
+
+@pytest.mark.parametrize("local_path", _multi_file_rows())
+def test_multi_file_repositories_compile_within_their_root(specs_dir: Path,
+                                                           local_path: str) -> None:
+    """A real multi-file document compiles with `root=` its repository folder, with no
+    operation refused by the file gate and none lost."""
+    repository = specs_dir / Path(local_path).parts[0] / Path(local_path).parts[1]
+    app = httpllm.compile(specs_dir / local_path, "3.1", root=repository)
+    assert [e for e in app.errors if e.kind == "AccessDenied"] == []
+    assert app.functions

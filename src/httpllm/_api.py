@@ -5,6 +5,8 @@ from __future__ import annotations
 import difflib
 import functools
 import json
+import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -23,10 +25,11 @@ from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, sour
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
-from httpllm.records import Argument, Function, OperationError
+from httpllm.records import Argument, Function, OperationError, evolve
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
 from httpllm.selection import Selector, select
+from httpllm.upgrade import Upgraded, upgrade
 
 __all__ = ["Application", "Warning", "compile"]
 
@@ -62,7 +65,7 @@ class Application:
         errors: operations that could not be compiled (the others are in ``functions``).
         warnings: problems kept rather than guessed, and limits exceeded.
         cycles: each reference cycle, as the sorted list of the schema names on it.
-        version: the document's OpenAPI version (``"3.0"`` or ``"3.1"``).
+        version: the document's version (``"2.0"``, ``"3.0"``, ``"3.1"`` or ``"3.2"``).
         operations: how many operations the document has under ``paths``, before
             ``include=``/``exclude=`` chose among them.
     """
@@ -344,8 +347,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     separate: Callable[[Argument], bool] | None = None,
     document_url: str | None = None,
     form_style: Literal["brackets", "repeat"] = "brackets",
+    root: str | os.PathLike[str] | None = None,
 ) -> Application:
-    """Compile an OpenAPI 3.0/3.1 document into one function per operation.
+    """Compile a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document into one function per operation.
 
     Args:
         spec: a path, JSON/YAML text, bytes, or an already-parsed ``dict``.
@@ -368,6 +372,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         exclude: selectors of operations to leave out.
         allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
         allow_outside_root: allow ``$ref``s to files outside the document's folder.
+        root: the folder whose files ``$ref``s may read (e.g. the repository holding the
+            document and its shared schemas) instead of the document's folder.
         limits: size, nesting and alias-expansion limits of the loader.
         separate: picks arguments kept out of the model's view (e.g.
             ``lambda a: a.location == "header"``); the host passes their values to
@@ -390,7 +396,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
         OptionError: an option value cannot be used (``unroll=-1``, an envelope the
             provider does not have, ``strict=True`` for a provider without a strict mode).
         LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
-        SpecError: not an OpenAPI 3.0/3.1 document.
+        SpecError: not a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document.
     """
     dialect = get_dialect(provider)
     options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
@@ -400,17 +406,22 @@ def compile(  # the public name the project is known by (shadows the builtin her
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     raw, path, label = source_of(spec)
-    root = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label, limits=limits)
+    document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
+                                                                       limits=limits)
     base = path.as_uri() if path is not None else ROOT
     loader = Loader(path, limits=limits, allow_network=allow_network,
-                    allow_outside_root=allow_outside_root)
-    loader.files[base] = root
-    resolver = Resolver(root, base, loader)
-    doc = parse(root, resolver, label=label)
+                    allow_outside_root=allow_outside_root, bound=root)
+    upgraded = upgrade(document, loader=loader, base=base)
+    loader.files[base] = upgraded.root
+    resolver = Resolver(upgraded.root, base, loader)
+    doc = parse(upgraded.root, resolver, label=label)
 
     warnings: list[Warning] = []
-    named = NamedSchemas(resolver, doc.version,
-                         lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+
+    def warn(at: str, message: str) -> None:
+        warnings.append(Warning(pointer=upgraded.original(at), message=message))
+
+    named = NamedSchemas(resolver, doc.version, warn)
     composer = Composer(doc, named, document_url, form_style)
     errors = list(doc.errors)
     drafts: list[Draft] = []
@@ -425,8 +436,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     renderer = Renderer(dialect, options, inliner.origins)
-    responses = Responses(resolver, doc.version, reference=reference,
-                          warn=lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    responses = Responses(resolver, doc.version, reference=reference, warn=warn)
     # Every response is recorded before any function renders: a dialect that reads
     # ``output`` while rendering (mcp) computes them all at its first read.
     outputs = [None if draft.response is None else responses.add(draft.site.pointer,
@@ -447,12 +457,38 @@ def compile(  # the public name the project is known by (shadows the builtin her
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
+    later: Callable[[], list[Warning]] = functools.partial(_unreached_refs, resolver, errors,
+                                                           warnings)
+    if upgraded.version:
+        functions, errors, later = _originals(upgraded, functions, errors, later, warnings)
     return Application(provider=dialect.name, dialect=dialect, options=options,
-                       functions=tuple(functions), errors=tuple(errors), version=doc.version,
-                       operations=len(doc.sites),
+                       functions=tuple(functions), errors=tuple(errors),
+                       version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
-                       _responses=responses,
-                       _later=[functools.partial(_unreached_refs, resolver, errors, warnings)])
+                       _responses=responses, _later=[later])
+
+
+_REF_IN_TEXT = re.compile(r"#/components/[^\s'\"()]+")
+"""A pointer into the upgraded document's components, as messages quote a ``$ref``."""
+
+
+def _originals(upgraded: Upgraded, functions: list[Function], errors: list[OperationError],
+               later: Callable[[], list[Warning]], warnings: list[Warning],
+               ) -> tuple[list[Function], list[OperationError], Callable[[], list[Warning]]]:
+    """Errors, losses and later warnings of an upgraded document named at their original
+    pointers (Swagger 2.0: ``#/definitions/...``), and the upgrade's own notes as warnings."""
+    original = upgraded.original
+    warnings.extend(Warning(pointer=n.pointer, message=n.message) for n in upgraded.notes)
+    errors = [evolve(e, pointer=original(e.pointer), message=_REF_IN_TEXT.sub(
+        lambda m: original(m.group()), e.message)) for e in errors]
+    functions = [evolve(f, losses=tuple(evolve(x, pointer=original(x.pointer))
+                                        for x in f.losses)) if f.losses else f
+                 for f in functions]
+
+    def translated() -> list[Warning]:
+        return [Warning(pointer=original(w.pointer), message=w.message) for w in later()]
+
+    return functions, errors, translated
 
 
 def _renamed(functions: list[Function]) -> list[Warning]:

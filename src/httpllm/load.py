@@ -1,14 +1,16 @@
 """Source -> raw document: safe JSON/YAML, size/nesting/alias limits, the file/network gate.
 
-Nothing is fetched over the network and no file outside the document's folder is read
-unless the caller opts in (``allow_network`` / ``allow_outside_root``).
+Nothing is fetched over the network and no file outside the document's folder (or the
+``bound`` folder the caller names, e.g. a repository) is read unless the caller opts in
+(``allow_network`` / ``allow_outside_root``); symbolic links are followed before the check,
+so a link that leaves the folder is refused too.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -172,11 +174,20 @@ class Loader:
     """Reads the files a document refers to, within the gate; caches each file once.
 
     Args:
-        root: the document's own file (its folder bounds what may be read), or ``None``
-            for text or dict input (then no relative file can be read).
+        root: the document's own file (its folder bounds what may be read, unless ``bound``
+            is given), or ``None`` for text or dict input (then no relative file can be read).
         limits: the safety limits for every file.
         allow_network: allow ``http(s)://`` references (off by default).
-        allow_outside_root: allow files outside the root document's folder (off by default).
+        allow_outside_root: allow files outside the folder (off by default).
+        bound: the folder whose files may be read (a repository holding the document and
+            its shared schemas), instead of the document's folder.
+
+    Attributes:
+        transform: ``(uri, value) -> value`` applied to each file read before it is cached
+            (the Swagger 2.0 upgrade sets it), or ``None``.
+
+    Raises:
+        AccessDenied: the document itself is outside ``bound``.
     """
 
     def __init__(
@@ -186,13 +197,23 @@ class Loader:
         limits: Limits = Limits(),
         allow_network: bool = False,
         allow_outside_root: bool = False,
+        bound: str | os.PathLike[str] | None = None,
     ) -> None:
         self.root = root
         self.folder = root.parent if root else None
+        self._where = "the document's folder"
+        if bound is not None:
+            self._where = "the root folder"
+            self.folder = Path(bound).resolve()
+            if root is not None and not allow_outside_root and not root.resolve(
+                    ).is_relative_to(self.folder):
+                raise AccessDenied(f"{root} is outside the root folder {self.folder} "
+                                   "(--root / root=)")
         self.limits = limits
         self.allow_network = allow_network
         self.allow_outside_root = allow_outside_root
         self.files: dict[str, Any] = {}
+        self.transform: Callable[[str, Any], Any] | None = None
 
     def __call__(self, uri: str) -> Any:
         """Load the document at an absolute ``file://`` or ``http(s)://`` URI (no fragment).
@@ -218,6 +239,8 @@ class Loader:
                                "a dict (give the document as a path to read files beside it)")
         else:
             raise AccessDenied(f"unsupported reference scheme {parsed.scheme!r} in {uri}")
+        if self.transform is not None:
+            value = self.transform(uri, value)
         self.files[uri] = value
         return value
 
@@ -227,8 +250,8 @@ class Loader:
             raise AccessDenied(f"relative file reference {path.name!r} in a document given as text")
         if not self.allow_outside_root and not path.is_relative_to(self.folder):
             raise AccessDenied(
-                f"{path} is outside the document's folder {self.folder} "
-                "(pass allow_outside_root=True)"
+                f"{path} is outside {self._where} {self.folder} "
+                "(pass root= a folder holding both, or allow_outside_root=True)"
             )
         try:
             data = path.read_bytes()

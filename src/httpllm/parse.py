@@ -1,5 +1,8 @@
 """Raw document -> :class:`Document`: the version check and the typed view of operations.
 
+OpenAPI 3.0, 3.1 and 3.2 are read here (a Swagger 2.0 document arrives upgraded to 3.0 by
+:mod:`httpllm.upgrade`); a 3.2 document is read with the 3.1 models, its ``query`` method
+and ``additionalOperations`` listed as operations like the others.
 openapi-pydantic (3.0 and 3.1 models) validates each operation's *structure*
 (parameters, request body, names) one operation at a time, so one malformed
 operation is reported and the others compile. Schemas inside are left to the normalize
@@ -24,7 +27,9 @@ from httpllm.refs import Resolver
 __all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-_VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
+METHODS_32 = (*METHODS, "query")
+"""OpenAPI 3.2 adds the ``query`` method (and any other in ``additionalOperations``)."""
+_VERSION = re.compile(r"^3\.(0|1|2)\.\d+(-.+)?$")
 _SCHEMA = {"$ref": "#"}
 """What a Schema Object is replaced by in the skeleton: schemas are read by the normalize
 passes, not here, and a Reference Object (one field) is the cheapest thing the models
@@ -58,7 +63,7 @@ class Document:
     """A parsed OpenAPI document.
 
     Attributes:
-        version: ``"3.0"`` or ``"3.1"``.
+        version: ``"3.0"``, ``"3.1"`` or ``"3.2"``.
         root: the raw root document.
         resolver: resolves ``$ref``s (root and other files, through the gate).
         sites: every operation under ``paths``, in document order.
@@ -78,17 +83,16 @@ def _version(root: Any, label: str) -> str:
     if not isinstance(root, dict):
         raise SpecError(f"expected an OpenAPI object at the top, got {type(root).__name__}",
                         pointer="#", source=label)
-    if "swagger" in root:
-        raise SpecError(f"Swagger {root.get('swagger')} is not supported; expected OpenAPI 3.0 "
-                        "or 3.1 (convert it first, e.g. with swagger2openapi)",
-                        pointer="#/swagger", source=label)
+    if "swagger" in root and "openapi" not in root:
+        raise SpecError(f"Swagger {root.get('swagger')} is not supported; expected Swagger 2.0 "
+                        "or OpenAPI 3.0, 3.1 or 3.2", pointer="#/swagger", source=label)
     version = root.get("openapi")
     if not isinstance(version, str):
-        raise SpecError("expected an `openapi` version string (3.0.x or 3.1.x)",
+        raise SpecError("expected an `openapi` version string (3.0.x, 3.1.x or 3.2.x)",
                         pointer="#/openapi", source=label)
     match = _VERSION.match(version)
     if not match:
-        raise SpecError(f"OpenAPI {version} is not supported; expected 3.0.x or 3.1.x",
+        raise SpecError(f"OpenAPI {version} is not supported; expected 3.0.x, 3.1.x or 3.2.x",
                         pointer="#/openapi", source=label)
     return f"3.{match.group(1)}"
 
@@ -97,19 +101,15 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
     """Check the version and list the operations of a raw document.
 
     Raises:
-        SpecError: not an OpenAPI 3.0/3.1 document, or ``paths`` is not an object.
+        SpecError: not an OpenAPI 3.0/3.1/3.2 document, or ``paths`` is not an object.
     """
     version = _version(root, label)
-    paths = root.get("paths", {})
-    if paths is None:
-        paths = {}
-    if not isinstance(paths, dict):
-        raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
+    paths, paths_base = _paths(root, resolver, label)
     sites: list[OperationSite] = []
     errors: list[OperationError] = []
     for path, item in paths.items():
         pointer = join("#/paths", path)
-        base = resolver.base
+        base = paths_base
         try:
             if isinstance(item, dict) and isinstance(item.get("$ref"), str):
                 target = resolver.resolve(item["$ref"], base)
@@ -122,11 +122,7 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
             errors.append(OperationError(method="", path=path, pointer=exc.pointer or pointer,
                                          message=exc.message, kind=type(exc).__name__))
             continue
-        for method in METHODS:
-            op = item.get(method)
-            if op is None:
-                continue
-            site_pointer = f"{pointer}/{method}"
+        for method, op, site_pointer in _operations(item, pointer, version):
             op_base = base
             if isinstance(op, dict) and isinstance(op.get("$ref"), str):
                 try:  # not in the specification, but common in split documents
@@ -145,6 +141,42 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
                                        node=op, path_item=item, base=op_base))
     return Document(version=version, root=root, resolver=resolver, sites=tuple(sites),
                     errors=tuple(errors), label=label)
+
+
+def _paths(root: dict[str, Any], resolver: Resolver, label: str) -> tuple[dict[str, Any], str]:
+    """The Paths Object and the URI its path items' ``$ref``s resolve against. A ``paths``
+    that is itself a ``$ref`` (not in the specification, but how split repositories such
+    as googlemaps/openapi-specification keep theirs) is read from its file.
+
+    Raises:
+        SpecError: ``paths`` is not an object. RefError, AccessDenied: its ``$ref`` fails.
+    """
+    paths = root.get("paths", {})
+    base = resolver.base
+    if isinstance(paths, dict) and len(paths) == 1 and isinstance(paths.get("$ref"), str):
+        try:
+            target = resolver.resolve(paths["$ref"], base)
+        except HttpllmError as exc:
+            raise type(exc)(exc.message, pointer="#/paths/$ref", source=label) from exc
+        paths, base = target.node, target.uri.split("#", 1)[0]
+    if paths is None:
+        paths = {}
+    if not isinstance(paths, dict):
+        raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
+    return paths, base
+
+
+def _operations(item: dict[str, Any], pointer: str,
+                version: str) -> list[tuple[str, Any, str]]:
+    """``(method, operation, pointer)`` of a path item: its fixed methods, then (3.2) its
+    ``additionalOperations`` (methods as written, lower-cased: ``COPY`` -> ``copy``)."""
+    fixed = METHODS_32 if version == "3.2" else METHODS
+    out = [(m, item[m], f"{pointer}/{m}") for m in fixed if item.get(m) is not None]
+    extra = item.get("additionalOperations") if version == "3.2" else None
+    if isinstance(extra, dict):
+        out += [(str(m).lower(), op, f"{pointer}/additionalOperations/{escape(m)}")
+                for m, op in extra.items() if op is not None]
+    return out
 
 
 _UNCHECKED = frozenset({"responses", "callbacks", "security", "servers", "externalDocs"})
@@ -226,7 +258,7 @@ def _models(version: str) -> tuple[Any, Any]:
     """The Operation model and a ``Parameter | Reference`` adapter of ``version``."""
     from openapi_pydantic.v3 import v3_0, v3_1
 
-    module: Any = v3_1 if version == "3.1" else v3_0
+    module: Any = v3_0 if version == "3.0" else v3_1  # 3.2: the 3.1 models, new fields carried
     return module.Operation, TypeAdapter(module.Parameter | module.Reference)
 
 

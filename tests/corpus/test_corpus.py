@@ -1,13 +1,14 @@
-"""Corpus tests: every OpenAPI 3.0/3.1 root document of shared/specs compiles cleanly.
+"""Corpus tests: every Swagger 2.0 and OpenAPI 3.0-3.2 root document of shared/specs compiles.
 
 Each document of the `real` and `edge` sets in MANIFEST.tsv is compiled once per provider (a
 module-scoped parametrized fixture, so only one Application is alive at a time) with
 `allow_outside_root=True` (multi-file documents refer to sibling folders of their root) and
 checked: only httpllm errors escape; every parameters schema is a valid self-contained JSON
 Schema 2020-12 document (JSON-schema dialects); every tool passes its provider's checker; names
-match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents must be
-refused with SpecError "not supported". The dialects beyond "3.1" and "chatgpt" (strict and
-not) carry the `dialects` marker: `-m dialects` selects them, `-m "not dialects"` skips them.
+match `^[a-zA-Z0-9_-]{1,64}$` and are unique. Swagger 2.0 and OpenAPI 3.2 documents take the
+same checks (httpllm.upgrade); no document is skipped for its version. The dialects beyond
+"3.1" and "chatgpt" (strict and not) carry the `dialects` marker: `-m dialects` selects them,
+`-m "not dialects"` skips them.
 
 Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgroup`.
 """
@@ -58,7 +59,7 @@ DIALECTS = {
 # run only on request (HTTPLLM_CORPUS_DIALECTS=1), which keeps CI within its time budget.
 PROVIDERS = {**CORE, **(DIALECTS if os.environ.get("HTTPLLM_CORPUS_DIALECTS") else {})}
 NOT_JSON_SCHEMA = {"gemini", "3.0"}  # Gemini `Schema` and OpenAPI 3.0 Schema Objects
-UNSUPPORTED = ("2.", "3.2")
+UNSUPPORTED: tuple[str, ...] = ()  # every version is read (2.0, 3.2: httpllm.upgrade)
 
 
 def _manifest() -> list[dict[str, str]]:
@@ -73,8 +74,7 @@ def _manifest() -> list[dict[str, str]]:
 
 
 ROWS = _manifest()
-SUPPORTED = [r for r in ROWS if not r["openapi_version"].startswith(UNSUPPORTED)]
-REFUSED = [r for r in ROWS if r["openapi_version"].startswith(UNSUPPORTED)]
+SUPPORTED = [r for r in ROWS if not (UNSUPPORTED and r["openapi_version"].startswith(UNSUPPORTED))]
 
 
 # Known gaps, each a (provider, document) whose checks may fail until the named fix lands;
@@ -186,14 +186,13 @@ def test_corpus_is_available(specs_dir):
 
 
 # ---------------------------------------------------------------------------------------------
-# Swagger 2.0 and OpenAPI 3.2
+# every version
 
 
-@pytest.mark.parametrize("local_path", [r["local_path"] for r in REFUSED])
-def test_unsupported_versions_are_refused(specs_dir, local_path):
-    """Swagger 2.0 and OpenAPI 3.2 documents raise SpecError saying "not supported"."""
-    with pytest.raises(httpllm.SpecError, match=r"(?i)not supported"):
-        httpllm.compile(specs_dir / local_path, "3.1", allow_outside_root=True)
+def test_no_document_skipped_for_its_version():
+    """Swagger 2.0 and OpenAPI 3.2 documents are in the corpus checks like 3.0 and 3.1."""
+    versions = {r["openapi_version"][:3] for r in SUPPORTED}
+    assert {"2.0", "3.2"} <= versions and len(SUPPORTED) == len(ROWS)
 
 
 # ---------------------------------------------------------------------------------------------

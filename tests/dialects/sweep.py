@@ -4,7 +4,8 @@ dialect's validators.
 A *mode* is a dialect, its options and the validators each of its tools must pass
 (`"claude-strict"` = `compile(..., "claude", strict=True)`, judged by the Anthropic SDK's
 types and its strict subset); :data:`MODES` lists them all. The documents are every
-OpenAPI 3.0/3.1 document of the `real` set (MANIFEST.tsv; folder from `HTTPLLM_SPECS`).
+Swagger 2.0 and OpenAPI 3.0/3.1/3.2 document of the `real` set (MANIFEST.tsv; folder from
+`HTTPLLM_SPECS`).
 
 One sweep reads each document once and compiles it for each mode in turn: a single-file
 document is parsed once and compiled from the parsed value (compile never mutates its
@@ -47,6 +48,8 @@ from httpllm.compose.inline import measure
 from httpllm.load import load_text
 
 DEFAULT_SPECS = "/work/shared/specs"
+VERSIONS = ("2.0", "3.0", "3.1", "3.2")
+"""The versions swept (Swagger 2.0 and OpenAPI 3.2 through httpllm.upgrade)."""
 KNOWN_UPSTREAM = ("exclusiveMinimum: true", "exclusiveMaximum: true", "properties/$ref")
 """Failures in the emended schema itself (OpenAPI 3.0 boolean exclusive bounds, a property
 named `$ref`), the same for every dialect: reported to the normalize owner, not judged here."""
@@ -244,11 +247,12 @@ def specs_folder() -> Path:
 
 
 def real_documents(folder: Path) -> list[dict[str, str]]:
-    """The MANIFEST.tsv rows of every OpenAPI 3.0/3.1 document of the `real` set."""
+    """The MANIFEST.tsv rows of every Swagger 2.0 and OpenAPI 3.0/3.1/3.2 document of the
+    `real` set."""
     with (folder / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle, delimiter="\t"))
     return [r for r in rows
-            if r["set"] == "real" and r["openapi_version"][:3] in ("3.0", "3.1")]
+            if r["set"] == "real" and r["openapi_version"][:3] in VERSIONS]
 
 
 def sweep(modes: list[Mode], folder: Path | None = None) -> dict[str, Tally]:

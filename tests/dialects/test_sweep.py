@@ -11,20 +11,20 @@ from toolkit import CONSTRAINED, doc
 
 
 def corpus(folder: Path) -> Path:
-    """A corpus folder: MANIFEST.tsv naming one real 3.1 document and one Swagger 2.0."""
+    """A corpus folder: MANIFEST.tsv naming one real 3.1 document and one Swagger 1.2."""
     (folder / "real").mkdir()
     (folder / "real" / "one.json").write_text(json.dumps(doc(CONSTRAINED, ops=2)))
     (folder / "MANIFEST.tsv").write_text(
         "set\tlocal_path\topenapi_version\tn_files\n"
         "real\treal/one.json\t3.1.0\t1\n"
-        "real\treal/old.json\t2.0\t1\n"
+        "real\treal/old.json\t1.2\t1\n"
     )
     return folder
 
 
 def test_each_mode_gets_its_own_tally(tmp_path: Path) -> None:
     """Functions, losses by action and problems are counted per mode; a check that raises
-    is a failure of its mode; Swagger 2.0 rows are not read."""
+    is a failure of its mode; Swagger 1.2 rows are not read."""
 
     def crash(tool: Any, function: Any) -> list[str]:
         raise KeyError("input_schema")

@@ -38,6 +38,7 @@ FLAGS: dict[str, str] = {
     "allow_network": "--allow-network",
     "allow_outside_root": "--allow-outside-root",
     "document_url": "--document-url",
+    "root": "--root",
     "require_auth": "--auth",
     "separate": "--separate",
     "host_arguments": "--host-arg",
@@ -131,6 +132,9 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--document-url", default=None, metavar="URL",
                         help="the URL the document came from; relative server URLs "
                              "resolve against it")
+    parser.add_argument("--root", default=None, metavar="DIR",
+                        help="$refs may read files under DIR (e.g. the repository) instead "
+                             "of the document's folder")
 
 
 def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
@@ -179,7 +183,7 @@ def compile_from(args: argparse.Namespace) -> Application:
                        include=args.include, exclude=args.exclude,
                        separate=_separate(args.separate), allow_network=args.allow_network,
                        allow_outside_root=args.allow_outside_root,
-                       document_url=args.document_url)
+                       document_url=args.document_url, root=args.root)
     except OptionError as exc:
         flag = FLAGS.get(exc.option, exc.option)
         raise UsageError(f"{flag}: {in_flags(exc.message)}") from None

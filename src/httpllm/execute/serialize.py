@@ -198,8 +198,13 @@ def _expand_pairs(
     return f"{key}={joined}" if op.named else joined
 
 
-_URL_DELIMITERS = {"spaceDelimited": "%20", "pipeDelimited": "%7C", "[": "%5B", "]": "%5D"}
-_RAW_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "[": "[", "]": "]"}
+# `x-httpllm-tabDelimited`: Swagger 2.0 `collectionFormat: tsv`, which 3.x has no style for
+# (httpllm.upgrade.swagger2.TAB_DELIMITED): members joined by a tab.
+_URL_DELIMITERS = {"spaceDelimited": "%20", "pipeDelimited": "%7C", "[": "%5B", "]": "%5D",
+                   "x-httpllm-tabDelimited": "%09"}
+_RAW_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "[": "[", "]": "]",
+                   "x-httpllm-tabDelimited": "\t"}
+_DELIMITED = ("spaceDelimited", "pipeDelimited", "x-httpllm-tabDelimited")
 
 
 FORM_STYLES = ("brackets", "repeat")
@@ -257,7 +262,7 @@ def query_pairs(
         return _deep_object(key, value, encode, delimiters, indexed=nested == "brackets")
     if style == "deepObject" and composite and nested == "brackets":
         return _deep_object(key, value, encode, delimiters, indexed=True)
-    if style in ("spaceDelimited", "pipeDelimited") and composite and not explode:
+    if style in _DELIMITED and composite and not explode:
         members = _defined(value)
         if members is None:
             return []

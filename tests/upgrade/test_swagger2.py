@@ -1,0 +1,169 @@
+"""Each Swagger 2.0 -> OpenAPI 3.0 rule, on small inputs."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from httpllm.upgrade import swagger2
+from httpllm.upgrade._record import Note
+from httpllm.upgrade.swagger2 import TAB_DELIMITED, Context
+
+
+def ctx(root: dict[str, Any] | None = None, **kw: Any) -> Context:
+    return Context(root=root or {}, **kw)
+
+
+@pytest.mark.parametrize(
+    ("fmt", "where", "expected"),
+    [
+        (None, "query", {"style": "form", "explode": False}),
+        ("csv", "path", {"style": "simple", "explode": False}),
+        ("ssv", "query", {"style": "spaceDelimited", "explode": False}),
+        ("tsv", "query", {"style": TAB_DELIMITED, "explode": False}),
+        ("pipes", "query", {"style": "pipeDelimited", "explode": False}),
+        ("multi", "query", {"style": "form", "explode": True}),
+    ],
+)
+def test_collection_format_to_style(fmt: str | None, where: str, expected: dict[str, Any]) -> None:
+    """Each collectionFormat (csv by default) maps to a style and explode of its location."""
+    param = {"type": "array", "items": {"type": "string"},
+             **({"collectionFormat": fmt} if fmt else {})}
+    c = ctx()
+    assert swagger2.collection_format(param, where, c, "#/p") == expected
+    assert c.tally[f"collection_format:{fmt or 'csv'}"] == 1
+
+
+def test_collection_format_without_equivalent_is_noted() -> None:
+    """ssv in a path has no 3.x form: comma-joined, with a note at the original pointer."""
+    c = ctx()
+    param = {"type": "array", "collectionFormat": "ssv"}
+    assert swagger2.collection_format(param, "path", c, "#/p") == {"style": "simple",
+                                                                    "explode": False}
+    assert c.notes == [Note("#/p/collectionFormat", c.notes[0].message)]
+
+
+def test_parameter_keywords_move_into_schema() -> None:
+    """A query parameter's type, default and items go under schema; allowEmptyValue stays;
+    x-example becomes example."""
+    param = {"name": "q", "in": "query", "type": "array", "items": {"type": "integer"},
+             "default": [1], "allowEmptyValue": True, "x-example": [2]}
+    c = ctx()
+    assert swagger2.parameter(param, c, "#/parameters/q") == {
+        "name": "q", "in": "query", "schema": {"type": "array", "default": [1],
+                                               "items": {"type": "integer"}},
+        "style": "form", "explode": False, "example": [2], "allowEmptyValue": True}
+    assert c.tally["default"] == c.tally["allow_empty_value"] == c.tally["x_example"] == 1
+
+
+def test_body_parameter_becomes_request_body() -> None:
+    """in: body becomes a request body with one media type per consumes entry."""
+    param = {"name": "pet", "in": "body", "required": True, "schema": {"type": "object"}}
+    out = swagger2.body(param, ["application/json", "application/xml"], ctx(), "#/a", "#/b")
+    assert out == {"content": {"application/json": {"schema": {"type": "object"}},
+                               "application/xml": {"schema": {"type": "object"}}},
+                   "required": True, "x-codegen-request-body-name": "pet"}
+
+
+def test_form_data_with_file_is_multipart() -> None:
+    """formData parameters become an object schema; a file makes it multipart."""
+    params = [({"name": "f", "in": "formData", "type": "file", "required": True}, "#/0"),
+              ({"name": "tags", "in": "formData", "type": "array", "items": {"type": "string"},
+                "collectionFormat": "pipes"}, "#/1")]
+    out = swagger2.form_data(params, ["application/x-www-form-urlencoded"], ctx(), "#/rb")
+    media = out["content"]["multipart/form-data"]
+    assert media["schema"]["properties"]["f"] == {"type": "file"}  # node rules run later
+    assert media["schema"]["required"] == ["f"]
+    assert media["encoding"] == {"tags": {"style": "pipeDelimited", "explode": False}}
+
+
+def test_form_data_without_file_is_urlencoded() -> None:
+    """formData without a file and without consumes is application/x-www-form-urlencoded."""
+    params = [({"name": "a", "in": "formData", "type": "string"}, "#/0")]
+    assert list(swagger2.form_data(params, ["application/json"], ctx(), "#/rb")["content"]) == [
+        "application/x-www-form-urlencoded"]
+
+
+def test_servers_from_host_base_path_and_schemes() -> None:
+    """host, basePath and each scheme make a server; no host makes a relative one."""
+    root = {"host": "api.example.com", "basePath": "/v1/"}
+    assert swagger2.servers(root, ["http", "https"], ctx()) == [
+        {"url": "http://api.example.com/v1"}, {"url": "https://api.example.com/v1"}]
+    assert swagger2.servers({"basePath": "/v2"}, None, ctx()) == [{"url": "/v2"}]
+
+
+def test_security_schemes() -> None:
+    """basic becomes http basic and each OAuth2 flow its 3.x name."""
+    c = ctx()
+    assert swagger2.security_scheme({"type": "basic"}, c) == {"type": "http", "scheme": "basic"}
+    flow = swagger2.security_scheme({"type": "oauth2", "flow": "application",
+                                     "tokenUrl": "https://t", "scopes": {"r": "read"}}, c)
+    assert flow == {"type": "oauth2", "flows": {"clientCredentials": {
+        "tokenUrl": "https://t", "scopes": {"r": "read"}}}}
+
+
+def test_response_schema_headers_and_examples() -> None:
+    """A response schema goes under each produces media type, headers get a schema, examples
+    become each media type's example."""
+    node = {"description": "ok", "schema": {"type": "string"},
+            "headers": {"X-Rate": {"type": "integer"}},
+            "examples": {"application/json": "hi"}}
+    assert swagger2.response(node, ["application/json"], ctx(), "#/r") == {
+        "description": "ok",
+        "content": {"application/json": {"schema": {"type": "string"}, "example": "hi"}},
+        "headers": {"X-Rate": {"schema": {"type": "integer"}}}}
+
+
+def test_convert_a_whole_document_without_changing_it() -> None:
+    """A whole document converts: path and operation consumes/produces, parameters merged,
+    shared body parameter referenced from requestBodies; the input is left as it was."""
+    root: dict[str, Any] = {
+        "swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": "h",
+        "consumes": ["application/json"], "produces": ["application/xml"],
+        "parameters": {"Pet": {"name": "pet", "in": "body",
+                               "schema": {"$ref": "#/definitions/Pet"}},
+                       "Id": {"name": "id", "in": "path", "required": True, "type": "string"}},
+        "definitions": {"Pet": {"type": "object", "x-nullable": True}},
+        "paths": {"/pets/{id}": {
+            "parameters": [{"$ref": "#/parameters/Id"}],
+            "put": {"parameters": [{"$ref": "#/parameters/Pet"}],
+                    "produces": ["application/json"],
+                    "responses": {"200": {"description": "ok",
+                                          "schema": {"$ref": "#/definitions/Pet"}}}}}}}
+    before = repr(root)
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    assert repr(root) == before
+    op = out["paths"]["/pets/{id}"]["put"]
+    assert op["parameters"] == [{"$ref": "#/components/parameters/Id"}]
+    assert op["requestBody"] == {"$ref": "#/components/requestBodies/Pet"}
+    assert op["responses"]["200"]["content"] == {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Pet"}}}
+    assert out["components"]["schemas"]["Pet"] == {"type": "object", "nullable": True}
+    assert out["components"]["requestBodies"]["Pet"]["content"]["application/json"] == {
+        "schema": {"$ref": "#/components/schemas/Pet"}}
+    assert out["servers"] == [{"url": "https://h"}]
+    assert "swagger" not in out and out["openapi"] == "3.0.3"
+
+
+def test_x_ms_paths_are_noted() -> None:
+    """x-ms-paths operations are not carried, each with a note."""
+    c = ctx()
+    swagger2.x_ms_paths({"x-ms-paths": {"/a?op=b": {}}}, c)
+    assert c.notes[0].pointer == "#/x-ms-paths/~1a?op=b"
+
+
+def test_parameter_with_name_and_ref_reads_the_ref_as_its_schema() -> None:
+    """A parameter with a name, an in and a $ref (not valid 2.0) keeps its name; the $ref
+    becomes its schema, with a note."""
+    root: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                            "definitions": {"M": {"type": "object"}},
+                            "paths": {"/a": {"get": {"parameters": [
+                                {"name": "m", "in": "query", "$ref": "#/definitions/M"}],
+                                "responses": {"200": {"description": "ok"}}}}}}
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    assert out["paths"]["/a"]["get"]["parameters"] == [
+        {"name": "m", "in": "query", "schema": {"$ref": "#/components/schemas/M"}}]
+    assert [n.pointer for n in c.notes] == ["#/paths/~1a/get/parameters/0/$ref"]
