@@ -95,3 +95,29 @@ def test_unknown_security_scheme_exits_1(spec_file: Path) -> None:
         capture_output=True, text=True, timeout=LIMIT, env={"PYTHONPATH": SRC})
     assert done.returncode == 1
     assert "nope" in done.stderr and "token" in done.stderr and "x" not in done.stdout
+
+
+async def test_discover_mode_serves_the_trio(spec_file: Path) -> None:
+    """`--mode discover` lists three tools; search finds an operation, describe gives its
+    input schema, and invoke runs it against the upstream with the server's credential."""
+    token = "tok-" + "d1sc0ver" * 3
+    with anyio.fail_after(LIMIT):
+        async with serving(spec_file, "--mode", "discover", "--auth-env", "token=SHOP_TOKEN",
+                           env={"SHOP_TOKEN": token}) as session:
+            names = [t.name for t in (await session.list_tools()).tools]
+            found = await session.call_tool("search_operations", {"query": "get one item"})
+            described = await session.call_tool("describe_operations", {"names": ["getItem"]})
+            got = await session.call_tool("invoke_operation", {
+                "name": "getItem", "arguments": {"item_id": "q"}})
+            wrong = await session.call_tool("invoke_operation", {
+                "name": "createItem", "arguments": {"body": {"name": ""}}})
+            who = await session.call_tool("invoke_operation", {
+                "name": "whoAmI", "arguments": {"n": 2}})
+    assert names == ["search_operations", "describe_operations", "invoke_operation"]
+    assert "getItem" in [o["name"] for o in json.loads(texts(found)[0])["operations"]][:3]
+    [tool] = json.loads(texts(described)[0])["operations"]
+    assert tool["name"] == "getItem" and "item_id" in tool["inputSchema"]["properties"]
+    assert not got.is_error and json.loads(texts(got)[0]) == {"id": "q"}
+    assert wrong.is_error and "Invalid arguments for createItem" in texts(wrong)[0]
+    assert not who.is_error and hashlib.sha256(f"Bearer {token}".encode()).hexdigest() in \
+        texts(who)[0]

@@ -58,6 +58,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument("--no-output-schemas", action="store_true",
                        help="list no outputSchema and answer text only (for APIs whose "
                             "answers drift from their documented schemas)")
+    serve.add_argument("--mode", choices=("tools", "discover"), default="tools",
+                       help="'tools': one tool per operation (default); 'discover': three "
+                            "tools, search -> describe -> invoke, for APIs too large to "
+                            "list (needs the search extra)")
     serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
     add_compile_options(serve)
@@ -141,12 +145,18 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
+    shown = f"{len(app.functions):,} tools"
+    if args.mode == "discover":
+        from httpllm.server.discover import discover_tools
+
+        options["tools"] = discover_tools(app)
+        shown = f"3 tools (search, describe, invoke) over {len(app.functions):,} operations"
     where = (f"http://{args.host}:{args.port}{args.path}" if args.transport == "http"
              else "stdio")
     if args.transport == "http" and args.host not in _LOOPBACK:
         print(f"httpllm: warning: {args.host} is reachable from other machines; the "
               "server has no authentication of its own", file=sys.stderr)
-    print(f"httpllm: serving {len(app.functions):,} tools over {where}"
+    print(f"httpllm: serving {shown} over {where}"
           + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
           file=sys.stderr, flush=True)
     server.serve(app, args.transport, host=args.host, port=args.port, path=args.path,

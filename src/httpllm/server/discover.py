@@ -1,0 +1,76 @@
+"""``--mode discover``: three tools instead of one per operation — the portable
+search -> describe -> invoke trio of :mod:`httpllm.toolsets.discover`, served over MCP.
+
+``search_operations`` and ``describe_operations`` are answered by the trio itself (JSON
+text). ``invoke_operation`` checks its own arguments, then runs the named operation through
+the server's executor (:attr:`Call.run`), so a call made through the trio is validated,
+credentialed, forwarded and cut to the answer budget exactly as a listed tool's would be.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from httpllm.records import Function
+from httpllm.server.tools import Answer, Call, Handler, ServedTool
+
+__all__ = ["discover_tools"]
+
+
+def _text(result: Any, *, error: bool) -> Answer:
+    answer: Answer = {"content": [{"type": "text",
+                                   "text": json.dumps(result, ensure_ascii=False)}]}
+    if error:
+        answer["isError"] = True
+    return answer
+
+
+def _answered(discovery: Any, name: str) -> Handler:
+    """A handler answering ``name`` (search or describe) with the trio's own JSON."""
+    async def handler(arguments: dict[str, Any], call: Call) -> Answer:
+        result = discovery.handle(name, arguments)
+        return _text(result, error=isinstance(result, dict) and "error" in result)
+
+    return handler
+
+
+def _invoked(function: Function) -> Handler:
+    """The ``invoke_operation`` handler: its own arguments checked, then the operation run
+    by the server. The operation's ``structuredContent`` is dropped: the trio lists no
+    output schema, and a client checks structured content against the listed one."""
+    async def handler(arguments: dict[str, Any], call: Call) -> Answer:
+        from httpllm.execute import validate
+
+        checked = validate(function, arguments)
+        if not checked.ok or checked.arguments is None:
+            return _text({"error": checked.feedback()}, error=True)
+        if call.run is None:  # a server always sets it; a hand-made Call may not
+            return _text({"error": "this server cannot run operations"}, error=True)
+        args = checked.arguments
+        answer = await call.run(str(args["name"]), args.get("arguments") or {})
+        return {k: v for k, v in answer.items() if k != "structuredContent"}
+
+    return handler
+
+
+def discover_tools(app: Any, *, k: int = 10, api: str = "the API") -> list[ServedTool]:
+    """The trio as the server's tool set: pass it as ``mcp_server(app, tools=...)``.
+
+    Args:
+        app: the compiled application (``provider="mcp"``).
+        k: how many operations a search returns.
+        api: how the tools name the API.
+
+    Raises:
+        MissingExtra: the ``search`` extra is not installed.
+    """
+    from httpllm.toolsets.discover import INVOKE, discover
+
+    discovery = discover(app, k=k, api=api)
+    served = []
+    for function, (tool, _) in zip(discovery.functions, discovery.pairs(), strict=True):
+        handler = _invoked(function) if function.name == INVOKE else _answered(
+            discovery, function.name)
+        served.append(ServedTool(tool=tool, handler=handler))
+    return served
