@@ -166,3 +166,27 @@ def test_connection_refused_on_a_closed_local_port() -> None:
         port = sock.getsockname()[1]
     with pytest.raises(TransportError):
         execute(WEATHER, {"city": "x"}, base_url=f"http://127.0.0.1:{port}")
+
+
+def test_a_transport_error_never_shows_the_query_string() -> None:
+    """An API key sent in the query is not in the message of a failed request."""
+    import socket
+
+    import httpllm
+    from httpllm.execute import execute
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": f"http://127.0.0.1:{port}"}],
+           "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query",
+                                                      "name": "api_key"}}},
+           "security": [{"key": []}],
+           "paths": {"/a": {"get": {"operationId": "getA",
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    function = httpllm.compile(doc).function("getA")
+    with pytest.raises(httpllm.TransportError) as caught:
+        execute(function, {}, auth={"key": "sekrit-value-123"})
+    assert "sekrit-value-123" not in str(caught.value) and f"127.0.0.1:{port}/a" in str(
+        caught.value)

@@ -11,6 +11,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote, quote_plus
 
 import httpx
 
@@ -112,8 +113,28 @@ def _result(response: httpx.Response) -> Result:
     )
 
 
-def _transport_error(request: httpx.Request, exc: httpx.RequestError) -> TransportError:
-    return TransportError(f"{request.method} {request.url}: {type(exc).__name__}: {exc}")
+def _transport_error(request: httpx.Request, exc: httpx.RequestError,
+                     auth: Any = None) -> TransportError:
+    """The error naming the request, with any credential of ``auth`` that travels in the
+    URL (an API key in the query) shown as ``***``: a message is logged and shown, a
+    credential never is."""
+    text = f"{request.method} {request.url}: {type(exc).__name__}: {exc}"
+    for secret in _secrets(auth):
+        text = text.replace(secret, "***")
+    return TransportError(text)
+
+
+def _secrets(auth: Any) -> list[str]:
+    """The credential strings of an ``auth=`` mapping, as given and percent-encoded,
+    longest first."""
+    if not isinstance(auth, Mapping):
+        return []
+    found: set[str] = set()
+    for value in auth.values():
+        for text in (value if isinstance(value, tuple) else (value,)):
+            if isinstance(text, str) and text:
+                found |= {text, quote(text, safe=""), quote_plus(text)}
+    return sorted(found, key=len, reverse=True)
 
 
 def execute(
@@ -171,7 +192,7 @@ def execute(
         else:
             response = client.send(request, auth=send_auth)
     except httpx.RequestError as exc:
-        raise _transport_error(request, exc) from exc
+        raise _transport_error(request, exc, auth) from exc
     return _result(response)
 
 
@@ -212,5 +233,5 @@ async def aexecute(
         else:
             response = await client.send(request, auth=send_auth)
     except httpx.RequestError as exc:
-        raise _transport_error(request, exc) from exc
+        raise _transport_error(request, exc, auth) from exc
     return _result(response)
