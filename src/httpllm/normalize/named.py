@@ -17,14 +17,19 @@ from urllib.parse import urldefrag, urlparse
 
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded, RefError
+from httpllm.loss import Loss
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
+from httpllm.normalize.direction import flagged
 from httpllm.pointer import escape, parts
 from httpllm.refs import RefGraph, Resolver, def_name
 from httpllm.walk import children
 
 __all__ = ["NamedSchemas", "collect_refs"]
 
+_Owner = tuple[str, str, str, str]
+"""Whose emend recorded a loss: ``("name", def name, direction, "" | "base")`` or
+``("inline", file, pointer, direction)``."""
 _MAX_NESTED = 48  # named schemas being emended inside one another (allOf chains)
 _REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
 
@@ -83,6 +88,9 @@ class NamedSchemas:
     _inline: dict[tuple[int, str], tuple[Schema, Schema]] = field(default_factory=dict)
     _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
     _lineages: dict[str, frozenset[str]] = field(default_factory=dict)
+    _flags: dict[str, dict[str, bool]] = field(default_factory=dict)
+    _dropped: dict[_Owner, list[Loss]] = field(default_factory=dict)
+    _merged: dict[_Owner, set[_Owner]] = field(default_factory=dict)
 
     def refs(self, schema: Schema) -> frozenset[str]:
         """:func:`collect_refs` of an emended schema, remembered per object: the refs left in
@@ -203,6 +211,10 @@ class NamedSchemas:
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
+        owner = (("name", name, direction, "base" if base_form else "")
+                 if name is not None else ("inline", base, pointer, direction))
+        merged = self._merged.setdefault(owner, set())
+
         def resolve(parent: str) -> Schema | None:
             # ``Cat: allOf: [Pet, ...]`` where ``Pet: oneOf: [Cat, Dog]`` (or an ancestor of
             # Pet lists Cat): Cat inherits Pet's base form, not the union that lists Cat
@@ -212,16 +224,23 @@ class NamedSchemas:
                 base_form or self._inherits(name, parent)
             ):
                 return None
+            merged.add(("name", parent, direction, ""))
             return self.emended(parent, direction)
+
+        def resolve_base(parent: str) -> Schema | None:
+            merged.add(("name", parent, direction, "base"))
+            return self.emended(parent, direction, base_form=True)
 
         ctx = PassContext(
             direction=direction,
             resolve=resolve,
-            resolve_base=lambda n: self.emended(n, direction, base_form=True),
+            resolve_base=resolve_base,
             name_of=lambda ref: self._name_or_none(ref, base),
             report=self.warn,
             examples=self.examples,
             root=pointer if name is not None else None,
+            flagged=self.flagged,
+            lose=self._dropped.setdefault(owner, []).append,
         )
 
         rewritten = []
@@ -318,6 +337,62 @@ class NamedSchemas:
             found = frozenset(n for n in names if n is not None)
             self._variant_names[name] = found
         return found
+
+    def flagged(self, name: str, flag: str) -> bool:
+        """Whether the named schema, as the document writes it, carries ``flag``
+        (``"readOnly"``/``"writeOnly"``; see :func:`httpllm.normalize.direction.flagged`):
+        answered from the document nodes, without emending, memoized; a ``$ref`` cycle
+        counts as not flagged. Iterative: a name whose targets are not known yet is looked
+        at again once they are."""
+        memo = self._flags.setdefault(flag, {})
+        stack, opened = [name], {name}
+        while name not in memo:
+            top = stack[-1]
+            entry = self._named[top]
+            needed: list[str] = []
+
+            def ref(target: str, base: str = entry.base, needed: list[str] = needed) -> bool:
+                found = self._name_or_none(target, base)
+                if found is None or (found in opened and found not in memo):
+                    return False  # unresolvable, or a cycle back to a schema being decided
+                if found not in memo:
+                    needed.append(found)
+                    return False
+                return memo[found]
+
+            value = flagged(entry.node, flag, ref)
+            if needed and not value:
+                opened.update(needed)
+                stack.extend(dict.fromkeys(needed))
+                continue
+            memo[top] = value
+            stack.pop()
+        return memo[name]
+
+    def dropped(self, schema: Schema, direction: Direction, *, pointer: str,
+                base: str) -> list[Loss]:
+        """The losses of the properties ``direction`` dropped in the inline schema emended at
+        ``pointer`` (in the file ``base``) and in every named schema its emended form
+        reaches or merged (``allOf`` parents, discriminator variants), in a stable order."""
+        if not any(self._dropped.values()):
+            return []
+        out: list[Loss] = []
+        seen: set[tuple[str, ...]] = set()
+        stack = [("inline", base, pointer, direction),
+                 *(("name", n, direction, "") for n in sorted(self.refs(schema), reverse=True))]
+        while stack:
+            owner = stack.pop()
+            if owner in seen:
+                continue
+            seen.add(owner)
+            out += self._dropped.get(owner, ())
+            following = set(self._merged.get(owner, ()))
+            done = self._cache.get((owner[1], direction, owner[3] == "base")) if (
+                owner[0] == "name") else None
+            if done is not None:
+                following |= {("name", n, direction, "") for n in self.refs(done)}
+            stack += sorted(following - seen, reverse=True)
+        return list(dict.fromkeys(out))
 
     def _name_or_none(self, ref: str, base: str) -> str | None:
         if "#" not in ref and "/" not in ref and "." not in ref:
