@@ -10,10 +10,10 @@ import pytest
 
 import httpllm
 from httpllm.load import Loader
-from httpllm.normalize.named import NamedSchemas
-from httpllm.refs import ROOT, Resolver
 from httpllm.normalize import emend
 from httpllm.normalize.direction import direction, flagged
+from httpllm.normalize.named import NamedSchemas
+from httpllm.refs import ROOT, Resolver
 
 from ._support import context
 
