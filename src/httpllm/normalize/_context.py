@@ -37,6 +37,10 @@ def _discard(loss: Loss) -> None:
     return None
 
 
+def _no_subtypes() -> list[tuple[str, list[str]]]:
+    return []
+
+
 canonical: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, default=str).encode
 """A value's JSON text with sorted keys, for comparing schemas and values by content (one
 encoder for every call: ``json.dumps`` with options builds one per call)."""
@@ -65,6 +69,9 @@ class PassContext:
         lose: records a :class:`~httpllm.loss.Loss` for something a pass dropped (a
             property the direction excludes); the compile attaches it to each function
             that reaches the schema.
+        subtypes: ``() -> [(def name, tag values)]``: when the named schema being emended
+            is an inheritance-style parent (a ``discriminator`` without ``oneOf``/``anyOf``),
+            its subtypes; ``[]`` otherwise.
     """
 
     direction: Direction
@@ -77,6 +84,7 @@ class PassContext:
     root: str | None = None
     flagged: Callable[[str, str], bool] = _unflagged
     lose: Callable[[Loss], None] = _discard
+    subtypes: Callable[[], list[tuple[str, list[str]]]] = _no_subtypes
 
 
 def describes(key: str) -> bool:

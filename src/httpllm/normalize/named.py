@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urldefrag, urlparse
@@ -21,7 +22,7 @@ from httpllm.loss import Loss
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.normalize.direction import flagged
-from httpllm.pointer import escape, parts
+from httpllm.pointer import escape, parts, unescape
 from httpllm.refs import RefGraph, Resolver, def_name
 from httpllm.walk import children
 
@@ -32,6 +33,10 @@ _Owner = tuple[str, str, str, str]
 ``("inline", file, pointer, direction)``."""
 _MAX_NESTED = 48  # named schemas being emended inside one another (allOf chains)
 _REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
+
+
+def _none() -> list[tuple[str, list[str]]]:
+    return []
 
 
 def _gone(name: str) -> Schema | None:
@@ -89,6 +94,7 @@ class NamedSchemas:
     _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
     _lineages: dict[str, frozenset[str]] = field(default_factory=dict)
     _flags: dict[str, dict[str, bool]] = field(default_factory=dict)
+    _children: dict[str, list[str]] | None = None
     _dropped: dict[_Owner, list[Loss]] = field(default_factory=dict)
     _merged: dict[_Owner, set[_Owner]] = field(default_factory=dict)
 
@@ -240,6 +246,7 @@ class NamedSchemas:
             examples=self.examples,
             root=pointer if name is not None else None,
             flagged=self.flagged,
+            subtypes=_none if name is None or base_form else partial(self.subtypes, name),
             lose=self._dropped.setdefault(owner, []).append,
         )
 
@@ -256,7 +263,7 @@ class NamedSchemas:
         try:
             out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
                         rewrite_mapping=rewrite_mapping)
-            if not rewritten:  # no $ref met: none in the result, which need not be walked
+            if not rewritten and not merged:  # no $ref met or merged: none in the result
                 self._refs[id(out)] = (out, frozenset())
             return out
         finally:
@@ -326,7 +333,8 @@ class NamedSchemas:
         return found
 
     def _variants(self, name: str) -> frozenset[str]:
-        """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``."""
+        """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``, or as
+        the subtypes of its discriminator (:meth:`subtypes`)."""
         found = self._variant_names.get(name)
         if found is None:
             entry = self._named[name]
@@ -335,8 +343,46 @@ class NamedSchemas:
                     for m in node[key] if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
             names = (self._name_or_none(ref, entry.base) for ref in refs)
             found = frozenset(n for n in names if n is not None)
+            found |= {n for n, _ in self.subtypes(name)}
             self._variant_names[name] = found
         return found
+
+    def subtypes(self, name: str) -> list[tuple[str, list[str]]]:
+        """``[(def name, tag values)]``: the subtypes of an inheritance-style parent, a named
+        schema with a ``discriminator`` and no ``oneOf``/``anyOf``. Those its ``mapping``
+        names (tags: the mapping keys), else every component schema whose root ``allOf``
+        refers to it (tag: the component's name); OpenAPI 3.1 section 4.8.25, "Models with
+        Polymorphism Support". ``[]`` for any other schema."""
+        entry = self._named[name]
+        node = entry.node if isinstance(entry.node, dict) else {}
+        spec = node.get("discriminator")
+        if not isinstance(spec, dict) or "oneOf" in node or "anyOf" in node:
+            return []
+        mapping = spec.get("mapping")
+        found: dict[str, list[str]] = {}
+        if isinstance(mapping, dict) and mapping:
+            for tag, ref in mapping.items():
+                target = self._name_or_none(ref, entry.base) if isinstance(ref, str) else None
+                if target is not None:
+                    found.setdefault(target, []).append(str(tag))
+            return list(found.items())
+        if self._children is None:
+            self._children = {}
+            for child in list(self._named):
+                for parent in self._parents(child):
+                    self._children.setdefault(parent, []).append(child)
+        return [(child, [unescape(self._named[child].pointer.rsplit("/", 1)[-1])])
+                for child in self._children.get(name, ())]
+
+    def _parents(self, name: str) -> list[str]:
+        """The named schemas a named schema's root ``allOf`` refers to."""
+        entry = self._named[name]
+        node = entry.node if isinstance(entry.node, dict) else {}
+        members = node.get("allOf")
+        refs = [m["$ref"] for m in (members if isinstance(members, list) else ())
+                if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+        names = (self._name_or_none(ref, entry.base) for ref in refs)
+        return [n for n in names if n is not None and n != name]
 
     def flagged(self, name: str, flag: str) -> bool:
         """Whether the named schema, as the document writes it, carries ``flag``
