@@ -16,7 +16,8 @@ DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-st
 objects (all properties required, optional ones nullable), a smaller keyword set, and
 OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object
 and array keywords on other types (``{"type": "string", "additionalProperties": true}``)
-are dropped, as OpenAI's strict mode rejects them.
+are dropped, as OpenAI's strict mode rejects them; a property both optional and nullable
+takes OpenAI's real-null marker (``{"null": true}``, see ``dialects.openai.null_marker``).
 
 Source: vllm-project/vllm ``docs/features/tool_calling.md``,
 ``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
@@ -41,7 +42,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
-from httpllm.dialects.openai import CHATGPT, strict_limits
+from httpllm.dialects.openai import CHATGPT, null_marker, strict_limits
 from httpllm.records import Function
 
 __all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "LLAMA", "QWEN",
@@ -116,7 +117,7 @@ DEEPSEEK = replace(
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
     strict_rules=(_XGRAMMAR, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
-                  close_objects),
+                  null_marker, close_objects),
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )
