@@ -65,3 +65,21 @@ def test_reference_mode_keeps_the_names() -> None:
     app = httpllm.compile(_document(), "llama", reference=True)
     assert {"Node", "Field"} <= set(app.function("big").parameters["$defs"])
     assert conflicts([(f.name, f.parameters) for f in app.functions]) == {}
+
+
+def test_strict_fallback_does_not_share_names_with_strict_tools() -> None:
+    """deepseek strict: a function over OpenAI's strict limits falls back to non-strict; its
+    definitions, rendered non-strict, get their own names (a `renamed` loss), so the strict
+    tools' names still mean one schema."""
+    doc = _document()
+    paths = doc["paths"]
+    del paths["/big"]
+    huge = {"type": "string", "enum": [f"c{i}" for i in range(1001)]}
+    paths["/wide"] = _operation("wide", {"type": "object", "properties": {
+        "node": {"$ref": "#/components/schemas/Node"}, "code": huge}})
+    app = httpllm.compile(doc, "deepseek", strict=True)
+    small, wide = app.function("small"), app.function("wide")
+    assert small.strict and not wide.strict
+    assert conflicts([(f.name, f.parameters) for f in app.functions]) == {}
+    assert [x.action for x in wide.losses if x.keyword == "$defs"] == ["renamed"]
+    assert all(name.endswith("__nonstrict") for name in wide.parameters["$defs"])
