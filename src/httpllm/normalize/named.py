@@ -391,6 +391,8 @@ class NamedSchemas:
         counts as not flagged. Iterative: a name whose targets are not known yet is looked
         at again once they are."""
         memo = self._flags.setdefault(flag, {})
+        if name not in self._named:
+            return False
         stack, opened = [name], {name}
         while name not in memo:
             top = stack[-1]
