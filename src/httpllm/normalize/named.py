@@ -247,7 +247,7 @@ class NamedSchemas:
             root=pointer if name is not None else None,
             flagged=self.flagged,
             subtypes=_none if name is None or base_form else partial(self.subtypes, name),
-            lose=self._dropped.setdefault(owner, []).append,
+            lose=partial(self._lose, owner),
         )
 
         rewritten = []
@@ -417,12 +417,15 @@ class NamedSchemas:
             stack.pop()
         return memo[name]
 
+    def _lose(self, owner: _Owner, loss: Loss) -> None:
+        self._dropped.setdefault(owner, []).append(loss)
+
     def dropped(self, schema: Schema, direction: Direction, *, pointer: str,
                 base: str) -> list[Loss]:
         """The losses of the properties ``direction`` dropped in the inline schema emended at
         ``pointer`` (in the file ``base``) and in every named schema its emended form
         reaches or merged (``allOf`` parents, discriminator variants), in a stable order."""
-        if not any(self._dropped.values()):
+        if not self._dropped:
             return []
         out: list[Loss] = []
         seen: set[tuple[str, ...]] = set()
