@@ -13,6 +13,7 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
+from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
 from httpllm.errors import Unrepresentable
@@ -64,6 +65,7 @@ class Renderer:
         self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
+        self._segments: IdentityMemo[Schema] = IdentityMemo()
         self._visitors: dict[bool, tuple[RenderContext, Callable[[dict[str, Any], str],
                                                                  Schema]]] = {}
         # A strict-limits check that takes ``memo`` gets one dict for the whole compile.
@@ -104,6 +106,17 @@ class Renderer:
         made = self._visitors[strict] = (ctx, visit)
         return made
 
+    def _keeps(self, strict: bool) -> Callable[[str], bool]:
+        """Whether the dialect (in strict mode or not) keeps a keyword; under
+        ``strip_constraints`` a ``pattern`` is never kept (it would be moved into the
+        description as a loss of a keyword the document never had)."""
+        keep = self.dialect.keywords
+        if strict and self.dialect.strict_keywords is not None:
+            keep = self.dialect.strict_keywords
+        strip = self.options.strip_constraints
+        return lambda keyword: ((keep is None or keyword in keep)
+                                and not (strip and keyword == "pattern"))
+
     def _name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
         """Losses inside an argument's own schema carry document pointers (the parameter's
         ``schema``), which do not say which argument: name it in the note."""
@@ -141,7 +154,10 @@ class Renderer:
                 recursion for a dialect without ``$ref`` and no ``unroll``).
         """
         dialect, options = self.dialect, self.options
-        schema = function.parameters  # the neutral schema the model may see
+        strict = options.strict and dialect.has_strict
+        # The neutral schema the model may see, saying what validate enforces (issue 18).
+        schema = as_validated(function.parameters, function.arguments, self._keeps(strict),
+                              self._segments, strict, close=not strict)
         if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
             from httpllm.dialects._unroll import unroll
 
@@ -149,7 +165,6 @@ class Renderer:
                                            pointer=function.pointer)
         else:
             unroll_losses = []
-        strict = options.strict and dialect.has_strict
         pointer = "parameters#"
         try:
             out, losses = self._walk(schema, strict, pointer)
@@ -161,6 +176,8 @@ class Renderer:
                         for p in (check(out) if memo is None else check(out, memo=memo))]
             problems += [loss.note for loss in losses if loss.keyword == _FAIL]
             if problems:
+                schema = as_validated(schema, function.arguments, self._keeps(False),
+                                      self._segments, False)
                 out, losses = self._walk(schema, False, pointer)
                 losses = [*losses, Loss(pointer=pointer, keyword="strict", action="fallback",
                                         dialect=dialect.name, note="; ".join(problems))]

@@ -37,6 +37,7 @@ from checkers.reading import (
 )
 
 import httpllm
+from httpllm.dialects.openai import NULL_MARKER
 
 TARGETS: dict[str, tuple[str, dict[str, Any]]] = {
     "openai": ("chatgpt", {}),
@@ -236,12 +237,13 @@ def compile_options() -> set[str]:
 
 
 def assert_nullable_form(root: Any, node: Any, typ: str) -> Any:
-    """`type: [typ, "null"]` or `anyOf [{typ ...}, {type: null}]`; returns the non-null core."""
+    """`type: [typ, "null"]` or `anyOf [{typ ...}, {type: null}]`; returns the non-null core.
+    The strict real-null marker (issue 18: an optional nullable property) is not counted."""
     node = deref(root, node)
     if isinstance(node.get("type"), list):
         assert sorted(node["type"]) == sorted([typ, "null"]), node
         return nullable_parts(root, node)[1]
-    members = [deref(root, b) for b in node.get("anyOf") or []]
+    members = [deref(root, b) for b in node.get("anyOf") or [] if b != NULL_MARKER]
     assert len(members) == 2, f"expected [{typ}, null] or anyOf of two, got {node}"
     nulls = [m for m in members if is_null_schema(m)]
     others = [m for m in members if not is_null_schema(m)]

@@ -10,7 +10,13 @@ from hypothesis import strategies as st
 
 import httpllm
 from httpllm._types import Location
-from httpllm.compose.parameters import LOCATIONS, ParameterSpec, argument_names, pick_media_type
+from httpllm.compose.parameters import (
+    LOCATIONS,
+    PATH_SEGMENT,
+    ParameterSpec,
+    argument_names,
+    pick_media_type,
+)
 
 
 def spec(name: str, location: Location) -> ParameterSpec:
@@ -104,7 +110,7 @@ def test_compile_keyword_parameters_object() -> None:
     transport headers and credentials are not arguments."""
     function = httpllm.compile(c25(), "3.1").function("replaceUser")
     assert function.parameters["properties"] == {
-        "id": {"type": "string"},
+        "id": {"type": "string", "pattern": PATH_SEGMENT},
         "version": {"type": "integer"},
         "id__header": {"type": "string"},
         "body": {"type": "object", "required": ["id"],

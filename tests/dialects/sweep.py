@@ -32,6 +32,7 @@ from typing import Any
 
 import pytest
 from checkers import anthropic, bedrock, gemini, mcp, mistral, ollama, openai_strict
+from checkers.census import conflicts, offered
 from toolkit import (
     compatible,
     draft7_keywords,
@@ -149,6 +150,17 @@ def _deepseek(tool: Any, function: Any) -> list[str]:
     return out
 
 
+def _merged_document(app: Any) -> list[str]:
+    """OpenAI-compatible servers (vLLM) merge every tool's root `$defs` into one map: a name
+    two tools define differently fails the request (issue 18, kind 10). No request schema
+    offers a `readOnly` property (kind 1)."""
+    clash = conflicts([(fn.name, fn.parameters) for fn in app.functions])
+    out = [f"$defs {name!r} defined differently across tools {sorted(tools)[:3]}"
+           for name, tools in sorted(clash.items())]
+    return out + [f"{fn.name} offers readOnly {at}" for fn in app.functions
+                  for at in offered(fn.parameters)]
+
+
 def _gemini_document(app: Any) -> list[str]:
     """One `Tool` holding every declaration; recursion errors name their cycle."""
     tools = app.tools()
@@ -191,12 +203,12 @@ def _modes() -> dict[str, Mode]:
         Mode("mistral", "mistral", _mistral),
         Mode("mistral-strict", "mistral", _mistral, options=strict),
         Mode("mcp", "mcp", lambda tool, function: mcp.check(tool)),
-        Mode("llama", "llama", _compatible),
-        Mode("llama-strict", "llama", _compatible, options=strict),
-        Mode("qwen", "qwen", _compatible),
-        Mode("qwen-strict", "qwen", _compatible, options=strict),
-        Mode("deepseek", "deepseek", _compatible),
-        Mode("deepseek-strict", "deepseek", _deepseek, options=strict),
+        Mode("llama", "llama", _compatible, document=_merged_document),
+        Mode("llama-strict", "llama", _compatible, document=_merged_document, options=strict),
+        Mode("qwen", "qwen", _compatible, document=_merged_document),
+        Mode("qwen-strict", "qwen", _compatible, document=_merged_document, options=strict),
+        Mode("deepseek", "deepseek", _compatible, document=_merged_document),
+        Mode("deepseek-strict", "deepseek", _deepseek, document=_merged_document, options=strict),
         Mode("gemini", "gemini", lambda tool, function: gemini.check(tool),
              document=_gemini_document),
         Mode("ollama", "ollama", _ollama),

@@ -118,13 +118,15 @@ def test_strict_limits(schema: dict[str, Any], needle: str) -> None:
 
 
 def test_over_a_limit_falls_back_with_a_loss() -> None:
-    """A tool over a strict limit is sent non-strict, with a `fallback` loss saying why."""
+    """A tool over a strict limit is sent non-strict, with a `fallback` loss saying why; only
+    its parameters object is closed (validate refuses unknown arguments), as non-strict."""
     app = httpllm.compile(doc(deep(11)), "chatgpt", strict=True)
     function, (tool,) = app.functions[0], app.tools()
     assert not function.strict and "strict" not in tool["function"]
     (fallback,) = [x for x in function.losses if x.action == "fallback"]
     assert "nesting" in fallback.note
-    assert "additionalProperties" not in str(function.parameters)
+    assert function.parameters["additionalProperties"] is False
+    assert "additionalProperties" not in str(function.parameters["properties"])
 
 
 def test_description_cut_at_a_sentence_with_a_loss() -> None:

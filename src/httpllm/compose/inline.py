@@ -13,7 +13,7 @@ from typing import Any
 
 from httpllm._types import Direction, Schema
 from httpllm.normalize.named import NamedSchemas
-from httpllm.pointer import unescape
+from httpllm.pointer import escape, unescape
 from httpllm.walk import Child, children, is_leaf, transform
 
 __all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
@@ -113,6 +113,9 @@ class Inliner:
         self.sizes: SizeMemo = {} if sizes is None else sizes
         self._keeping: Inliner | None = None
         self._held: list[Any] = []
+        self._main: Inliner | None = None  # set on the keeping inliner of an inlining one
+        self._renamed: dict[tuple[str, Direction], str | None] = {}
+        self._alias_defs: dict[tuple[str, Direction], Schema] = {}
 
     def origin(self, node: Any, pointer: str) -> None:
         """Record that the shared ``node`` stands for the document's ``pointer`` (held: a
@@ -129,6 +132,7 @@ class Inliner:
         if self._keeping is None:
             self._keeping = Inliner(self.named, reference=True, origins=self.origins,
                                     sizes=self.sizes)
+            self._keeping._main = self
         return self._keeping
 
     def _visit_for(self, direction: Direction) -> Any:
@@ -197,4 +201,46 @@ class Inliner:
                 continue
             defs[name] = self.inlined(name, direction)
             stack.extend(sorted(self._left[name] - defs.keys()))
+        if self._main is not None and defs:
+            return self._distinct(out, defs, direction, pointer)
         return out, dict(sorted(defs.items()))
+
+    def _alias(self, name: str, direction: Direction) -> str | None:
+        """For the keeping inliner of an inlining compile: a ``$defs`` name of its own for
+        each recursive named schema (``<name>__refs``), which the functions that inline list
+        under ``name`` in another form (their other refs inlined); ``None`` for the others,
+        which only keeping functions list. OpenAI-compatible servers (vLLM) merge every
+        tool's root ``$defs`` into one map, so a name must mean one schema across the tool
+        list (issue 18)."""
+        key = (name, direction)
+        if key not in self._renamed:
+            alias = None
+            if self._main is not None and self.graph.is_recursive(name):
+                taken = set(self.named.names())
+                alias, n = f"{name}__refs", 2
+                while alias in taken:
+                    alias, n = f"{name}__refs{n}", n + 1
+            self._renamed[key] = alias
+        return self._renamed[key]
+
+    def _distinct(self, schema: Schema, defs: dict[str, Schema], direction: Direction,
+                  pointer: str) -> tuple[Schema, dict[str, Schema]]:
+        """:meth:`root`'s result with every ``$defs`` name that :meth:`_alias` renames
+        renamed, in the ``$ref``s too (the renamed definitions are made once per compile)."""
+        names = {name: self._alias(name, direction) for name in defs}
+        if not any(names.values()):
+            return schema, dict(sorted(defs.items()))
+
+        def visit(node: dict[str, Any], at: str) -> Schema:
+            ref = node.get("$ref")
+            name = _name(ref) if isinstance(ref, str) else None
+            alias = self._alias(name, direction) if name is not None else None
+            return node if alias is None else {**node, "$ref": "#/$defs/" + escape(alias)}
+
+        done = self._alias_defs
+        for name, target in defs.items():
+            if (name, direction) not in done:
+                done[(name, direction)] = transform(target, visit,
+                                                    pointer=self.named.pointer(name))
+        renamed = {names[name] or name: done[(name, direction)] for name in defs}
+        return transform(schema, visit, pointer=pointer), dict(sorted(renamed.items()))

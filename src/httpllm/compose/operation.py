@@ -28,6 +28,7 @@ from httpllm.compose.parameters import (
 )
 from httpllm.compose.responses import ResponseSite
 from httpllm.errors import HttpllmError, SpecError
+from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, OperationValidator
 from httpllm.pointer import join
@@ -136,6 +137,7 @@ class Composer:
                                                dict[str, Any]]] = IdentityMemo()
         self._server_lists: IdentityMemo[tuple[Server, ...]] = IdentityMemo()
         self._arguments: IdentityMemo[tuple[Argument, dict[str, Schema]]] = IdentityMemo()
+        self._dropped: IdentityMemo[list[Loss]] = IdentityMemo()
 
     # -- step 1 ---------------------------------------------------------------------
 
@@ -347,7 +349,9 @@ class Composer:
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: _RANK[item[1].location])
+        losses: dict[Loss, None] = {}
         for name, spec in specs:
+            losses.update(dict.fromkeys(self._losses(spec)))
             hit = self._arguments.get(spec, name, inliner.reference)
             if hit is not None:
                 argument, found = hit
@@ -389,6 +393,7 @@ class Composer:
             pointer=site.pointer,
             examples=self._examples(specs),
             extra={"accept": draft.accept, **self._form_style(site)},
+            losses=tuple(losses),
         )
 
     def _form_style(self, site: OperationSite) -> dict[str, Any]:
@@ -400,6 +405,15 @@ class Composer:
             raise SpecError(f"{FORM_STYLE_KEY} must be one of {', '.join(FORM_STYLES)}; "
                             f"got {chosen!r}", pointer=join(site.pointer, FORM_STYLE_KEY))
         return {} if chosen == "brackets" else {"form_style": chosen}
+
+    def _losses(self, spec: ParameterSpec) -> list[Loss]:
+        """What normalizing the argument's schema dropped (``readOnly`` properties), once
+        per spec (a component parameter's spec is shared)."""
+        hit = self._dropped.get(spec)
+        if hit is None:
+            hit = self._dropped.put(spec, self.named.dropped(
+                spec.schema, "request", pointer=spec.schema_pointer, base=spec.base))
+        return hit
 
     def _security(self, site: OperationSite) -> tuple[tuple[dict[str, Any], ...],
                                                        dict[str, Any]]:

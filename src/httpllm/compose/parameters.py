@@ -10,10 +10,13 @@ Transport headers (``Accept``, ``Content-Type``, ``Authorization``: OpenAPI 3.1 
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm._types import Location
+from httpllm._memo import IdentityMemo
+from httpllm._types import Location, Schema
+from httpllm.records import Argument
 
 __all__ = [
     "BODY",
@@ -21,8 +24,10 @@ __all__ = [
     "IGNORED_HEADERS",
     "LOCATIONS",
     "ParameterSpec",
+    "PATH_SEGMENT",
     "argument_names",
     "pick_media_type",
+    "as_validated",
 ]
 
 BODY = "body"
@@ -106,3 +111,63 @@ def argument_names(specs: list[ParameterSpec], has_body: bool) -> list[str]:
         taken.add(name)
         names[i] = name
     return names
+
+
+PATH_SEGMENT = r"^(?:[^.]|[\s\S][^.]|[\s\S]{3})"
+"""A string that is not ``""``, ``"."`` or ``".."`` (one character other than a dot, a
+second character other than a dot, or three characters), without lookaround, so that
+RE2 (Gemini), ECMA-262 and xgrammar read it alike. ``execute.validate`` refuses those
+three values for a path parameter (``execute.wire.path_errors``: they would empty or
+climb the path, RFC 3986 section 5.2.4)."""
+
+_PATH_NOTE = 'Not "", "." or "..".'
+_PLAIN_STRING_SKIP = frozenset({"pattern", "enum", "const", "format"})
+
+
+def _segment(schema: Schema, keeps: Callable[[str], bool]) -> Schema:
+    """A simple-style path parameter's string schema that also says it is a segment."""
+    if not isinstance(schema, dict) or schema.get("type") != "string" or (
+            not _PLAIN_STRING_SKIP.isdisjoint(schema)):
+        return schema  # typed otherwise, or already constrained (enum, format, pattern)
+    if keeps("pattern"):
+        return {**schema, "pattern": PATH_SEGMENT}
+    text = schema.get("description")
+    return {**schema, "description": f"{text}\n{_PATH_NOTE}" if text else _PATH_NOTE}
+
+
+def as_validated(parameters: Schema, arguments: Sequence[Argument],
+                 keeps: Callable[[str], bool], memo: IdentityMemo[Schema],
+                 key: object = None, *, close: bool = True) -> Schema:
+    """The parameters object as ``execute.validate`` enforces it, where the dialect can say
+    so: closed (``additionalProperties: false``: validate refuses unknown arguments) when
+    the dialect ``keeps`` the keyword, and each simple-style path parameter of plain string
+    type with :data:`PATH_SEGMENT` as its ``pattern`` (else a sentence in its description).
+    Nothing is recorded as lost: these are added, not taken from the document.
+    ``close=False`` leaves the closing to the dialect (strict modes close every object).
+
+    ``memo`` holds the path parameters' rewritten schemas (shared by every function that
+    lists a component parameter), under ``key`` (one per ``keeps``).
+
+    >>> as_validated({"type": "object", "properties": {}}, [], lambda k: True, IdentityMemo())
+    {'type': 'object', 'properties': {}, 'additionalProperties': False}
+    """
+    if not isinstance(parameters, dict):
+        return parameters
+    out = parameters
+    props = parameters.get("properties")
+    if isinstance(props, dict):
+        changed = {}
+        for argument in arguments:
+            sub = props.get(argument.name)
+            if argument.location != "path" or argument.style != "simple" or sub is None:
+                continue
+            new = memo.get(sub, key)
+            if new is None:
+                new = memo.put(sub, _segment(sub, keeps), key)
+            if new is not sub:
+                changed[argument.name] = new
+        if changed:
+            out = {**out, "properties": {**props, **changed}}
+    if close and "additionalProperties" not in out and keeps("additionalProperties"):
+        out = {**out, "additionalProperties": False}
+    return out

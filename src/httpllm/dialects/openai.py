@@ -1,5 +1,14 @@
 """OpenAI (``chatgpt``): Chat Completions or Responses envelope, non-strict and strict.
 
+Strict mode makes every property required and an optional one nullable, so ``null`` there
+means "not given" (``execute.decode`` drops it). A property that is optional *and*
+nullable in the document (JSON Merge Patch's "delete this field") would then have no way
+to send a real ``null``: :func:`null_marker` adds one member to exactly those properties,
+the object :data:`NULL_MARKER` ``{"null": true}``, which ``execute.decode`` turns back into
+``null``; ``null`` itself still means omitted. Recorded as a ``rewritten`` loss on
+``required``. A property whose own schema declares an object of the single property
+``null`` keeps today's reading (a loss entry says so), as the marker would be ambiguous.
+
 Source: https://platform.openai.com/docs/guides/function-calling and
 https://platform.openai.com/docs/guides/structured-outputs (supported schemas);
 openai-python ``types/chat/chat_completion_function_tool_param.py`` and
@@ -22,6 +31,7 @@ from httpllm.dialects._rules import (
     ref_alone,
     typed_nodes,
 )
+from httpllm.normalize.nullable import allows_null
 from httpllm.pointer import escape, parts
 from httpllm.records import Function
 from httpllm.walk import children, is_leaf
@@ -30,7 +40,9 @@ __all__ = [
     "CHATGPT",
     "DIALECTS",
     "OPENAI_STRICT_FORMATS",
+    "NULL_MARKER",
     "OPENAI_STRICT_KEYWORDS",
+    "null_marker",
     "strict_limits",
     "tuple_items",
 ]
@@ -58,6 +70,74 @@ MAX_ENUM_VALUES = 1000
 LARGE_ENUM = 250
 MAX_LARGE_ENUM_CHARS = 15_000
 MAX_CHARS = 120_000
+
+
+NULL_MARKER: dict[str, Any] = {
+    "type": "object",
+    "properties": {"null": {"type": "boolean", "enum": [True]}},
+    "required": ["null"],
+    "additionalProperties": False,
+    "description": 'A real null (e.g. to clear the field); null alone means "not given".',
+}
+"""The strict-mode spelling of a real ``null`` for a property both optional and nullable
+(see :func:`null_marker`; ``execute.decode.MARKED_NULL`` is its instance)."""
+
+
+def _marks_null(sub: Any) -> bool:
+    """Whether the marker is unambiguous for an optional, nullable property schema: none of
+    its members declares an object whose only property is ``null``."""
+    if not (isinstance(sub, dict) and allows_null(sub)):
+        return False
+    found = sub.get("anyOf")
+    members: list[Any] = found if isinstance(found, list) else [sub]
+    return not any(isinstance(m, dict) and isinstance(m.get("properties"), dict)
+                   and set(m["properties"]) == {"null"} for m in members)
+
+
+def _with_marker(sub: dict[str, Any]) -> dict[str, Any]:
+    if isinstance(sub.get("anyOf"), list):
+        return {**sub, "anyOf": [*sub["anyOf"], NULL_MARKER]}
+    outer = {k: v for k, v in sub.items() if k in ("description", "title")}
+    inner = {k: v for k, v in sub.items() if k not in outer}
+    return {**outer, "anyOf": [inner, NULL_MARKER]}
+
+
+def null_marker(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Strict mode: a property optional and nullable in the document gets the member
+    :data:`NULL_MARKER`, so a real ``null`` can be sent although ``null`` means "not
+    given" once :func:`~httpllm.dialects._rules.close_objects` makes it required.
+    Runs before ``close_objects``. *Widens* the model's schema by one reversible spelling;
+    ``execute.decode`` undoes it.
+
+    ``{"properties": {"note": {"anyOf": [{"type": "string"}, {"type": "null"}]}}}`` ->
+    ``note``: ``{"anyOf": [{"type": "string"}, {"type": "null"}, NULL_MARKER]}``
+    """
+    props = node.get("properties")
+    if not isinstance(props, dict) or not props:
+        return node
+    required = node.get("required")
+    named = set(required) if isinstance(required, list) else set()
+    optional = [n for n, sub in props.items() if n not in named and isinstance(sub, dict)
+                and allows_null(sub)]
+    if not optional:
+        return node
+    memo = ctx.identity_memo("null_marker")
+    marked = [n for n in optional if _marks_null(props[n])]
+    if marked:
+        ctx.lose("required", "rewritten", None, "optional and nullable: null means not given; "
+                 '{"null": true} sends a real null: ' + ", ".join(marked))
+    left = [n for n in optional if n not in marked]
+    if left:
+        ctx.lose("required", "rewritten", None, "optional and nullable, but the marker would be "
+                 "ambiguous: null means not given, a real null cannot be sent: "
+                 + ", ".join(left))
+    if not marked:
+        return node
+    out = dict(props)
+    for name in marked:
+        hit = memo.get(props[name])
+        out[name] = hit if hit is not None else memo.put(props[name], _with_marker(props[name]))
+    return {**node, "properties": out}
 
 
 def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -428,7 +508,7 @@ CHATGPT = Dialect(
     tool_limit=128,
     rules=(tuple_items, filter_keywords),
     strict_rules=(foreign_keywords, ref_alone, typed_nodes, maps_as_entries, _strict_formats,
-                  close_objects),
+                  null_marker, close_objects),
     strict_limits=(strict_limits,),
     envelope=_envelope,
     envelopes=("chat", "responses"),

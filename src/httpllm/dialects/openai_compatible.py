@@ -16,7 +16,8 @@ DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-st
 objects (all properties required, optional ones nullable), a smaller keyword set, and
 OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object
 and array keywords on other types (``{"type": "string", "additionalProperties": true}``)
-are dropped, as OpenAI's strict mode rejects them.
+are dropped, as OpenAI's strict mode rejects them; a property both optional and nullable
+takes OpenAI's real-null marker (``{"null": true}``, see ``dialects.openai.null_marker``).
 
 Source: vllm-project/vllm ``docs/features/tool_calling.md``,
 ``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
@@ -41,11 +42,14 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
-from httpllm.dialects.openai import CHATGPT, strict_limits
+from httpllm.dialects.openai import CHATGPT, null_marker, strict_limits
+from httpllm.loss import Loss
+from httpllm.pointer import escape, unescape
 from httpllm.records import Function
+from httpllm.walk import transform
 
-__all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "LLAMA", "QWEN",
-           "XGRAMMAR_FORMATS"]
+__all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "FALLBACK_SUFFIX", "LLAMA",
+           "QWEN", "XGRAMMAR_FORMATS"]
 
 XGRAMMAR_FORMATS = frozenset(
     {"email", "date", "time", "date-time", "duration", "ipv4", "ipv6", "hostname", "uuid",
@@ -79,6 +83,43 @@ enum, anyOf, ``$ref``/``$defs``); sources disagree on ``pattern``, ``format`` an
 so they go into the description."""
 
 
+FALLBACK_SUFFIX = "__nonstrict"
+"""Added to each ``$defs`` name of a strict-mode function that fell back to non-strict."""
+
+
+def _fallback_defs(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    """A function that fell back from strict mode renders its ``$defs`` non-strict, while
+    the strict functions of the same list render the same names strict; vLLM merges every
+    tool's root ``$defs`` into one map and refuses a name defined twice (issue 18). Such a
+    function's definitions get :data:`FALLBACK_SUFFIX` (a ``renamed`` loss)."""
+    defs = parameters.get("$defs") if isinstance(parameters, dict) else None
+    if not ctx.options.strict or function.strict or not isinstance(defs, dict) or not defs:
+        return parameters
+    names = {name: name + FALLBACK_SUFFIX for name in defs}
+
+    def visit(node: dict[str, Any], at: str) -> Schema:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/"):
+            name = unescape(ref[8:])
+            if name in names:
+                return {**node, "$ref": "#/$defs/" + escape(names[name])}
+        return node
+
+    body = {k: v for k, v in parameters.items() if k != "$defs"}
+    out = transform(body, visit, pointer="parameters#")
+    renamed = {names[name]: transform(schema, visit, pointer=f"parameters#/$defs/{escape(name)}")
+               for name, schema in defs.items()}
+    ctx.losses.append(Loss(pointer="parameters#/$defs", keyword="$defs", action="renamed",
+                           value=sorted(defs), dialect=ctx.dialect.name,
+                           note=f"fell back to non-strict: definitions renamed <name>"
+                                f"{FALLBACK_SUFFIX}, as strict tools define those names"))
+    return {**out, "$defs": renamed}
+
+
+def _finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
+    return _fallback_defs(_unroll_on_request(parameters, function, ctx), function, ctx)
+
+
 def _unroll_on_request(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
     """With ``unroll=N``, recursive ``$defs`` are expanded so the tool has no ``$defs``."""
     if ctx.options.unroll is None or "$defs" not in parameters:
@@ -102,7 +143,7 @@ LLAMA = replace(
     rules=(filter_keywords,),
     strict_rules=(_XGRAMMAR,),
     strict_limits=(),
-    finish=_unroll_on_request,
+    finish=_finish,
     source="https://docs.vllm.ai/en/latest/features/tool_calling.html",
     strict_depth_max=None,
     strict_properties_max=None,
@@ -121,7 +162,7 @@ DEEPSEEK = replace(
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
     strict_rules=(_XGRAMMAR, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
-                  close_objects),
+                  null_marker, close_objects),
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )

@@ -8,6 +8,9 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
   the model must emit every key, so ``null`` there means "not given" — also when the original
   schema accepts ``null`` (optional *and* nullable: omitted). A ``null`` for a required
   property is kept;
+- where the dialect offered the real-null marker (:data:`MARKED_NULL`, ``{"null": true}``,
+  for a property optional *and* nullable in the document; ``dialects.openai.null_marker``),
+  that object becomes a real ``null``, which is kept;
 - an array of ``{"key": ..., "value": ...}`` entries where the original schema has a map
   (``additionalProperties`` and no ``properties``) becomes an object; a later entry with the
   same key replaces an earlier one, as duplicate names do in ``json.loads``;
@@ -29,7 +32,10 @@ from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
 
-__all__ = ["MAX_DEPTH", "Arguments", "allows_null", "decode", "depth", "parse"]
+__all__ = ["MARKED_NULL", "MAX_DEPTH", "Arguments", "allows_null", "decode", "depth", "parse"]
+
+MARKED_NULL = {"null": True}
+"""The strict-mode spelling of a real ``null`` (``dialects.openai.NULL_MARKER``)."""
 
 Arguments = Mapping[str, Any] | str | bytes
 """A tool call's arguments: the JSON text the model produced, or an already parsed mapping."""
@@ -150,16 +156,47 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     # Dialects without JSON Schema's full vocabulary (Gemini `parameters`) set
     # extra["decode"]: their values are converted back the same way, but a null there is
     # the model's own choice, so only strict mode drops optional nulls.
-    decoded: dict[str, Any] = _Walk(function.schema, drop_nulls=function.strict).run(args)
+    walk = _Walk(function.schema, drop_nulls=function.strict,
+                 marked=function.strict and _offers_marker(function.parameters))
+    decoded: dict[str, Any] = walk.run(args)
     return decoded
+
+
+def _offers_marker(parameters: Schema) -> bool:
+    """Whether a rendered parameters schema offers the real-null marker anywhere."""
+    stack: list[Any] = [parameters]
+    seen: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        props = node.get("properties")
+        if node.get("type") == "object" and isinstance(props, dict) and set(props) == {
+                "null"} and props["null"] == {"type": "boolean", "enum": [True]}:
+            return True
+        for value in node.values():
+            if isinstance(value, dict):
+                stack.append(value)
+            elif isinstance(value, list):
+                stack.extend(value)
+    return False
+
+
+def _ambiguous(schema: Schema, root: Schema) -> bool:
+    """Whether an alternative of ``schema`` declares an object whose only property is
+    ``null`` (the marker is not offered there: it would read as that object)."""
+    return any(set(_mapping(alt.get("properties"))) == {"null"}
+               for alt in alternatives(schema, root))
 
 
 class _Walk:
     """One walk of an instance alongside the original schema (explicit stack)."""
 
-    def __init__(self, root: Schema, *, drop_nulls: bool = True) -> None:
+    def __init__(self, root: Schema, *, drop_nulls: bool = True, marked: bool = False) -> None:
         self.root = root
         self.drop_nulls = drop_nulls
+        self.marked = marked
         self.stack: list[tuple[Any, Schema, Any, Any]] = []
 
     def run(self, value: Any) -> Any:
@@ -197,10 +234,15 @@ class _Walk:
         }
         out: dict[str, Any] = {}
         for name, item in value.items():
-            if self.drop_nulls and item is None and name in declared and name not in required:
+            optional = name in declared and name not in required
+            if self.drop_nulls and item is None and optional:
+                continue
+            child = _property_schema(objects, name)
+            if self.marked and optional and item == MARKED_NULL and child is not None and (
+                    allows_null(child, self.root) and not _ambiguous(child, self.root)):
+                out[name] = None  # a real null, spelled with the marker
                 continue
             out[name] = item
-            child = _property_schema(objects, name)
             if child is not None:
                 self.stack.append((item, child, out, name))
         return out

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._types import Direction, Schema
+from httpllm.loss import Loss
 
 __all__ = ["ANNOTATIONS", "OPENAPI_ONLY", "PassContext", "canonical", "describes", "is_ref",
            "ref_name"]
@@ -26,6 +27,18 @@ OPENAPI_ONLY = frozenset(
 """Keywords the emended form does not keep: OpenAPI's own (``example``, ``xml`` ...) and
 identifiers that would change how a ``$ref`` resolves (every ``$ref`` points into the
 root ``$defs``). ``x-*`` extensions go too."""
+
+
+def _unflagged(name: str, flag: str) -> bool:
+    return False
+
+
+def _discard(loss: Loss) -> None:
+    return None
+
+
+def _no_subtypes() -> list[tuple[str, list[str]]]:
+    return []
 
 
 canonical: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, default=str).encode
@@ -50,6 +63,15 @@ class PassContext:
         examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
         root: the pointer of the named schema being emended (``None`` for an inline one):
             at its root, an ``allOf`` of one ``$ref`` may be inheritance.
+        flagged: ``(def name, "readOnly" | "writeOnly") -> bool``: whether the named schema,
+            as the document writes it, carries the flag (on itself, through ``$ref``s, an
+            ``allOf`` member or every non-null union member); never emends anything.
+        lose: records a :class:`~httpllm.loss.Loss` for something a pass dropped (a
+            property the direction excludes); the compile attaches it to each function
+            that reaches the schema.
+        subtypes: ``() -> [(def name, tag values)]``: when the named schema being emended
+            is an inheritance-style parent (a ``discriminator`` without ``oneOf``/``anyOf``),
+            its subtypes; ``[]`` otherwise.
     """
 
     direction: Direction
@@ -60,6 +82,9 @@ class PassContext:
     pointer: str = "#"
     examples: dict[str, list[Any]] = field(default_factory=dict)
     root: str | None = None
+    flagged: Callable[[str, str], bool] = _unflagged
+    lose: Callable[[Loss], None] = _discard
+    subtypes: Callable[[], list[tuple[str, list[str]]]] = _no_subtypes
 
 
 def describes(key: str) -> bool:

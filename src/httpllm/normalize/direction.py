@@ -1,6 +1,12 @@
 """Pass: request schemas drop ``readOnly`` properties, response schemas ``writeOnly`` ones;
 OpenAPI-only keywords go.
 
+The direction is decided on the resolved schema: a property is ``readOnly`` when the flag is
+on the property itself, on the named schema its ``$ref`` names (``created_at: {$ref: Timestamp}``
+with ``Timestamp: {type: string, readOnly: true}``), on any ``allOf`` member, or on every
+non-null member of a union (a nullable ``$ref``); ``readOnly: false`` on the property itself
+overrides its target. Each dropped property is recorded as a loss (``ctx.lose``).
+
 The ``readOnly``/``writeOnly`` flags themselves stay: they are JSON Schema 2020-12
 annotations, and the parent (walked after its children) needs to see them.
 
@@ -17,19 +23,66 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import OPENAPI_ONLY, PassContext
+from httpllm.loss import Loss
+from httpllm.normalize._context import OPENAPI_ONLY, PassContext, ref_name
+from httpllm.pointer import escape
 
-__all__ = ["OPENAPI_ONLY", "direction"]
+__all__ = ["OPENAPI_ONLY", "direction", "flagged"]
+
+_MAX_INLINE = 16  # levels of inline allOf/anyOf looked through (named schemas: ctx.flagged)
+_UNIONS = ("anyOf", "oneOf")
+
+
+def _is_null(node: Any) -> bool:
+    return isinstance(node, dict) and (node.get("type") == "null" or node.get("enum") == [None])
+
+
+def flagged(node: Any, flag: str, ref: Any, depth: int = 0) -> bool:
+    """Whether a schema carries ``flag`` (``"readOnly"``/``"writeOnly"``): on itself, on the
+    target of its ``$ref`` (``ref(target) -> bool``), on any ``allOf`` member, or on every
+    non-null member of a ``oneOf``/``anyOf``. An explicit ``false`` on the node wins.
+    Looks at most ``_MAX_INLINE`` levels of inline members deep (named schemas are answered
+    by ``ref``, which memoizes them).
+
+    >>> flagged({"anyOf": [{"$ref": "T"}, {"type": "null"}]}, "readOnly", lambda r: True)
+    True
+    """
+    if not isinstance(node, dict) or depth > _MAX_INLINE:
+        return False
+    own = node.get(flag)
+    if own is not None:
+        return own is True
+    target = node.get("$ref")
+    if isinstance(target, str) and ref(target):
+        return True
+    members = node.get("allOf")
+    if isinstance(members, list) and any(flagged(m, flag, ref, depth + 1) for m in members):
+        return True
+    for keyword in _UNIONS:
+        members = node.get(keyword)
+        if isinstance(members, list):
+            real = [m for m in members if not _is_null(m)]
+            if real and all(flagged(m, flag, ref, depth + 1) for m in real):
+                return True
+    return False
 
 
 def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
-    """The properties to drop: those marked ``flag``, and non-schemas (reported)."""
+    """The properties to drop: those marked ``flag`` (recorded as losses), and non-schemas
+    (reported)."""
     hidden: set[str] = set()
     bad = []
+
+    def named(ref: str) -> bool:
+        return ctx.flagged(ref_name({"$ref": ref}), flag)
+
     for name, sub in props.items():
         if isinstance(sub, dict):
-            if sub.get(flag) is True:
+            if flagged(sub, flag, named):
                 hidden.add(name)
+                where = "requests" if flag == "readOnly" else "responses"
+                ctx.lose(Loss(pointer=f"{ctx.pointer}/properties/{escape(name)}", keyword=flag,
+                              action="dropped", note=f"{flag}: not part of {where}"))
         elif not isinstance(sub, bool):
             bad.append(name)
     for name in sorted(bad):

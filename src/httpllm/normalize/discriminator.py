@@ -5,6 +5,14 @@ Schema assertion (OpenAPI 3.1 section 4.8.25). Each ``anyOf`` member that is a `
 is replaced by its emended target with the tag property set to the mapping keys that
 name it (or the schema's name when there is no mapping) and listed in ``required``.
 Contract: *narrows* to what the discriminator already meant.
+
+Inheritance-style polymorphism (a parent with a ``discriminator`` and no union, whose
+subtypes each ``allOf`` the parent; common in Adyen-, Azure- and Java-generated documents):
+at the root of the parent's named schema, the node becomes the union of its subtypes
+(``ctx.subtypes``: the ``mapping``, else the schemas that ``allOf`` the parent), each with
+its own fields and its tag required. Each subtype inherits the parent's form *without* the
+discriminator (see :mod:`httpllm.normalize.named`), so the expansion ends.
+Contract: *narrows* the parent to its subtypes (OpenAPI 3.1 section 4.8.25).
 """
 
 from __future__ import annotations
@@ -38,6 +46,36 @@ def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, 
             "required": required}
 
 
+def _variant(name: str, ctx: PassContext) -> dict[str, Any] | None:
+    """A subtype's emended object form (its own union left out), or ``None``."""
+    target = ctx.resolve(name)
+    if target is None or (isinstance(target, dict) and "anyOf" in target):
+        target = ctx.resolve_base(name)  # being emended, or a parent itself: its own fields
+    if not isinstance(target, dict) or "anyOf" in target or target.get("type") not in (
+        None, "object"
+    ):
+        return None
+    return target
+
+
+def _subtypes(node: dict[str, Any], prop: str, ctx: PassContext) -> Schema:
+    """An inheritance-style parent -> the union of its subtypes, each requiring its tag."""
+    tagged: list[Schema] = []
+    for name, tags in ctx.subtypes():
+        target = _variant(name, ctx)
+        if target is None:
+            ctx.report(ctx.pointer, f"discriminator: subtype {name!r} is not an object schema; "
+                       "left out of the union")
+            continue
+        tagged.append(_tagged(target, prop, tags))
+    if not tagged:
+        return node
+    kept = {k: v for k, v in node.items() if k in ANNOTATIONS}
+    if len(tagged) == 1:
+        return {**tagged[0], **kept}
+    return {**kept, "anyOf": tagged}
+
+
 def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Make each variant of a discriminated ``anyOf`` require its own tag value.
 
@@ -51,6 +89,9 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     out = {k: v for k, v in node.items() if k != "discriminator"}
     prop = spec.get("propertyName") if isinstance(spec, dict) else None
     members = out.get("anyOf")
+    if isinstance(prop, str) and members is None and ctx.root is not None and (
+            ctx.pointer == ctx.root):
+        return _subtypes(out, prop, ctx)
     if not isinstance(prop, str) or not isinstance(members, list):
         return out
     mapping = spec.get("mapping") if isinstance(spec.get("mapping"), dict) else {}

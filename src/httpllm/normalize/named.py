@@ -11,22 +11,32 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urldefrag, urlparse
 
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded, RefError
+from httpllm.loss import Loss
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
-from httpllm.pointer import escape, parts
+from httpllm.normalize.direction import flagged
+from httpllm.pointer import escape, parts, unescape
 from httpllm.refs import RefGraph, Resolver, def_name
 from httpllm.walk import children
 
 __all__ = ["NamedSchemas", "collect_refs"]
 
+_Owner = tuple[str, str, str, str]
+"""Whose emend recorded a loss: ``("name", def name, direction, "" | "base")`` or
+``("inline", file, pointer, direction)``."""
 _MAX_NESTED = 48  # named schemas being emended inside one another (allOf chains)
 _REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
+
+
+def _none() -> list[tuple[str, list[str]]]:
+    return []
 
 
 def _gone(name: str) -> Schema | None:
@@ -83,6 +93,10 @@ class NamedSchemas:
     _inline: dict[tuple[int, str], tuple[Schema, Schema]] = field(default_factory=dict)
     _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
     _lineages: dict[str, frozenset[str]] = field(default_factory=dict)
+    _flags: dict[str, dict[str, bool]] = field(default_factory=dict)
+    _children: dict[str, list[str]] | None = None
+    _dropped: dict[_Owner, list[Loss]] = field(default_factory=dict)
+    _merged: dict[_Owner, set[_Owner]] = field(default_factory=dict)
 
     def refs(self, schema: Schema) -> frozenset[str]:
         """:func:`collect_refs` of an emended schema, remembered per object: the refs left in
@@ -203,6 +217,10 @@ class NamedSchemas:
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
+        owner = (("name", name, direction, "base" if base_form else "")
+                 if name is not None else ("inline", base, pointer, direction))
+        merged = self._merged.setdefault(owner, set())
+
         def resolve(parent: str) -> Schema | None:
             # ``Cat: allOf: [Pet, ...]`` where ``Pet: oneOf: [Cat, Dog]`` (or an ancestor of
             # Pet lists Cat): Cat inherits Pet's base form, not the union that lists Cat
@@ -212,16 +230,24 @@ class NamedSchemas:
                 base_form or self._inherits(name, parent)
             ):
                 return None
+            merged.add(("name", parent, direction, ""))
             return self.emended(parent, direction)
+
+        def resolve_base(parent: str) -> Schema | None:
+            merged.add(("name", parent, direction, "base"))
+            return self.emended(parent, direction, base_form=True)
 
         ctx = PassContext(
             direction=direction,
             resolve=resolve,
-            resolve_base=lambda n: self.emended(n, direction, base_form=True),
+            resolve_base=resolve_base,
             name_of=lambda ref: self._name_or_none(ref, base),
             report=self.warn,
             examples=self.examples,
             root=pointer if name is not None else None,
+            flagged=self.flagged,
+            subtypes=_none if name is None or base_form else partial(self.subtypes, name),
+            lose=partial(self._lose, owner),
         )
 
         rewritten = []
@@ -237,7 +263,7 @@ class NamedSchemas:
         try:
             out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
                         rewrite_mapping=rewrite_mapping)
-            if not rewritten:  # no $ref met: none in the result, which need not be walked
+            if not rewritten and not merged:  # no $ref met or merged: none in the result
                 self._refs[id(out)] = (out, frozenset())
             return out
         finally:
@@ -307,7 +333,8 @@ class NamedSchemas:
         return found
 
     def _variants(self, name: str) -> frozenset[str]:
-        """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``."""
+        """Def names a named schema lists as ``$ref``s in its own ``oneOf``/``anyOf``, or as
+        the subtypes of its discriminator (:meth:`subtypes`)."""
         found = self._variant_names.get(name)
         if found is None:
             entry = self._named[name]
@@ -316,8 +343,107 @@ class NamedSchemas:
                     for m in node[key] if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
             names = (self._name_or_none(ref, entry.base) for ref in refs)
             found = frozenset(n for n in names if n is not None)
+            found |= {n for n, _ in self.subtypes(name)}
             self._variant_names[name] = found
         return found
+
+    def subtypes(self, name: str) -> list[tuple[str, list[str]]]:
+        """``[(def name, tag values)]``: the subtypes of an inheritance-style parent, a named
+        schema with a ``discriminator`` and no ``oneOf``/``anyOf``. Those its ``mapping``
+        names (tags: the mapping keys), else every component schema whose root ``allOf``
+        refers to it (tag: the component's name); OpenAPI 3.1 section 4.8.25, "Models with
+        Polymorphism Support". ``[]`` for any other schema."""
+        entry = self._named[name]
+        node = entry.node if isinstance(entry.node, dict) else {}
+        spec = node.get("discriminator")
+        if not isinstance(spec, dict) or "oneOf" in node or "anyOf" in node:
+            return []
+        mapping = spec.get("mapping")
+        found: dict[str, list[str]] = {}
+        if isinstance(mapping, dict) and mapping:
+            for tag, ref in mapping.items():
+                target = self._name_or_none(ref, entry.base) if isinstance(ref, str) else None
+                if target is not None:
+                    found.setdefault(target, []).append(str(tag))
+            return list(found.items())
+        if self._children is None:
+            self._children = {}
+            for child in list(self._named):
+                for parent in self._parents(child):
+                    self._children.setdefault(parent, []).append(child)
+        return [(child, [unescape(self._named[child].pointer.rsplit("/", 1)[-1])])
+                for child in self._children.get(name, ())]
+
+    def _parents(self, name: str) -> list[str]:
+        """The named schemas a named schema's root ``allOf`` refers to."""
+        entry = self._named[name]
+        node = entry.node if isinstance(entry.node, dict) else {}
+        members = node.get("allOf")
+        refs = [m["$ref"] for m in (members if isinstance(members, list) else ())
+                if isinstance(m, dict) and isinstance(m.get("$ref"), str)]
+        names = (self._name_or_none(ref, entry.base) for ref in refs)
+        return [n for n in names if n is not None and n != name]
+
+    def flagged(self, name: str, flag: str) -> bool:
+        """Whether the named schema, as the document writes it, carries ``flag``
+        (``"readOnly"``/``"writeOnly"``; see :func:`httpllm.normalize.direction.flagged`):
+        answered from the document nodes, without emending, memoized; a ``$ref`` cycle
+        counts as not flagged. Iterative: a name whose targets are not known yet is looked
+        at again once they are."""
+        memo = self._flags.setdefault(flag, {})
+        if name not in self._named:
+            return False
+        stack, opened = [name], {name}
+        while name not in memo:
+            top = stack[-1]
+            entry = self._named[top]
+            needed: list[str] = []
+
+            def ref(target: str, base: str = entry.base, needed: list[str] = needed) -> bool:
+                found = self._name_or_none(target, base)
+                if found is None or (found in opened and found not in memo):
+                    return False  # unresolvable, or a cycle back to a schema being decided
+                if found not in memo:
+                    needed.append(found)
+                    return False
+                return memo[found]
+
+            value = flagged(entry.node, flag, ref)
+            if needed and not value:
+                opened.update(needed)
+                stack.extend(dict.fromkeys(needed))
+                continue
+            memo[top] = value
+            stack.pop()
+        return memo[name]
+
+    def _lose(self, owner: _Owner, loss: Loss) -> None:
+        self._dropped.setdefault(owner, []).append(loss)
+
+    def dropped(self, schema: Schema, direction: Direction, *, pointer: str,
+                base: str) -> list[Loss]:
+        """The losses of the properties ``direction`` dropped in the inline schema emended at
+        ``pointer`` (in the file ``base``) and in every named schema its emended form
+        reaches or merged (``allOf`` parents, discriminator variants), in a stable order."""
+        if not self._dropped:
+            return []
+        out: list[Loss] = []
+        seen: set[tuple[str, ...]] = set()
+        stack = [("inline", base, pointer, direction),
+                 *(("name", n, direction, "") for n in sorted(self.refs(schema), reverse=True))]
+        while stack:
+            owner = stack.pop()
+            if owner in seen:
+                continue
+            seen.add(owner)
+            out += self._dropped.get(owner, ())
+            following = set(self._merged.get(owner, ()))
+            done = self._cache.get((owner[1], direction, owner[3] == "base")) if (
+                owner[0] == "name") else None
+            if done is not None:
+                following |= {("name", n, direction, "") for n in self.refs(done)}
+            stack += sorted(following - seen, reverse=True)
+        return list(dict.fromkeys(out))
 
     def _name_or_none(self, ref: str, base: str) -> str | None:
         if "#" not in ref and "/" not in ref and "." not in ref:
