@@ -12,16 +12,33 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
-from httpllm.refs import Resolver
 
-__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
+__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "Resolves", "parse"]
+
+
+class Resolved(Protocol):
+    """What parse reads of a resolved ``$ref`` (``refs.Target``)."""
+
+    @property
+    def node(self) -> Any: ...
+    @property
+    def uri(self) -> str: ...
+
+
+class Resolves(Protocol):
+    """What parse asks of the ref resolver (``refs.Resolver``, a layer above): its root
+    file's URI and ``resolve(ref, base)``."""
+
+    base: str
+
+    def resolve(self, ref: str, base: str) -> Resolved: ...
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
@@ -68,7 +85,7 @@ class Document:
 
     version: str
     root: dict[str, Any]
-    resolver: Resolver
+    resolver: Resolves
     sites: tuple[OperationSite, ...]
     errors: tuple[OperationError, ...]
     label: str
@@ -93,7 +110,7 @@ def _version(root: Any, label: str) -> str:
     return f"3.{match.group(1)}"
 
 
-def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
+def parse(root: Any, resolver: Resolves, *, label: str) -> Document:
     """Check the version and list the operations of a raw document.
 
     Raises:
