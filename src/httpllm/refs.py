@@ -8,7 +8,7 @@ holds schema -> schema edges and answers which schemas are *recursive* (on a cyc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -226,9 +226,17 @@ class RefGraph:
         self.graph.add_node(name)
         self.graph.add_edges_from((name, t) for t in targets)
 
-    def finish(self) -> None:
-        """Compute the recursive set, the cycles (one per strongly connected component)
-        and a dependency order (referenced schemas before the schemas that use them)."""
+    @classmethod
+    def of(cls, edges: Mapping[str, Iterable[str]]) -> RefGraph:
+        """The graph of ``name -> names it refers to`` (e.g. a function's ``$defs``), its
+        recursive set and cycles computed (not the dependency order)."""
+        graph = cls()
+        for name, targets in edges.items():
+            graph.add(name, targets)
+        graph._find_cycles()
+        return graph
+
+    def _find_cycles(self) -> None:
         recursive: set[str] = set()
         cycles: list[list[str]] = []
         for component in nx.strongly_connected_components(self.graph):
@@ -237,6 +245,11 @@ class RefGraph:
                 cycles.append(sorted(component))
         self.recursive = frozenset(recursive)
         self.cycles = sorted(cycles)
+
+    def finish(self) -> None:
+        """Compute the recursive set, the cycles (one per strongly connected component)
+        and a dependency order (referenced schemas before the schemas that use them)."""
+        self._find_cycles()
         condensed = nx.condensation(self.graph)
         members = condensed.graph["mapping"]
         rank = {c: i for i, c in enumerate(reversed(list(nx.topological_sort(condensed))))}
@@ -245,6 +258,24 @@ class RefGraph:
     def is_recursive(self, name: str) -> bool:
         """Whether the named schema is on a reference cycle."""
         return name in self.recursive
+
+    def cycle(self, start: str) -> list[str]:
+        """A shortest reference path ``start -> ... -> start`` (breadth first, refs in the
+        order they were added); ``[start, start]`` when ``start`` is on no cycle."""
+        parents: dict[str, str] = {}
+        queue = [start]
+        while queue:
+            name = queue.pop(0)
+            for target in self.graph.successors(name):
+                if target == start:
+                    path = [name]
+                    while path[-1] != start:
+                        path.append(parents[path[-1]])
+                    return [*reversed(path), start]
+                if target not in parents:
+                    parents[target] = name
+                    queue.append(target)
+        return [start, start]
 
     def reachable(self, names: Iterable[str]) -> set[str]:
         """Every named schema reachable from ``names`` (including them)."""

@@ -16,7 +16,8 @@ from httpllm.dialects._base import RenderContext, Rule
 from httpllm.errors import Unrepresentable
 from httpllm.normalize.nullable import allows_null, with_null
 from httpllm.pointer import escape, unescape
-from httpllm.walk import children, transform
+from httpllm.refs import RefGraph
+from httpllm.walk import children, refs_in, transform
 
 if TYPE_CHECKING:
     from httpllm.records import Function
@@ -307,37 +308,14 @@ def recursive_defs(root: dict[str, Any]) -> list[str]:
     defs = root.get("$defs")
     if not isinstance(defs, dict):
         return []
-    edges = {name: _local_refs(sub) for name, sub in defs.items()}
-    on_cycle: set[str] = set()
-    for start in edges:
-        seen: set[str] = set()
-        stack = list(edges[start])
-        while stack:
-            name = stack.pop()
-            if name == start:
-                on_cycle.add(start)
-                break
-            if name in seen or name in on_cycle or name not in edges:
-                continue
-            seen.add(name)
-            stack.extend(edges[name])
-    return sorted(on_cycle)
+    graph = RefGraph.of({name: _local_refs(sub) for name, sub in defs.items()})
+    return sorted(graph.recursive & defs.keys())
 
 
 def _local_refs(schema: Any) -> set[str]:
-    """Names of the ``#/$defs/...`` targets a schema refers to (iteratively)."""
-    found: set[str] = set()
-    stack, seen = [schema], set()
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            found.add(unescape(ref[8:].split("/", 1)[0]))
-        stack.extend(sub for _, _, sub in children(node))
-    return found
+    """Names of the ``#/$defs/...`` targets a schema refers to."""
+    return {unescape(ref[8:].split("/", 1)[0]) for ref in refs_in(schema)
+            if ref.startswith("#/$defs/")}
 
 
 def no_recursion(node: dict[str, Any], ctx: RenderContext) -> Schema:

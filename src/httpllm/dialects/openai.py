@@ -24,7 +24,7 @@ from httpllm.dialects._rules import (
 )
 from httpllm.pointer import escape, parts
 from httpllm.records import Function
-from httpllm.walk import children, is_leaf
+from httpllm.walk import children, fold, is_leaf
 
 __all__ = [
     "CHATGPT",
@@ -364,25 +364,17 @@ class _Measure:
                   f"{at}/{keyword}" if key is None else f"{at}/{keyword}/{escape(key)}")
 
 
+def _add_sizes(node: dict[str, Any], kids: list[Sizes]) -> Sizes:
+    props, enums, chars = _own_sizes(node)
+    for p, e, c in kids:
+        props, enums, chars = props + p, enums + e, chars + c
+    return props, enums, chars
+
+
 def _sizes(root: dict[str, Any]) -> Sizes:
     """:data:`Sizes` of the tree under ``root`` by its children alone (no ``$ref``
-    followed, so nothing is ever open). Iterative post-order, memoized per node."""
-    memo: dict[int, Sizes] = {}
-    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        kids = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
-        if not done:
-            if id(node) not in memo:
-                stack.append((node, True))
-                stack.extend((sub, False) for sub in kids)
-            continue
-        props, enums, chars = _own_sizes(node)
-        for sub in kids:
-            p, e, c = memo[id(sub)]
-            props, enums, chars = props + p, enums + e, chars + c
-        memo[id(node)] = (props, enums, chars)
-    return memo[id(root)]
+    followed, so nothing is ever open): a :func:`walk.fold <httpllm.walk.fold>`."""
+    return fold(root, _add_sizes, _NOTHING)
 
 
 def _is_object(node: dict[str, Any]) -> bool:
