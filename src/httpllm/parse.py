@@ -20,25 +20,7 @@ from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
 
-__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "Resolves", "parse"]
-
-
-class Resolved(Protocol):
-    """What parse reads of a resolved ``$ref`` (``refs.Target``)."""
-
-    @property
-    def node(self) -> Any: ...
-    @property
-    def uri(self) -> str: ...
-
-
-class Resolves(Protocol):
-    """What parse asks of the ref resolver (``refs.Resolver``, a layer above): its root
-    file's URI and ``resolve(ref, base)``."""
-
-    base: str
-
-    def resolve(self, ref: str, base: str) -> Resolved: ...
+__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 _VERSION = re.compile(r"^3\.(0|1)\.\d+(-.+)?$")
@@ -70,6 +52,24 @@ class OperationSite:
     base: str
 
 
+class Resolved(Protocol):
+    """What parse reads of a resolved ``$ref`` (a ``refs.Target``)."""
+
+    @property
+    def node(self) -> Any: ...
+    @property
+    def uri(self) -> str: ...
+
+
+class Resolver(Protocol):
+    """What parse asks of the ``$ref`` resolver, ``refs.Resolver`` (a layer above parse,
+    so parse names only what it uses): the root file's URI and ``resolve(ref, base)``."""
+
+    base: str
+
+    def resolve(self, ref: str, base: str) -> Resolved: ...
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Document:
     """A parsed OpenAPI document.
@@ -85,7 +85,7 @@ class Document:
 
     version: str
     root: dict[str, Any]
-    resolver: Resolves
+    resolver: Resolver
     sites: tuple[OperationSite, ...]
     errors: tuple[OperationError, ...]
     label: str
@@ -110,7 +110,7 @@ def _version(root: Any, label: str) -> str:
     return f"3.{match.group(1)}"
 
 
-def parse(root: Any, resolver: Resolves, *, label: str) -> Document:
+def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
     """Check the version and list the operations of a raw document.
 
     Raises:

@@ -20,7 +20,7 @@ from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded, RefError
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
-from httpllm.pointer import escape, parts, unescape
+from httpllm.pointer import escape, parts
 from httpllm.refs import RefGraph, Resolver, def_name
 from httpllm.walk import refs_in
 
@@ -37,7 +37,8 @@ def _gone(name: str) -> Schema | None:
 def collect_refs(schema: Schema) -> set[str]:
     """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema
     (:func:`walk.refs_in <httpllm.walk.refs_in>`)."""
-    return {unescape(ref[8:]) for ref in refs_in(schema) if ref.startswith("#/$defs/")}
+    return {ref[8:].replace("~1", "/").replace("~0", "~") for ref in refs_in(schema)
+            if ref.startswith("#/$defs/")}
 
 
 @dataclass(slots=True)
