@@ -13,8 +13,6 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-import networkx as nx
-
 from httpllm.errors import HttpllmError, RefError
 from httpllm.load import Loader
 from httpllm.pointer import escape, parts
@@ -207,6 +205,12 @@ class Resolver:
         return self._anchors[file_uri].get(f"{scope}#{name}")
 
 
+def _digraph() -> Any:
+    import networkx as nx  # 0.1 s of import: only once a ref graph is made (a compile)
+
+    return nx.DiGraph()
+
+
 @dataclass(slots=True)
 class RefGraph:
     """Schema -> schema references of one document and the recursive ones among them.
@@ -216,7 +220,7 @@ class RefGraph:
     ``strongly_connected_components``): a schema is *recursive* when it is on a cycle.
     """
 
-    graph: Any = field(default_factory=nx.DiGraph)
+    graph: Any = field(default_factory=_digraph)
     recursive: frozenset[str] = frozenset()
     cycles: list[list[str]] = field(default_factory=list)
     order: dict[str, int] = field(default_factory=dict)
@@ -237,6 +241,8 @@ class RefGraph:
         return graph
 
     def _find_cycles(self) -> None:
+        import networkx as nx
+
         recursive: set[str] = set()
         cycles: list[list[str]] = []
         for component in nx.strongly_connected_components(self.graph):
@@ -249,6 +255,8 @@ class RefGraph:
     def finish(self) -> None:
         """Compute the recursive set, the cycles (one per strongly connected component)
         and a dependency order (referenced schemas before the schemas that use them)."""
+        import networkx as nx
+
         self._find_cycles()
         condensed = nx.condensation(self.graph)
         members = condensed.graph["mapping"]
