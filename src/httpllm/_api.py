@@ -11,7 +11,8 @@ from typing import Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
-from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
+from httpllm.compose.bounded import finish_bounded
+from httpllm.compose.inline import Inliner
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
@@ -27,8 +28,6 @@ from httpllm.render import Renderer
 from httpllm.selection import Selector, select
 
 __all__ = ["Application", "Warning", "compile"]
-
-_MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON level
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -323,24 +322,8 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
-    function = composer.finish(draft, inliner, separate, output)
-    depth, size = measure(function.schema, inliner.sizes)
-    if size > INLINE_MAX_NODES and not inliner.reference:
-        warnings.append(Warning(pointer=draft.site.pointer, message=(
-            f"parameters would have {size:,} schema nodes with every $ref inlined (limit "
-            f"{INLINE_MAX_NODES:,}): named schemas kept under $defs, as with reference=True")))
-        function = composer.finish(draft, inliner.keeping(), separate, output,
-                                   claimed=function.name)
-        depth, size = measure(function.schema, inliner.sizes)
-    if depth > _MAX_OUTPUT_DEPTH:
-        raise LimitExceeded(f"parameters nest {depth} levels deep once references are "
-                            f"inlined (limit {_MAX_OUTPUT_DEPTH}); try reference=True",
-                            pointer=draft.site.pointer)
-    if size > 500_000:
-        raise LimitExceeded(f"parameters have {size} schema nodes once references are "
-                            "inlined (limit 500,000); try reference=True",
-                            pointer=draft.site.pointer)
-    if renderer.options.split_unions:
-        parts = split(function, inliner.origins, composer.pool.claim)
-        return [renderer.render(part) for part in parts]
-    return [renderer.render(function)]
+    function = finish_bounded(draft, composer, inliner, separate, output,
+                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    parts = ([function] if not renderer.options.split_unions
+             else split(function, inliner.origins, composer.pool.claim))
+    return [renderer.render(part) for part in parts]
