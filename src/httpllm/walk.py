@@ -205,6 +205,15 @@ def transform(
     entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids)
     if memo is None and sink is None:
         return _plain(entries, visit)
+    return _recorded(entries, visit, memo, origins, sink)
+
+
+def _recorded(entries: list[Entry], visit: Visit,
+              memo: dict[int, tuple[Any, tuple[Any, ...]]] | None,
+              origins: dict[int, str] | None, sink: list[Any] | None) -> Any:
+    """:func:`transform`'s loop with a memo or records: a memoized node hands over its
+    result and re-emits its records; a node in ``origins`` is memoized after its visit
+    with the records its subtree produced."""
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[Child]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
@@ -292,17 +301,18 @@ def fold(root: Any, combine: Callable[[dict[str, Any], list[_T]], _T], boolean: 
     if hit is not None and hit[0] is root:
         return hit[1]  # type: ignore[no-any-return]
     kids = children(root)
-    values: list[_T] = []
-    for _, _, sub in kids:
-        if not isinstance(sub, dict):
-            values.append(boolean)
-            continue
-        hit = memo.get(id(sub))
-        if hit is None or hit[0] is not sub:
-            break
-        values.append(hit[1])
-    else:
+    values = _known(kids, boolean, memo)
+    if values is not None:
         return combine(root, values)
+    _fold_tree(root, kids, combine, boolean, memo)
+    return memo[id(root)][1]  # type: ignore[no-any-return]
+
+
+def _fold_tree(root: dict[str, Any], kids: list[Child],
+               combine: Callable[[dict[str, Any], list[_T]], _T], boolean: _T,
+               memo: FoldMemo) -> None:
+    """:func:`fold`'s walk: every node under ``root`` (whose children are ``kids``) into
+    ``memo``, children first."""
     # (node, None) on the way down; (node, its subschemas) once they are on the stack
     stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
     while stack:
@@ -310,17 +320,29 @@ def fold(root: Any, combine: Callable[[dict[str, Any], list[_T]], _T], boolean: 
         hit = memo.get(id(node))
         if hit is not None and hit[0] is node:
             continue  # met again, on another path
-        if subs is None:
-            if _SUBSCHEMA_KEYWORDS.isdisjoint(node):  # a leaf: combined at once
-                memo[id(node)] = (node, combine(node, []))
-                continue
+        if subs is not None:
+            memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
+                                                   else boolean for s in subs]))
+        elif _SUBSCHEMA_KEYWORDS.isdisjoint(node):  # a leaf: combined at once
+            memo[id(node)] = (node, combine(node, []))
+        else:
             subs = [s for _, _, s in (children(node) if node is not root else kids)]
             stack.append((node, subs))
             stack.extend((s, None) for s in subs if isinstance(s, dict))
+
+
+def _known(kids: list[Child], boolean: _T, memo: FoldMemo) -> list[_T] | None:
+    """The values of ``kids`` when every one is in ``memo`` (or boolean), else ``None``."""
+    values: list[_T] = []
+    for _, _, sub in kids:
+        if not isinstance(sub, dict):
+            values.append(boolean)
             continue
-        memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
-                                               else boolean for s in subs]))
-    return memo[id(root)][1]  # type: ignore[no-any-return]
+        hit = memo.get(id(sub))
+        if hit is None or hit[0] is not sub:
+            return None
+        values.append(hit[1])
+    return values
 
 
 def refs_in(schema: Any) -> list[str]:
