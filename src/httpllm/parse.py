@@ -53,12 +53,14 @@ class OperationSite:
 
 
 class Resolved(Protocol):
-    """What parse reads of a resolved ``$ref`` (a ``refs.Target``)."""
+    """A resolved ``$ref`` as the stages below compose read it (a ``refs.Target``)."""
 
     @property
     def node(self) -> Any: ...
     @property
     def uri(self) -> str: ...
+    @property
+    def pointer(self) -> str: ...
 
 
 class Resolver(Protocol):

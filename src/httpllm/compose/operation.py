@@ -104,7 +104,7 @@ class Composer:
     def __init__(self, doc: Document, named: NamedSchemas) -> None:
         self.doc = doc
         self.named = named
-        self.resolver = named.resolver  # doc.resolver, typed as the Resolver it is
+        self.resolver = doc.resolver
         components = doc.root.get("components")
         components = components if isinstance(components, dict) else {}
         schemes = components.get("securitySchemes")
