@@ -11,7 +11,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from httpllm.errors import LimitExceeded
-from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, children, is_leaf, transform
+from httpllm.walk import (
+    IN_ARRAY,
+    IN_MAPPING,
+    IN_VALUE,
+    FoldMemo,
+    children,
+    fold,
+    is_leaf,
+    refs_in,
+    transform,
+)
 
 
 def nested(depth: int, keyword: str = "items") -> dict[str, Any]:
@@ -283,3 +293,42 @@ def test_the_plain_loop_agrees_with_the_recording_one(schema: Any) -> None:
     second = transform(schema, tag(recording), pointer="#/s", memo={}, sink=[])
     assert plain == recording
     assert json.dumps(first) == json.dumps(second)
+
+
+def _count(node: dict[str, Any], kids: list[int]) -> int:
+    return 1 + sum(kids)
+
+
+def test_fold_counts_shared_subtrees_per_place_but_combines_them_once() -> None:
+    """`fold` gives the value of the tree as serialized (a shared subtree counts at each
+    place) while combining each distinct node once per memo."""
+    calls: list[Any] = []
+
+    def count(node: dict[str, Any], kids: list[int]) -> int:
+        calls.append(node)
+        return 1 + sum(kids)
+
+    leaf = {"type": "string"}
+    shared = {"properties": {"a": leaf, "b": leaf}}
+    root = {"allOf": [shared, shared, True]}
+    memo: FoldMemo = {}
+    assert fold(root, count, 1, memo) == 1 + 3 + 3 + 1
+    assert sum(node is leaf for node in calls) == 1
+    assert fold({"items": shared}, count, 1, memo) == 4
+    assert sum(node is shared for node in calls) == 1
+    assert fold(True, count, 7) == 7
+
+
+def test_fold_is_iterative() -> None:
+    """`fold` of a schema nested far deeper than the recursion limit raises nothing."""
+    assert fold(nested(20_000), _count, 1) == 20_001
+
+
+def test_refs_in_lists_each_ref_once_in_walk_order_without_following() -> None:
+    """`refs_in` lists the `$ref` strings of a node and its subschemas, first occurrence
+    kept, including a `$ref` with siblings and the refs below it."""
+    b = {"$ref": "#/$defs/B"}
+    schema = {"properties": {"x": {"$ref": "#/$defs/A", "items": b}, "y": b,
+                             "z": {"enum": [{"$ref": "not a subschema"}]}}}
+    assert refs_in(schema) == ["#/$defs/B", "#/$defs/A"]  # a stack: last property first
+    assert refs_in(True) == []

@@ -14,7 +14,8 @@ from typing import Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
-from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
+from httpllm.compose.bounded import finish_bounded
+from httpllm.compose.inline import Inliner
 from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.responses import Responses
@@ -32,8 +33,6 @@ from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
 
 __all__ = ["Application", "Warning", "compile"]
-
-_MAX_OUTPUT_DEPTH = 200  # subschema levels: json.dumps recurses once per JSON level
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -531,24 +530,8 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
-    function = composer.finish(draft, inliner, separate, output)
-    depth, size = measure(function.schema, inliner.sizes)
-    if size > INLINE_MAX_NODES and not inliner.reference:
-        warnings.append(Warning(pointer=draft.site.pointer, message=(
-            f"parameters would have {size:,} schema nodes with every $ref inlined (limit "
-            f"{INLINE_MAX_NODES:,}): named schemas kept under $defs, as with reference=True")))
-        function = composer.finish(draft, inliner.keeping(), separate, output,
-                                   claimed=function.name)
-        depth, size = measure(function.schema, inliner.sizes)
-    if depth > _MAX_OUTPUT_DEPTH:  # reference=True helps only where refs were inlined
-        refs = not inliner.reference and any(inliner.named.refs(s) for s in draft.schemas())
-        hint = "; try reference=True" if refs else ""
-        raise LimitExceeded(f"parameters nest {depth} levels deep (limit "
-                            f"{_MAX_OUTPUT_DEPTH}){hint}", pointer=draft.site.pointer)
-    if size > 500_000:  # past INLINE_MAX_NODES refs are kept already: nothing to suggest
-        raise LimitExceeded(f"parameters have {size:,} schema nodes (limit 500,000)",
-                            pointer=draft.site.pointer)
-    if renderer.options.split_unions:
-        parts = split(function, inliner.origins, composer.pool.claim)
-        return [renderer.render(part) for part in parts]
-    return [renderer.render(function)]
+    function = finish_bounded(draft, composer, inliner, separate, output,
+                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+    parts = ([function] if not renderer.options.split_unions
+             else split(function, inliner.origins, composer.pool.claim))
+    return [renderer.render(part) for part in parts]

@@ -20,16 +20,14 @@ class IdentityMemo(Generic[_V]):
     __slots__ = ("_entries",)
 
     def __init__(self) -> None:
-        self._entries: dict[tuple[Any, ...], tuple[Any, _V]] = {}
+        self._entries: dict[Hashable, tuple[Any, _V]] = {}  # id, or (id, *extra)
 
     def get(self, obj: Any, *extra: Hashable) -> _V | None:
         """The value stored for ``obj`` (and ``extra``), or ``None``."""
-        key = (id(obj), *extra)
-        hit = self._entries.get(key)
+        hit = self._entries.get((id(obj), *extra) if extra else id(obj))
         return hit[1] if hit is not None and hit[0] is obj else None
 
     def put(self, obj: Any, value: _V, *extra: Hashable) -> _V:
         """Store and return ``value`` for ``obj`` (and ``extra``)."""
-        key = (id(obj), *extra)
-        self._entries[key] = (obj, value)
+        self._entries[(id(obj), *extra) if extra else id(obj)] = (obj, value)
         return value

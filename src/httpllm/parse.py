@@ -15,14 +15,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import TypeAdapter, ValidationError
 
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
-from httpllm.refs import Resolver
 
 __all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
 
@@ -56,6 +55,26 @@ class OperationSite:
     node: dict[str, Any]
     path_item: dict[str, Any]
     base: str
+
+
+class Resolved(Protocol):
+    """A resolved ``$ref`` as the stages below compose read it (a ``refs.Target``)."""
+
+    @property
+    def node(self) -> Any: ...
+    @property
+    def uri(self) -> str: ...
+    @property
+    def pointer(self) -> str: ...
+
+
+class Resolver(Protocol):
+    """What parse asks of the ``$ref`` resolver, ``refs.Resolver`` (a layer above parse,
+    so parse names only what it uses): the root file's URI and ``resolve(ref, base)``."""
+
+    base: str
+
+    def resolve(self, ref: str, base: str) -> Resolved: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

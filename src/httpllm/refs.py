@@ -8,12 +8,10 @@ holds schema -> schema edges and answers which schemas are *recursive* (on a cyc
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
-
-import networkx as nx
 
 from httpllm.errors import HttpllmError, RefError
 from httpllm.load import Loader
@@ -207,6 +205,12 @@ class Resolver:
         return self._anchors[file_uri].get(f"{scope}#{name}")
 
 
+def _digraph() -> Any:
+    import networkx as nx  # 0.1 s of import: only once a ref graph is made (a compile)
+
+    return nx.DiGraph()
+
+
 @dataclass(slots=True)
 class RefGraph:
     """Schema -> schema references of one document and the recursive ones among them.
@@ -216,7 +220,7 @@ class RefGraph:
     ``strongly_connected_components``): a schema is *recursive* when it is on a cycle.
     """
 
-    graph: Any = field(default_factory=nx.DiGraph)
+    graph: Any = field(default_factory=_digraph)
     recursive: frozenset[str] = frozenset()
     cycles: list[list[str]] = field(default_factory=list)
     order: dict[str, int] = field(default_factory=dict)
@@ -226,9 +230,19 @@ class RefGraph:
         self.graph.add_node(name)
         self.graph.add_edges_from((name, t) for t in targets)
 
-    def finish(self) -> None:
-        """Compute the recursive set, the cycles (one per strongly connected component)
-        and a dependency order (referenced schemas before the schemas that use them)."""
+    @classmethod
+    def of(cls, edges: Mapping[str, Iterable[str]]) -> RefGraph:
+        """The graph of ``name -> names it refers to`` (e.g. a function's ``$defs``), its
+        recursive set and cycles computed (not the dependency order)."""
+        graph = cls()
+        for name, targets in edges.items():
+            graph.add(name, targets)
+        graph._find_cycles()
+        return graph
+
+    def _find_cycles(self) -> None:
+        import networkx as nx
+
         recursive: set[str] = set()
         cycles: list[list[str]] = []
         for component in nx.strongly_connected_components(self.graph):
@@ -237,6 +251,13 @@ class RefGraph:
                 cycles.append(sorted(component))
         self.recursive = frozenset(recursive)
         self.cycles = sorted(cycles)
+
+    def finish(self) -> None:
+        """Compute the recursive set, the cycles (one per strongly connected component)
+        and a dependency order (referenced schemas before the schemas that use them)."""
+        import networkx as nx
+
+        self._find_cycles()
         condensed = nx.condensation(self.graph)
         members = condensed.graph["mapping"]
         rank = {c: i for i, c in enumerate(reversed(list(nx.topological_sort(condensed))))}
@@ -245,6 +266,24 @@ class RefGraph:
     def is_recursive(self, name: str) -> bool:
         """Whether the named schema is on a reference cycle."""
         return name in self.recursive
+
+    def cycle(self, start: str) -> list[str]:
+        """A shortest reference path ``start -> ... -> start`` (breadth first, refs in the
+        order they were added); ``[start, start]`` when ``start`` is on no cycle."""
+        parents: dict[str, str] = {}
+        queue = [start]
+        while queue:
+            name = queue.pop(0)
+            for target in self.graph.successors(name):
+                if target == start:
+                    path = [name]
+                    while path[-1] != start:
+                        path.append(parents[path[-1]])
+                    return [*reversed(path), start]
+                if target not in parents:
+                    parents[target] = name
+                    queue.append(target)
+        return [start, start]
 
     def reachable(self, names: Iterable[str]) -> set[str]:
         """Every named schema reachable from ``names`` (including them)."""

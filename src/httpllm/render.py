@@ -9,6 +9,7 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._memo import IdentityMemo
@@ -16,14 +17,16 @@ from httpllm._types import Schema
 from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
+from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
 from httpllm.records import Function, evolve
 from httpllm.walk import transform
 
-__all__ = ["Renderer", "cut_description"]
+__all__ = ["STEPS", "Renderer", "Rendering", "Step", "cut_description"]
 
 _FAIL = "$unrepresentable"
+_POINTER = "parameters#"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -147,59 +150,134 @@ class Renderer:
         return text
 
     def render(self, function: Function) -> Function:
-        """The function as the dialect's provider receives it.
+        """The function as the dialect's provider receives it: :data:`STEPS` in order.
 
         Raises:
             Unrepresentable: the parameters cannot be expressed in this dialect (e.g.
                 recursion for a dialect without ``$ref`` and no ``unroll``).
         """
-        dialect, options = self.dialect, self.options
-        strict = options.strict and dialect.has_strict
-        # The neutral schema the model may see, saying what validate enforces (issue 18).
-        schema = as_validated(function.parameters, function.arguments, self._keeps(strict),
-                              self._segments, strict, close=not strict)
-        if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
-            from httpllm.dialects._unroll import unroll
+        job = Rendering(function=function, schema=function.parameters,
+                        strict=self.options.strict and self.dialect.has_strict)
+        for step in STEPS:
+            step(job, self)
+        return job.function
 
-            schema, unroll_losses = unroll(schema, options.unroll, dialect.name,
-                                           pointer=function.pointer)
-        else:
-            unroll_losses = []
-        pointer = "parameters#"
-        try:
-            out, losses = self._walk(schema, strict, pointer)
-        except Unrepresentable as exc:
-            raise Unrepresentable(self._argument_note(function, exc.message),
-                                  pointer=function.pointer) from exc
-        if strict:
-            problems = [p for check, memo in self._limits
-                        for p in (check(out) if memo is None else check(out, memo=memo))]
-            problems += [loss.note for loss in losses if loss.keyword == _FAIL]
-            if problems:
-                schema = as_validated(schema, function.arguments, self._keeps(False),
-                                      self._segments, False)
-                out, losses = self._walk(schema, False, pointer)
-                losses = [*losses, Loss(pointer=pointer, keyword="strict", action="fallback",
-                                        dialect=dialect.name, note="; ".join(problems))]
-                strict = False
-        losses = self._name_arguments(function, losses)
-        failures = [loss.note for loss in losses if loss.keyword == _FAIL]
-        if failures:
-            raise Unrepresentable(failures[0], pointer=function.pointer)
-        losses = [*function.losses, *unroll_losses, *losses]
-        described = function.description
-        if dialect.description_max is not None and len(described) > dialect.description_max:
-            described = cut_description(described, dialect.description_max)
-            losses.append(Loss(pointer=function.pointer + "/description", keyword="description",
-                               action="truncated", value=function.description,
-                               dialect=dialect.name,
-                               note=f"cut to {dialect.description_max} characters"))
-        decodes = dialect.decodes or (options.collapse_deep and options.max_depth is not None)
-        extra = {**function.extra, "decode": True} if decodes else function.extra
-        rendered = evolve(function, parameters=out, strict=strict, description=described,
-                           losses=tuple(losses), dialect=dialect.name, extra=extra)
-        if dialect.finish is not None:
-            ctx = RenderContext(dialect=dialect, options=options, losses=list(rendered.losses))
-            params = dialect.finish(rendered.parameters, rendered, ctx)
-            rendered = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
-        return place_examples(rendered, dialect, options)
+
+@dataclass(slots=True)
+class Rendering:
+    """One function on its way through :data:`STEPS`.
+
+    Attributes:
+        function: the neutral function; the rendered one once :func:`assemble` ran.
+        schema: the parameters the model may see, as the dialect spells them so far.
+        neutral: the parameters the rules start from (after unrolling), for a fallback.
+        strict: rendered in the dialect's strict mode (``False`` after a fallback).
+        unrolled: losses of expanding ``$ref``s (:func:`unroll_refs`).
+        losses: losses of the rule walk (:func:`apply_rules`).
+    """
+
+    function: Function
+    schema: Schema
+    strict: bool
+    neutral: Schema = None
+    unrolled: list[Loss] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+
+
+Step = Callable[[Rendering, Renderer], None]
+"""A render step: ``(job, renderer) -> None``, updating ``job``; it reads the dialect's
+fields to know whether it has anything to do."""
+
+
+def validated(job: Rendering, renderer: Renderer) -> None:
+    """The neutral parameters as the model may see them, saying what ``validate``
+    enforces where the dialect can (a closed object, path-segment patterns; issue 18):
+    :func:`~httpllm.compose.parameters.as_validated`. Strict modes close objects
+    themselves."""
+    job.schema = as_validated(job.schema, job.function.arguments,
+                              renderer._keeps(job.strict), renderer._segments, job.strict,
+                              close=not job.strict)
+
+
+def unroll_refs(job: Rendering, renderer: Renderer) -> None:
+    """A dialect without ``$ref`` (``refs="inline"``): expand the ``$defs`` the
+    parameters keep (recursion ``Options.unroll`` levels deep)."""
+    schema, dialect = job.schema, renderer.dialect
+    if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
+        job.schema, job.unrolled = unroll(schema, renderer.options.unroll, dialect.name,
+                                          pointer=job.function.pointer)
+
+
+def apply_rules(job: Rendering, renderer: Renderer) -> None:
+    """The dialect's node rules (and strict rules) over every node, children first."""
+    job.neutral = job.schema
+    try:
+        job.schema, job.losses = renderer._walk(job.schema, job.strict, _POINTER)
+    except Unrepresentable as exc:
+        raise Unrepresentable(renderer._argument_note(job.function, exc.message),
+                              pointer=job.function.pointer) from exc
+
+
+def check_strict_limits(job: Rendering, renderer: Renderer) -> None:
+    """Strict mode past a size limit, or with a node no strict rule could express: the
+    function is rendered again without strict mode, with a ``fallback`` loss."""
+    if not job.strict:
+        return
+    problems = [p for check, memo in renderer._limits
+                for p in (check(job.schema) if memo is None else check(job.schema, memo=memo))]
+    problems += [loss.note for loss in job.losses if loss.keyword == _FAIL]
+    if problems:
+        neutral = as_validated(job.neutral, job.function.arguments, renderer._keeps(False),
+                               renderer._segments, False)
+        schema, losses = renderer._walk(neutral, False, _POINTER)
+        job.schema, job.losses, job.strict = schema, [*losses, Loss(
+            pointer=_POINTER, keyword="strict", action="fallback",
+            dialect=renderer.dialect.name, note="; ".join(problems))], False
+
+
+def name_arguments(job: Rendering, renderer: Renderer) -> None:
+    """Losses inside an argument's schema name the argument; a node the dialect cannot
+    express makes the function an error."""
+    job.losses = renderer._name_arguments(job.function, job.losses)
+    failures = [loss.note for loss in job.losses if loss.keyword == _FAIL]
+    if failures:
+        raise Unrepresentable(failures[0], pointer=job.function.pointer)
+
+
+def assemble(job: Rendering, renderer: Renderer) -> None:
+    """The rendered function: parameters, losses, a description cut to the dialect's
+    ``description_max``, the ``decode`` flag."""
+    dialect, options, function = renderer.dialect, renderer.options, job.function
+    losses = [*function.losses, *job.unrolled, *job.losses]
+    described = function.description
+    if dialect.description_max is not None and len(described) > dialect.description_max:
+        described = cut_description(described, dialect.description_max)
+        losses.append(Loss(pointer=function.pointer + "/description", keyword="description",
+                           action="truncated", value=function.description,
+                           dialect=dialect.name,
+                           note=f"cut to {dialect.description_max} characters"))
+    decodes = dialect.decodes or (options.collapse_deep and options.max_depth is not None)
+    extra = {**function.extra, "decode": True} if decodes else function.extra
+    job.function = evolve(function, parameters=job.schema, strict=job.strict,
+                          description=described, losses=tuple(losses), dialect=dialect.name,
+                          extra=extra)
+
+
+def finish(job: Rendering, renderer: Renderer) -> None:
+    """The dialect's ``finish`` on the parameters root, once."""
+    dialect, rendered = renderer.dialect, job.function
+    if dialect.finish is not None:
+        ctx = RenderContext(dialect=dialect, options=renderer.options,
+                            losses=list(rendered.losses))
+        params = dialect.finish(rendered.parameters, rendered, ctx)
+        job.function = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
+
+
+def examples(job: Rendering, renderer: Renderer) -> None:
+    """The operation's examples where the dialect takes them (or the description)."""
+    job.function = place_examples(job.function, renderer.dialect, renderer.options)
+
+
+STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, check_strict_limits,
+                           name_arguments, assemble, finish, examples)
+"""The render steps, in order. New step = one function here + one entry."""

@@ -9,13 +9,13 @@ is absent or a list), the way python-jsonschema/referencing ``_subresources_of``
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
-__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "Child", "children",
-           "is_leaf", "rebuild", "transform"]
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "Child", "FoldMemo",
+           "children", "fold", "is_leaf", "rebuild", "refs_in", "transform"]
 
 IN_VALUE = frozenset(
     {
@@ -56,6 +56,13 @@ Visit = Callable[[dict[str, Any], str], Any]
 
 Child = tuple[str, str | int | None, Any]
 """``(keyword, key_or_index, subschema)``: one direct subschema, as :func:`children` lists it."""
+
+_T = TypeVar("_T")
+
+FoldMemo = dict[int, tuple[Any, Any]]
+"""``id(node) -> (node, value)``: the results of :func:`fold`, kept by the caller across
+folds over schemas that share subtrees (the functions of one compile). Only the walker
+reads or writes it; each entry holds its node, so an id is never reused while it lives."""
 
 
 def children(node: dict[str, Any]) -> list[Child]:
@@ -198,6 +205,15 @@ def transform(
     entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids)
     if memo is None and sink is None:
         return _plain(entries, visit)
+    return _recorded(entries, visit, memo, origins, sink)
+
+
+def _recorded(entries: list[Entry], visit: Visit,
+              memo: dict[int, tuple[Any, tuple[Any, ...]]] | None,
+              origins: dict[int, str] | None, sink: list[Any] | None) -> Any:
+    """:func:`transform`'s loop with a memo or records: a memoized node hands over its
+    result and re-emits its records; a node in ``origins`` is memoized after its visit
+    with the records its subtree produced."""
     results: list[Any] = [None] * len(entries)
     changes: dict[int, list[Child]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
@@ -262,3 +278,87 @@ def _shallow(root: dict[str, Any], kids: list[Child], visit: Visit,
     if id(root) in origins:
         memo[id(root)] = (result, tuple(sink[start:]) if sink is not None else ())
     return result
+
+
+def fold(root: Any, combine: Callable[[dict[str, Any], list[_T]], _T], boolean: _T,
+         memo: FoldMemo | None = None) -> _T:
+    """A value computed bottom-up: ``combine(node, values)`` for each object node, where
+    ``values`` are its :func:`children`'s values in order and ``boolean`` stands for a
+    boolean subschema (and is the value of a boolean ``root``).
+
+    Each distinct node is combined once per ``memo`` (by identity), so the cost is the
+    number of distinct nodes even when the tree as serialized is far larger; a value must
+    therefore depend only on the subtree, never on the path to it. A root whose
+    subschemas are all in ``memo`` already (a function's parameters object once its
+    arguments have been folded) is combined without listing the tree and not
+    remembered (no other schema holds it). Iterative: no input depth raises
+    ``RecursionError``.
+    """
+    if not isinstance(root, dict):
+        return boolean
+    memo = {} if memo is None else memo
+    hit = memo.get(id(root))
+    if hit is not None and hit[0] is root:
+        return hit[1]  # type: ignore[no-any-return]
+    kids = children(root)
+    values = _known(kids, boolean, memo)
+    if values is not None:
+        return combine(root, values)
+    _fold_tree(root, kids, combine, boolean, memo)
+    return memo[id(root)][1]  # type: ignore[no-any-return]
+
+
+def _fold_tree(root: dict[str, Any], kids: list[Child],
+               combine: Callable[[dict[str, Any], list[_T]], _T], boolean: _T,
+               memo: FoldMemo) -> None:
+    """:func:`fold`'s walk: every node under ``root`` (whose children are ``kids``) into
+    ``memo``, children first."""
+    # (node, None) on the way down; (node, its subschemas) once they are on the stack
+    stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+    while stack:
+        node, subs = stack.pop()
+        hit = memo.get(id(node))
+        if hit is not None and hit[0] is node:
+            continue  # met again, on another path
+        if subs is not None:
+            memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
+                                                   else boolean for s in subs]))
+        elif _SUBSCHEMA_KEYWORDS.isdisjoint(node):  # a leaf: combined at once
+            memo[id(node)] = (node, combine(node, []))
+        else:
+            subs = [s for _, _, s in (children(node) if node is not root else kids)]
+            stack.append((node, subs))
+            stack.extend((s, None) for s in subs if isinstance(s, dict))
+
+
+def _known(kids: list[Child], boolean: _T, memo: FoldMemo) -> list[_T] | None:
+    """The values of ``kids`` when every one is in ``memo`` (or boolean), else ``None``."""
+    values: list[_T] = []
+    for _, _, sub in kids:
+        if not isinstance(sub, dict):
+            values.append(boolean)
+            continue
+        hit = memo.get(id(sub))
+        if hit is None or hit[0] is not sub:
+            return None
+        values.append(hit[1])
+    return values
+
+
+def refs_in(schema: Any) -> list[str]:
+    """Every ``$ref`` string in ``schema`` (the node itself and its subschemas, each
+    distinct node once), without following any, in depth-first order, first occurrence
+    kept. Iterative."""
+    found: dict[str, None] = {}
+    seen: set[int] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            found[ref] = None
+        stack.extend(sub for _, _, sub in children(node))
+    return list(found)

@@ -116,7 +116,7 @@ def test_measure_depth_and_size() -> None:
     schema = {"properties": {"a": leaf, "b": {"items": leaf}}}
     memo: SizeMemo = {}
     assert measure(schema, memo) == (2, 4)
-    assert memo[id(leaf)] == (leaf, 0, 1)
+    assert memo[id(leaf)] == (leaf, (0, 1))  # walk.FoldMemo: (node, value)
     assert measure(True, {}) == (0, 1)
 
 

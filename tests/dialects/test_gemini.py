@@ -364,6 +364,20 @@ def test_json_schema_envelope_keywords() -> None:
     assert v["anyOf"][1] == {"type": "null"} and "pattern" not in all_keys(v)
 
 
+def test_gemini_json_is_a_registered_dialect_like_the_envelope_alias() -> None:
+    """provider="gemini-json" renders what gemini with envelope="json-schema" renders,
+    under its own name; the alias keeps the name gemini."""
+    found = sorted(CASES.glob("C01-*.yaml"))
+    if not found:
+        pytest.skip(f"no C01 case in {CASES}")
+    by_name = httpllm.compile(found[0], "gemini-json")
+    by_alias = httpllm.compile(found[0], "gemini", envelope="json-schema")
+    assert by_name.provider == "gemini-json" and by_alias.provider == "gemini"
+    assert by_name.tools() == by_alias.tools()
+    assert "parametersJsonSchema" in by_name.tools()[0]["functionDeclarations"][0]
+    assert {loss.dialect for loss in by_name.losses} <= {"gemini-json"}
+
+
 # -- corpus --------------------------------------------------------------------------------
 
 

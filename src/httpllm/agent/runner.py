@@ -53,7 +53,7 @@ PROVIDER_FORMATS: dict[str, str] = {
     "llama": "chat", "vllm": "chat", "openai-compatible": "chat",
     "deepseek": "chat", "qwen": "chat",
     "claude": "anthropic", "anthropic": "anthropic",
-    "gemini": "gemini", "google": "gemini",
+    "gemini": "gemini", "google": "gemini", "gemini-json": "gemini",
     "bedrock": "bedrock", "bedrock-converse": "bedrock",
     "ollama": "ollama",
     "mistral": "mistral", "mistral-ai": "mistral",

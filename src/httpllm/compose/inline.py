@@ -14,7 +14,7 @@ from typing import Any
 from httpllm._types import Direction, Schema
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import escape, unescape
-from httpllm.walk import Child, children, is_leaf, transform
+from httpllm.walk import FoldMemo, fold, transform
 
 __all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
 
@@ -27,71 +27,27 @@ nodes (18 MB), while the largest function of GitHub's, Stripe's and Cloudflare's
 descriptions has 185, 362 and 1,972."""
 
 
-SizeMemo = dict[int, tuple[Any, int, int]]
-"""``id(node) -> (node, depth, size)``: the node is held, so that its id is never reused
-by another node while the memo lives (a function finished twice is thrown away)."""
+SizeMemo = FoldMemo
+"""The :func:`measure` results of one compile, shared by its functions (see
+:data:`walk.FoldMemo <httpllm.walk.FoldMemo>`)."""
+
+
+def _size(node: dict[str, Any], kids: list[tuple[int, int]]) -> tuple[int, int]:
+    depth, size = 0, 1
+    for d, n in kids:
+        if d + 1 > depth:
+            depth = d + 1
+        size += n
+    return depth, size
 
 
 def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
-    """``(depth, size)`` of a schema as it will be serialized: subschema levels and nodes.
-
-    Shared subtrees are measured once (``memo`` by identity), so this costs the number of
-    distinct nodes even when the serialized tree is far larger.
+    """``(depth, size)`` of a schema as it will be serialized: subschema levels and nodes
+    (a boolean subschema is one node). A :func:`walk.fold <httpllm.walk.fold>`: shared
+    subtrees are measured once (``memo``), so this costs the number of distinct nodes
+    even when the serialized tree is far larger.
     """
-    if not isinstance(schema, dict):
-        return (0, 1)
-    hit = memo.get(id(schema))
-    if hit is not None and hit[0] is schema:
-        return hit[1], hit[2]
-    kids = children(schema)
-    shallow = _shallow(kids, memo)
-    if shallow is not None:
-        return shallow
-    order: list[tuple[dict[str, Any], list[Any]]] = []
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        hit = memo.get(id(node))
-        if hit is not None and hit[0] is node:
-            continue
-        if is_leaf(node):  # measured at once: no subschemas to wait for
-            memo[id(node)] = (node, 0, 1)
-            continue
-        # booleans count as one node each; the root's subschemas are listed already
-        subs = [s for _, _, s in (children(node) if node is not schema else kids)]
-        order.append((node, subs))
-        stack.extend(s for s in subs if isinstance(s, dict))
-    for node, subs in reversed(order):
-        depth, size = 0, 1
-        for sub in subs:
-            if isinstance(sub, dict):
-                _, d, n = memo[id(sub)]
-                if d + 1 > depth:
-                    depth = d + 1
-                size += n
-            else:
-                depth, size = max(depth, 1), size + 1
-        memo[id(node)] = (node, depth, size)
-    return memo[id(schema)][1:]
-
-
-def _shallow(kids: list[Child], memo: SizeMemo) -> tuple[int, int] | None:
-    """:func:`measure` of a node whose subschemas (``kids``, its :func:`children`) are all
-    measured already (a function's parameters object once its arguments have been seen),
-    without listing the tree and without remembering it (no other function has that
-    object); ``None`` otherwise."""
-    depth, size = 0, 1
-    for _, _, sub in kids:
-        if isinstance(sub, dict):
-            hit = memo.get(id(sub))
-            if hit is None or hit[0] is not sub:
-                return None
-            if hit[1] >= depth:
-                depth = hit[1] + 1
-            size += hit[2]
-        else:
-            depth, size = max(depth, 1), size + 1
-    return depth, size
+    return fold(schema, _size, (0, 1), memo)
 
 
 def _name(ref: str) -> str | None:

@@ -26,7 +26,8 @@ from httpllm.compose.inline import SizeMemo, measure
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
 from httpllm.pointer import escape, unescape
-from httpllm.walk import children, transform
+from httpllm.refs import RefGraph
+from httpllm.walk import children, refs_in, transform
 
 __all__ = ["MAX_NODES", "unroll"]
 
@@ -54,69 +55,24 @@ def _name(node: dict[str, Any], pointer: str) -> str | None:
 
 
 def _direct_refs(schema: Any, pointer: str) -> list[str]:
-    """The def names ``schema`` refers to, without following them (iteratively)."""
-    found: dict[str, None] = {}
-    stack, seen = [schema], set()
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        name = _name(node, pointer)
-        if name is not None:
-            found[name] = None
-        stack.extend(sub for _, _, sub in children(node))
-    return list(found)
-
-
-class _Graph:
-    """The refs between the defs of one parameters schema."""
-
-    def __init__(self, defs: dict[str, Any], root: Any, pointer: str) -> None:
-        self.edges = {name: _direct_refs(sub, pointer) for name, sub in defs.items()}
-        self.edges[_ROOT] = _direct_refs(root, pointer)
-        missing = sorted({n for targets in self.edges.values() for n in targets} - defs.keys())
-        if missing:
-            raise Unrepresentable(f"$ref '#/$defs/{missing[0]}' does not resolve",
-                                  pointer=pointer or None)
-        self.reach = {name: self._reachable(name) for name in self.edges}
-        self.recursive = {n for n in defs if n in self.reach[n]}
-        self.reach_rec = {n: tuple(sorted((self.reach[n] | {n}) & self.recursive))
-                          for n in self.edges}
-
-    def _reachable(self, start: str) -> set[str]:
-        seen: set[str] = set()
-        stack = list(self.edges[start])
-        while stack:
-            name = stack.pop()
-            if name not in seen:
-                seen.add(name)
-                stack.extend(self.edges[name])
-        return seen
-
-    def cycle(self, start: str) -> list[str]:
-        """A shortest path ``start -> ... -> start`` (breadth first)."""
-        parents: dict[str, str] = {}
-        queue = [start]
-        while queue:
-            name = queue.pop(0)
-            for target in self.edges[name]:
-                if target == start:
-                    path = [name]
-                    while path[-1] != start:
-                        path.append(parents[path[-1]])
-                    return [*reversed(path), start]
-                if target not in parents:
-                    parents[target] = name
-                    queue.append(target)
-        return [start, start]
+    """The def names ``schema`` refers to, without following them, in walk order."""
+    names = (_name({"$ref": ref}, pointer) for ref in refs_in(schema))
+    return list(dict.fromkeys(name for name in names if name is not None))
 
 
 class _Unroller:
     def __init__(self, schema: dict[str, Any], depth: int, dialect: str, pointer: str) -> None:
         self.defs: dict[str, Any] = schema["$defs"]
         self.root = {k: v for k, v in schema.items() if k != "$defs"}
-        self.graph = _Graph(self.defs, self.root, pointer)
+        edges = {name: _direct_refs(sub, pointer) for name, sub in self.defs.items()}
+        edges[_ROOT] = _direct_refs(self.root, pointer)
+        missing = sorted({n for targets in edges.values() for n in targets} - self.defs.keys())
+        if missing:
+            raise Unrepresentable(f"$ref '#/$defs/{missing[0]}' does not resolve",
+                                  pointer=pointer or None)
+        self.graph = RefGraph.of(edges)
+        self.reach_rec = {n: tuple(sorted(self.graph.reachable([n]) & self.graph.recursive))
+                          for n in edges}
         self.depth = depth
         self.dialect = dialect
         self.pointer = pointer
@@ -131,7 +87,7 @@ class _Unroller:
             counts[name] = counts.get(name, 0) + 1
             if counts[name] > self.depth:
                 return None
-        return name, tuple((n, counts[n]) for n in self.graph.reach_rec[name] if n in counts)
+        return name, tuple((n, counts[n]) for n in self.reach_rec[name] if n in counts)
 
     def run(self) -> Any:
         pending: list[Key] = [(_ROOT, ())]
@@ -140,7 +96,7 @@ class _Unroller:
             if key in self.results:
                 pending.pop()
                 continue
-            deps = [k for k in (self.step(n, key[1]) for n in self.graph.edges[key[0]])
+            deps = [k for k in (self.step(n, key[1]) for n in self.graph.graph.successors(key[0]))
                     if k is not None and k not in self.results]
             if deps:
                 pending.extend(deps)
@@ -240,7 +196,7 @@ def unroll(schema: Schema, depth: int | None, dialect_name: str, *,
         return schema, []
     unroller = _Unroller(schema, depth if depth is not None else 0, dialect_name, pointer)
     graph = unroller.graph
-    reached = sorted(graph.reach[_ROOT] & graph.recursive)
+    reached = sorted(graph.reachable([_ROOT]) & graph.recursive)
     if reached and depth is None:
         path = " -> ".join(graph.cycle(reached[0]))
         raise Unrepresentable(f"recursive schema {path} cannot be expressed without $ref; "

@@ -25,7 +25,7 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.records import Function
-from httpllm.walk import children
+from httpllm.walk import FoldMemo, fold
 
 __all__ = [
     "CLAUDE",
@@ -91,38 +91,26 @@ def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return node
 
 
-def strict_budget(parameters: Schema,
-                  memo: dict[int, tuple[int, int]] | None = None) -> tuple[int, int]:
+def _budget(node: dict[str, Any], kids: list[tuple[int, int]]) -> tuple[int, int]:
+    props, required = node.get("properties"), node.get("required")
+    names = props if isinstance(props, dict) else ()
+    needed = required if isinstance(required, list) else ()
+    optional = sum(1 for p in names if p not in needed)
+    unions = int(len(node.get("anyOf") or ()) > 1 or isinstance(node.get("type"), list))
+    for below in kids:
+        optional, unions = optional + below[0], unions + below[1]
+    return optional, unions
+
+
+def strict_budget(parameters: Schema, memo: FoldMemo | None = None) -> tuple[int, int]:
     """``(optional properties, union-typed properties)`` of one schema, each shared
     subtree counted once per place it appears (as the grammar sees it).
 
-    A union is an ``anyOf`` of two or more members or a list-valued ``type``. ``memo``
-    (``id(node) -> totals``) may be shared by calls over schemas that share subtrees and
-    stay alive meanwhile (the functions of one compile); each node is then visited once.
+    A union is an ``anyOf`` of two or more members or a list-valued ``type``. A
+    :func:`walk.fold <httpllm.walk.fold>`: ``memo`` may be shared by calls over schemas
+    that share subtrees (the functions of one compile); each node is then visited once.
     """
-    memo = {} if memo is None else memo
-    stack: list[tuple[dict[str, Any], list[dict[str, Any]] | None]] = []
-    if isinstance(parameters, dict) and id(parameters) not in memo:
-        stack.append((parameters, None))
-    while stack:
-        node, subs = stack.pop()
-        if id(node) in memo:  # met twice before its first visit finished
-            continue
-        if subs is None:  # first visit: children first
-            subs = [s for _, _, s in children(node) if isinstance(s, dict)]
-            stack.append((node, subs))
-            stack.extend((s, None) for s in subs if id(s) not in memo)
-            continue
-        props, required = node.get("properties"), node.get("required")
-        names = props if isinstance(props, dict) else ()
-        needed = required if isinstance(required, list) else ()
-        optional = sum(1 for p in names if p not in needed)
-        unions = int(len(node.get("anyOf") or ()) > 1 or isinstance(node.get("type"), list))
-        for sub in subs:
-            below = memo.get(id(sub), (0, 0))
-            optional, unions = optional + below[0], unions + below[1]
-        memo[id(node)] = (optional, unions)
-    return memo.get(id(parameters), (0, 0))
+    return fold(parameters, _budget, (0, 0), memo)
 
 
 def strict_limits(parameters: Schema) -> list[str]:
@@ -143,7 +131,7 @@ def request_limits(functions: Sequence[Function]) -> list[str]:
     strict = [f for f in functions if f.strict]
     if not strict:
         return []
-    memo: dict[int, tuple[int, int]] = {}  # the functions share rendered subtrees
+    memo: FoldMemo = {}  # the functions share rendered subtrees
     budgets = [strict_budget(f.parameters, memo) for f in strict]
     optional, unions = sum(b[0] for b in budgets), sum(b[1] for b in budgets)
     limits = ((len(strict), STRICT_TOOLS_MAX, "strict tools"),

@@ -163,15 +163,18 @@ def _json_finish(parameters: Schema, function: Function, ctx: RenderContext) -> 
     return limit_depth(parameters, function, ctx)
 
 
-def _declaration(function: Function, options: Options) -> JSON:
+def _declaration(function: Function, options: Options, key: str = "parameters") -> JSON:
     out: dict[str, Any] = {"name": function.name}
     if function.description:
         out["description"] = function.description
     params = function.parameters
     if isinstance(params, dict) and params.get("properties"):
-        key = "parametersJsonSchema" if options.envelope == "json-schema" else "parameters"
         out[key] = params
     return out
+
+
+def _json_declaration(function: Function, options: Options) -> JSON:
+    return _declaration(function, options, "parametersJsonSchema")
 
 
 def _group(declarations: list[JSON]) -> list[JSON]:
@@ -208,20 +211,25 @@ is left out for a function without arguments ("should be non-empty for OBJECT ty
 
 GEMINI_JSON = replace(
     GEMINI,
+    name="gemini-json",
+    aliases=(),
     keywords=JSON_SCHEMA_FIELDS,
     refs="keep",
     rules=(booleans({}), const_as_enum, filter_keywords, required_known),
     finish=_json_finish,
+    envelope=_json_declaration,
     variant=None,
     decodes=False,
 )
-"""``envelope="json-schema"``: ``parametersJsonSchema`` (no client-side validation; the
-Live API is reported to call such functions with empty arguments, googleapis/python-genai#1147)."""
+"""``parametersJsonSchema`` (no client-side validation; the Live API is reported to call
+such functions with empty arguments, googleapis/python-genai#1147). Also chosen by
+``provider="gemini", envelope="json-schema"``, under the name ``gemini``."""
 
+_GEMINI_JSON_AS_GEMINI = replace(GEMINI_JSON, name=GEMINI.name)
 
 
 def _variant(options: Options) -> Dialect:
-    return GEMINI_JSON if options.envelope == "json-schema" else GEMINI
+    return _GEMINI_JSON_AS_GEMINI if options.envelope == "json-schema" else GEMINI
 
 
-DIALECTS = (GEMINI,)
+DIALECTS = (GEMINI, GEMINI_JSON)

@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urldefrag, urlparse
 
+from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded, RefError
 from httpllm.loss import Loss
@@ -24,7 +25,7 @@ from httpllm.normalize._context import ANNOTATIONS
 from httpllm.normalize.direction import flagged
 from httpllm.pointer import escape, parts, unescape
 from httpllm.refs import RefGraph, Resolver, def_name
-from httpllm.walk import children
+from httpllm.walk import refs_in
 
 __all__ = ["NamedSchemas", "collect_refs"]
 
@@ -44,20 +45,10 @@ def _gone(name: str) -> Schema | None:
 
 
 def collect_refs(schema: Schema) -> set[str]:
-    """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema (iterative)."""
-    found: set[str] = set()
-    seen: set[int] = set()
-    stack = [schema]
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            found.add(ref[8:].replace("~1", "/").replace("~0", "~"))
-        stack.extend(sub for _, _, sub in children(node))
-    return found
+    """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema
+    (:func:`walk.refs_in <httpllm.walk.refs_in>`)."""
+    return {ref[8:].replace("~1", "/").replace("~0", "~") for ref in refs_in(schema)
+            if ref.startswith("#/$defs/")}
 
 
 @dataclass(slots=True)
@@ -89,8 +80,8 @@ class NamedSchemas:
     _cache: dict[tuple[str, str, bool], Schema] = field(default_factory=dict)
     _failed: dict[tuple[str, str, bool], HttpllmError] = field(default_factory=dict)
     _busy: list[tuple[str, str, bool]] = field(default_factory=list)
-    _refs: dict[int, tuple[Schema, frozenset[str]]] = field(default_factory=dict)
-    _inline: dict[tuple[int, str], tuple[Schema, Schema]] = field(default_factory=dict)
+    _refs: IdentityMemo[frozenset[str]] = field(default_factory=IdentityMemo)
+    _inline: IdentityMemo[Schema] = field(default_factory=IdentityMemo)
     _variant_names: dict[str, frozenset[str]] = field(default_factory=dict)
     _lineages: dict[str, frozenset[str]] = field(default_factory=dict)
     _flags: dict[str, dict[str, bool]] = field(default_factory=dict)
@@ -102,12 +93,10 @@ class NamedSchemas:
         """:func:`collect_refs` of an emended schema, remembered per object: the refs left in
         the output are the edges of the ref graph (a ref an ``allOf`` merged away, or a
         property the direction dropped, is no edge)."""
-        hit = self._refs.get(id(schema))
-        if hit is not None and hit[0] is schema:
-            return hit[1]
-        found = frozenset(collect_refs(schema))
-        self._refs[id(schema)] = (schema, found)
-        return found
+        hit = self._refs.get(schema)
+        if hit is not None:
+            return hit
+        return self._refs.put(schema, frozenset(collect_refs(schema)))
 
     def __post_init__(self) -> None:
         # Component schemas keep their own names, whatever is compiled first.
@@ -207,13 +196,11 @@ class NamedSchemas:
         Raises:
             RefError, LimitExceeded: a ``$ref`` does not resolve, or the schema nests too deep.
         """
-        key = (id(schema), direction)
-        hit = self._inline.get(key)
-        if hit is not None and hit[0] is schema:
-            return hit[1]
-        out = self._emend(schema, direction, pointer=pointer, base=base)
-        self._inline[key] = (schema, out)
-        return out
+        hit = self._inline.get(schema, direction)
+        if hit is not None:
+            return hit
+        return self._inline.put(schema, self._emend(schema, direction, pointer=pointer,
+                                                    base=base), direction)
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
@@ -264,7 +251,7 @@ class NamedSchemas:
             out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
                         rewrite_mapping=rewrite_mapping)
             if not rewritten and not merged:  # no $ref met or merged: none in the result
-                self._refs[id(out)] = (out, frozenset())
+                self._refs.put(out, frozenset())
             return out
         finally:
             # ``resolve`` reads ``ctx.pointer``: a reference cycle. Break it, so that reference

@@ -1,0 +1,120 @@
+"""Dialect rules on keywords: what a dialect keeps, moves into the description as
+``@keyword value`` tags (samchon/openapi's convention), or drops; each change is a loss."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.dialects._base import RenderContext, Rule
+
+__all__ = [
+    "CONSTRAINTS",
+    "JSON_SCHEMA_2020_12",
+    "Test",
+    "describe",
+    "filter_keywords",
+    "to_description",
+]
+
+
+CONSTRAINTS = frozenset(
+    {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
+     "maxLength", "pattern", "format", "minItems", "maxItems", "uniqueItems", "minProperties",
+     "maxProperties", "default", "contentMediaType", "contentEncoding", "minContains",
+     "maxContains", "dependentRequired", "title", "deprecated", "readOnly", "writeOnly",
+     "examples", "const"}
+)
+"""Keywords whose meaning survives as text: moved into the description as ``@keyword value``
+tags when a dialect cannot take them (samchon/openapi's ``@minimum 0`` convention)."""
+
+
+JSON_SCHEMA_2020_12 = frozenset(
+    {"$ref", "$defs", "type", "enum", "const", "properties", "required",
+     "additionalProperties", "patternProperties", "propertyNames", "items", "prefixItems",
+     "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems",
+     "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "anyOf",
+     "oneOf", "allOf", "not", "if", "then", "else", "unevaluatedItems",
+     "unevaluatedProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+     "multipleOf", "minLength", "maxLength", "pattern", "format", "contentMediaType",
+     "contentEncoding", "contentSchema", "title", "description", "default", "examples",
+     "deprecated", "readOnly", "writeOnly", "$comment"}
+)
+"""Every keyword of JSON Schema 2020-12 (core, applicator, validation, meta-data, content)."""
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def describe(node: dict[str, Any], tags: list[tuple[str, Any]]) -> dict[str, Any]:
+    """Append ``@keyword value`` lines to the node's description.
+
+    >>> describe({"type": "integer", "description": "Page size."}, [("minimum", 1)])
+    {'type': 'integer', 'description': 'Page size.\\n@minimum 1'}
+    """
+    if not tags:
+        return node
+    lines = [f"@{key} {_text(value)}" for key, value in tags]
+    text = node.get("description")
+    body = "\n".join(lines)
+    return {**node, "description": f"{text}\n{body}" if isinstance(text, str) and text else body}
+
+
+def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Keep the dialect's keywords; constraints (and with ``strip_constraints``, every
+    validation keyword) go into the description, anything else is dropped."""
+    keep = ctx.dialect.keywords
+    if ctx.strict and ctx.dialect.strict_keywords is not None:
+        keep = ctx.dialect.strict_keywords
+    strip = ctx.options.strip_constraints
+    if not strip and (keep is None or keep.issuperset(node)):
+        return node
+    moved: list[tuple[str, Any]] = []
+    dropped: list[str] = []
+    for key, value in node.items():
+        if key == "description":
+            continue
+        allowed = keep is None or key in keep
+        if allowed and not (strip and key in CONSTRAINTS and key not in ("title", "const")):
+            continue
+        if key in CONSTRAINTS and not (key == "const" and allowed):
+            moved.append((key, value))
+        else:
+            dropped.append(key)
+    if not moved and not dropped:
+        return node
+    for key, value in moved:
+        ctx.lose(key, "described", value)
+    for key in dropped:
+        ctx.lose(key, "dropped", node[key])
+    out = {k: v for k, v in node.items() if k not in dropped and k not in dict(moved)}
+    return describe(out, moved)
+
+
+Test = Callable[[Any, dict[str, Any]], bool]
+"""``(value, node) -> bool``: whether a keyword's value must leave the schema."""
+
+
+def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
+    """A rule moving each keyword of ``table`` into the description (``@keyword value``)
+    when its test holds for the node (``None``: always).
+
+    >>> rule = to_description({"minItems": lambda v, n: v > 1})
+    >>> rule({"type": "array", "minItems": 2}, CTX)
+    {'type': 'array', 'description': '@minItems 2'}
+    """
+
+    def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        moved = [(key, node[key]) for key, test in table.items()
+                 if key in node and (test is None or test(node[key], node))]
+        if not moved:
+            return node
+        for key, value in moved:
+            ctx.lose(key, "described", value, note)
+        gone = {key for key, _ in moved}
+        return describe({k: v for k, v in node.items() if k not in gone}, moved)
+
+    return rule

@@ -1,0 +1,213 @@
+"""Rules for dialects without JSON Schema's ``null``, ``const``, boolean schemas, ``allOf``
+or tuples (Gemini, Ollama, OpenAPI 3.0): each rewrite says what was lost."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.dialects._base import RenderContext
+
+__all__ = [
+    "booleans",
+    "const_as_enum",
+    "flatten_all_of",
+    "merge_member",
+    "null_members",
+    "nullable_as_flag",
+    "required_known",
+    "tuples_as_arrays",
+]
+
+
+_SUBSCHEMA_LISTS = ("anyOf", "allOf", "oneOf")
+
+
+def _is_null(node: Any) -> bool:
+    return isinstance(node, dict) and node.get("type") == "null" and "anyOf" not in node
+
+
+def booleans(any_value: Schema, never: Schema | None = None) -> Any:
+    """A rule factory: boolean subschemas (``true``/``false``) under ``properties``,
+    ``items`` and unions become ``any_value`` / ``never``; with ``never=None`` a ``false``
+    property or union member is removed (no value can be given for it).
+
+    Providers whose schema is a typed struct reject booleans: Ollama answers 400 "cannot
+    unmarshal bool into Go struct field" (can1357/oh-my-pi#4491); Gemini's ``Schema`` is a
+    message. ``additionalProperties: false`` is a keyword value, not touched here.
+    """
+
+    def swap(sub: Any, ctx: RenderContext, keyword: str) -> Any:
+        if not isinstance(sub, bool):
+            return sub
+        ctx.lose(keyword, "rewritten", sub, "boolean subschema")
+        return any_value if sub or never is None else never
+
+    def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        out = node
+        props = node.get("properties")
+        if isinstance(props, dict) and any(not isinstance(v, dict) for v in props.values()):
+            junk = {k: v for k, v in props.items() if not isinstance(v, (dict, bool))}
+            if junk:
+                ctx.lose("properties", "dropped", junk, "not schemas")
+            kept = {k: swap(v, ctx, "properties") for k, v in props.items()
+                    if (v is not False or never is not None) and k not in junk}
+            gone = [k for k in props if k not in kept]
+            out = {**out, "properties": kept}
+            if gone and isinstance(node.get("required"), list):
+                out["required"] = [r for r in node["required"] if r not in gone]
+        if isinstance(node.get("items"), bool):
+            out = {**out, "items": swap(node["items"], ctx, "items")}
+        for key in _SUBSCHEMA_LISTS:
+            members = node.get(key)
+            if isinstance(members, list) and any(isinstance(m, bool) for m in members):
+                out = {**out, key: [swap(m, ctx, key) for m in members
+                                    if m is not False or never is not None]}
+        return out
+
+    return rule
+
+
+def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``const: v`` -> ``enum: [v]`` (equivalent), for dialects without ``const`` (Gemini:
+    ``Unknown name "const"``, zed#44875; Ollama drops it; OpenAPI 3.0 has no ``const``)."""
+    if "const" not in node:
+        return node
+    value = node["const"]
+    ctx.lose("const", "rewritten", value, "a one-value enum")
+    out = {k: v for k, v in node.items() if k != "const"}
+    enum = node.get("enum")
+    out["enum"] = [value] if not isinstance(enum, list) or value in enum else []
+    return out
+
+
+def _join(first: Any, second: Any) -> Any:
+    if isinstance(first, str) and isinstance(second, str) and first and second:
+        return first if second in first else f"{first}\n{second}"
+    return first if first else second
+
+
+def merge_member(outer: dict[str, Any], member: dict[str, Any]) -> dict[str, Any]:
+    """A union node reduced to one member: the member's keywords plus the outer node's
+    annotations (the outer description first: it is the site's own text)."""
+    rest = {k: v for k, v in outer.items() if k not in _SUBSCHEMA_LISTS}
+    out = {**member, **rest}
+    if "description" in member and "description" in rest:
+        out["description"] = _join(rest["description"], member["description"])
+    return out
+
+
+def null_members(node: dict[str, Any]) -> tuple[list[Any], bool]:
+    """``(the non-null anyOf members, whether a null member was there)``."""
+    members = node.get("anyOf")
+    if not isinstance(members, list):
+        return [], False
+    others = [m for m in members if not _is_null(m)]
+    return others, len(others) < len(members)
+
+
+def nullable_as_flag(only_null: Schema) -> Any:
+    """A rule factory: ``anyOf [X, {"type": "null"}]`` -> X with ``nullable: true``; several
+    non-null members keep ``anyOf``, each member ``nullable: true`` (OpenAPI 3.0.3 gives
+    ``nullable`` effect only beside ``type``; a ``$ref`` member, whose siblings 3.0
+    ignores, becomes ``{"allOf": [member], "nullable": true}``). A ``{"type": "null"}``
+    left alone under ``properties`` or ``items`` becomes ``only_null`` (a schema the
+    dialect can spell).
+
+    Source: OpenAPI 3.0.3 Schema Object ``nullable``; Gemini ``Schema.nullable``.
+
+    >>> nullable_as_flag({})({"anyOf": [{"type": "string"}, {"type": "null"}]}, CTX)
+    {'type': 'string', 'nullable': True}
+    """
+
+    def flag(member: Any) -> Any:
+        if not isinstance(member, dict):
+            return member
+        # OpenAPI 3.0 ignores the siblings of a $ref: the flag goes beside an allOf.
+        return {"allOf": [member], "nullable": True} if "$ref" in member else {
+            **member, "nullable": True}
+
+    def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        out = node
+        props = node.get("properties")
+        if isinstance(props, dict) and any(_is_null(v) for v in props.values()):
+            ctx.lose("properties", "rewritten", None, "a property that is always null")
+            out = {**out, "properties": {k: ({**only_null, **{a: v[a] for a in v if a != "type"}}
+                                             if _is_null(v) else v) for k, v in props.items()}}
+        for keyword in ("items", "additionalProperties"):
+            if _is_null(node.get(keyword)):
+                ctx.lose(keyword, "rewritten", None, "values that are always null")
+                out = {**out, keyword: only_null}
+        others, had_null = null_members(out)
+        if not had_null:
+            return out
+        ctx.lose("anyOf", "rewritten", None, "null member as nullable: true")
+        if not others:
+            return merge_member(out, only_null)
+        if len(others) == 1 and isinstance(others[0], dict):
+            return {**merge_member(out, others[0]), "nullable": True}
+        return {**out, "anyOf": [flag(m) for m in others]}
+
+    return rule
+
+
+def required_known(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``required`` names only properties that exist (Gemini 400 "property is not defined",
+    iBUHub/AIStudioToAPI#154); an emptied list is removed (OpenAPI 3.0 wants minItems 1)."""
+    required = node.get("required")
+    if required is None:
+        return node
+    if not isinstance(required, list):
+        ctx.lose("required", "dropped", required, "not a list of names")
+        return {k: v for k, v in node.items() if k != "required"}
+    props = node.get("properties")
+    names = props if isinstance(props, dict) else {}
+    known = [r for r in dict.fromkeys(required) if r in names]
+    if known == required and known:
+        return node
+    unknown = [r for r in required if r not in names]
+    if unknown:
+        ctx.lose("required", "dropped", unknown, "names no property")
+    elif not known:
+        ctx.lose("required", "dropped", [], "an empty list")
+    out = {k: v for k, v in node.items() if k != "required"}
+    if known:
+        out["required"] = known
+    return out
+
+
+def flatten_all_of(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """An ``allOf`` the emended schema kept (its members could not be merged, a reported
+    conflict) -> its members' keywords laid over each other, later ones winning, for
+    dialects without ``allOf``. *Widens* where the members disagree; reported."""
+    members = node.get("allOf")
+    if not isinstance(members, list):
+        return node
+    ctx.lose("allOf", "rewritten", None, "members laid over each other (not an intersection)")
+    out = {k: v for k, v in node.items() if k != "allOf"}
+    for member in members:
+        if not isinstance(member, dict):
+            continue
+        props = {**out.get("properties", {}), **member.get("properties", {})}
+        required = [*out.get("required", []), *member.get("required", [])]
+        out = {**out, **member}
+        if props:
+            out["properties"] = props
+        if required:
+            out["required"] = list(dict.fromkeys(required))
+    return out
+
+
+def tuples_as_arrays(any_value: Schema) -> Any:
+    """A rule factory: a tuple (``prefixItems`` without ``items``) gets ``items:
+    any_value``, for dialects without ``prefixItems`` whose arrays need ``items`` (OpenAPI
+    3.0; Gemini "items: missing field"). ``prefixItems`` itself is then described or
+    dropped by :func:`filter_keywords`."""
+
+    def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        if "prefixItems" not in node or "items" in node:
+            return node
+        ctx.lose("items", "rewritten", None, "a tuple: items of any type")
+        return {**node, "items": any_value}
+
+    return rule

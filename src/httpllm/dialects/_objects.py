@@ -1,0 +1,173 @@
+"""Strict-mode shape rules: a ``$ref`` alone, keywords of the node's own type, a type on
+every node, maps as entry lists, closed and sealed objects (OpenAI, Anthropic, DeepSeek strict)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._memo import IdentityMemo
+from httpllm._types import Schema
+from httpllm.dialects._base import RenderContext
+from httpllm.errors import Unrepresentable
+from httpllm.normalize.nullable import allows_null, with_null
+
+__all__ = [
+    "close_objects",
+    "foreign_keywords",
+    "maps_as_entries",
+    "ref_alone",
+    "seal_objects",
+    "typed_nodes",
+]
+
+
+def ref_alone(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """A ``$ref`` with siblings becomes ``{"anyOf": [{"$ref": ...}], ...siblings}``: strict
+    OpenAI rejects siblings next to ``$ref`` (openai-python ``lib/_pydantic.py``)."""
+    if "$ref" not in node or len(node) == 1:
+        return node
+    siblings = {k: v for k, v in node.items() if k != "$ref"}
+    return {**siblings, "anyOf": [{"$ref": node["$ref"]}]}
+
+
+_APPLIES_TO = {"properties": "object", "required": "object", "additionalProperties": "object",
+               "items": "array"}
+
+
+_APPLIES_KEYS = frozenset(_APPLIES_TO)
+
+
+def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Object and array keywords on a node whose ``type`` excludes objects or arrays are
+    dropped, with a loss entry. *Equivalent* (JSON Schema 2020-12 applies them to objects
+    or arrays only), but strict modes check them anyway: ``{"type": "string",
+    "additionalProperties": true}`` is rejected there (an untyped ``true`` schema).
+
+    >>> foreign_keywords({"type": "string", "additionalProperties": True}, CTX)
+    {'type': 'string'}
+    """
+    kind = node.get("type")
+    if not isinstance(kind, (str, list)) or _APPLIES_KEYS.isdisjoint(node):
+        return node
+    kinds = {kind} if isinstance(kind, str) else set(kind)
+    foreign = [key for key in node if key in _APPLIES_TO and _APPLIES_TO[key] not in kinds]
+    if not foreign:
+        return node
+    for key in foreign:
+        ctx.lose(key, "dropped", node[key], f"no effect: the type is not {_APPLIES_TO[key]}")
+    return {k: v for k, v in node.items() if k not in foreign}
+
+
+_TYPED = frozenset({"type", "anyOf", "oneOf", "$ref", "allOf"})
+"""A node with one of these keywords has its type (or its members have theirs)."""
+
+
+def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Give every node a ``type``: inferred from ``properties``/``items``/``enum``; an
+    untyped node (any value) becomes ``{"type": "string"}`` with a loss entry (strict
+    modes reject untyped nodes: "schema must have a 'type' key")."""
+    if not _TYPED.isdisjoint(node):
+        return node
+    if "properties" in node or "additionalProperties" in node:
+        return {**node, "type": "object"}
+    if "items" in node or "prefixItems" in node:
+        return {**node, "type": "array"}
+    values = node.get("enum", [node["const"]] if "const" in node else None)
+    if isinstance(values, list) and values:
+        kinds = {"string" if isinstance(v, str) else "boolean" if isinstance(v, bool) else
+                 "integer" if isinstance(v, int) else "number" if isinstance(v, float) else
+                 "null" if v is None else "object" for v in values}
+        if len(kinds) == 1:
+            return {**node, "type": kinds.pop()}
+        return node
+    if not ctx.options.lenient:
+        raise Unrepresentable(f"{ctx.pointer}: a schema without a type (any value) cannot be "
+                              "expressed in strict mode (lenient=False)")
+    ctx.lose("type", "rewritten", None, "any value: typed as string")
+    return {**node, "type": "string"}
+
+
+def _is_map(node: dict[str, Any]) -> bool:
+    """An object that declares no ``properties`` keyword (an explicit ``properties: {}``
+    is a closed, empty object once strict mode closes it)."""
+    if node.get("type") != "object" or "properties" in node:
+        return False
+    return node.get("additionalProperties", True) is not False
+
+
+def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """A map (object without properties) becomes an array of ``{key, value}`` entries.
+
+    Strict modes demand ``additionalProperties: false``, which would make a map always
+    empty (openai/openai-python#2004). ``execute.decode`` turns the entries back into a
+    map; a value the document leaves untyped travels as JSON text.
+    """
+    if not _is_map(node):
+        return node
+    extra = node.get("additionalProperties", True)
+    if isinstance(extra, dict) and extra:
+        value: Schema = extra
+    else:
+        value = {"type": "string", "description": "The value, as JSON text."}
+    entry = {"type": "object", "properties": {"key": {"type": "string"}, "value": value},
+             "required": ["key", "value"], "additionalProperties": False}
+    keep = {k: v for k, v in node.items() if k in ("description", "title")}
+    ctx.lose("additionalProperties", "rewritten", extra if extra is not True else True,
+             "map given as an array of {key, value} entries")
+    note = "A map, given as a list of {key, value} entries."
+    text = keep.get("description")
+    keep["description"] = f"{text}\n{note}" if text else note
+    return {**keep, "type": "array", "items": entry}
+
+
+def _with_null(sub: dict[str, Any], memo: IdentityMemo[dict[str, Any]]) -> dict[str, Any]:
+    """:func:`with_null` once per shared node (an argument's schema is optional in many
+    functions): one object, so later measures and the serializer see it as shared."""
+    hit = memo.get(sub)
+    return hit if hit is not None else memo.put(sub, with_null(sub))
+
+
+def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Strict objects: ``additionalProperties: false``; every property required, the
+    optional ones made nullable (OpenAI structured outputs: "all fields must be required";
+    optional = a union with null)."""
+    if node.get("type") != "object" and "properties" not in node:
+        return node
+    props = node.get("properties", {})
+    required = node.get("required", [])
+    named = {name for name in required if isinstance(name, str)}
+    optional = [name for name in props if name not in named]
+    extra = node.get("additionalProperties")
+    if (node.get("additionalProperties") is False and not optional
+            and list(required) == list(props) and "properties" in node):
+        return node
+    out = dict(node)
+    if extra is not None and extra is not False:
+        ctx.lose("additionalProperties", "dropped", extra, "strict mode closes every object")
+    out["additionalProperties"] = False
+    out.setdefault("properties", {})
+    if optional:
+        memo = ctx.identity_memo("with_null")
+        out["properties"] = {
+            name: (_with_null(sub, memo) if name not in named and isinstance(sub, dict)
+                   and not allows_null(sub) else sub)
+            for name, sub in props.items()
+        }
+        ctx.lose("required", "rewritten", list(required),
+                 "optional properties made required and nullable: " + ", ".join(optional))
+    out["required"] = list(props)
+    return out
+
+
+def seal_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Every object gets ``additionalProperties: false`` and ``properties``; ``required``
+    is left alone (Anthropic strict: "additionalProperties must be false", optional
+    properties allowed). Run :func:`maps_as_entries` first, or a map becomes empty."""
+    if node.get("type") != "object" and "properties" not in node:
+        return node
+    extra = node.get("additionalProperties")
+    if extra is False and "properties" in node:
+        return node
+    if extra is not None and extra is not False:
+        ctx.lose("additionalProperties", "dropped", extra, "strict mode closes every object")
+    return {**node, "properties": node.get("properties", {}), "additionalProperties": False}
