@@ -2,10 +2,10 @@
 
     python benchmarks/search_recall.py [--json] [--misses] [--no-hybrid]
 
-Reads benchmarks/search_tasks.yaml (136 tasks over GitHub's and Stripe's descriptions, a dev
-half and a held-out half fixed before tuning), compiles both documents, and reports
-recall@5 and recall@10 (a task is a hit when any of its operations ranks within the first
-k) for:
+Reads benchmarks/search_tasks.yaml (158 tasks over GitHub's and Stripe's descriptions: a
+dev half and a held-out half fixed before tuning, and a fresh split), compiles both
+documents, and reports recall@5 and recall@10 (a task is a hit when any of its operations
+ranks within the first k) for:
 
 - ``baseline``: plain BM25 (bm25s, its default tokenizer and English stop words) over each
   operation's own text in one field: name, summary and description, tags, path, parameter
