@@ -61,3 +61,11 @@ def test_compile_discover_prints_the_trio(capsys: pytest.CaptureFixture[str]) ->
     assert [t["name"] for t in tools] == [
         "search_operations", "describe_operations", "invoke_operation"]
     assert all("input_schema" in t for t in tools)
+
+
+def test_search_says_its_ranker(capsys: pytest.CaptureFixture[str]) -> None:
+    """--ranker bm25 ranks with BM25 alone, and stderr names the ranker that ranked."""
+    status, out, err = run(capsys, "search", SPEC, "add a new pet", "--ranker", "bm25")
+    assert status == 0
+    assert out.splitlines()[0].split()[0] == "createPet"
+    assert err.strip() == "httpllm: ranked by bm25"

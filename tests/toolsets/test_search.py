@@ -55,6 +55,12 @@ KEPT = (
 )
 
 
+@pytest.fixture(autouse=True)
+def bm25_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests describe the BM25 ranker; test_embed.py covers the hybrid one."""
+    monkeypatch.setenv("HTTPLLM_SEARCH_RANKER", "bm25")
+
+
 def test_words_split_identifiers() -> None:
     """camelCase, snake_case, kebab-case and path segments split into lower-case words."""
     assert words("PostPaymentIntents /pull_requests/{pull_number} list-for-repo OAuthApp") \

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from httpllm.cli._common import add_compile_options, compile_from
 
@@ -18,6 +19,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     find.add_argument("-k", type=_positive, default=10, metavar="N",
                       help="how many operations to print (default 10)")
     find.add_argument("--tag", default=None, help="only operations with this tag")
+    find.add_argument("--ranker", choices=("auto", "bm25", "hybrid"), default=None,
+                      help="bm25 alone, or hybrid (BM25 + the sentence embeddings of the "
+                           "search-embed extra); default auto: hybrid when installed")
     find.add_argument("--json", action="store_true", help="print JSON")
     add_compile_options(find)
     find.set_defaults(handler=run)
@@ -34,10 +38,12 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from httpllm.toolsets.search import one_line
+    from httpllm.toolsets.search import SearchIndex, one_line
 
     app = compile_from(args)
-    found = app.search(args.query, args.k, tag=args.tag)
+    index = SearchIndex(app.functions, ranker=args.ranker)
+    found = index.search(args.query, args.k, tag=args.tag)
+    print(f"httpllm: ranked by {index.ranker}", file=sys.stderr)
     if args.json:
         print(json.dumps([{"name": f.name, "operationId": f.operation_id,
                            "method": f.method.upper(), "path": f.path,
