@@ -124,6 +124,13 @@ def test_source_of_each_kind(tmp_path: Path) -> None:
         source_of(tmp_path / "missing.yaml")
 
 
+def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+    """A folder given as the document is a LoadError saying it is a folder, not that it
+    does not exist."""
+    with pytest.raises(LoadError, match="is a folder, not a file"):
+        source_of(tmp_path)
+
+
 # -- the gate ----------------------------------------------------------------------------
 
 

@@ -162,6 +162,9 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
                         f"got {type(spec).__name__}")
     path = Path(os.fspath(spec))
     try:
+        if path.is_dir():
+            raise LoadError("is a folder, not a file (name the document inside it)",
+                            source=str(path))
         if not path.is_file():
             raise LoadError("no such file (expected a path, OpenAPI text or a dict)",
                             source=str(path))
