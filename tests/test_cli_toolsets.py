@@ -54,3 +54,13 @@ def test_budget_flags_without_group_by_are_a_usage_error(
     """--max-tools without --group-by exits 2 naming the flags."""
     assert main(["compile", SPEC, "--max-tools", "3"]) == 2
     assert "--group-by" in capsys.readouterr().err
+
+
+def test_an_unknown_always_name_is_named_with_its_flag(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--always with a name no function has exits 1 with one line naming --always."""
+    assert main(["compile", SPEC, "--provider", "claude", "--defer", "--always",
+                 "nosuch"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--always" in err and "nosuch" in err
+    assert "always:" not in err.replace("--always", "")

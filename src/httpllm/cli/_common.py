@@ -45,6 +45,7 @@ FLAGS: dict[str, str] = {
     "server_variables": "--server-var",
     "base_url": "--base-url",
     "auth": "--auth",
+    "always": "--always",
 }
 """Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
 and its flag. A library message that names a Python option is shown with the flag."""
