@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
 
@@ -36,8 +37,13 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from httpllm.toolsets.search import one_line
 
+    if not args.query.strip():
+        raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
     app = compile_from(args)
     found = app.search(args.query, args.k, tag=args.tag)
+    if not found:
+        print(f"httpllm: no operation matches {args.query!r}"
+              + (f" with tag {args.tag!r}" if args.tag else ""), file=sys.stderr)
     if args.json:
         print(json.dumps([{"name": f.name, "operationId": f.operation_id,
                            "method": f.method.upper(), "path": f.path,
