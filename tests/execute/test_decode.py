@@ -229,6 +229,7 @@ def test_deep_instance_is_walked_without_recursion() -> None:
     [
         ("{not json", "text that is not JSON"),
         ('{"a": NaN}', "text that is not JSON"),
+        ('{"a": 1e400}', "text that is not JSON (1e400 is too large a number"),
         (b"\xff\xfe", "bytes that are not UTF-8"),
         ("[" * 100_000 + "]" * 100_000, "text that is not JSON"),
     ],

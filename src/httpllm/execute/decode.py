@@ -23,6 +23,8 @@ Non-strict functions are only parsed.
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -65,14 +67,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite(text: str) -> float:
+    """``json.loads`` hook: a number too large for a double (``1e400``) is refused, not
+    read as ``inf`` (which no JSON text can carry on)."""
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is too large a number (past {sys.float_info.max:.4g})")
+    return number
+
+
 def loads(text: str) -> Any:
-    """Strict JSON: no ``NaN``/``Infinity``; too deep a nesting is a ``ValueError``.
+    """Strict JSON: no ``NaN``/``Infinity`` (nor a number that overflows to it); too deep a
+    nesting is a ``ValueError``.
 
     Raises:
         ValueError: the text is not JSON.
     """
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
