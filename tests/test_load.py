@@ -284,6 +284,13 @@ def test_document_outside_its_root_is_refused(tmp_path: Path) -> None:
         httpllm.compile(ROOT, "3.1", root=tmp_path)
 
 
+def test_a_root_that_is_no_folder_is_refused(tmp_path: Path) -> None:
+    """A `root=` that does not exist or is a file is a LoadError saying it is not a folder."""
+    for root in (tmp_path / "missing", ROOT):
+        with pytest.raises(LoadError, match="is not a folder"):
+            httpllm.compile(ROOT, "3.1", root=root)
+
+
 def test_compile_with_root_reads_the_sibling_folder() -> None:
     """`compile(root=...)` reads `../outside.yaml`; without it that operation is an error."""
     bound = httpllm.compile(ROOT, "3.1", root=FIXTURES, include="readOutside")

@@ -191,6 +191,7 @@ class Loader:
 
     Raises:
         AccessDenied: the document itself is outside ``bound``.
+        LoadError: ``bound`` is not a folder.
     """
 
     def __init__(
@@ -208,10 +209,12 @@ class Loader:
         if bound is not None:
             self._where = "the root folder"
             self.folder = Path(bound).resolve()
+            if not self.folder.is_dir():
+                raise LoadError(f"{self.folder} is not a folder (root=...)")
             if root is not None and not allow_outside_root and not root.resolve(
                     ).is_relative_to(self.folder):
                 raise AccessDenied(f"{root} is outside the root folder {self.folder} "
-                                   "(--root / root=)")
+                                   "(root=...)")
         self.limits = limits
         self.allow_network = allow_network
         self.allow_outside_root = allow_outside_root

@@ -274,3 +274,13 @@ def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert run_.returncode == 1
     assert len(lines(run_.stderr)) == 1 and "Traceback" not in run_.stderr
+
+
+def test_a_root_that_does_not_hold_the_document_names_the_flag_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`--root` naming a missing folder, or one that does not hold the document, exits 1
+    with one line naming --root once."""
+    for root in (tmp_path / "missing", tmp_path):
+        status, _, err = run(capsys, "compile", PETSTORE, "--root", str(root), "-q")
+        assert status == 1 and len(lines(err)) == 1
+        assert err.count("--root") == 1 and "root=" not in err
