@@ -97,7 +97,8 @@ def _version(root: Any, label: str) -> str:
                         "or OpenAPI 3.0, 3.1 or 3.2", pointer="#/swagger", source=label)
     version = root.get("openapi")
     if not isinstance(version, str):
-        raise SpecError("expected an `openapi` version string (3.0.x, 3.1.x or 3.2.x)",
+        raise SpecError("expected an `openapi` version string (3.0.x, 3.1.x or 3.2.x) "
+                        "or `swagger: \"2.0\"`",
                         pointer="#/openapi", source=label)
     match = _VERSION.match(version)
     if not match:

@@ -136,6 +136,11 @@ def _hook(pairs: Mapping[str, str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.spec == "-" and args.transport == "stdio":
+        from httpllm.cli._common import UsageError as FlagError
+
+        raise FlagError("SPEC - reads the document from standard input, which carries the "
+                        "protocol over stdio: name the document by its path")
     app = compile_from(args)
     # The compiled document lives as long as the process: keep the collector from walking
     # its objects again on every full collection (one took 60 ms on GitHub's).
