@@ -228,3 +228,14 @@ def test_args_is_required(capsys: pytest.CaptureFixture[str]) -> None:
         main(["call", SPEC, "listPets"])
     assert exit_.value.code == 2
     assert "--args" in capsys.readouterr().err
+
+
+def test_send_without_credentials_names_only_flags_there_are(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--send for a secured operation without --auth exits 1 with one line asking for
+    --auth, offering no flag the command line lacks (no '--auth False')."""
+    status, out, err = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
+                            "--send", "--base-url", "http://127.0.0.1:9")
+    assert (status, out) == (1, "")
+    assert err.count("\n") == 1 and "pass --auth with one of" in err
+    assert "False" not in err and "require_auth" not in err

@@ -50,6 +50,10 @@ FLAGS: dict[str, str] = {
 """Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
 and its flag. A library message that names a Python option is shown with the flag."""
 
+_NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them")
+"""A library hint the command line has no flag for (``call`` needs credentials only with
+``--send``): left out of the message."""
+
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
                      r"\binclude=/exclude=")
 
@@ -77,7 +81,7 @@ def in_flags(message: str) -> str:
             return FLAGS[name]
         return f"{FLAGS[name]} {'K' if value in 'kKN' else value}"
 
-    return _OPTION.sub(flag, message)
+    return _OPTION.sub(flag, _NO_FLAG.sub("", message))
 
 
 def non_negative(text: str) -> int:
