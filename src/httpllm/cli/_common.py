@@ -20,7 +20,7 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
-           "in_flags", "key_values", "non_negative", "write"]
+           "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -92,6 +92,17 @@ def non_negative(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {value}")
     return value
 
 
