@@ -219,6 +219,18 @@ def test_document_from_stdin(capsys: pytest.CaptureFixture[str],
     assert status == 0 and json.loads(out)[0]["name"] == "listPets"
 
 
+@pytest.mark.parametrize("argv", [["lint", "-"], ["inspect", "-", "--budget"]])
+def test_commands_that_compile_twice_read_stdin_once(
+        argv: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lint -` and `inspect - --budget` (which compile again in strict mode) use the
+    document read from standard input both times."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(PETSTORE).read_bytes())))
+    status, out, err = run(capsys, *argv)
+    assert (status, err) == (0, "")
+    assert "listPets" in out or out.endswith("findings\n")
+
+
 def test_separate_keeps_an_argument_from_the_model(capsys: pytest.CaptureFixture[str]) -> None:
     """`--separate` hides an argument from the tool, `--host-arg` supplies it on call."""
     _, out, _ = run(capsys, "compile", PETSTORE, "--separate", "query:limit")

@@ -174,11 +174,14 @@ def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
     return chosen
 
 
-def _source(spec: str) -> str | bytes:
-    """The document argument: a path, or ``-`` for standard input."""
-    if spec == "-":
-        return sys.stdin.buffer.read()
-    return spec
+def _source(args: argparse.Namespace) -> str | bytes:
+    """The document argument: a path, or ``-`` for standard input (read once, kept on
+    ``args`` for the commands that compile twice: ``lint``, ``inspect --budget``)."""
+    if args.spec != "-":
+        return str(args.spec)
+    if getattr(args, "stdin_document", None) is None:
+        args.stdin_document = sys.stdin.buffer.read()
+    return bytes(args.stdin_document)
 
 
 def compile_from(args: argparse.Namespace) -> Application:
@@ -191,7 +194,7 @@ def compile_from(args: argparse.Namespace) -> Application:
     from httpllm.errors import OptionError
 
     try:
-        return compile(_source(args.spec), args.provider, strict=args.strict,
+        return compile(_source(args), args.provider, strict=args.strict,
                        reference=args.reference, strip_constraints=args.strip_constraints,
                        unroll=args.unroll, split_unions=args.split_unions,
                        examples=args.examples, envelope=args.envelope,
