@@ -243,6 +243,18 @@ def test_text_that_is_not_json_is_invalid_arguments(text: str | bytes, received:
     assert error.received.startswith(received)
 
 
+@pytest.mark.parametrize("arguments", ['{"a": [1, "ok \\ud800"]}', {"a": [1, "ok \ud800"]}])
+def test_a_lone_surrogate_is_invalid_arguments(arguments: Any) -> None:
+    """A string no UTF-8 request can carry (JSON's lone "\\ud800" escape) is an invalid
+    argument at its pointer, not an encoding error when the request is built."""
+    with pytest.raises(InvalidArguments) as caught:
+        parse(function(), arguments)
+    (error,) = caught.value.errors
+    assert (error.pointer, error.keyword) == ("#/a/1", "json")
+    assert "lone surrogate" in error.received
+    assert parse(function(), '{"a": "\\ud83d\\ude00"}') == {"a": "\U0001f600"}
+
+
 @pytest.mark.parametrize("value", ["[1, 2]", '"text"', "3", "null", [1, 2]])
 def test_a_value_that_is_not_an_object_is_invalid_arguments(value: Any) -> None:
     """JSON that is not an object raises InvalidArguments naming what was received."""
