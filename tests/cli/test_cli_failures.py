@@ -178,6 +178,16 @@ def test_basic_auth_and_masking(capsys: pytest.CaptureFixture[str], library: Pat
     assert "YWxpY2U6czNjcmV0" not in out  # base64("alice:s3cret")
 
 
+def test_an_unknown_server_variable_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                     library: Path) -> None:
+    """`--server-var` naming no variable of the server (a typo) exits 2 with one line
+    listing the server's variables, instead of being ignored."""
+    status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                           "--auth", "basicAuth=alice:s3cret", "--server-var", "regoin=us")
+    assert (status, out) == (2, "") and len(lines(err)) == 1
+    assert "--server-var regoin=..." in err and "(it has: region)" in err
+
+
 def test_basic_auth_without_password_is_a_usage_error(capsys: pytest.CaptureFixture[str],
                                                       library: Path) -> None:
     """A Basic credential without a colon exits 2 saying USER:PASSWORD."""
