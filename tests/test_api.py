@@ -61,8 +61,10 @@ def test_unknown_provider_lists_the_known_ones() -> None:
     [
         ({"swagger": "1.2"}, "Swagger 1.2 is not supported"),
         ({"openapi": "3.3.0"}, "3.3.0 is not supported"),
-        ({"info": {}}, "expected an `openapi` version"),
-        ([], "expected an OpenAPI object"),
+        ({"info": {}}, "expected an `openapi` version .* or `swagger: \"2.0\"`"),
+        ([], "expected an OpenAPI object at the top, got an array"),
+        ("\n", "got an empty document"),
+        ("just text\n", "got a string"),
     ],
 )
 def test_unsupported_documents_raise_spec_error(doc: object, pattern: str) -> None:

@@ -140,12 +140,14 @@ def test_unknown_function_exits_with_one_line(capsys: pytest.CaptureFixture[str]
 def test_document_without_servers_needs_base_url(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    """A document without servers exits 1 asking for a base URL unless one is given."""
+    """A document without servers exits 1 asking for --base-url (by its flag) unless one is
+    given."""
     spec = tmp_path / "any.json"
     spec.write_text(json.dumps(ANY_VALUE))
     status, out, err = call(capsys, str(spec), "putThing", "--args", '{"body": {"value": 1}}')
     assert status == 1 and out == ""
-    assert err.count("\n") == 1 and "base_url" in err
+    assert err.count("\n") == 1 and "--base-url" in err and "--document-url" in err
+    assert "base_url" not in err and "document_url" not in err
     status, out, _ = call(capsys, str(spec), "putThing", "--args", '{"body": {"value": 1}}',
                           "--base-url", "https://api.example.com")
     assert status == 0 and out.splitlines()[0] == "POST https://api.example.com/things"
@@ -226,3 +228,14 @@ def test_args_is_required(capsys: pytest.CaptureFixture[str]) -> None:
         main(["call", SPEC, "listPets"])
     assert exit_.value.code == 2
     assert "--args" in capsys.readouterr().err
+
+
+def test_send_without_credentials_names_only_flags_there_are(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--send for a secured operation without --auth exits 1 with one line asking for
+    --auth, offering no flag the command line lacks (no '--auth False')."""
+    status, out, err = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
+                            "--send", "--base-url", "http://127.0.0.1:9")
+    assert (status, out) == (1, "")
+    assert err.count("\n") == 1 and "pass --auth with one of" in err
+    assert "False" not in err and "require_auth" not in err

@@ -55,12 +55,28 @@ def test_search_missing_spec_is_one_line(capsys: pytest.CaptureFixture[str]) -> 
 
 def test_compile_discover_prints_the_trio(capsys: pytest.CaptureFixture[str]) -> None:
     """compile --discover prints the three trio tools in the chosen dialect."""
-    status, out, _ = run(capsys, "compile", SPEC, "--discover", "--provider", "claude")
+    status, out, err = run(capsys, "compile", SPEC, "--discover", "--provider", "claude")
     tools = json.loads(out)
     assert status == 0
     assert [t["name"] for t in tools] == [
         "search_operations", "describe_operations", "invoke_operation"]
     assert all("input_schema" in t for t in tools)
+    assert err.startswith("httpllm: 3 tools for claude over 4 operations;")
+
+
+def test_search_with_an_empty_query_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A blank QUERY exits 2 with one line saying it is empty, instead of printing nothing."""
+    status, out, err = run(capsys, "search", SPEC, "  ")
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and "QUERY is empty" in err
+
+
+def test_search_without_a_match_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    """A query no operation matches prints nothing on stdout and one line on stderr."""
+    status, out, err = run(capsys, "search", SPEC, "zzzzq")
+    assert (status, out) == (0, "")
+    assert err.count("\n") == 1 and "no operation matches 'zzzzq'" in err
 
 
 def test_search_says_its_ranker(capsys: pytest.CaptureFixture[str]) -> None:

@@ -54,3 +54,28 @@ def test_budget_flags_without_group_by_are_a_usage_error(
     """--max-tools without --group-by exits 2 naming the flags."""
     assert main(["compile", SPEC, "--max-tools", "3"]) == 2
     assert "--group-by" in capsys.readouterr().err
+
+
+def test_an_unknown_always_name_is_named_with_its_flag(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """--always with a name no function has exits 1 with one line naming --always."""
+    assert main(["compile", SPEC, "--provider", "claude", "--defer", "--always",
+                 "nosuch"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "--always" in err and "nosuch" in err
+    assert "always:" not in err.replace("--always", "")
+
+
+@pytest.mark.parametrize("argv", [
+    ["compile", SPEC, "--group-by", "tag", "--max-tools", "0", "-o", "out"],
+    ["inspect", SPEC, "--budget", "--max-tokens", "-5"],
+    ["lint", SPEC, "--max-tools", "0"],
+])
+def test_a_budget_below_one_is_a_usage_error(
+        argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """--max-tools / --max-tokens below 1 exit 2 naming the flag, on every command."""
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1
+    assert "--max-to" in err and "expected a whole number >= 1" in err

@@ -124,6 +124,13 @@ def test_source_of_each_kind(tmp_path: Path) -> None:
         source_of(tmp_path / "missing.yaml")
 
 
+def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
+    """A folder given as the document is a LoadError saying it is a folder, not that it
+    does not exist."""
+    with pytest.raises(LoadError, match="is a folder, not a file"):
+        source_of(tmp_path)
+
+
 # -- the gate ----------------------------------------------------------------------------
 
 
@@ -275,6 +282,13 @@ def test_document_outside_its_root_is_refused(tmp_path: Path) -> None:
     """A `root=` folder that does not hold the document itself is refused."""
     with pytest.raises(AccessDenied, match="outside the root folder"):
         httpllm.compile(ROOT, "3.1", root=tmp_path)
+
+
+def test_a_root_that_is_no_folder_is_refused(tmp_path: Path) -> None:
+    """A `root=` that does not exist or is a file is a LoadError saying it is not a folder."""
+    for root in (tmp_path / "missing", ROOT):
+        with pytest.raises(LoadError, match="is not a folder"):
+            httpllm.compile(ROOT, "3.1", root=root)
 
 
 def test_compile_with_root_reads_the_sibling_folder() -> None:

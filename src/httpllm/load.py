@@ -162,6 +162,9 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
                         f"got {type(spec).__name__}")
     path = Path(os.fspath(spec))
     try:
+        if path.is_dir():
+            raise LoadError("is a folder, not a file (name the document inside it)",
+                            source=str(path))
         if not path.is_file():
             raise LoadError("no such file (expected a path, OpenAPI text or a dict)",
                             source=str(path))
@@ -188,6 +191,7 @@ class Loader:
 
     Raises:
         AccessDenied: the document itself is outside ``bound``.
+        LoadError: ``bound`` is not a folder.
     """
 
     def __init__(
@@ -205,10 +209,12 @@ class Loader:
         if bound is not None:
             self._where = "the root folder"
             self.folder = Path(bound).resolve()
+            if not self.folder.is_dir():
+                raise LoadError(f"{self.folder} is not a folder (root=...)")
             if root is not None and not allow_outside_root and not root.resolve(
                     ).is_relative_to(self.folder):
                 raise AccessDenied(f"{root} is outside the root folder {self.folder} "
-                                   "(--root / root=)")
+                                   "(root=...)")
         self.limits = limits
         self.allow_network = allow_network
         self.allow_outside_root = allow_outside_root

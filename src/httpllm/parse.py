@@ -98,16 +98,26 @@ class Document:
     label: str
 
 
+def _kind(value: Any) -> str:
+    """What a document's top-level value is, in JSON's terms (``an empty document``)."""
+    if value is None:
+        return "an empty document"
+    kinds = {list: "an array", str: "a string", bool: "a boolean", int: "a number",
+             float: "a number"}
+    return kinds.get(type(value), type(value).__name__)
+
+
 def _version(root: Any, label: str) -> str:
     if not isinstance(root, dict):
-        raise SpecError(f"expected an OpenAPI object at the top, got {type(root).__name__}",
+        raise SpecError(f"expected an OpenAPI object at the top, got {_kind(root)}",
                         pointer="#", source=label)
     if "swagger" in root and "openapi" not in root:
         raise SpecError(f"Swagger {root.get('swagger')} is not supported; expected Swagger 2.0 "
                         "or OpenAPI 3.0, 3.1 or 3.2", pointer="#/swagger", source=label)
     version = root.get("openapi")
     if not isinstance(version, str):
-        raise SpecError("expected an `openapi` version string (3.0.x, 3.1.x or 3.2.x)",
+        raise SpecError("expected an `openapi` version string (3.0.x, 3.1.x or 3.2.x) "
+                        "or `swagger: \"2.0\"`",
                         pointer="#/openapi", source=label)
     match = _VERSION.match(version)
     if not match:

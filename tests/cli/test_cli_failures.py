@@ -178,6 +178,16 @@ def test_basic_auth_and_masking(capsys: pytest.CaptureFixture[str], library: Pat
     assert "YWxpY2U6czNjcmV0" not in out  # base64("alice:s3cret")
 
 
+def test_an_unknown_server_variable_is_a_usage_error(capsys: pytest.CaptureFixture[str],
+                                                     library: Path) -> None:
+    """`--server-var` naming no variable of the server (a typo) exits 2 with one line
+    listing the server's variables, instead of being ignored."""
+    status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                           "--auth", "basicAuth=alice:s3cret", "--server-var", "regoin=us")
+    assert (status, out) == (2, "") and len(lines(err)) == 1
+    assert "--server-var regoin=..." in err and "(it has: region)" in err
+
+
 def test_basic_auth_without_password_is_a_usage_error(capsys: pytest.CaptureFixture[str],
                                                       library: Path) -> None:
     """A Basic credential without a colon exits 2 saying USER:PASSWORD."""
@@ -217,6 +227,18 @@ def test_document_from_stdin(capsys: pytest.CaptureFixture[str],
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(PETSTORE).read_bytes())))
     status, out, _ = run(capsys, "compile", "-", "--provider", "claude")
     assert status == 0 and json.loads(out)[0]["name"] == "listPets"
+
+
+@pytest.mark.parametrize("argv", [["lint", "-"], ["inspect", "-", "--budget"]])
+def test_commands_that_compile_twice_read_stdin_once(
+        argv: list[str], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """`lint -` and `inspect - --budget` (which compile again in strict mode) use the
+    document read from standard input both times."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(Path(PETSTORE).read_bytes())))
+    status, out, err = run(capsys, *argv)
+    assert (status, err) == (0, "")
+    assert "listPets" in out or out.endswith("findings\n")
 
 
 def test_separate_keeps_an_argument_from_the_model(capsys: pytest.CaptureFixture[str]) -> None:
@@ -274,3 +296,13 @@ def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert run_.returncode == 1
     assert len(lines(run_.stderr)) == 1 and "Traceback" not in run_.stderr
+
+
+def test_a_root_that_does_not_hold_the_document_names_the_flag_once(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`--root` naming a missing folder, or one that does not hold the document, exits 1
+    with one line naming --root once."""
+    for root in (tmp_path / "missing", tmp_path):
+        status, _, err = run(capsys, "compile", PETSTORE, "--root", str(root), "-q")
+        assert status == 1 and len(lines(err)) == 1
+        assert err.count("--root") == 1 and "root=" not in err

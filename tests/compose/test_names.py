@@ -56,10 +56,13 @@ def test_tiny_limit_still_fits() -> None:
         (None, "get", "/pets/{petId}", "get_/pets/by_petId"),
         ("  ", "delete", "/a/{b}/{c}", "delete_/a/by_b/by_c"),
         (None, "post", "/", "post_/"),
+        ("получить вещь", "get", "/things/{id}", "get_/things/by_id"),
+        ("🎉party", "get", "/p", "🎉party"),
     ],
 )
 def test_function_name(operation_id: str | None, method: str, path: str, raw: str) -> None:
-    """The operationId, else the method and the path with `{p}` read as `by_p`."""
+    """The operationId, else (also when no character of it may stand in a name) the method
+    and the path with `{p}` read as `by_p`."""
     assert function_name(operation_id, method, path) == raw
 
 

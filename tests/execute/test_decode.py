@@ -229,6 +229,7 @@ def test_deep_instance_is_walked_without_recursion() -> None:
     [
         ("{not json", "text that is not JSON"),
         ('{"a": NaN}', "text that is not JSON"),
+        ('{"a": 1e400}', "text that is not JSON (1e400 is too large a number"),
         (b"\xff\xfe", "bytes that are not UTF-8"),
         ("[" * 100_000 + "]" * 100_000, "text that is not JSON"),
     ],
@@ -240,6 +241,18 @@ def test_text_that_is_not_json_is_invalid_arguments(text: str | bytes, received:
     (error,) = caught.value.errors
     assert (error.pointer, error.keyword) == ("#", "json")
     assert error.received.startswith(received)
+
+
+@pytest.mark.parametrize("arguments", ['{"a": [1, "ok \\ud800"]}', {"a": [1, "ok \ud800"]}])
+def test_a_lone_surrogate_is_invalid_arguments(arguments: Any) -> None:
+    """A string no UTF-8 request can carry (JSON's lone "\\ud800" escape) is an invalid
+    argument at its pointer, not an encoding error when the request is built."""
+    with pytest.raises(InvalidArguments) as caught:
+        parse(function(), arguments)
+    (error,) = caught.value.errors
+    assert (error.pointer, error.keyword) == ("#/a/1", "json")
+    assert "lone surrogate" in error.received
+    assert parse(function(), '{"a": "\\ud83d\\ude00"}') == {"a": "\U0001f600"}
 
 
 @pytest.mark.parametrize("value", ["[1, 2]", '"text"', "3", "null", [1, 2]])

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import socket
 import subprocess
 import sys
@@ -147,3 +148,50 @@ async def test_server_mounts_in_the_users_own_asgi_app(spec_file: Path) -> None:
         async with session_at(f"{base}/api/mcp") as session:
             result = await session.call_tool("getItem", {"item_id": "m"})
     assert result.structured_content == {"id": "m"}
+
+
+def test_port_zero_announces_the_port_it_listens_on(spec_file: Path) -> None:
+    """`--port 0` binds a free port and the start-up line on stderr names that port, where
+    the server then answers."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--transport", "http",
+         "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PYTHONPATH": SRC})
+    try:
+        assert process.stderr is not None
+        line = process.stderr.readline().decode()
+        while line.startswith("httpllm: left out"):  # the fixture's broken operation
+            line = process.stderr.readline().decode()
+        match = re.search(r"over http://127\.0\.0\.1:(\d+)/mcp", line)
+        assert match is not None, line
+        assert int(match.group(1)) != 0
+        socket.create_connection(("127.0.0.1", int(match.group(1))), timeout=LIMIT).close()
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_a_port_in_use_is_one_line(spec_file: Path) -> None:
+    """A port another process listens on exits 1 with one error line naming --port, no
+    traceback."""
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        done = subprocess.run(
+            [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--transport", "http",
+             "--port", str(port)], capture_output=True, env={"PYTHONPATH": SRC},
+            timeout=LIMIT)
+    err = done.stderr.decode()
+    assert done.returncode == 1 and "Traceback" not in err, err
+    assert err.splitlines()[-1].endswith(f"--port {port}: cannot listen there "
+                                         "(Address already in use)")
+
+
+def test_a_port_out_of_range_is_a_usage_error(spec_file: Path) -> None:
+    """`--port 99999` exits 2 naming --port, no traceback."""
+    done = subprocess.run(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--transport", "http",
+         "--port", "99999"], capture_output=True, env={"PYTHONPATH": SRC}, timeout=LIMIT)
+    assert done.returncode == 2
+    assert "--port" in done.stderr.decode() and b"Traceback" not in done.stderr

@@ -88,6 +88,16 @@ def test_document_that_does_not_compile_exits_1(tmp_path: Path) -> None:
     assert len(done.stderr.strip().splitlines()) == 1 and "error" in done.stderr
 
 
+def test_a_document_on_standard_input_is_a_usage_error_over_stdio(spec_file: Path) -> None:
+    """`serve -` over stdio (standard input carries the protocol) exits 2 with one line
+    before reading anything, instead of serving after the document used up stdin."""
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", "-"],
+                          input=spec_file.read_text(), capture_output=True, text=True,
+                          timeout=LIMIT, env={"PYTHONPATH": SRC})
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.count("\n") == 1 and "name the document by its path" in done.stderr
+
+
 def test_unknown_security_scheme_exits_1(spec_file: Path) -> None:
     """`--auth` for a scheme the document does not define is refused before serving."""
     done = subprocess.run(

@@ -99,6 +99,19 @@ def test_invoke_reaches_the_upstream(live_server: str) -> None:
     assert json.loads(posted["body"]["body"]) == {"name": "Rex"}
 
 
+def test_invoke_answers_never_carry_the_hosts_credential(live_server: str) -> None:
+    """A credential the upstream echoes (an API key in the query string) reaches the model
+    as [redacted], as in the agent loop and the MCP server."""
+    secured = {**PETS, "security": [{"key": []}], "components": {"securitySchemes": {
+        "key": {"type": "apiKey", "in": "query", "name": "api_key"}}}}
+    trio = discover(httpllm.compile(secured, "chatgpt"), execute_options={
+        "base_url": live_server, "auth": {"key": "s3cret-key/1"}})
+    got = trio.handle(INVOKE, {"name": "listPets", "arguments": {"limit": 2}})
+    assert got["status"] == 200
+    assert "s3cret" not in json.dumps(got)
+    assert got["body"]["query_string"] == "limit=2&api_key=[redacted]"
+
+
 def test_strict_invoke_decodes_entries(live_server: str) -> None:
     """In OpenAI strict mode the arguments map arrives as entries and is decoded."""
     trio = discover(httpllm.compile(PETS, "chatgpt", strict=True),

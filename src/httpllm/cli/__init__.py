@@ -47,8 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     from httpllm import __version__
 
     parser = _Parser(prog="httpllm", description=(
-        "Compile OpenAPI 3.0/3.1 documents into LLM function-calling tools, and turn tool "
-        "calls back into HTTP requests."))
+        "Compile OpenAPI 3.0-3.2 and Swagger 2.0 documents into LLM function-calling tools, "
+        "and turn tool calls back into HTTP requests."))
     parser.add_argument("--version", action="version", version=f"httpllm {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for command in COMMANDS:

@@ -20,7 +20,7 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
-           "in_flags", "key_values", "non_negative", "write"]
+           "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -45,9 +45,14 @@ FLAGS: dict[str, str] = {
     "server_variables": "--server-var",
     "base_url": "--base-url",
     "auth": "--auth",
+    "always": "--always",
 }
 """Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
 and its flag. A library message that names a Python option is shown with the flag."""
+
+_NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them")
+"""A library hint the command line has no flag for (``call`` needs credentials only with
+``--send``): left out of the message."""
 
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
                      r"\binclude=/exclude=")
@@ -76,7 +81,7 @@ def in_flags(message: str) -> str:
             return FLAGS[name]
         return f"{FLAGS[name]} {'K' if value in 'kKN' else value}"
 
-    return _OPTION.sub(flag, message)
+    return _OPTION.sub(flag, _NO_FLAG.sub("", message))
 
 
 def non_negative(text: str) -> int:
@@ -87,6 +92,17 @@ def non_negative(text: str) -> int:
         raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
     if value < 0:
         raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value}")
+    return value
+
+
+def positive(text: str) -> int:
+    """argparse type: a whole number >= 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {value}")
     return value
 
 
@@ -158,11 +174,14 @@ def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
     return chosen
 
 
-def _source(spec: str) -> str | bytes:
-    """The document argument: a path, or ``-`` for standard input."""
-    if spec == "-":
-        return sys.stdin.buffer.read()
-    return spec
+def _source(args: argparse.Namespace) -> str | bytes:
+    """The document argument: a path, or ``-`` for standard input (read once, kept on
+    ``args`` for the commands that compile twice: ``lint``, ``inspect --budget``)."""
+    if args.spec != "-":
+        return str(args.spec)
+    if getattr(args, "stdin_document", None) is None:
+        args.stdin_document = sys.stdin.buffer.read()
+    return bytes(args.stdin_document)
 
 
 def compile_from(args: argparse.Namespace) -> Application:
@@ -175,7 +194,7 @@ def compile_from(args: argparse.Namespace) -> Application:
     from httpllm.errors import OptionError
 
     try:
-        return compile(_source(args.spec), args.provider, strict=args.strict,
+        return compile(_source(args), args.provider, strict=args.strict,
                        reference=args.reference, strip_constraints=args.strip_constraints,
                        unroll=args.unroll, split_unions=args.split_unions,
                        examples=args.examples, envelope=args.envelope,

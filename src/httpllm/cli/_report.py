@@ -75,14 +75,18 @@ def report(app: Application, *, verbose: bool) -> None:
 
 
 def summary(app: Application, *, written: int | None = None, target: str | None = None,
-            extra: str = "") -> str:
+            extra: str = "", tools: int | None = None) -> str:
     """The one line that ends a compile: tools emitted, operations skipped by kind,
-    strict fallbacks, warnings by kind, and what was written where.
+    strict fallbacks, warnings by kind, and what was written where. ``tools``: how many
+    tools were written when that is not one per function (``--discover``'s three).
 
     >>> # "14 tools for chatgpt; 2 operations skipped (RefError 2); 1 warning; 9.1 kB to out.json"
     """
-    parts = [f"{len(app.functions)} tool{'s' if len(app.functions) != 1 else ''} for "
+    count = len(app.functions) if tools is None else tools
+    parts = [f"{count} tool{'s' if count != 1 else ''} for "
              f"{app.provider}{' strict' if app.options.strict else ''}"]
+    if tools is not None:
+        parts[0] += f" over {len(app.functions)} operations"
     if app.errors:
         kinds = collections.Counter(e.kind for e in app.errors)
         parts.append(f"{len(app.errors)} operation{'s' if len(app.errors) != 1 else ''} "

@@ -6,7 +6,7 @@ import argparse
 import json
 
 from httpllm._api import Application
-from httpllm.cli._common import compile_from
+from httpllm.cli._common import compile_from, positive
 from httpllm.toolsets.budget import Budget, budget, strict_eligibility
 
 __all__ = ["add_budget_options", "run_budget"]
@@ -19,9 +19,9 @@ def add_budget_options(parser: argparse.ArgumentParser) -> None:
                              "the totals against the provider's limits")
     parser.add_argument("--json", action="store_true",
                         help="print JSON (the inspection, or with --budget its report)")
-    parser.add_argument("--max-tools", type=int, default=None, metavar="N",
+    parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
                         help="with --budget: your own limit on tools per request")
-    parser.add_argument("--max-tokens", type=int, default=None, metavar="T",
+    parser.add_argument("--max-tokens", type=positive, default=None, metavar="T",
                         help="with --budget: your own limit on the tool list's tokens")
 
 

@@ -14,7 +14,13 @@ import urllib.parse
 from collections.abc import Iterable
 from typing import Any
 
-from httpllm.cli._common import add_compile_options, auth_from, compile_from, key_values
+from httpllm.cli._common import (
+    UsageError,
+    add_compile_options,
+    auth_from,
+    compile_from,
+    key_values,
+)
 
 __all__ = ["UPSTREAM_ERROR", "register"]
 
@@ -91,9 +97,16 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"httpllm: note: {note.message}", file=sys.stderr)
     auth = auth_from(app, args.auth, args.auth_env)
+    variables = key_values(args.server_var, "--server-var")
+    server = function.servers[0] if function.servers and not args.base_url else None
+    unknown = sorted(set(variables) - set(server.variables)) if server else []
+    if server is not None and unknown:
+        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
+                         f"variable {unknown[0]!r} (it has: "
+                         f"{', '.join(server.variables) or 'none'})")
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
-        "server_variables": key_values(args.server_var, "--server-var") or None,
+        "server_variables": variables or None,
     }
     secrets = _secrets(auth)
     # The printed request is not sent: it shows the call even without --auth.

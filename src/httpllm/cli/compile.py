@@ -82,7 +82,7 @@ def why_empty(app: Application, args: argparse.Namespace) -> str:
 
 
 def finish(app: Application, args: argparse.Namespace, *, written: int | None,
-           target: str | None, extra: str = "") -> int:
+           target: str | None, extra: str = "", tools: int | None = None) -> int:
     """Report, summarize and choose the exit status of a compile's command."""
     if not args.quiet:
         report(app, verbose=args.verbose)
@@ -94,7 +94,7 @@ def finish(app: Application, args: argparse.Namespace, *, written: int | None,
     if bad:
         status = PARTIAL
     if not args.quiet:
-        line = summary(app, written=written, target=target, extra=extra)
+        line = summary(app, written=written, target=target, extra=extra, tools=tools)
         if bad:
             line += f" (--fail-on: {', '.join(bad)})"
         print(f"httpllm: {line}", file=sys.stderr)
@@ -122,7 +122,8 @@ def run(args: argparse.Namespace) -> int:
         out = app.tools()
     written = write(dumps(out), args.output)
     extra = _tokens(app, out) if args.tokens and not args.losses else ""
-    return finish(app, args, written=written, target=args.output, extra=extra)
+    return finish(app, args, written=written, target=args.output, extra=extra,
+                  tools=len(out) if args.discover else None)
 
 
 def _tokens(app: Application, tools: list[Any]) -> str:

@@ -10,7 +10,7 @@ import argparse
 import json
 from collections import Counter
 
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import add_compile_options, compile_from, positive
 from httpllm.toolsets.budget import strict_eligibility
 from httpllm.toolsets.lint import Finding, lint
 
@@ -22,9 +22,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = sub.add_parser("lint", help="report what makes worse tools (exit 1 on errors)")
     parser.add_argument("spec", help="OpenAPI document (path)")
     add_compile_options(parser)
-    parser.add_argument("--max-tools", type=int, default=None, metavar="N",
+    parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
                         help="an error past N tools in one request")
-    parser.add_argument("--max-tokens", type=int, default=None, metavar="T",
+    parser.add_argument("--max-tokens", type=positive, default=None, metavar="T",
                         help="an error past T tokens of tool definitions (needs the tokens "
                              "extra)")
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")

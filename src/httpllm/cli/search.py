@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
 
@@ -40,10 +40,16 @@ def _positive(text: str) -> int:
 def run(args: argparse.Namespace) -> int:
     from httpllm.toolsets.search import SearchIndex, one_line
 
+    if not args.query.strip():
+        raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
     app = compile_from(args)
     index = SearchIndex(app.functions, ranker=args.ranker)
     found = index.search(args.query, args.k, tag=args.tag)
-    print(f"httpllm: ranked by {index.ranker}", file=sys.stderr)
+    if not found:
+        print(f"httpllm: no operation matches {args.query!r}"
+              + (f" with tag {args.tag!r}" if args.tag else ""), file=sys.stderr)
+    else:
+        print(f"httpllm: ranked by {index.ranker}", file=sys.stderr)
     if args.json:
         print(json.dumps([{"name": f.name, "operationId": f.operation_id,
                            "method": f.method.upper(), "path": f.path,

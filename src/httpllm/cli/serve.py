@@ -39,7 +39,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="stdio (default) or streamable HTTP")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to bind over HTTP (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="TCP port over HTTP (8000)")
+    serve.add_argument("--port", type=_port, default=8000,
+                       help="TCP port over HTTP (8000; 0 picks a free one)")
     serve.add_argument("--path", default="/mcp", help="endpoint path over HTTP (/mcp)")
     serve.add_argument("--base-url", default=None,
                        help="send requests here instead of the document's server")
@@ -67,6 +68,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_compile_options(serve)
     serve.set_defaults(handler=run, provider="mcp")
     serve._option_string_actions["--provider"].help = "tool dialect; default mcp"
+
+
+def _port(text: str) -> int:
+    """argparse type: a TCP port, 0 to 65535."""
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"expected a port from 0 to 65535, not {text!r}")
+    return port
 
 
 def _pairs(values: list[str], flag: str) -> dict[str, str]:
@@ -124,6 +136,11 @@ def _hook(pairs: Mapping[str, str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.spec == "-" and args.transport == "stdio":
+        from httpllm.cli._common import UsageError as FlagError
+
+        raise FlagError("SPEC - reads the document from standard input, which carries the "
+                        "protocol over stdio: name the document by its path")
     app = compile_from(args)
     # The compiled document lives as long as the process: keep the collector from walking
     # its objects again on every full collection (one took 60 ms on GitHub's).
@@ -151,14 +168,24 @@ def run(args: argparse.Namespace) -> int:
 
         options["tools"] = discover_tools(app)
         shown = f"3 tools (search, describe, invoke) over {len(app.functions):,} operations"
-    where = (f"http://{args.host}:{args.port}{args.path}" if args.transport == "http"
-             else "stdio")
+    sock = None
+    if args.transport == "http":
+        try:
+            from httpllm.server.run import bind
+
+            sock = bind(args.host, args.port)
+        except OSError as exc:
+            raise UsageError(f"--host {args.host} --port {args.port}: cannot listen there "
+                             f"({exc.strerror or exc})") from exc
+    port = sock.getsockname()[1] if sock is not None else args.port
+    host = f"[{args.host}]" if ":" in args.host else args.host
+    where = f"http://{host}:{port}{args.path}" if args.transport == "http" else "stdio"
     if args.transport == "http" and args.host not in _LOOPBACK:
         print(f"httpllm: warning: {args.host} is reachable from other machines; the "
               "server has no authentication of its own", file=sys.stderr)
     print(f"httpllm: serving {shown} over {where}"
           + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
           file=sys.stderr, flush=True)
-    server.serve(app, args.transport, host=args.host, port=args.port, path=args.path,
+    server.serve(app, args.transport, host=args.host, port=port, path=args.path, sock=sock,
                  **options)
     return 0

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from httpllm._api import Application
-from httpllm.cli._common import UsageError, dumps, write
+from httpllm.cli._common import UsageError, dumps, positive, write
 from httpllm.errors import HttpllmError
 from httpllm.toolsets.groups import tools_of
 
@@ -24,9 +24,9 @@ def add_toolset_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--group-by", choices=("tag", "path"), default=None,
                         help="write one tool list per group into the -o folder, plus "
                              f"{INDEX}")
-    parser.add_argument("--max-tools", type=int, default=None, metavar="N",
+    parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
                         help="with --group-by: at most N tools per group")
-    parser.add_argument("--max-tokens", type=int, default=None, metavar="T",
+    parser.add_argument("--max-tokens", type=positive, default=None, metavar="T",
                         help="with --group-by: at most T tokens per group (tokens extra)")
     parser.add_argument("--defer", action="store_true",
                         help="the provider's native deferred loading (claude, chatgpt): a "

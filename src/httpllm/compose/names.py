@@ -37,8 +37,10 @@ def sanitize(raw: str, limit: int = NAME_MAX) -> str:
 
 
 def function_name(operation_id: str | None, method: str, path: str) -> str:
-    """The raw name of an operation before sanitizing: its ``operationId`` or ``get_pets_id``."""
-    if isinstance(operation_id, str) and operation_id.strip():
+    """The raw name of an operation before sanitizing: its ``operationId`` or ``get_pets_id``.
+    An ``operationId`` with no character a name may hold (``"получить"``) is passed over
+    like a missing one: the method and path say more than ``operation``."""
+    if isinstance(operation_id, str) and _INVALID.sub("", operation_id):
         return operation_id
     words = _PARAM.sub(lambda m: "by_" + m.group(1), path)
     return f"{method}_{words}"

@@ -23,6 +23,8 @@ Non-strict functions are only parsed.
 from __future__ import annotations
 
 import json
+import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -65,14 +67,24 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
+def _finite(text: str) -> float:
+    """``json.loads`` hook: a number too large for a double (``1e400``) is refused, not
+    read as ``inf`` (which no JSON text can carry on)."""
+    number = float(text)
+    if math.isinf(number):
+        raise ValueError(f"{text} is too large a number (past {sys.float_info.max:.4g})")
+    return number
+
+
 def loads(text: str) -> Any:
-    """Strict JSON: no ``NaN``/``Infinity``; too deep a nesting is a ``ValueError``.
+    """Strict JSON: no ``NaN``/``Infinity`` (nor a number that overflows to it); too deep a
+    nesting is a ``ValueError``.
 
     Raises:
         ValueError: the text is not JSON.
     """
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 
@@ -124,7 +136,40 @@ def parse(function: Function, arguments: Arguments) -> dict[str, Any]:
         raise InvalidArguments(
             f"{function.name}: {error.message}", errors=(error,), pointer=function.pointer or None
         )
+    broken = _lone_surrogate(value)
+    if broken is not None:
+        error = argument_error(broken, "json", "text in valid Unicode",
+                               "a string with a lone surrogate (a \\ud800-\\udfff escape "
+                               "without its pair)")
+        raise InvalidArguments(
+            f"{function.name}: {error.message}", errors=(error,), pointer=function.pointer or None
+        )
     return dict(value)
+
+
+def _lone_surrogate(value: Any) -> str | None:
+    """The pointer of the first string (key or value) no UTF-8 request can carry: JSON's
+    ``"\\ud800"`` escape decodes to a lone surrogate. ``None`` when there is none.
+    Iterative; each node keeps a link to its parent, so a deep value costs linear memory."""
+    stack: list[tuple[Any, Any]] = [(value, None)]  # (node, (token, parent link) | None)
+    while stack:
+        node, link = stack.pop()
+        if isinstance(node, str):
+            try:
+                node.encode("utf-8")
+            except UnicodeEncodeError:
+                tokens: list[str] = []
+                while link is not None:
+                    token, link = link
+                    tokens.append(token)
+                return pointer.join("#", *reversed(tokens))
+        elif isinstance(node, Mapping):
+            for key, child in node.items():
+                stack.append((key, link))
+                stack.append((child, (str(key), link)))
+        elif isinstance(node, (list, tuple)):
+            stack.extend((child, (str(i), link)) for i, child in enumerate(node))
+    return None
 
 
 def _not_json(function: Function, received: str) -> InvalidArguments:

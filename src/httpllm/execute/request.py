@@ -251,15 +251,15 @@ def server_url(
     elif function.servers:
         url = _fill_server(function.servers[0], variables or {})
     else:
-        raise RequestBuildError(f"{function.name}: the document names no server; pass base_url")
+        raise RequestBuildError(f"{function.name}: the document names no server; pass base_url=...")
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL as exc:
         raise RequestBuildError(f"server URL {url!r} is not a URL ({exc})") from exc
     if not parsed.scheme or not parsed.host:
         raise RequestBuildError(
-            f"server URL {url!r} is relative; pass base_url, or the URL the document came "
-            "from as compile(document_url=...) (--document-url)"
+            f"server URL {url!r} is relative; pass base_url=..., or document_url=... to "
+            "compile (the URL the document came from)"
         )
     if parsed.query or parsed.fragment or "?" in url or "#" in url:
         raise RequestBuildError(f"server URL {url!r} must not have a query or fragment")
@@ -295,7 +295,7 @@ def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
         if parts.get(name) == "origin" and value != server.variables.get(name) and not allowed:
             raise RequestBuildError(
                 f"server variable {{{name}}} is {value!r}; it names the scheme and host of "
-                f"{server.url!r}, so only its default is taken: pass base_url for another host"
+                f"{server.url!r}, so only its default is taken: pass base_url=... for another host"
             )
         pattern, says = _PART_OF_URL[parts.get(name, "path")]
         if not pattern.fullmatch(value):
@@ -387,7 +387,7 @@ def check_credential_origin(function: Function, url: str, base_url: str | None) 
         return
     raise RequestBuildError(
         f"{function.name}: refusing to send credentials to {url!r}: no server of the document "
-        "names that origin (variables from their defaults and enums); pass it as base_url "
+        "names that origin (variables from their defaults and enums); pass it as base_url=... "
         "to name it yourself"
     )
 

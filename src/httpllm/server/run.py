@@ -8,6 +8,7 @@ on for loopback addresses.
 
 from __future__ import annotations
 
+import socket
 from typing import Any, Literal
 
 import anyio
@@ -16,7 +17,27 @@ from httpllm._api import Application
 from httpllm.load import Source
 from httpllm.server.build import mcp_server
 
-__all__ = ["http_app", "serve"]
+__all__ = ["bind", "http_app", "serve"]
+
+
+def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
+    """A listening TCP socket on ``host:port`` (``port=0``: a free port the system picks;
+    ``getsockname()[1]`` tells which), to pass to :func:`serve` as ``sock``.
+
+    Raises:
+        OSError: the address cannot be bound (in use, not this machine's ...).
+    """
+    family, kind, proto, _, address = socket.getaddrinfo(
+        host, port, type=socket.SOCK_STREAM)[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(2048)
+    except OSError:
+        sock.close()
+        raise
+    return sock
 
 
 def http_app(server: Any, *, host: str = "127.0.0.1", path: str = "/mcp") -> Any:
@@ -26,7 +47,7 @@ def http_app(server: Any, *, host: str = "127.0.0.1", path: str = "/mcp") -> Any
 
 def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdio", *,
           host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp",
-          **options: Any) -> None:
+          sock: socket.socket | None = None, **options: Any) -> None:
     """Serve the document over MCP until the client goes away (stdio) or the process is
     stopped (HTTP).
 
@@ -36,6 +57,7 @@ def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdi
         host: the address to bind (HTTP); loopback unless you say otherwise.
         port: the TCP port (HTTP).
         path: the endpoint path (HTTP).
+        sock: a socket from :func:`bind` to serve on instead of binding ``host:port``.
         **options: as :func:`httpllm.server.mcp_server` (``auth``, ``base_url`` ...).
 
     Raises:
@@ -49,7 +71,7 @@ def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdi
 
         config = uvicorn.Config(http_app(server, host=host, path=path), host=host, port=port,
                                 log_level="warning")
-        uvicorn.Server(config).run()
+        uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
     else:
         raise ValueError(f"unknown transport {transport!r}; expected 'stdio' or 'http'")
 

@@ -68,7 +68,7 @@ def always_loaded(functions: Sequence[Function], always: Sequence[str] | None = 
         by_name = {f.name: f for f in functions}
         unknown = [name for name in always if name not in by_name]
         if unknown:
-            raise UnknownFunction(f"always: no function named {unknown[0]!r}")
+            raise UnknownFunction(f"always=...: no function named {unknown[0]!r}")
         return [by_name[name] for name in dict.fromkeys(always)]
     reads = [(i, f) for i, f in enumerate(functions) if f.method == "get" and not f.deprecated]
     reads.sort(key=lambda item: (_required(item[1]), len(_shown(item[1])), item[0]))

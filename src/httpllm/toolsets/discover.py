@@ -186,13 +186,35 @@ class Discovery:
         try:
             result = execute(function, arguments, **self.execute_options)
         except CallError as exc:
-            return {"error": exc.message}
+            return self._redacted({"error": exc.message})
         body = result.body
         try:
             json.dumps(body)
         except (TypeError, ValueError):
             body = str(body)
-        return {"status": result.status, "body": body}
+        return self._redacted({"status": result.status, "body": body})
+
+    def _redacted(self, answer: JSON) -> JSON:
+        """``answer`` with the host's credentials (``execute_options["auth"]``) replaced by
+        ``[redacted]`` wherever they occur, as the agent loop and the MCP server do (an
+        API may echo its request)."""
+        from httpllm.agent.runner import secrets_of
+
+        secrets = secrets_of(self.execute_options.get("auth"))
+        if not secrets:
+            return answer
+        text = json.dumps(answer, ensure_ascii=False)
+        for secret in secrets:
+            text = text.replace(json.dumps(secret, ensure_ascii=False)[1:-1], REDACTED)
+        try:
+            redacted: JSON = json.loads(text)
+        except ValueError:  # a replacement cut an escape apart: keep nothing of the body
+            return {"error": f"the answer held a credential and was withheld ({REDACTED})"}
+        return redacted
+
+
+REDACTED = "[redacted]"
+"""What stands for a credential in an answer the model reads."""
 
 
 def _bound(discovery: Discovery, name: str) -> Handler:
