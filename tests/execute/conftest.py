@@ -7,21 +7,16 @@ string, headers, cookies and body bytes (as latin-1 text, so every byte survives
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
 from collections.abc import Iterator
 
 import pytest
-import uvicorn
+from loopback import running
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
-START_TIMEOUT = 10.0
-"""Seconds to wait for uvicorn to start or stop."""
 
 
 async def echo(request: Request) -> Response:
@@ -55,21 +50,5 @@ def anyio_backend() -> str:
 @pytest.fixture(scope="session")
 def live_server() -> Iterator[str]:
     """The echo app behind uvicorn on a free 127.0.0.1 port; yields its base URL."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(ECHO, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + START_TIMEOUT
-    while not server.started:
-        if not thread.is_alive() or time.monotonic() > deadline:
-            raise RuntimeError("uvicorn did not start")
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(START_TIMEOUT)
-        sock.close()
+    with running(ECHO, lifespan="off") as url:
+        yield url

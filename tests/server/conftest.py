@@ -11,7 +11,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from upstream import APP, document, running
+from loopback import running
+from upstream import APP, document
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import anyio
 import pytest
+from loopback import running
 from mcp.client.session import ClientSession
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
-from upstream import running
 
 import httpllm
 from httpllm.server import Call, http_app

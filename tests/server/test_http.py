@@ -124,10 +124,10 @@ async def test_server_mounts_in_the_users_own_asgi_app(spec_file: Path) -> None:
     """The server object mounts under a path of a Starlette app whose lifespan runs it."""
     import contextlib
 
+    from loopback import running
     from starlette.applications import Starlette
     from starlette.responses import PlainTextResponse
     from starlette.routing import Mount, Route
-    from upstream import running
 
     import httpllm
 

@@ -11,12 +11,10 @@ a tool call; every other failure is an error result the model can act on.
 
 from __future__ import annotations
 
-import base64
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 import anyio
 import httpx
@@ -28,6 +26,7 @@ from httpllm.agent.repair import repair_text, repair_values
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
+from httpllm.execute.security import secrets_of
 from httpllm.records import Function
 
 __all__ = [
@@ -81,32 +80,6 @@ def format_of(dialect: Dialect, options: Options) -> str:
     raise UnknownDialect(f"provider {dialect.name!r} has no tool-call format; pass format= "
                          f"one of {', '.join(sorted(set(PROVIDER_FORMATS.values())))}, "
                          "or 'responses'")
-
-
-def secrets_of(auth: Any) -> tuple[str, ...]:
-    """The credential texts in ``auth`` that must never reach the model: each key or
-    token, each basic password and its ``Authorization`` token, each also as it is
-    percent-encoded in a URL (an API may echo its query string).
-
-    >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
-    ('YW5uOnB3', 'a%20b', 'a b', 'pw')
-    """
-    if not isinstance(auth, Mapping):
-        return ()
-    found: set[str] = set()
-    for credential in auth.values():
-        if isinstance(credential, str):
-            found.add(credential)
-        elif isinstance(credential, (tuple, list)) and len(credential) == 2:
-            user, password = (str(part) for part in credential)
-            found.update((password, _basic(user, password)))
-    found |= {quote(s, safe="") for s in found}
-    found.discard("")
-    return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
-
-
-def _basic(user: str, password: str) -> str:
-    return base64.b64encode(f"{user}:{password}".encode()).decode("ascii")
 
 
 @dataclass(slots=True)

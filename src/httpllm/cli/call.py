@@ -7,10 +7,8 @@ credential would show in the printed request it reads ``***``.
 from __future__ import annotations
 
 import argparse
-import base64
 import json
 import sys
-import urllib.parse
 from collections.abc import Iterable
 from typing import Any
 
@@ -21,6 +19,7 @@ from httpllm.cli._common import (
     compile_from,
     key_values,
 )
+from httpllm.execute.security import secrets_of
 
 __all__ = ["UPSTREAM_ERROR", "register"]
 
@@ -61,23 +60,7 @@ def _json_or_text(value: str) -> Any:
         return value
 
 
-def _secrets(auth: dict[str, Any] | None) -> list[str]:
-    """Every form a credential may take in a printed request, longest first."""
-    out: set[str] = set()
-    for value in (auth or {}).values():
-        if isinstance(value, tuple):
-            user, password = value
-            out.add(base64.b64encode(f"{user}:{password}".encode()).decode())
-            values: Iterable[str] = (password,)
-        else:
-            values = (value,)
-        for text in values:
-            if text:
-                out |= {text, urllib.parse.quote(text, safe=""), urllib.parse.quote_plus(text)}
-    return sorted(out, key=len, reverse=True)
-
-
-def _masked(text: str, secrets: list[str]) -> str:
+def _masked(text: str, secrets: Iterable[str]) -> str:
     for secret in secrets:
         text = text.replace(secret, "***")
     return text
@@ -108,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
         "server_variables": variables or None,
     }
-    secrets = _secrets(auth)
+    secrets = secrets_of(auth)
     # The printed request is not sent: it shows the call even without --auth.
     request = build_request(function, args.args, **options, require_auth=bool(args.send))
     print(_masked(f"{request.method} {request.url}", secrets))

@@ -22,11 +22,12 @@ import base64
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, Literal
+from urllib.parse import quote, quote_plus
 
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["Credential", "Placement", "credentials", "missing"]
+__all__ = ["Credential", "Placement", "credentials", "missing", "secrets_of"]
 
 Credential = str | tuple[str, str]
 """An API key or token, or ``(user, password)`` for HTTP basic."""
@@ -150,3 +151,31 @@ _SCHEMES: dict[str, Callable[[str, Mapping[str, Any], Any], list[Placement]]] = 
     "oauth2": _bearer,
     "openIdConnect": _bearer,
 }
+
+
+def secrets_of(auth: Any) -> tuple[str, ...]:
+    """The credential texts in ``auth`` that must never reach the model: each key or
+    token, each basic password and its ``Authorization`` token, each also as it is
+    percent-encoded in a URL or a form (an API may echo its query string). The one list
+    of what to mask, for every place that shows text: the agent loop, the trio, the
+    command line, transport errors.
+
+    >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
+    ('YW5uOnB3', 'a%20b', 'a b', 'a+b', 'pw')
+    """
+    if not isinstance(auth, Mapping):
+        return ()
+    found: set[str] = set()
+    for credential in auth.values():
+        if isinstance(credential, str):
+            found.add(credential)
+        elif isinstance(credential, (tuple, list)) and len(credential) == 2:
+            user, password = (str(part) for part in credential)
+            found.update((password, _basic(user, password)))
+    found |= {quote(s, safe="") for s in found} | {quote_plus(s) for s in found}
+    found.discard("")
+    return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
+
+
+def _basic(user: str, password: str) -> str:
+    return base64.b64encode(f"{user}:{password}".encode()).decode("ascii")

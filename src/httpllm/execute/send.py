@@ -11,7 +11,6 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, quote_plus
 
 import httpx
 
@@ -19,7 +18,7 @@ from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments
 from httpllm.execute.request import FileValue, assemble, check_credential_origin
-from httpllm.execute.security import Credential
+from httpllm.execute.security import Credential, secrets_of
 from httpllm.execute.validate import validate
 from httpllm.records import Function
 
@@ -119,22 +118,9 @@ def _transport_error(request: httpx.Request, exc: httpx.RequestError,
     URL (an API key in the query) shown as ``***``: a message is logged and shown, a
     credential never is."""
     text = f"{request.method} {request.url}: {type(exc).__name__}: {exc}"
-    for secret in _secrets(auth):
+    for secret in secrets_of(auth):
         text = text.replace(secret, "***")
     return TransportError(text)
-
-
-def _secrets(auth: Any) -> list[str]:
-    """The credential strings of an ``auth=`` mapping, as given and percent-encoded,
-    longest first."""
-    if not isinstance(auth, Mapping):
-        return []
-    found: set[str] = set()
-    for value in auth.values():
-        for text in (value if isinstance(value, tuple) else (value,)):
-            if isinstance(text, str) and text:
-                found |= {text, quote(text, safe=""), quote_plus(text)}
-    return sorted(found, key=len, reverse=True)
 
 
 def execute(

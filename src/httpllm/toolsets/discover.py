@@ -198,7 +198,7 @@ class Discovery:
         """``answer`` with the host's credentials (``execute_options["auth"]``) replaced by
         ``[redacted]`` wherever they occur, as the agent loop and the MCP server do (an
         API may echo its request)."""
-        from httpllm.agent.runner import secrets_of
+        from httpllm.execute.security import secrets_of
 
         secrets = secrets_of(self.execute_options.get("auth"))
         if not secrets:
