@@ -201,8 +201,9 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
     shape = shape_of(format)
     found = _items(response, shape)
     if found is None:
-        raise CallError(f"expected a {shape.label} response, message or list of tool calls; "
-                        f"received {type(response).__name__} (format= reads another format)",
+        article = "an" if shape.label[:1].lower() in "aeiou" else "a"
+        raise CallError(f"expected {article} {shape.label} response, message or list of tool "
+                        f"calls; received {type(response).__name__} (format= reads another format)",
                         pointer="#")
     items, at = found
     calls = []
