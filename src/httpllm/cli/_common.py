@@ -20,7 +20,7 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
-           "in_flags", "key_values", "non_negative", "positive", "write"]
+           "at_least", "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -84,26 +84,26 @@ def in_flags(message: str) -> str:
     return _OPTION.sub(flag, _NO_FLAG.sub("", message))
 
 
-def non_negative(text: str) -> int:
-    """argparse type: a whole number >= 0."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {value}")
-    return value
+def at_least(least: int) -> Callable[[str], int]:
+    """argparse type: a whole number >= ``least``."""
+    def whole(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if value < least:
+            raise argparse.ArgumentTypeError(f"expected a whole number >= {least}, "
+                                             f"not {value}")
+        return value
+
+    return whole
 
 
-def positive(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number >= 1, not {value}")
-    return value
+non_negative = at_least(0)
+"""argparse type: a whole number >= 0."""
+
+positive = at_least(1)
+"""argparse type: a whole number >= 1."""
 
 
 def add_compile_options(parser: argparse.ArgumentParser) -> None:

@@ -70,6 +70,11 @@ NULL_MARKER: dict[str, Any] = {
 (see :func:`null_marker`; ``execute.decode.MARKED_NULL`` is its instance)."""
 
 
+MARKED = 'optional and nullable: null means not given; {"null": true} sends a real null'
+"""How the loss of a function that offers :data:`NULL_MARKER` begins (``execute.decode``
+reads it to know the marker is there, without walking the schema on every call)."""
+
+
 def _marks_null(sub: Any) -> bool:
     """Whether the marker is unambiguous for an optional, nullable property schema: none of
     its members declares an object whose only property is ``null``."""
@@ -111,8 +116,7 @@ def null_marker(node: dict[str, Any], ctx: RenderContext) -> Schema:
     memo = ctx.identity_memo("null_marker")
     marked = [n for n in optional if _marks_null(props[n])]
     if marked:
-        ctx.lose("required", "rewritten", None, "optional and nullable: null means not given; "
-                 '{"null": true} sends a real null: ' + ", ".join(marked))
+        ctx.lose("required", "rewritten", None, f"{MARKED}: " + ", ".join(marked))
     left = [n for n in optional if n not in marked]
     if left:
         ctx.lose("required", "rewritten", None, "optional and nullable, but the marker would be "

@@ -30,6 +30,7 @@ from typing import Any
 
 from httpllm import pointer
 from httpllm._types import Schema
+from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
@@ -202,30 +203,16 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     # extra["decode"]: their values are converted back the same way, but a null there is
     # the model's own choice, so only strict mode drops optional nulls.
     walk = _Walk(function.schema, drop_nulls=function.strict,
-                 marked=function.strict and _offers_marker(function.parameters))
+                 marked=function.strict and _offers_marker(function))
     decoded: dict[str, Any] = walk.run(args)
     return decoded
 
 
-def _offers_marker(parameters: Schema) -> bool:
-    """Whether a rendered parameters schema offers the real-null marker anywhere."""
-    stack: list[Any] = [parameters]
-    seen: set[int] = set()
-    while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        props = node.get("properties")
-        if node.get("type") == "object" and isinstance(props, dict) and set(props) == {
-                "null"} and props["null"] == {"type": "boolean", "enum": [True]}:
-            return True
-        for value in node.values():
-            if isinstance(value, dict):
-                stack.append(value)
-            elif isinstance(value, list):
-                stack.extend(value)
-    return False
+def _offers_marker(function: Function) -> bool:
+    """Whether the rendered function offers the real-null marker: its strict rendering
+    recorded the rewrite (a scan of its losses, not of its schema, on every call)."""
+    return any(loss.keyword == "required" and loss.note.startswith(MARKED)
+               for loss in function.losses)
 
 
 def _ambiguous(schema: Schema, root: Schema) -> bool:

@@ -18,7 +18,7 @@ from httpllm._types import JSON, Schema
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.tokens import Tokenizer, count_tool, tokenizer_for
-from httpllm.walk import children
+from httpllm.walk import fold
 
 __all__ = ["Budget", "Limit", "ToolBudget", "budget", "depth", "properties",
            "strict_eligibility"]
@@ -115,26 +115,12 @@ class Budget:
 def depth(schema: Schema) -> int:
     """Object/array levels of ``schema`` (``{"type": "object"}`` is 1; ``$ref`` is a leaf).
 
-    Iterative and memoized per node, so shared subtrees are measured once.
+    A :func:`walk.fold <httpllm.walk.fold>`: shared subtrees are measured once.
 
     >>> depth({"type": "object", "properties": {"a": {"type": "array", "items": {}}}})
     2
     """
-    if not isinstance(schema, dict):
-        return 0
-    memo: dict[int, int] = {}
-    stack: list[tuple[dict[str, Any], bool]] = [(schema, False)]
-    while stack:
-        node, done = stack.pop()
-        subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
-        if not done:
-            if id(node) not in memo:
-                stack.append((node, True))
-                stack.extend((sub, False) for sub in subs if id(sub) not in memo)
-            continue
-        below = max((memo.get(id(sub), 0) for sub in subs), default=0)
-        memo[id(node)] = below + _is_container(node)
-    return memo[id(schema)]
+    return fold(schema, lambda node, below: max(below, default=0) + _is_container(node), 0)
 
 
 def properties(schema: Schema) -> int:
@@ -144,22 +130,12 @@ def properties(schema: Schema) -> int:
     >>> properties({"type": "object", "properties": {"a": {}, "b": {"properties": {"c": {}}}}})
     3
     """
-    if not isinstance(schema, dict):
-        return 0
-    memo: dict[int, int] = {}
-    stack: list[tuple[dict[str, Any], bool]] = [(schema, False)]
-    while stack:
-        node, done = stack.pop()
-        subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
-        if not done:
-            if id(node) not in memo:
-                stack.append((node, True))
-                stack.extend((sub, False) for sub in subs if id(sub) not in memo)
-            continue
-        own = node.get("properties")
-        memo[id(node)] = (len(own) if isinstance(own, dict) else 0) + sum(
-            memo.get(id(sub), 0) for sub in subs)
-    return memo[id(schema)]
+    return fold(schema, _properties, 0)
+
+
+def _properties(node: dict[str, Any], below: list[int]) -> int:
+    own = node.get("properties")
+    return (len(own) if isinstance(own, dict) else 0) + sum(below)
 
 
 def _is_container(node: dict[str, Any]) -> int:
