@@ -323,3 +323,15 @@ def test_multi_file_repositories_compile_within_their_root(specs_dir: Path,
     app = httpllm.compile(specs_dir / local_path, "3.1", root=repository)
     assert [e for e in app.errors if e.kind == "AccessDenied"] == []
     assert app.functions
+
+
+def test_a_yaml_key_given_twice_is_refused_with_its_line() -> None:
+    """PyYAML keeps the last of two equal keys silently; a document that says a path twice
+    is refused naming the line, since YAML requires unique keys."""
+    with pytest.raises(LoadError, match=r"line 4, column 3: the key '/a' is given twice"):
+        load_text("paths:\n  /a:\n    get: {}\n  /a:\n    post: {}\n", label="x.yaml")
+
+
+def test_yaml_merge_keys_may_be_overridden() -> None:
+    """A `<<` merge followed by a key it also brings is YAML's override, not a duplicate."""
+    assert load_text("b: &x {c: 1, d: 1}\ne:\n  <<: *x\n  c: 2\n")["e"] == {"c": 2, "d": 1}

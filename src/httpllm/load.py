@@ -50,7 +50,19 @@ _BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~1
 
 class _SafeLoader(_BASE_LOADER):  # type: ignore[misc]
     """PyYAML's safe loader (libyaml when present), timestamps kept as strings (JSON has
-    no dates)."""
+    no dates), a key given twice in one mapping refused (PyYAML keeps the last silently;
+    YAML 1.2.2 section 3.2.1.1: "the keys of a mapping ... are unique")."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
+        seen: set[str] = set()
+        for key, _ in node.value:
+            if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                if key.value in seen:
+                    raise yaml.constructor.ConstructorError(
+                        None, None, f"the key {key.value!r} is given twice in one mapping",
+                        key.start_mark)
+                seen.add(key.value)
+        return super().construct_mapping(node, deep)
 
 
 _SafeLoader.yaml_implicit_resolvers = {

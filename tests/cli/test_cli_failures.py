@@ -174,8 +174,18 @@ def test_basic_auth_and_masking(capsys: pytest.CaptureFixture[str], library: Pat
                          "--auth", "basicAuth=alice:s3cret", "--server-var", "region=us")
     assert status == 0
     assert "https://us.example.com/v1/a" in out
-    assert "authorization: basic ***" in out.lower() and "s3cret" not in out
+    assert "authorization: basic [redacted]" in out.lower() and "s3cret" not in out
     assert "YWxpY2U6czNjcmV0" not in out  # base64("alice:s3cret")
+
+
+def test_a_dry_run_without_credentials_says_what_send_needs(
+        capsys: pytest.CaptureFixture[str], library: Path) -> None:
+    """`call` without --send still prints the request when credentials are missing, and
+    a note names the scheme --send would need, in flags (not Python option names)."""
+    status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}")
+    assert status == 0 and out.startswith("GET https://eu.example.com/v1/a")
+    assert "lacks credentials" in err and '"basicAuth" (http basic)' in err
+    assert "auth=" not in err.replace("--auth", "") and "require_auth" not in err
 
 
 def test_an_unknown_server_variable_is_a_usage_error(capsys: pytest.CaptureFixture[str],
@@ -202,7 +212,7 @@ def test_auth_env_reads_the_variable(capsys: pytest.CaptureFixture[str], library
     monkeypatch.setenv("API_BASIC", "bob:pw")
     status, out, _ = run(capsys, "call", str(library), "getA", "--args", "{}",
                          "--auth-env", "basicAuth=API_BASIC")
-    assert status == 0 and "authorization: basic ***" in out.lower()
+    assert status == 0 and "authorization: basic [redacted]" in out.lower()
     status, _, err = run(capsys, "call", str(library), "getA", "--args", "{}",
                          "--auth-env", "basicAuth=NOT_SET_ANYWHERE")
     assert status == 2 and "NOT_SET_ANYWHERE" in err

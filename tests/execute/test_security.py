@@ -116,3 +116,30 @@ def test_undefined_scheme_is_a_build_error() -> None:
     fn = function(security=({"ghost": []},))
     with pytest.raises(RequestBuildError, match="not defined"):
         credentials(fn, {"ghost": "x"})
+
+
+def test_secrets_of_reads_credential_headers_too() -> None:
+    """Header values whose names speak of credentials are secrets, a scheme's token alone
+    too; other headers are not."""
+    from httpllm.execute.security import secrets_of
+
+    found = secrets_of({"k": "key-1234567"}, {"Authorization": "Bearer tok-98765",
+                                              "X-Session": "s3ss10n", "Accept": "text/plain"})
+    assert {"key-1234567", "Bearer tok-98765", "tok-98765", "s3ss10n"} <= set(found)
+    assert "text/plain" not in found
+
+
+@pytest.mark.parametrize(("text", "secrets", "expected"), [
+    ("key=sekrit-123&x=1", ["sekrit-123"], "key=[redacted]&x=1"),
+    ("xxsekrit-123yy", ["sekrit-123"], "xx[redacted]yy"),  # long: replaced anywhere
+    ("key=ab&about=1&tab", ["ab"], "key=[redacted]&about=1&tab"),  # short: alone only
+    ('{"token":"q1"}', ["q1"], '{"token":"[redacted]"}'),
+    ("no secret here", [], "no secret here"),
+])
+def test_redact_masks_long_secrets_anywhere_and_short_ones_alone(
+        text: str, secrets: list[str], expected: str) -> None:
+    """A short secret (under 6 characters) is masked only where no letter or digit
+    touches it, so ordinary words survive; a longer one wherever it occurs."""
+    from httpllm.execute.security import redact
+
+    assert redact(text, secrets) == expected

@@ -190,3 +190,44 @@ def test_a_transport_error_never_shows_the_query_string() -> None:
         execute(function, {}, auth={"key": "sekrit-value-123"})
     assert "sekrit-value-123" not in str(caught.value) and f"127.0.0.1:{port}/a" in str(
         caught.value)
+
+
+def _query_key_function() -> Any:
+    import httpllm
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "components": {"securitySchemes": {"key": {"type": "apiKey", "in": "query",
+                                                      "name": "api_key"}}},
+           "security": [{"key": []}],
+           "paths": {"/a": {"get": {"operationId": "getA",
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    return httpllm.compile(doc).function("getA")
+
+
+def test_httpx_log_lines_never_show_a_credential(caplog: pytest.LogCaptureFixture) -> None:
+    """httpx logs each request's URL at INFO; an API key in the query shows masked there,
+    while the request itself still carries it."""
+    recorder = Recorder()
+    with caplog.at_level("INFO", logger="httpx"):
+        execute(_query_key_function(), {}, client=client(recorder),
+                auth={"key": "sekrit-value-123"})
+    assert recorder.requests[0].url.params["api_key"] == "sekrit-value-123"
+    logged = [r.getMessage() for r in caplog.records if r.name == "httpx"]
+    assert logged and all("sekrit-value-123" not in line for line in logged)
+    assert any("api_key=[redacted]" in line for line in logged)
+
+
+@pytest.mark.anyio
+async def test_httpx_log_lines_are_masked_on_an_async_client(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """The same on an AsyncClient; and a log line outside a call is left as it is."""
+    recorder = Recorder()
+    async_client = httpx.AsyncClient(transport=httpx.MockTransport(recorder))
+    with caplog.at_level("INFO", logger="httpx"):
+        await aexecute(_query_key_function(), {}, client=async_client,
+                       auth={"key": "sekrit-value-123"})
+        await async_client.get("https://api.example.com/b?api_key=sekrit-value-123")
+    await async_client.aclose()
+    logged = [r.getMessage() for r in caplog.records if r.name == "httpx"]
+    assert "sekrit-value-123" not in logged[0] and "sekrit-value-123" in logged[1]

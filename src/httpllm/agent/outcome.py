@@ -20,11 +20,11 @@ import httpx
 from httpllm.agent.calls import ToolCall
 from httpllm.errors import HttpllmError, InvalidArguments, TransportError
 from httpllm.execute.body import is_json
+from httpllm.execute.security import REDACTED, redact
 from httpllm.execute.send import Result
 
 __all__ = ["REDACTED", "Outcome", "answered", "failed", "invalid", "unknown"]
 
-REDACTED = "[redacted]"
 """What stands for a credential in a text the model reads."""
 
 _TEXT_TYPES = ("text/", "application/xml", "application/x-www-form-urlencoded")
@@ -55,12 +55,6 @@ class Outcome:
     kind: Literal["answered", "invalid", "failed", "unknown"] = "answered"
 
 
-def _redact(text: str, secrets: Iterable[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, REDACTED)
-    return text
-
-
 def _with_repairs(text: str, repairs: tuple[str, ...]) -> str:
     if not repairs:
         return text
@@ -89,7 +83,7 @@ def answered(call: ToolCall, result: Result, repairs: tuple[str, ...],
         reason = httpx.codes.get_reason_phrase(result.status)
         text = f"{call.name} failed: the API answered HTTP {result.status} {reason}: {text}"
     return Outcome(call=call, ok=result.ok, result=result, repairs=repairs,
-                   text=_redact(_with_repairs(text, repairs), secrets))
+                   text=redact(_with_repairs(text, repairs), secrets))
 
 
 def invalid(call: ToolCall, exc: InvalidArguments, repairs: tuple[str, ...],
@@ -100,7 +94,7 @@ def invalid(call: ToolCall, exc: InvalidArguments, repairs: tuple[str, ...],
         text = (f"Invalid arguments for {call.name}; nothing was sent. Send a JSON object "
                 f"of arguments and call {call.name} again:\n- {text}")
     return Outcome(call=call, ok=False, repairs=repairs, kind="invalid",
-                   text=_redact(_with_repairs(text, repairs), secrets))
+                   text=redact(_with_repairs(text, repairs), secrets))
 
 
 def failed(call: ToolCall, exc: HttpllmError, repairs: tuple[str, ...],
@@ -114,7 +108,7 @@ def failed(call: ToolCall, exc: HttpllmError, repairs: tuple[str, ...],
     else:
         text = f"{call.name} failed: the call cannot be made into a request: {exc.message}"
     return Outcome(call=call, ok=False, repairs=repairs, kind="failed",
-                   text=_redact(_with_repairs(text, repairs), secrets))
+                   text=redact(_with_repairs(text, repairs), secrets))
 
 
 def unknown(call: ToolCall, names: Iterable[str]) -> Outcome:

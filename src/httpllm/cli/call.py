@@ -1,7 +1,7 @@
 """``httpllm call``: validate a tool call and print (or send) the request.
 
 Credentials given with ``--auth``/``--auth-env`` are sent but never printed: wherever a
-credential would show in the printed request it reads ``***``.
+credential would show in the printed request it reads ``[redacted]``.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Mapping
 from typing import Any
 
 from httpllm.cli._common import (
@@ -17,9 +17,12 @@ from httpllm.cli._common import (
     add_compile_options,
     auth_from,
     compile_from,
+    in_flags,
     key_values,
 )
-from httpllm.execute.security import secrets_of
+from httpllm.errors import RequestBuildError
+from httpllm.execute.security import credentials, redact, secrets_of
+from httpllm.records import Function
 
 __all__ = ["UPSTREAM_ERROR", "register"]
 
@@ -60,10 +63,14 @@ def _json_or_text(value: str) -> Any:
         return value
 
 
-def _masked(text: str, secrets: Iterable[str]) -> str:
-    for secret in secrets:
-        text = text.replace(secret, "***")
-    return text
+def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None) -> None:
+    """A dry run shows the request without credentials it lacks; say so, and what
+    ``--send`` needs, rather than print a request the API would refuse without a word."""
+    try:
+        credentials(function, auth or {})
+    except RequestBuildError as exc:
+        print(f"httpllm: note: the request above lacks credentials, and --send would stop: "
+              f"{in_flags(exc.message)}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,18 +101,19 @@ def run(args: argparse.Namespace) -> int:
     secrets = secrets_of(auth)
     # The printed request is not sent: it shows the call even without --auth.
     request = build_request(function, args.args, **options, require_auth=bool(args.send))
-    print(_masked(f"{request.method} {request.url}", secrets))
+    print(redact(f"{request.method} {request.url}", secrets))
     for key, value in request.headers.items():
-        print(_masked(f"{key}: {value}", secrets))
+        print(redact(f"{key}: {value}", secrets))
     if request.content:
         print()
-        print(_masked(request.content.decode("utf-8", "replace"), secrets))
+        print(redact(request.content.decode("utf-8", "replace"), secrets))
     if not args.send:
+        _note_missing_credentials(function, auth)
         return 0
     response = execute(function, args.args, **options)
     print(f"\n=> {response.status}")
     body = response.body
-    print(_masked(body if isinstance(body, str) else json.dumps(body, indent=2), secrets))
+    print(redact(body if isinstance(body, str) else json.dumps(body, indent=2), secrets))
     if not 200 <= response.status < 300:
         print(f"httpllm: the API answered {response.status} (exit {UPSTREAM_ERROR})",
               file=sys.stderr)

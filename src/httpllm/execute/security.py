@@ -20,14 +20,22 @@ from __future__ import annotations
 
 import base64
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 from urllib.parse import quote, quote_plus
 
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["Credential", "Placement", "credentials", "missing", "secrets_of"]
+__all__ = ["REDACTED", "Credential", "Placement", "credentials", "missing", "redact",
+           "secrets_of"]
+
+REDACTED = "[redacted]"
+"""What stands for a credential in any text httpllm shows: an answer the model reads, a
+printed request, an error message, a log line."""
+
+_SHORT_SECRET = 6
+"""Secrets shorter than this are replaced only where they stand alone (see :func:`redact`)."""
 
 Credential = str | tuple[str, str]
 """An API key or token, or ``(user, password)`` for HTTP basic."""
@@ -153,28 +161,58 @@ _SCHEMES: dict[str, Callable[[str, Mapping[str, Any], Any], list[Placement]]] = 
 }
 
 
-def secrets_of(auth: Any) -> tuple[str, ...]:
+def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str, ...]:
     """The credential texts in ``auth`` that must never reach the model: each key or
     token, each basic password and its ``Authorization`` token, each also as it is
-    percent-encoded in a URL or a form (an API may echo its query string). The one list
-    of what to mask, for every place that shows text: the agent loop, the trio, the
-    command line, transport errors.
+    percent-encoded in a URL or a form (an API may echo its query string); and the values
+    of ``headers`` whose names speak of credentials (``Authorization``, ``X-Api-Key``,
+    ``Cookie`` ...), with a ``"Bearer abc"`` value also giving ``"abc"``. The one list of
+    what to mask, for every place that shows text: the agent loop, the trio, the MCP
+    server, the command line, transport errors and httpx's log lines; pass it to
+    :func:`redact`.
 
     >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
     ('YW5uOnB3', 'a%20b', 'a b', 'a+b', 'pw')
+    >>> secrets_of(None, {"Authorization": "Bearer t0ken", "Accept": "text/plain"})
+    ('Bearer t0ken', 't0ken')
     """
-    if not isinstance(auth, Mapping):
-        return ()
     found: set[str] = set()
-    for credential in auth.values():
+    for credential in (auth.values() if isinstance(auth, Mapping) else ()):
         if isinstance(credential, str):
             found.add(credential)
         elif isinstance(credential, (tuple, list)) and len(credential) == 2:
             user, password = (str(part) for part in credential)
             found.update((password, _basic(user, password)))
+    for name, value in (headers or {}).items():
+        if isinstance(value, str) and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
+            found.update((value, *value.split(" ", 1)[1:]))
     found |= {quote(s, safe="") for s in found} | {quote_plus(s) for s in found}
     found.discard("")
     return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
+
+
+_SECRET_HEADER_WORDS = ("auth", "key", "token", "secret", "session", "cookie", "password")
+
+
+def redact(text: str, secrets: Iterable[str]) -> str:
+    """``text`` with every secret replaced by :data:`REDACTED`, longest secret first.
+
+    A secret shorter than 6 characters is replaced only where it stands alone, with no
+    letter or digit on either side: a test key ``"ab"`` is masked in ``key=ab&x=1`` but
+    does not turn every ``"about"`` into ``"[redacted]out"``.
+
+    >>> redact("GET /x?key=ab&about=1", ["ab"])
+    'GET /x?key=[redacted]&about=1'
+    """
+    for secret in secrets:
+        if secret not in text:
+            continue
+        if len(secret) >= _SHORT_SECRET:
+            text = text.replace(secret, REDACTED)
+        else:
+            alone = rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])"
+            text = re.sub(alone, REDACTED, text)
+    return text
 
 
 def _basic(user: str, password: str) -> str:

@@ -7,8 +7,11 @@ a non-2xx answer is a :class:`Result` like any other; a failure to send maps to
 
 from __future__ import annotations
 
+import contextvars
 import json
-from collections.abc import Mapping
+import logging
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +21,7 @@ from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments
 from httpllm.execute.request import FileValue, assemble, check_credential_origin
-from httpllm.execute.security import Credential, secrets_of
+from httpllm.execute.security import Credential, redact, secrets_of
 from httpllm.execute.validate import validate
 from httpllm.records import Function
 
@@ -97,6 +100,37 @@ def _prepare(
     return request, send_auth
 
 
+_SHOWN: contextvars.ContextVar[tuple[str, ...]] = contextvars.ContextVar(
+    "httpllm_send_secrets", default=())
+
+
+class _RedactHttpxLog(logging.Filter):
+    """Masks the credentials of the call being sent in httpx's own log lines: httpx logs
+    every request's URL at INFO (``HTTP Request: GET https://...?api_key=...``), so an API
+    key in the query would reach the host's logs. Acts only inside :func:`_sending`."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        secrets = _SHOWN.get()
+        if secrets:
+            text = record.getMessage()
+            masked = redact(text, secrets)
+            if masked != text:
+                record.msg, record.args = masked, ()
+        return True
+
+
+logging.getLogger("httpx").addFilter(_RedactHttpxLog())
+
+
+@contextmanager
+def _sending(auth: Any) -> Iterator[None]:
+    token = _SHOWN.set(secrets_of(auth))
+    try:
+        yield
+    finally:
+        _SHOWN.reset(token)
+
+
 def _result(response: httpx.Response) -> Result:
     body: Any = response.text
     if response.content and is_json(response.headers.get("content-type", "")):
@@ -115,12 +149,10 @@ def _result(response: httpx.Response) -> Result:
 def _transport_error(request: httpx.Request, exc: httpx.RequestError,
                      auth: Any = None) -> TransportError:
     """The error naming the request, with any credential of ``auth`` that travels in the
-    URL (an API key in the query) shown as ``***``: a message is logged and shown, a
+    URL (an API key in the query) shown as ``[redacted]``: a message is logged and shown, a
     credential never is."""
     text = f"{request.method} {request.url}: {type(exc).__name__}: {exc}"
-    for secret in secrets_of(auth):
-        text = text.replace(secret, "***")
-    return TransportError(text)
+    return TransportError(redact(text, secrets_of(auth)))
 
 
 def execute(
@@ -172,11 +204,12 @@ def execute(
         client=client,
     )
     try:
-        if client is None:
-            with httpx.Client() as own:
-                response = own.send(request, auth=send_auth)
-        else:
-            response = client.send(request, auth=send_auth)
+        with _sending(auth):
+            if client is None:
+                with httpx.Client() as own:
+                    response = own.send(request, auth=send_auth)
+            else:
+                response = client.send(request, auth=send_auth)
     except httpx.RequestError as exc:
         raise _transport_error(request, exc, auth) from exc
     return _result(response)
@@ -213,11 +246,12 @@ async def aexecute(
         client=client,
     )
     try:
-        if client is None:
-            async with httpx.AsyncClient() as own:
-                response = await own.send(request, auth=send_auth)
-        else:
-            response = await client.send(request, auth=send_auth)
+        with _sending(auth):
+            if client is None:
+                async with httpx.AsyncClient() as own:
+                    response = await own.send(request, auth=send_auth)
+            else:
+                response = await client.send(request, auth=send_auth)
     except httpx.RequestError as exc:
         raise _transport_error(request, exc, auth) from exc
     return _result(response)

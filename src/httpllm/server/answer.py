@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import base64
 import threading
-from collections.abc import Iterable
 from http import HTTPStatus
 from typing import Any
 
@@ -30,12 +29,12 @@ import jsonschema_rs
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.body import is_json
+from httpllm.execute.security import REDACTED, redact
 from httpllm.records import Function
 from httpllm.server.cut import PAGING, cut_json, cut_text, dumps, note
 
-__all__ = ["REDACTED", "Answers", "failure", "scrub"]
+__all__ = ["REDACTED", "Answers", "failure"]
 
-REDACTED = "[redacted]"
 _TEXTUAL = ("text/", "application/xml", "application/javascript", "application/yaml",
             "application/x-www-form-urlencoded", "application/x-ndjson")
 
@@ -43,14 +42,6 @@ _TEXTUAL = ("text/", "application/xml", "application/javascript", "application/y
 def failure(text: str) -> dict[str, Any]:
     """An ``isError`` result with one text block."""
     return {"content": [{"type": "text", "text": text}], "isError": True}
-
-
-def scrub(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by :data:`REDACTED`."""
-    for secret in secrets:
-        if secret in text:
-            text = text.replace(secret, REDACTED)
-    return text
 
 
 def _scrub_value(value: Any, secrets: tuple[str, ...]) -> Any:
@@ -62,13 +53,13 @@ def _scrub_value(value: Any, secrets: tuple[str, ...]) -> Any:
         if isinstance(node, dict):
             new: Any = {}
             for k, v in node.items():
-                new[scrub(k, secrets)] = None
-                stack.append((v, new, scrub(k, secrets)))
+                new[redact(k, secrets)] = None
+                stack.append((v, new, redact(k, secrets)))
         elif isinstance(node, list):
             new = [None] * len(node)
             stack.extend((v, new, i) for i, v in enumerate(node))
         else:
-            new = scrub(node, secrets) if isinstance(node, str) else node
+            new = redact(node, secrets) if isinstance(node, str) else node
         parent[key] = new
     return holder[0]
 
@@ -120,11 +111,11 @@ class Answers:
         blocks = [head, cut.text] if cut.text else [head]
         if cut.cut:
             blocks.append(note(cut, self.budget, function.name, _narrowing(function)))
-        return failure(scrub("\n".join(blocks), secrets))
+        return failure(redact("\n".join(blocks), secrets))
 
     def _json(self, function: Function, body: Any, secrets: tuple[str, ...]) -> dict[str, Any]:
         cut = cut_json(body, self.budget)
-        text = scrub(cut.text, secrets)
+        text = redact(cut.text, secrets)
         blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
         if cut.cut:
             blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
@@ -177,7 +168,7 @@ class Answers:
 
     def _text(self, function: Function, body: str, secrets: tuple[str, ...]) -> dict[str, Any]:
         cut = cut_text(body, self.budget)
-        blocks = [{"type": "text", "text": scrub(cut.text, secrets)}]
+        blocks = [{"type": "text", "text": redact(cut.text, secrets)}]
         if cut.cut:
             blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
                                                          _narrowing(function))})

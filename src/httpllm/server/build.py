@@ -35,11 +35,11 @@ from httpllm.errors import (
     UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
-from httpllm.execute.security import Credential, credentials
+from httpllm.execute.security import Credential, credentials, redact
 from httpllm.load import Source
 from httpllm.records import Function
 from httpllm.server import credentials as headers
-from httpllm.server.answer import Answers, failure, scrub
+from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials
 from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
 
@@ -122,7 +122,7 @@ class Executor:
             else:
                 result = await self._send(function, arguments, resolved.auth, self.client)
         except HttpllmError as exc:
-            return failure(scrub(self._explain(function, exc, resolved.auth),
+            return failure(redact(self._explain(function, exc, resolved.auth),
                                  resolved.secrets))
         finally:
             headers.reset(token)

@@ -14,7 +14,6 @@ names say they carry one) so answers and messages can be scrubbed of them.
 
 from __future__ import annotations
 
-import base64
 import contextvars
 import inspect
 from collections.abc import Awaitable, Callable, Iterable, Mapping
@@ -22,7 +21,7 @@ from dataclasses import dataclass, field
 
 import httpx
 
-from httpllm.execute.security import Credential
+from httpllm.execute.security import Credential, secrets_of
 from httpllm.server.tools import Call
 
 __all__ = ["AuthHook", "Credentials", "Resolved", "add_headers", "forwarding", "hooked",
@@ -32,9 +31,6 @@ AuthHook = Callable[[Call], Mapping[str, Credential] |
                     Awaitable[Mapping[str, Credential] | None] | None]
 """``auth_hook(call) -> {scheme: credential} | None`` (or a coroutine giving it)."""
 
-_MIN_SECRET = 4
-"""Shorter values are not scrubbed from answers (they would mangle ordinary text)."""
-_SECRET_WORDS = ("auth", "key", "token", "secret", "session", "cookie", "password")
 
 _EXTRA: contextvars.ContextVar[Mapping[str, str] | None] = contextvars.ContextVar(
     "httpllm_server_headers", default=None)
@@ -77,23 +73,7 @@ class Credentials:
             value = call.headers.get(name.lower())
             if value is not None:
                 headers[name] = value
-        return Resolved(auth=auth, headers=headers, secrets=_secrets(auth, headers))
-
-
-def _secrets(auth: Mapping[str, Credential], headers: Mapping[str, str]) -> tuple[str, ...]:
-    found: list[str] = []
-    for credential in auth.values():
-        if isinstance(credential, tuple):
-            user, password = credential
-            found += [password, base64.b64encode(f"{user}:{password}".encode()).decode()]
-        elif isinstance(credential, str):
-            found.append(credential)
-    for name, value in headers.items():
-        if any(word in name.lower() for word in _SECRET_WORDS):
-            found += [value, *value.split(" ", 1)[1:]]  # "Bearer abc" -> also "abc"
-    # Longest first, so a secret containing another is replaced whole.
-    unique = {s for s in found if isinstance(s, str) and len(s) >= _MIN_SECRET}
-    return tuple(sorted(unique, key=len, reverse=True))
+        return Resolved(auth=auth, headers=headers, secrets=secrets_of(auth, headers))
 
 
 def forwarding(headers: Mapping[str, str]) -> contextvars.Token[Mapping[str, str] | None]:

@@ -198,23 +198,18 @@ class Discovery:
         """``answer`` with the host's credentials (``execute_options["auth"]``) replaced by
         ``[redacted]`` wherever they occur, as the agent loop and the MCP server do (an
         API may echo its request)."""
-        from httpllm.execute.security import secrets_of
+        from httpllm.execute.security import REDACTED, redact, secrets_of
 
         secrets = secrets_of(self.execute_options.get("auth"))
         if not secrets:
             return answer
-        text = json.dumps(answer, ensure_ascii=False)
-        for secret in secrets:
-            text = text.replace(json.dumps(secret, ensure_ascii=False)[1:-1], REDACTED)
+        text = redact(json.dumps(answer, ensure_ascii=False),
+                      [json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets])
         try:
             redacted: JSON = json.loads(text)
         except ValueError:  # a replacement cut an escape apart: keep nothing of the body
             return {"error": f"the answer held a credential and was withheld ({REDACTED})"}
         return redacted
-
-
-REDACTED = "[redacted]"
-"""What stands for a credential in an answer the model reads."""
 
 
 def _bound(discovery: Discovery, name: str) -> Handler:
