@@ -248,3 +248,24 @@ def test_a_broken_function_does_not_sink_the_others(live_server: str) -> None:
     assert "search failed: the call cannot be made into a request" in first["content"]
     assert "not valid JSON Schema" in first["content"]
     assert _echo(second["content"])["raw_path"] == "/pets/4"
+
+
+def test_a_long_answer_is_cut_with_a_note(live_server: str) -> None:
+    """An answer over ``max_answer_chars`` reaches the model cut, JSON kept JSON, followed
+    by a note saying so and naming the arguments that ask for less; ``None`` never cuts."""
+    app = compiled("chatgpt")
+    tags = [f"tag-{i:04d}" for i in range(400)]
+    calls: list[Call] = [("c1", "createPet", {"body": {"name": "Rex", "tags": tags}}),
+                         ("c2", "listPets", {})]
+    cut, short = (m["content"] for m in app.handle(
+        PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY}, base_url=live_server,
+        max_answer_chars=1_000))
+    answer, note = cut.rsplit("\n", 1)
+    assert len(answer) <= 1_000 and isinstance(json.loads(answer), dict)
+    assert note.startswith("[Answer cut to fit 1,000 characters (it had ")
+    assert "createPet has no paging or filter argument" in note
+    assert "[Answer cut" not in short and _echo(short)["raw_path"] == "/pets"
+    (whole,) = (m["content"] for m in app.handle(
+        PROVIDERS["chatgpt"].build(calls[:1]), auth={"key": API_KEY}, base_url=live_server,
+        max_answer_chars=None))
+    assert "[Answer cut" not in whole and "tag-0399" in whole

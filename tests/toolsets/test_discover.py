@@ -144,3 +144,18 @@ def test_gemini_groups_the_trio() -> None:
     assert len(trio.tools) == 1
     assert [d["name"] for d in trio.tools[0]["functionDeclarations"]] == [
         SEARCH, DESCRIBE, INVOKE]
+
+
+def test_a_long_invoke_answer_is_cut_with_a_note(live_server: str) -> None:
+    """A body longer than ``max_answer_chars`` comes back shortened (still JSON) with a
+    ``note`` saying how much was left out; a short one has no note."""
+    trio = discover(httpllm.compile(PETS, "chatgpt"), max_answer_chars=600,
+                    execute_options={"base_url": live_server})
+    tags = [f"tag-{i:04d}" for i in range(300)]
+    got = trio.handle(INVOKE, {"name": "createPet",
+                               "arguments": {"body": {"name": "Rex", "tags": tags}}})
+    assert got["status"] == 200 and isinstance(got["body"], dict)
+    assert len(json.dumps(got["body"], separators=(",", ":"))) <= 600
+    assert got["note"].startswith("[Answer cut to fit 600 characters")
+    short = trio.handle(INVOKE, {"name": "getPet", "arguments": {"petId": 7}})
+    assert "note" not in short

@@ -10,6 +10,7 @@ import httpx
 from httpllm._api import Application
 from httpllm.agent import Outcome, ToolCall, arun_call, run_call, secrets_of
 from httpllm.execute import Result, aexecute, execute
+from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.records import Function
 
 __all__ = ["Caller"]
@@ -27,6 +28,8 @@ class Caller:
         async_client: an ``httpx.AsyncClient`` for asynchronous calls (likewise).
         host_arguments: values of ``separate=`` arguments; each function gets its own.
         server_variables: values for the server URL's variables.
+        max_answer_chars: most characters of one answer the model reads; a longer one is
+            cut with a note (see :func:`httpllm.agent.handle`); ``None``: never cut.
     """
 
     def __init__(
@@ -39,6 +42,7 @@ class Caller:
         async_client: httpx.AsyncClient | None = None,
         host_arguments: Mapping[str, Any] | None = None,
         server_variables: Mapping[str, str] | None = None,
+        max_answer_chars: int | None = DEFAULT_BUDGET,
     ) -> None:
         self.functions = {f.name: f for f in app.functions}
         self._client = client
@@ -47,6 +51,7 @@ class Caller:
         self._options: dict[str, Any] = {"auth": auth, "base_url": base_url,
                                          "server_variables": server_variables}
         self._secrets = secrets_of(auth)
+        self._budget = max_answer_chars
 
     def _keywords(self, function: Function) -> dict[str, Any]:
         names = {argument.name for argument in function.arguments}
@@ -63,9 +68,10 @@ class Caller:
     def call(self, name: str, arguments: Any, call_id: str | None = None) -> Outcome:
         """Run one call; every failure is an :class:`~httpllm.agent.Outcome`."""
         call = ToolCall(name=name, arguments=arguments, id=call_id)
-        return run_call(call, self.functions, self._send, self._secrets)
+        return run_call(call, self.functions, self._send, self._secrets, budget=self._budget)
 
     async def acall(self, name: str, arguments: Any, call_id: str | None = None) -> Outcome:
         """:meth:`call` on the async client."""
         call = ToolCall(name=name, arguments=arguments, id=call_id)
-        return await arun_call(call, self.functions, self._asend, self._secrets)
+        return await arun_call(call, self.functions, self._asend, self._secrets,
+                               budget=self._budget)

@@ -28,7 +28,8 @@ def tools(app: Application, **options: Any) -> list[StructuredTool]:
     Args:
         app: the compiled application.
         **options: the host's options, kept from the model: ``auth``, ``base_url``,
-            ``client``, ``async_client``, ``host_arguments``, ``server_variables``.
+            ``client``, ``async_client``, ``host_arguments``, ``server_variables``,
+            ``max_answer_chars``.
     """
     caller = Caller(app, **options)
     return [

@@ -31,7 +31,8 @@ def function_tools(app: Application, **options: Any) -> list[FunctionTool]:
         app: the compiled application.
         **options: the host's options, kept from the model: ``auth``, ``base_url``,
             ``async_client`` (an ``httpx.AsyncClient``), ``host_arguments``,
-            ``server_variables`` (see :class:`~httpllm.adapters._caller.Caller`).
+            ``server_variables``, ``max_answer_chars`` (see
+            :class:`~httpllm.adapters._caller.Caller`).
     """
     caller = Caller(app, **options)
     return [

@@ -30,7 +30,8 @@ def toolset(app: Application, *, max_retries: int | None = None,
         app: the compiled application.
         max_retries: the tools' retry budget for invalid calls (``None``: the agent's).
         **options: the host's options, kept from the model: ``auth``, ``base_url``,
-            ``async_client``, ``host_arguments``, ``server_variables``.
+            ``async_client``, ``host_arguments``, ``server_variables``,
+            ``max_answer_chars``.
     """
     caller = Caller(app, **options)
     tools = [

@@ -20,8 +20,10 @@ import httpx
 from httpllm.agent.calls import ToolCall
 from httpllm.errors import HttpllmError, InvalidArguments, TransportError
 from httpllm.execute.body import is_json
+from httpllm.execute.cut import cut_json, cut_text, narrowing, note
 from httpllm.execute.security import REDACTED, redact
 from httpllm.execute.send import Result
+from httpllm.records import Function
 
 __all__ = ["REDACTED", "Outcome", "answered", "failed", "invalid", "unknown"]
 
@@ -76,14 +78,28 @@ def body_text(result: Result) -> str:
 
 
 def answered(call: ToolCall, result: Result, repairs: tuple[str, ...],
-             secrets: Iterable[str]) -> Outcome:
-    """The API's answer; a non-2xx one says the status and that the call failed."""
+             secrets: Iterable[str], *, function: Function | None = None,
+             budget: int | None = None) -> Outcome:
+    """The API's answer; a non-2xx one says the status and that the call failed.
+
+    An answer longer than ``budget`` characters is cut as the MCP server cuts it
+    (:mod:`httpllm.execute.cut`: JSON stays JSON, long lists keep their first items) and
+    followed by a note saying how much was left out and which of ``function``'s arguments
+    ask for less; ``None`` never cuts.
+    """
     text = body_text(result)
+    cut_note = ""
+    if budget is not None and len(text) > budget:
+        cut = (cut_json(result.body, budget) if not isinstance(result.body, str)
+               else cut_text(text, budget))
+        text = cut.text
+        cut_note = "\n" + note(cut, budget, call.name,
+                               narrowing(function) if function is not None else [])
     if not result.ok:
         reason = httpx.codes.get_reason_phrase(result.status)
         text = f"{call.name} failed: the API answered HTTP {result.status} {reason}: {text}"
     return Outcome(call=call, ok=result.ok, result=result, repairs=repairs,
-                   text=redact(_with_repairs(text, repairs), secrets))
+                   text=redact(_with_repairs(text + cut_note, repairs), secrets))
 
 
 def invalid(call: ToolCall, exc: InvalidArguments, repairs: tuple[str, ...],

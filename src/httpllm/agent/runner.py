@@ -26,6 +26,7 @@ from httpllm.agent.repair import repair_text, repair_values
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
+from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.execute.security import secrets_of
 from httpllm.records import Function
 
@@ -116,10 +117,12 @@ def _begin(call: ToolCall, functions: Mapping[str, Function],
 
 
 def run_call(call: ToolCall, functions: Mapping[str, Function], send: Send,
-             secrets: tuple[str, ...] = ()) -> Outcome:
+             secrets: tuple[str, ...] = (), *,
+             budget: int | None = DEFAULT_BUDGET) -> Outcome:
     """One call through repair, ``send`` (``execute`` with the host's options) and back
     to an :class:`~httpllm.agent.outcome.Outcome`; raises no ``HttpllmError`` (one
-    function whose request cannot be built never sinks the other calls)."""
+    function whose request cannot be built never sinks the other calls). An answer
+    longer than ``budget`` characters is cut, with a note (``None``: never cut)."""
     attempt = _begin(call, functions, secrets)
     while isinstance(attempt, _Attempt):
         try:
@@ -129,12 +132,14 @@ def run_call(call: ToolCall, functions: Mapping[str, Function], send: Send,
             continue
         except HttpllmError as exc:  # a request that cannot be built or sent
             return failed(call, exc, attempt.repairs, secrets)
-        return answered(call, result, attempt.repairs, secrets)
+        return answered(call, result, attempt.repairs, secrets,
+                        function=attempt.function, budget=budget)
     return attempt
 
 
 async def arun_call(call: ToolCall, functions: Mapping[str, Function], send: ASend,
-                    secrets: tuple[str, ...] = ()) -> Outcome:
+                    secrets: tuple[str, ...] = (), *,
+             budget: int | None = DEFAULT_BUDGET) -> Outcome:
     """:func:`run_call` with an async ``send`` (``aexecute``)."""
     attempt = _begin(call, functions, secrets)
     while isinstance(attempt, _Attempt):
@@ -145,7 +150,8 @@ async def arun_call(call: ToolCall, functions: Mapping[str, Function], send: ASe
             continue
         except HttpllmError as exc:  # a request that cannot be built or sent
             return failed(call, exc, attempt.repairs, secrets)
-        return answered(call, result, attempt.repairs, secrets)
+        return answered(call, result, attempt.repairs, secrets,
+                        function=attempt.function, budget=budget)
     return attempt
 
 
@@ -187,6 +193,7 @@ def handle(
     base_url: str | None = None,
     host_arguments: Mapping[str, Any] | None = None,
     server_variables: Mapping[str, str] | None = None,
+    max_answer_chars: int | None = DEFAULT_BUDGET,
 ) -> list[dict[str, Any]]:
     """Run every tool call in ``response``, one after the other, and return the messages
     to append to the conversation, in the provider's format (see :mod:`.messages`).
@@ -201,6 +208,9 @@ def handle(
         base_url: replaces the document's server URL.
         host_arguments: values of ``separate=`` arguments; each function gets those it has.
         server_variables: values for the server URL's variables.
+        max_answer_chars: most characters of one answer the model reads (about 10k
+            tokens by default); a longer answer is cut, JSON kept JSON, with a note saying
+            how much was left out and which arguments ask for less. ``None``: never cut.
 
     Raises:
         UnknownDialect: no such format.
@@ -218,7 +228,8 @@ def handle(
             return execute(function, arguments, client=sender,
                            **_options(function, host_arguments, options))
 
-        outcomes = [run_call(call, functions, send, secrets) for call in calls]
+        outcomes = [run_call(call, functions, send, secrets, budget=max_answer_chars)
+                    for call in calls]
     return write(outcomes)
 
 
@@ -232,6 +243,7 @@ async def ahandle(
     base_url: str | None = None,
     host_arguments: Mapping[str, Any] | None = None,
     server_variables: Mapping[str, str] | None = None,
+    max_answer_chars: int | None = DEFAULT_BUDGET,
     limit: int = DEFAULT_LIMIT,
 ) -> list[dict[str, Any]]:
     """:func:`handle` on an ``httpx.AsyncClient``, at most ``limit`` calls at once; the
@@ -257,7 +269,8 @@ async def ahandle(
 
         async def one(index: int, call: ToolCall) -> None:
             async with limiter:
-                outcomes[index] = await arun_call(call, functions, send, secrets)
+                outcomes[index] = await arun_call(call, functions, send, secrets,
+                                                  budget=max_answer_chars)
 
         async with anyio.create_task_group() as group:
             for index, call in enumerate(calls):

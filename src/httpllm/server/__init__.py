@@ -2,7 +2,6 @@
 'httpllm[mcp]'``), over stdio or streamable HTTP.
 
 - :mod:`~httpllm.server.tools`: the tool set as plain data (:class:`ServedTool`, :class:`Call`);
-- :mod:`~httpllm.server.cut`: answers cut to a budget, with a note;
 - :mod:`~httpllm.server.answer`: an HTTP answer -> a ``CallToolResult``;
 - :mod:`~httpllm.server.credentials`: credentials and forwarded headers, per call;
 - :mod:`~httpllm.server.build`: :func:`mcp_server`, the SDK's low-level ``Server``;

@@ -10,7 +10,7 @@
   binary: a text block naming its type and size;
 - non-2xx: ``isError`` with ``HTTP <status> <reason>`` and the body.
 
-Every text is cut to the budget (:mod:`httpllm.server.cut`) with a note saying how much was
+Every text is cut to the budget (:mod:`httpllm.execute.cut`) with a note saying how much was
 left out and how to ask for less, and every credential the call used is replaced by
 ``[redacted]`` (an upstream that echoes its request must not hand a secret to the model).
 
@@ -29,9 +29,9 @@ import jsonschema_rs
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.body import is_json
+from httpllm.execute.cut import cut_json, cut_text, dumps, narrowing, note
 from httpllm.execute.security import REDACTED, redact
 from httpllm.records import Function
-from httpllm.server.cut import PAGING, cut_json, cut_text, dumps, note
 
 __all__ = ["REDACTED", "Answers", "failure"]
 
@@ -110,7 +110,7 @@ class Answers:
                 f"{_status(result.status)}" + (":" if cut.text else " with no body."))
         blocks = [head, cut.text] if cut.text else [head]
         if cut.cut:
-            blocks.append(note(cut, self.budget, function.name, _narrowing(function)))
+            blocks.append(note(cut, self.budget, function.name, narrowing(function)))
         return failure(redact("\n".join(blocks), secrets))
 
     def _json(self, function: Function, body: Any, secrets: tuple[str, ...]) -> dict[str, Any]:
@@ -119,7 +119,7 @@ class Answers:
         blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
         if cut.cut:
             blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
-                                                         _narrowing(function))})
+                                                         narrowing(function))})
         if self._output(function) is None:
             return {"content": blocks}
         value = cut.value if text == cut.text else _scrub_value(cut.value, secrets)
@@ -171,7 +171,7 @@ class Answers:
         blocks = [{"type": "text", "text": redact(cut.text, secrets)}]
         if cut.cut:
             blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
-                                                         _narrowing(function))})
+                                                         narrowing(function))})
         return {"content": blocks}
 
 
@@ -194,10 +194,3 @@ def _status(code: int) -> str:
         return f"{code} {HTTPStatus(code).phrase}"
     except ValueError:
         return str(code)
-
-
-def _narrowing(function: Function) -> list[str]:
-    """The function's query arguments that page, project or filter (see ``PAGING``)."""
-    names = {a.name for a in function.arguments if a.location == "query" and not a.separated}
-    return [n for n in PAGING if n in names]
-

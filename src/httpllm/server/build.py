@@ -35,6 +35,7 @@ from httpllm.errors import (
     UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
+from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.execute.security import Credential, credentials, redact
 from httpllm.load import Source
 from httpllm.records import Function
@@ -45,7 +46,7 @@ from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_too
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
 
-DEFAULT_MAX_RESULT_CHARS = 40_000
+DEFAULT_MAX_RESULT_CHARS = DEFAULT_BUDGET
 """Characters of answer a model reads per call (about 10k tokens; Claude Code warns at
 10k tokens of MCP output and stops at 25k)."""
 _TIMEOUT = httpx.Timeout(30.0, connect=10.0)

@@ -28,6 +28,7 @@ from typing import Any, Protocol
 from httpllm._types import JSON, Schema
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import CallError, UnknownFunction
+from httpllm.execute.cut import DEFAULT_BUDGET, cut_json, cut_text, narrowing, note
 from httpllm.records import Argument, Function
 from httpllm.render import Renderer
 from httpllm.toolsets.search import one_line
@@ -118,6 +119,9 @@ class Discovery:
         k: how many operations a search returns.
         execute_options: keyword options for :func:`httpllm.execute.execute`
             (``base_url``, ``auth``, ``client`` ...), given by the host, never the model.
+        max_answer_chars: most characters of an invoked operation's answer the model
+            reads; a longer body is cut, JSON kept JSON, and the answer gets a ``note``
+            saying how much was left out (:mod:`httpllm.execute.cut`); ``None``: never.
     """
 
     tools: list[JSON]
@@ -125,6 +129,7 @@ class Discovery:
     app: Compiled
     k: int = 10
     execute_options: Mapping[str, Any] = field(default_factory=dict)
+    max_answer_chars: int | None = DEFAULT_BUDGET
 
     def handle(self, tool_name: str, arguments: Any) -> JSON:
         """Answer one call of a trio tool (``arguments``: the model's JSON text or a
@@ -189,10 +194,16 @@ class Discovery:
             return self._redacted({"error": exc.message})
         body = result.body
         try:
-            json.dumps(body)
+            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
         except (TypeError, ValueError):
-            body = str(body)
-        return self._redacted({"status": result.status, "body": body})
+            body = text = str(body)
+        answer: dict[str, Any] = {"status": result.status, "body": body}
+        budget = self.max_answer_chars
+        if budget is not None and len(text) > budget:
+            cut = cut_text(body, budget) if isinstance(body, str) else cut_json(body, budget)
+            answer["body"] = cut.text if cut.value is None else cut.value
+            answer["note"] = note(cut, budget, name, narrowing(function))
+        return self._redacted(answer)
 
     def _redacted(self, answer: JSON) -> JSON:
         """``answer`` with the host's credentials (``execute_options["auth"]``) replaced by
@@ -217,7 +228,8 @@ def _bound(discovery: Discovery, name: str) -> Handler:
 
 
 def discover(app: Compiled, *, k: int = 10, api: str = "the API",
-             execute_options: Mapping[str, Any] | None = None) -> Discovery:
+             execute_options: Mapping[str, Any] | None = None,
+             max_answer_chars: int | None = DEFAULT_BUDGET) -> Discovery:
     """The search -> describe -> invoke trio for ``app``, in its dialect.
 
     Args:
@@ -226,6 +238,8 @@ def discover(app: Compiled, *, k: int = 10, api: str = "the API",
         api: how the tools name the API (``"GitHub's REST API"``).
         execute_options: keyword options for :func:`httpllm.execute.execute` (``base_url``,
             ``auth``, ``client``, ``host_arguments`` ...).
+        max_answer_chars: most characters of an invoked operation's answer the model
+            reads (see :class:`Discovery`); ``None``: never cut.
 
     Raises:
         Unrepresentable: the dialect cannot express the trio's parameters (no dialect
@@ -237,4 +251,5 @@ def discover(app: Compiled, *, k: int = 10, api: str = "the API",
     tools = [app.dialect.envelope(f, app.options) for f in functions]
     group = app.dialect.group
     return Discovery(tools=group(tools) if group is not None else tools, functions=functions,
-                     app=app, k=k, execute_options=dict(execute_options or {}))
+                     app=app, k=k, execute_options=dict(execute_options or {}),
+                     max_answer_chars=max_answer_chars)

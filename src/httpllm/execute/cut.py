@@ -12,7 +12,14 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Cut", "PAGING", "cut_json", "cut_text", "dumps", "note"]
+from httpllm.records import Function
+
+__all__ = ["DEFAULT_BUDGET", "Cut", "PAGING", "cut_json", "cut_text", "dumps", "narrowing",
+           "note"]
+
+DEFAULT_BUDGET = 40_000
+"""Most characters of one answer a model reads, by default (the MCP server's
+``max_result_chars``, the agent loop's ``max_answer_chars``): about 10k tokens."""
 
 _STRING_CAPS = (None, 1000, 100, 20)
 """String lengths (characters) tried in turn when shortening arrays alone is not enough."""
@@ -23,6 +30,12 @@ PAGING = ("limit", "per_page", "perPage", "page_size", "pageSize", "size", "coun
           "cursor", "after", "before", "page_token", "pageToken", "starting_after")
 """Argument names that ask an API for fewer or narrower items (paging, projection,
 filtering), named in the note when the tool takes them."""
+
+
+def narrowing(function: Function) -> list[str]:
+    """The function's query arguments that page, project or filter (see :data:`PAGING`)."""
+    names = {a.name for a in function.arguments if a.location == "query" and not a.separated}
+    return [n for n in PAGING if n in names]
 
 
 def dumps(value: Any) -> str:
