@@ -88,7 +88,7 @@ def test_call_prints_the_request_line_and_headers(capsys: pytest.CaptureFixture[
     """A valid call prints the method and URL, then one header per line, and exits 0."""
     status, out, err = call(capsys, SPEC, "listPets", "--args", '{"limit": 5, "tag": ["a b", "c"]}')
     lines = out.splitlines()
-    assert status == 0 and err == ""
+    assert status == 0 and err.startswith("httpllm: note: not sent; --send would stop")
     assert lines[0] == f"GET {API}/pets?limit=5&tag=a%20b&tag=c"
     assert "accept: application/json" in lines[1:]
     assert "" not in lines  # no body section for a GET

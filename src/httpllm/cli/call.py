@@ -21,7 +21,7 @@ from httpllm.cli._common import (
     key_values,
 )
 from httpllm.errors import RequestBuildError
-from httpllm.execute.security import credentials, redact, secrets_of
+from httpllm.execute.security import credentials, missing, redact, secrets_of
 from httpllm.records import Function
 
 __all__ = ["UPSTREAM_ERROR", "register"]
@@ -68,9 +68,9 @@ def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None
     ``--send`` needs, rather than print a request the API would refuse without a word."""
     try:
         credentials(function, auth or {})
-    except RequestBuildError as exc:
-        print(f"httpllm: note: the request above lacks credentials, and --send would stop: "
-              f"{in_flags(exc.message)}", file=sys.stderr)
+    except RequestBuildError:
+        print(f"httpllm: note: not sent; --send would stop, as {function.name} needs "
+              f"credentials: {in_flags(missing(function, auth or {}))}", file=sys.stderr)
 
 
 def run(args: argparse.Namespace) -> int:
