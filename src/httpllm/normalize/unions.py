@@ -5,14 +5,17 @@ unions are spliced in, equal members kept once, ``null`` last, and a one-member 
 is replaced by its member.
 
 A request ``oneOf`` whose alternatives may overlap keeps its exclusivity as the mark
-:data:`~httpllm.normalize._context.EXCLUSIVE` beside the ``anyOf`` (its members are then
-not spliced: "exactly one of A, (B or C)" is not "exactly one of A, B, C"), which
-``execute.validate`` reads as ``oneOf`` (:func:`as_one_of`). No mark where the alternatives
-are provably disjoint (:func:`disjoint`: distinct types, distinct ``const``/``enum``
-values, or a required tag property with distinct values), where ``oneOf`` and ``anyOf``
-are the same. Contract: *equivalent* with the mark read as ``oneOf``, but for a ``oneOf``
-that lists one alternative twice (no value can satisfy it; read as that alternative) and
-for response schemas, which are not marked (*widens*: ``validate`` never checks them).
+:data:`~httpllm.normalize._context.EXCLUSIVE` beside the ``anyOf``, which
+``execute.validate`` reads as ``oneOf`` (:func:`as_one_of`). Its members are kept as
+written, ``null`` last: not spliced ("exactly one of A, (B or C)" is not "exactly one of A,
+B, C") nor de-duplicated (a value matching A matches "A, A, B" twice). No mark where the
+alternatives are provably disjoint (:func:`disjoint`: distinct types, distinct
+``const``/``enum`` values, or a required tag property with distinct values; a ``$ref``
+alternative read as its emended target, as the discriminator pass reads its variants, which
+also drops the mark once it tagged every variant), where ``oneOf`` and ``anyOf`` are the
+same. Contract: *equivalent* with the
+mark read as ``oneOf``; response schemas are not marked (*widens*: ``validate`` never checks
+them).
 Source: JSON Schema 2020-12 sections 10.2.1.2 (``anyOf``) and 10.2.1.3 (``oneOf``).
 """
 
@@ -44,14 +47,14 @@ _MAX_PAIRS = 32
 """Most alternatives :func:`disjoint` compares pairwise; a longer union is just marked."""
 
 
-def _flatten(members: list[Schema], *, splice: bool = True) -> list[Schema]:
+def _flatten(members: list[Schema]) -> list[Schema]:
     out: list[Schema] = []
     seen: set[str] = set()
     nulls: list[Schema] = []
     stack = list(reversed(members))
     while stack:
         member = stack.pop()
-        if splice and isinstance(member, dict) and "anyOf" in member and set(member) <= _BARE:
+        if isinstance(member, dict) and "anyOf" in member and set(member) <= _BARE:
             stack.extend(reversed(member["anyOf"]))
             continue
         key = canonical(member)
@@ -60,6 +63,12 @@ def _flatten(members: list[Schema], *, splice: bool = True) -> list[Schema]:
         seen.add(key)
         (nulls if member == {"type": "null"} else out).append(member)
     return out + nulls
+
+
+def _null_last(members: list[Schema]) -> list[Schema]:
+    """An exclusive union's members as written, ``null`` last (order means nothing)."""
+    return ([m for m in members if m != {"type": "null"}]
+            + [m for m in members if m == {"type": "null"}])
 
 
 Resolve = Callable[[str], Schema | None]
@@ -136,26 +145,27 @@ def disjoint(members: list[Schema], resolve: Resolve) -> bool:
     return all(_apart(a, b, resolve) for a, b in itertools.combinations(members, 2))
 
 
-def _probe(name: str, ctx: PassContext) -> Schema | None:
-    """A named schema's emended form for :func:`disjoint`, ``None`` if it has none: a broken
-    one is reported where it is used, not by this look."""
-    try:
-        return ctx.resolve(name)
-    except HttpllmError:
-        return None
+def _probe(ctx: PassContext) -> Resolve:
+    """``ctx.resolve`` for :func:`disjoint`: ``None`` (not known to be disjoint) for a named
+    schema that cannot be emended (it is reported where the document uses it) or is being
+    emended (a cycle)."""
+
+    def resolve(name: str) -> Schema | None:
+        try:
+            return ctx.resolve(name)
+        except HttpllmError:
+            return None
+
+    return resolve
 
 
 def _exclusive(one_of: list[Schema], ctx: PassContext) -> dict[str, Any] | None:
     """``{"anyOf": ..., EXCLUSIVE: True}`` for a request ``oneOf`` whose alternatives may
-    overlap, its members as written (not spliced; ``null`` last); ``None`` where a plain
-    ``anyOf`` says the same (disjoint alternatives, one alternative) or where the
-    document lists an alternative twice (no value could match exactly one)."""
-    if ctx.direction != "request" or len(one_of) < 2:
+    overlap, its members as written (``null`` last); ``None`` where a plain ``anyOf`` says
+    the same (disjoint alternatives, one alternative)."""
+    if ctx.direction != "request" or len(one_of) < 2 or disjoint(one_of, _probe(ctx)):
         return None
-    members = _flatten(one_of, splice=False)
-    if len(members) < len(one_of) or disjoint(members, lambda name: _probe(name, ctx)):
-        return None
-    return {"anyOf": members, EXCLUSIVE: True}
+    return {"anyOf": _null_last(one_of), EXCLUSIVE: True}
 
 
 def unions(node: dict[str, Any], ctx: PassContext) -> Schema:
@@ -184,7 +194,7 @@ def unions(node: dict[str, Any], ctx: PassContext) -> Schema:
     if not isinstance(members, list) or not members:
         ctx.report(ctx.pointer, "a union needs a non-empty list of schemas")
         return out
-    members = _flatten(members, splice=out.get(EXCLUSIVE) is not True)
+    members = _null_last(members) if out.get(EXCLUSIVE) is True else _flatten(members)
     if len(members) == 1 and isinstance(members[0], dict) and "discriminator" not in out:
         only = members[0]
         if set(out) <= ANNOTATIONS:
