@@ -1,8 +1,9 @@
 """Census of two schema-fidelity faults over the real corpus (issue 18, kinds 1 and 10).
 
-- **readOnly offered**: request schemas that still offer a property the API manages
-  (``readOnly: true`` on the property, reached through ``$ref``, ``allOf`` members, or every
-  non-null member of a union). Counted per dialect as tools and properties.
+- **readOnly offered**: request schemas that still offer a property the API manages, or
+  call an argument read-only (``readOnly: true`` on the property or the argument's schema,
+  reached through ``$ref``, ``allOf`` members, or every non-null member of a union).
+  Counted per dialect as tools and properties (arguments included).
 - **merged ``$defs`` conflicts**: tools of one document whose root ``$defs`` give one name
   two different schemas; OpenAI-compatible servers (vLLM) hoist every tool's ``$defs`` into
   one map and fail the request. Counted per dialect as tools and names.

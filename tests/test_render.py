@@ -116,3 +116,20 @@ def test_variant_by_replace_registers_as_a_provider() -> None:
     fn = httpllm.compile("specs/petstore-3.0.yaml", provider="gateway").function("getPet")
     assert "format" not in fn.parameters["properties"]["petId"]
     assert fn.losses[0].keyword == "format"
+
+
+def test_a_registered_dialect_never_sees_the_exclusive_mark() -> None:
+    """A dialect that knows nothing of normalize's `x-httpllm-oneOf` (no keyword filter at
+    all) gets `anyOf` and a `rewritten` loss; with `one_of=True`, `oneOf` and no loss."""
+    a, b = ({"type": "object", "required": [k]} for k in ("a", "b"))
+    doc = {**DOC, "paths": {"/a": {"post": {
+        "operationId": "a", "requestBody": {"content": {"application/json": {"schema": {
+            "oneOf": [a, b]}}}}, "responses": {"200": {"description": "ok"}}}}}}
+    bare = Dialect(name="bare", keywords=None, envelope=lambda f, o: f.parameters)
+    httpllm.register_provider("bare", bare)
+    httpllm.register_provider("bare-one-of", replace(bare, name="bare-one-of", one_of=True))
+    fn = httpllm.compile(doc, "bare").functions[0]
+    assert fn.parameters["properties"]["body"] == {"anyOf": [a, b]}
+    assert [(x.keyword, x.action) for x in fn.losses] == [("oneOf", "rewritten")]
+    fn = httpllm.compile(doc, "bare-one-of").functions[0]
+    assert fn.parameters["properties"]["body"] == {"oneOf": [a, b]} and not fn.losses

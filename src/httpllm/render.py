@@ -17,6 +17,7 @@ from httpllm._types import Schema
 from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
+from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
@@ -90,7 +91,10 @@ class Renderer:
             return made
         ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict,
                             memo=self._rules_memo)
-        rules = (*self.dialect.rules, *(self.dialect.strict_rules if strict else ()))
+        # The exclusive-union mark first: no dialect rule, a registered one's included,
+        # ever sees it (nor filter_keywords drops it as an unknown keyword).
+        rules = (exclusive_unions, *self.dialect.rules,
+                 *(self.dialect.strict_rules if strict else ()))
         name = self.dialect.name
 
         def visit(node: dict[str, Any], at: str) -> Schema:
@@ -209,7 +213,9 @@ def unroll_refs(job: Rendering, renderer: Renderer) -> None:
 
 
 def apply_rules(job: Rendering, renderer: Renderer) -> None:
-    """The dialect's node rules (and strict rules) over every node, children first."""
+    """The dialect's node rules (and strict rules) over every node, children first, each
+    node first through ``exclusive_unions`` (``oneOf`` or ``anyOf`` for the exclusive-union
+    mark of normalize, which no tool carries)."""
     job.neutral = job.schema
     try:
         job.schema, job.losses = renderer._walk(job.schema, job.strict, _POINTER)

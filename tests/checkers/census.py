@@ -2,8 +2,9 @@
 corpus test ``tests/corpus/test_fidelity_census.py``, the dialect sweep's document checks and
 ``benchmarks/fidelity_census.py``.
 
-- :func:`offered`: properties of a request schema that carry ``readOnly`` (on themselves,
-  through ``$ref``, ``allOf`` members or every non-null member of a union).
+- :func:`offered`: properties of a request schema, the arguments included, that carry
+  ``readOnly`` (on themselves, through ``$ref``, ``allOf`` members or every non-null member
+  of a union).
 - :func:`conflicts`: ``$defs`` names that two tools of one list define differently (what an
   OpenAI-compatible server merging every tool's root ``$defs`` into one map refuses).
 """
@@ -60,9 +61,10 @@ def flagged(schema: Any, root: dict[str, Any], flag: str = "readOnly") -> bool:
 
 def offered(parameters: Any, flag: str = "readOnly") -> list[str]:
     """Pointers of the properties of ``parameters`` (its ``$defs`` included) that carry
-    ``flag`` (see :func:`flagged`). The arguments themselves are not properties of a schema
-    of the document (a path parameter whose schema is a ``readOnly`` id type is still a
-    parameter the caller must give; OpenAPI 3.1 section 4.8.24 speaks of properties)."""
+    ``flag`` (see :func:`flagged`). The arguments count too: a path parameter whose schema
+    is a ``readOnly`` id type is still a parameter the caller must give, so its schema must
+    not call it read-only (the flags speak of properties, OpenAPI 3.0.3 section 4.7.24.1;
+    ``compose.parameters.without_flags`` drops them)."""
     if not isinstance(parameters, dict):
         return []
     found: list[str] = []
@@ -74,7 +76,7 @@ def offered(parameters: Any, flag: str = "readOnly") -> list[str]:
             continue
         seen.add(id(node))
         props = node.get("properties")
-        if isinstance(props, dict) and node is not parameters:
+        if isinstance(props, dict):
             found += [f"{at}/properties/{name}" for name, sub in props.items()
                       if flagged(sub, parameters, flag)]
         for keyword, key, sub in children(node):

@@ -16,6 +16,7 @@ from httpllm.compose.parameters import (
     ParameterSpec,
     argument_names,
     pick_media_type,
+    without_flags,
 )
 
 
@@ -120,3 +121,63 @@ def test_compile_keyword_parameters_object() -> None:
     assert [(a.name, a.location, a.original) for a in function.arguments] == [
         ("id", "path", "id"), ("version", "query", "version"), ("id__header", "header", "id"),
         ("body", "body", None)]
+
+
+def test_without_flags_drops_them_from_the_schema_and_its_alternatives() -> None:
+    """`readOnly`/`writeOnly` go from the schema and its union members, each reported with
+    its place; a schema without them comes back as the same object."""
+    member = {"type": "integer", "readOnly": True}
+    out, found = without_flags({"anyOf": [member, {"type": "null"}], "writeOnly": False})
+    assert out == {"anyOf": [{"type": "integer"}, {"type": "null"}]}
+    assert [(at, flag, value) for _, at, flag, value in found] == [
+        ("", "writeOnly", False), ("/anyOf/0", "readOnly", True)]
+    plain = {"type": "string", "properties": {"a": {"readOnly": True}}}
+    assert without_flags(plain) == (plain, [])
+
+
+READ_ONLY_ID = {
+    "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+    "paths": {"/items/{id}": {"put": {
+        "operationId": "putItem",
+        "parameters": [
+            {"name": "id", "in": "path", "required": True,
+             "schema": {"$ref": "#/components/schemas/Id"}},
+            {"name": "since", "in": "query",
+             "schema": {"type": "string", "format": "date-time", "readOnly": True}}],
+        "requestBody": {"content": {"application/json": {"schema": {
+            "$ref": "#/components/schemas/Item"}}}},
+        "responses": {"200": {"description": "ok"}}}}},
+    "components": {"schemas": {
+        "Id": {"type": "string", "readOnly": True, "description": "Managed by the API."},
+        "Item": {"type": "object", "writeOnly": True,
+                 "properties": {"id": {"$ref": "#/components/schemas/Id"},
+                                "name": {"type": "string"}}}}},
+}
+
+
+@pytest.mark.parametrize(("provider", "strict"), [("3.1", False), ("chatgpt", True)])
+def test_a_read_only_parameter_is_offered_without_the_flag(provider: str, strict: bool) -> None:
+    """A path parameter whose schema is a `readOnly` id type is still an argument, but its
+    schema (and the body's, and a query parameter's) no longer says `readOnly`/`writeOnly`;
+    each dropped flag is a loss naming the argument. A `readOnly` property of the body is
+    still left out of the request."""
+    fn = httpllm.compile(READ_ONLY_ID, provider, strict=strict).function("putItem")
+    props = fn.parameters["properties"]
+    assert list(props) == ["id", "since", "body"]
+    text = repr(props)
+    assert "readOnly" not in text and "writeOnly" not in text
+    body = props["body"]["anyOf"][0] if strict else props["body"]  # optional: or null
+    assert list(body["properties"]) == ["name"]
+    flags = sorted((x.pointer, x.keyword, x.note) for x in fn.losses
+                   if x.keyword in ("readOnly", "writeOnly") and x.action == "dropped"
+                   and "still sent" in x.note)
+    assert flags == [
+        ("#/components/schemas/Id/readOnly", "readOnly",
+         "readOnly describes properties; argument 'id' is still sent"),
+        ("#/components/schemas/Item/writeOnly", "writeOnly",
+         "writeOnly describes properties; the request body is still sent"),
+        ("#/paths/~1items~1{id}/put/parameters/1/schema/readOnly", "readOnly",
+         "readOnly describes properties; argument 'since' is still sent"),
+    ]
+    assert httpllm.compile(READ_ONLY_ID, provider, strict=strict).validate(
+        "putItem", {"id": "a1", "body": {"name": "n"}}).ok

@@ -1,8 +1,8 @@
 """Corpus census (issue 18, kinds 1 and 10): over every OpenAPI 3.x document of the `real`
-set, no request schema offers a `readOnly` property (chatgpt, strict and not), and no
-`$defs` name is defined differently by two tools of one document (llama and deepseek
-strict, whose servers merge every tool's `$defs`). `benchmarks/fidelity_census.py` prints
-the same counts."""
+set, no request schema offers a `readOnly` property and no argument's schema says `readOnly`
+(chatgpt, strict and not), and no `$defs` name is defined differently by two tools of one
+document (llama and deepseek strict, whose servers merge every tool's `$defs`).
+`benchmarks/fidelity_census.py` prints the same counts."""
 
 from __future__ import annotations
 
@@ -42,7 +42,8 @@ def _apps(provider: str, **options: Any) -> list[tuple[str, httpllm.Application]
 
 @pytest.mark.parametrize("strict", [False, True], ids=["chatgpt", "chatgpt-strict"])
 def test_no_request_schema_offers_read_only(strict: bool) -> None:
-    """No function of the real corpus asks the model for a readOnly property."""
+    """No function of the real corpus asks the model for a readOnly property, nor calls an
+    argument (a path id, a body) readOnly."""
     found = [f"{name} {fn.name} {at}" for name, app in _apps("chatgpt", strict=strict)
              for fn in app.functions for at in offered(fn.parameters)]
     assert found[:10] == [], f"{len(found)} readOnly properties offered"

@@ -62,6 +62,12 @@ def test_records_state_their_facts(name: str) -> None:
     assert dialect.name_max == 64
 
 
+def test_exclusive_unions_are_spelled_one_of_by_the_json_schema_targets() -> None:
+    """Only `3.1` and `mcp` spell a document's `oneOf` as `oneOf`; the others, whose rules
+    read `anyOf`, spell it `anyOf` with a loss."""
+    assert {n for n in providers() if get_dialect(n).one_of} == {"3.1", "mcp"}
+
+
 def test_strict_modes() -> None:
     """Which dialects have a strict mode, and which send examples natively."""
     strict = {n for n in MINE if get_dialect(n).has_strict}

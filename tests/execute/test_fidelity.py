@@ -26,15 +26,6 @@ from .fidelity import (
     sweep,
 )
 
-KNOWN_OPEN = {
-    "oneOf": (
-        "a value matching several branches of an original oneOf: the emended schema has "
-        "anyOf only (normalize/unions), so validate cannot tell; needs the schema side to "
-        "mark which unions were oneOf (issue 18 kind 8)"
-    ),
-}
-"""Rejection kinds still open, with the reason; the sweep fails on any other kind."""
-
 DOCUMENT: dict[str, Any] = {
     "openapi": "3.0.3",
     "info": {"title": "fidelity", "version": "1"},
@@ -125,7 +116,7 @@ def test_every_exclusion_says_what_it_works_around() -> None:
 @pytest.mark.parametrize(("provider", "strict"), DIALECTS)
 def test_fidelity_sweep(specs_dir: Path, provider: str, strict: bool) -> None:
     """Over the sample of real documents, no call validate accepts fails to build or is
-    rejected by the original document, but for the kinds still open (`KNOWN_OPEN`)."""
+    rejected by the original document (no kind is left open)."""
     total = Figures()
     for rel in SAMPLE:
         total.add(sweep(specs_dir / rel, provider, strict))
@@ -133,4 +124,4 @@ def test_fidelity_sweep(specs_dir: Path, provider: str, strict: bool) -> None:
     print(json.dumps({k: v for k, v in figures.items() if k != "findings"}))
     assert total.samples > 500 and total.accepted > total.samples // 2, figures
     assert not total.build_errors, figures
-    assert set(total.rejected) <= set(KNOWN_OPEN), figures
+    assert not total.rejected, figures

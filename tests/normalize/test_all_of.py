@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import httpllm
 from httpllm.errors import LimitExceeded
 from httpllm.normalize.all_of import Conflict, all_of, merge
+from httpllm.normalize.unions import EXCLUSIVE, as_one_of
 
 from ._support import (
     KEYS,
@@ -109,6 +110,31 @@ def test_unions_distribute() -> None:
         {"type": "integer", "minimum": 1},
         {"type": "integer", "minLength": 2},
     ]}
+
+
+def test_exclusive_unions_distribute_only_with_each_other() -> None:
+    """Two exclusive unions (`x-httpllm-oneOf`) distribute into an exclusive one; one
+    beside a plain union stays a union of its own (with its mark) in `allOf`; one beside
+    an object takes its keywords, still marked."""
+    ex = {"anyOf": [{"required": ["a"]}, {"required": ["b"]}], EXCLUSIVE: True}
+    plain = {"anyOf": [{"minProperties": 1}, {"maxProperties": 3}]}
+    both, _ = run(all_of, {"allOf": [ex, {**ex, "anyOf": [{"required": ["c"]}, S]}]})
+    assert both[EXCLUSIVE] is True and len(both["anyOf"]) == 4
+    assert run(all_of, {"allOf": [plain, ex]})[0] == {**plain, "allOf": [ex]}
+    assert run(all_of, {"allOf": [ex, plain]})[0] == {**ex, "allOf": [plain]}
+    assert run(all_of, {"allOf": [{"type": "object"}, ex]})[0] == {"type": "object", **ex}
+
+
+def test_exclusive_unions_merge_exactly() -> None:
+    """Read as `oneOf`, the merge of exclusive and plain unions accepts what the `allOf`
+    of them accepts."""
+    ex = {"anyOf": [{"required": ["a"]}, {"required": ["b"]}], EXCLUSIVE: True}
+    plain = {"anyOf": [{"required": ["b"]}, {"required": ["c"]}]}
+    for members in ([ex, plain], [plain, ex], [ex, {**ex, "anyOf": plain["anyOf"]}]):
+        before, after = {"allOf": members}, run(all_of, {"allOf": members})[0]
+        for keys in ("", "a", "b", "c", "ab", "ac", "bc", "abc"):
+            instance = dict.fromkeys(keys, 1)
+            assert valid(as_one_of(before), instance) == valid(as_one_of(after), instance)
 
 
 def test_one_surviving_union_member_is_merged_in() -> None:

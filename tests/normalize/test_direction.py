@@ -12,6 +12,7 @@ from httpllm._types import Direction
 from httpllm.errors import LimitExceeded
 from httpllm.normalize import emend
 from httpllm.normalize.direction import direction
+from httpllm.normalize.unions import EXCLUSIVE
 
 from ._support import HEAVY, Sampled, check_contract, check_pure, context, deep, run, valid
 
@@ -64,6 +65,13 @@ def test_openapi_only_keywords_go_and_examples_are_kept_aside() -> None:
                 passes=(direction,))
     assert out == {"type": "object", "properties": {"example": {"type": "integer"}}}
     assert ctx.examples == {"#/components/schemas/T": [{"example": 1}, {"example": 2}]}
+
+
+def test_the_exclusive_mark_stays_beside_its_union_only() -> None:
+    """`x-httpllm-oneOf` is normalize's own mark: kept beside an `anyOf`, dropped alone."""
+    marked = {"anyOf": [{"required": ["a"]}, {"required": ["b"]}], EXCLUSIVE: True}
+    assert run(direction, marked)[0] is marked
+    assert run(direction, {"type": "string", EXCLUSIVE: True})[0] == {"type": "string"}
 
 
 def test_nested_objects() -> None:

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 import httpllm
 from httpllm.errors import LimitExceeded
 from httpllm.normalize.discriminator import discriminator
+from httpllm.normalize.unions import EXCLUSIVE
 
 from ._support import HEAVY, Sampled, check_contract, check_pure, deep, run, valid
 
@@ -51,6 +52,15 @@ def test_mapping_keys_are_the_tags() -> None:
          "properties": {"channel": {"type": "string", "enum": ["sms"]},
                         "phone": {"type": "string"}}},
     ]}
+
+
+def test_tagged_variants_lose_the_exclusive_mark() -> None:
+    """A `oneOf` marked exclusive whose variants all get distinct required tags is no
+    longer marked: the tags make it exclusive already."""
+    out, _ = run(discriminator, union(**{EXCLUSIVE: True}), defs=DEFS)
+    assert EXCLUSIVE not in out and len(out["anyOf"]) == 2
+    untagged = {**union(**{EXCLUSIVE: True}), "anyOf": [{"$ref": "#/$defs/Email"}, SMS]}
+    assert run(discriminator, untagged, defs=DEFS)[0][EXCLUSIVE] is True
 
 
 def test_schema_names_without_mapping() -> None:

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from httpllm.errors import LimitExceeded
 from httpllm.normalize import PASSES, emend
 from httpllm.normalize.nullable import NULL, allows_null, nullable, with_null
+from httpllm.normalize.unions import EXCLUSIVE
 
 from ._support import (
     SETTINGS,
@@ -92,6 +93,17 @@ def test_wrapped_part_goes_through_the_later_passes() -> None:
               "properties": {"id": {"type": "string", "readOnly": True}}}
     assert emend(schema, context(), pointer="#", rewrite_ref=lambda n, at: n,
                  passes=PASSES) == {"anyOf": [{"type": "object", "properties": {}}, NULL]}
+
+
+def test_with_null_keeps_an_exclusive_union_exact() -> None:
+    """An exclusive union takes null as one more member when every member refuses null;
+    otherwise (a `$ref`, an untyped member) it becomes the member of a plain union with
+    null, its mark kept with its `anyOf`."""
+    typed = {"anyOf": [S, {"type": "object"}], EXCLUSIVE: True, "title": "t"}
+    assert with_null(typed) == {"title": "t", "anyOf": [S, {"type": "object"}, NULL],
+                                EXCLUSIVE: True}
+    loose = {"anyOf": [{"$ref": "#/$defs/A"}, {"required": ["a"]}], EXCLUSIVE: True}
+    assert with_null(loose) == {"anyOf": [loose, NULL]}
 
 
 def test_allows_null_and_with_null() -> None:

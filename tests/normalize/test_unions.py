@@ -9,25 +9,44 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from httpllm.errors import LimitExceeded
-from httpllm.normalize.unions import unions
+from httpllm.normalize.unions import EXCLUSIVE, as_one_of, disjoint, unions
+from httpllm.walk import children
 
-from ._support import SETTINGS, Sampled, check_contract, check_pure, deep, run, scalar_schemas
+from ._support import (
+    SETTINGS,
+    Sampled,
+    check_contract,
+    check_pure,
+    deep,
+    run,
+    scalar_schemas,
+    valid,
+)
 
 S, INT, N = {"type": "string"}, {"type": "integer"}, {"type": "null"}
+X = EXCLUSIVE
 
 
 @pytest.mark.parametrize(
     ("schema", "out"),
     [
         ({"oneOf": [S, INT]}, {"anyOf": [S, INT]}),
-        ({"oneOf": [S, {"anyOf": [S, N]}]}, {"anyOf": [S, N]}),
+        ({"anyOf": [S, {"anyOf": [S, N]}]}, {"anyOf": [S, N]}),
+        # A string matches both alternatives: only null is valid. Exclusive, not spliced.
+        ({"oneOf": [S, {"anyOf": [S, N]}]}, {"anyOf": [S, {"anyOf": [S, N]}], X: True}),
         ({"anyOf": [N, S, INT]}, {"anyOf": [S, INT, N]}),
         ({"anyOf": [{"anyOf": [{"anyOf": [INT, S]}], "title": "t"}]}, {"anyOf": [INT, S]}),
-        ({"oneOf": [S, {**S}], "description": "d"}, {"type": "string", "description": "d"}),
+        ({"anyOf": [S, {**S}], "description": "d"}, {"type": "string", "description": "d"}),
+        # No value matches exactly one of two equal alternatives: kept as written.
+        ({"oneOf": [S, {**S}], "description": "d"}, {"description": "d", "anyOf": [S, S],
+                                                      X: True}),
         ({"oneOf": [{"type": "string", "description": "inner"}], "description": "outer"},
          {"type": "string", "description": "outer"}),
         ({"oneOf": [S], "maxLength": 3}, {"maxLength": 3, "allOf": [S]}),
-        ({"oneOf": [S, True]}, {"anyOf": [S, True]}),
+        ({"oneOf": [S, True]}, {"anyOf": [S, True], X: True}),
+        ({"oneOf": [{"required": ["a"]}, N]}, {"anyOf": [{"required": ["a"]}, N], X: True}),
+        ({"oneOf": [{"enum": ["a", 1]}, {"const": True}]}, {"anyOf": [{"enum": ["a", 1]},
+                                                                   {"const": True}]}),
         ({"oneOf": [S, INT], "anyOf": [INT, N]},
          {"allOf": [{"anyOf": [S, INT]}], "anyOf": [INT, N]}),
     ],
@@ -36,6 +55,56 @@ def test_examples(schema: dict[str, Any], out: dict[str, Any]) -> None:
     """One flat `anyOf`: nested bare unions spliced, duplicates once, null last, one member
     unwrapped; `oneOf` beside `anyOf` becomes an `allOf` member."""
     assert run(unions, schema) == (out, [])
+
+
+def test_overlapping_one_of_is_marked_exclusive() -> None:
+    """Two object alternatives one value can match both of: `anyOf` marked exclusive (the
+    members kept as written), and `as_one_of` spells it `oneOf` again."""
+    a = {"type": "object", "properties": {"a": S}}
+    b = {"type": "object", "properties": {"b": S}, "required": ["b"]}
+    out, _ = run(unions, {"oneOf": [a, b], "description": "d"})
+    assert out == {"description": "d", "anyOf": [a, b], X: True}
+    assert as_one_of(out) == {"description": "d", "oneOf": [a, b]}
+
+
+def test_response_one_of_is_not_marked() -> None:
+    """Response schemas are not checked by validate: their `oneOf` is a plain `anyOf`."""
+    a, b = {"required": ["a"]}, {"required": ["b"]}
+    assert run(unions, {"oneOf": [a, b]}, direction="response")[0] == {"anyOf": [a, b]}
+
+
+def test_one_of_beside_any_of_keeps_its_mark_in_all_of() -> None:
+    """`oneOf` and `anyOf` on one node: the `oneOf` goes into `allOf`, still exclusive."""
+    a, b = {"required": ["a"]}, {"required": ["b"]}
+    out, _ = run(unions, {"oneOf": [a, b], "anyOf": [S, N]})
+    assert out == {"allOf": [{"anyOf": [a, b], X: True}], "anyOf": [S, N]}
+
+
+@pytest.mark.parametrize(
+    ("members", "apart"),
+    [
+        ([S, INT, N], True),
+        ([INT, {"type": "number"}], False),
+        ([{"const": 1}, {"enum": [1.0, 2]}], False),
+        ([{"const": 1}, {"const": True}], True),
+        ([{"enum": ["a"]}, INT], True),
+        ([{"enum": ["a"]}, S], False),
+        ([{"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]},
+          {"type": "object", "properties": {"k": {"enum": ["b"]}}, "required": ["k"]}], True),
+        ([{"properties": {"k": {"const": "a"}}, "required": ["k"]},
+          {"properties": {"k": {"enum": ["b"]}}, "required": ["k"]}], False),
+        ([{"type": "object", "properties": {"k": {"const": "a"}}, "required": ["k"]},
+          {"type": "object", "properties": {"k": {"enum": ["b"]}}}], False),
+        ([{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/B"}], True),
+        ([{"$ref": "#/$defs/A"}, {"$ref": "#/$defs/C"}], False),
+    ],
+)
+def test_disjoint(members: list[Any], apart: bool) -> None:
+    """Alternatives are disjoint by type (integer inside number), listed values (`1` is
+    `1.0`, not `true`), or a tag both require with distinct values where one is an object
+    (untyped, a string satisfies both); `$ref`s are read through the resolver."""
+    defs = {"A": S, "B": INT, "C": {}}
+    assert disjoint(members, defs.get) is apart
 
 
 def test_a_discriminated_union_of_one_stays_a_union() -> None:
@@ -78,12 +147,17 @@ def union_schemas() -> st.SearchStrategy[dict[str, Any]]:
 @SETTINGS
 def test_pure_fixpoint(schema: dict[str, Any]) -> None:
     """The pass is a fixpoint, deterministic, pure, and identity when nothing changes; the
-    result has no `oneOf` and no bare union inside a union."""
+    result has no `oneOf` and no bare union inside a union, but as an alternative of an
+    exclusive one."""
     out = check_pure(unions, schema)
-    text = repr(out)
-    assert "oneOf" not in text
-    for member in out.get("anyOf", []):
-        assert not (isinstance(member, dict) and set(member) == {"anyOf"})
+    stack = [out]
+    while stack:
+        node = stack.pop()
+        assert "oneOf" not in node
+        if node.get(X) is not True:
+            for member in node.get("anyOf", []):
+                assert not (isinstance(member, dict) and set(member) == {"anyOf"})
+        stack.extend(sub for _, _, sub in children(node) if isinstance(sub, dict))
 
 
 def test_widens_only_where_one_of_overlaps() -> None:
@@ -99,6 +173,31 @@ def test_widens_only_where_one_of_overlaps() -> None:
         sampled.add(check_contract(schema, out, data, contract))
 
     widens()
+    sampled.check()
+
+
+@pytest.mark.parametrize("schema", [
+    {"oneOf": [S, {"oneOf": [S]}, {"anyOf": [{"enum": [2]}]}]},
+])
+def test_found_by_the_properties(schema: dict[str, Any]) -> None:
+    """Pinned: alternatives that become equal once emended are kept, and stay exclusive."""
+    out, _ = run(unions, schema)
+    for instance in ("", 2, None):
+        assert valid(schema, instance) == valid(as_one_of(out), instance)
+
+
+def test_equivalent_with_the_mark_read_as_one_of() -> None:
+    """Read with its marks as `oneOf` (`as_one_of`, what validate checks), the result
+    accepts exactly the input's instances."""
+    sampled = Sampled()
+
+    @given(union_schemas(), st.data())
+    @SETTINGS
+    def equivalent(schema: dict[str, Any], data: st.DataObject) -> None:
+        out = as_one_of(run(unions, schema)[0])
+        sampled.add(check_contract(schema, out, data, "equivalent"))
+
+    equivalent()
     sampled.check()
 
 

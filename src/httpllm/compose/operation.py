@@ -25,6 +25,7 @@ from httpllm.compose.parameters import (
     ParameterSpec,
     argument_names,
     pick_media_type,
+    without_flags,
 )
 from httpllm.compose.responses import ResponseSite
 from httpllm.errors import HttpllmError, SpecError
@@ -136,7 +137,8 @@ class Composer:
         self._requirements: IdentityMemo[tuple[tuple[dict[str, Any], ...],
                                                dict[str, Any]]] = IdentityMemo()
         self._server_lists: IdentityMemo[tuple[Server, ...]] = IdentityMemo()
-        self._arguments: IdentityMemo[tuple[Argument, dict[str, Schema]]] = IdentityMemo()
+        self._arguments: IdentityMemo[tuple[Argument, dict[str, Schema], tuple[Loss, ...]]] = (
+            IdentityMemo())
         self._dropped: IdentityMemo[list[Loss]] = IdentityMemo()
 
     # -- step 1 ---------------------------------------------------------------------
@@ -353,15 +355,11 @@ class Composer:
         for name, spec in specs:
             losses.update(dict.fromkeys(self._losses(spec)))
             hit = self._arguments.get(spec, name, inliner.reference)
-            if hit is not None:
-                argument, found = hit
-            else:
-                schema, found = inliner.root(spec.schema, "request",
-                                             pointer=join(spec.pointer, "schema"))
-                argument = self._argument(spec, name, schema)
-                self._arguments.put(spec, (argument, found), name, inliner.reference)
-                # Losses inside an argument's own schema point into the document.
-                inliner.origin(schema, spec.schema_pointer)
+            if hit is None:
+                hit = self._arguments.put(spec, self._inlined(spec, name, inliner), name,
+                                          inliner.reference)
+            argument, found, flags = hit
+            losses.update(dict.fromkeys(flags))
             defs.update(found)
             if separate is not None and separate(argument):
                 argument = replace(argument, separated=True)
@@ -395,6 +393,23 @@ class Composer:
             extra={"accept": draft.accept, **self._form_style(site)},
             losses=tuple(losses),
         )
+
+    def _inlined(self, spec: ParameterSpec, name: str, inliner: Inliner
+                 ) -> tuple[Argument, dict[str, Schema], tuple[Loss, ...]]:
+        """The argument of a spec with its schema inlined, the ``$defs`` it keeps, and the
+        losses of the ``readOnly``/``writeOnly`` flags its schema no longer carries
+        (:func:`~httpllm.compose.parameters.without_flags`)."""
+        inlined, found = inliner.root(spec.schema, "request", pointer=join(spec.pointer, "schema"))
+        schema, flags = without_flags(inlined)
+        where = inliner.origins.get(id(inlined), spec.schema_pointer)
+        what = "the request body" if spec.location == "body" else f"argument {name!r}"
+        losses = tuple(Loss(pointer=f"{inliner.origins.get(id(node), where + at)}/{flag}",
+                            keyword=flag, action="dropped", value=value,
+                            note=f"{flag} describes properties; {what} is still sent")
+                       for node, at, flag, value in flags)
+        # Losses inside an argument's own schema point into the document.
+        inliner.origin(schema, where)
+        return self._argument(spec, name, schema), found, losses
 
     def _form_style(self, site: OperationSite) -> dict[str, Any]:
         """``{"form_style": ...}`` unless the default: the operation's

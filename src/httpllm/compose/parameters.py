@@ -28,6 +28,7 @@ __all__ = [
     "argument_names",
     "pick_media_type",
     "as_validated",
+    "without_flags",
 ]
 
 BODY = "body"
@@ -41,6 +42,46 @@ _MEDIA_PREFERENCE = (
     "text/plain",
     "application/octet-stream",
 )
+
+
+_FLAGS = ("readOnly", "writeOnly")
+_ALTERNATIVES = ("anyOf", "allOf")
+
+
+def _unflag(node: Any, found: list[tuple[Any, str, str, Any]], at: str) -> Any:
+    if not isinstance(node, dict) or ("readOnly" not in node and "writeOnly" not in node):
+        return node
+    found.extend((node, at, flag, node[flag]) for flag in _FLAGS if flag in node)
+    return {k: v for k, v in node.items() if k not in _FLAGS}
+
+
+def without_flags(schema: Schema) -> tuple[Schema, list[tuple[Any, str, str, Any]]]:
+    """An argument's schema without ``readOnly``/``writeOnly`` on itself or on a member of
+    its ``anyOf``/``allOf`` (one level: unions are flat), and what was dropped as
+    ``(node it was on, pointer relative to the schema, flag, value)``. The same object when
+    there is nothing to drop. A ``$ref``'s target is shared with other places and kept.
+
+    The flags speak of properties: a parameter (or a request body) is sent whatever its
+    schema says, so the schema the model sees must not call the argument read-only.
+
+    >>> without_flags({"type": "string", "readOnly": True})[0]
+    {'type': 'string'}
+
+    Source: OpenAPI 3.0.3 section 4.7.24.1 (``readOnly``: "Relevant only for Schema
+    `properties` definitions"); JSON Schema Validation 2020-12 section 9.4.
+    """
+    found: list[tuple[Any, str, str, Any]] = []
+    out = _unflag(schema, found, "")
+    if not isinstance(out, dict):
+        return out, found
+    for keyword in _ALTERNATIVES:
+        members = out.get(keyword)
+        if not isinstance(members, list):
+            continue
+        kept = [_unflag(m, found, f"/{keyword}/{i}") for i, m in enumerate(members)]
+        if any(a is not b for a, b in zip(kept, members, strict=True)):
+            out = {**out, keyword: kept}
+    return out, found
 
 
 @dataclass(slots=True)

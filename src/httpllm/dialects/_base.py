@@ -106,6 +106,12 @@ class Dialect:
             is unrolled with ``Options.unroll`` or the function is reported).
         union: the union keyword the provider spells (``"anyOf"``).
         union_at_root: whether the parameters root may be a union (no provider allows it).
+        one_of: whether an exclusive union (a document ``oneOf`` whose alternatives may
+            overlap, which ``validate`` enforces as ``oneOf``) is spelled ``oneOf`` where
+            the keyword is kept; ``False`` (the default): ``anyOf``, with a ``rewritten``
+            loss. ``True`` only where every rule reads a ``oneOf`` as well as an ``anyOf``
+            (the JSON Schema targets ``3.1`` and ``mcp``). Source: JSON Schema 2020-12
+            section 10.2.1.3.
         name_max: longest function name, in characters.
         name_pattern: regular expression a function name must match.
         description_max: longest function description, in characters (``None``: no limit).
@@ -161,6 +167,7 @@ class Dialect:
     refs: Literal["keep", "inline"] = "keep"
     union: Literal["anyOf", "oneOf"] = "anyOf"
     union_at_root: bool = False
+    one_of: bool = False
     name_max: int = 64
     name_pattern: str = r"^[a-zA-Z0-9_-]{1,64}$"
     description_max: int | None = None

@@ -9,12 +9,14 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext, Rule
+from httpllm.normalize.unions import EXCLUSIVE
 
 __all__ = [
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
     "Test",
     "describe",
+    "exclusive_unions",
     "filter_keywords",
     "to_description",
 ]
@@ -63,12 +65,41 @@ def describe(node: dict[str, Any], tags: list[tuple[str, Any]]) -> dict[str, Any
     return {**node, "description": f"{text}\n{body}" if isinstance(text, str) and text else body}
 
 
+def _kept(ctx: RenderContext) -> frozenset[str] | None:
+    """The keywords the dialect keeps in this mode (``None``: all)."""
+    if ctx.strict and ctx.dialect.strict_keywords is not None:
+        return ctx.dialect.strict_keywords
+    return ctx.dialect.keywords
+
+
+def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """An exclusive union (``anyOf`` marked :data:`~httpllm.normalize.unions.EXCLUSIVE`, a
+    document ``oneOf``) as the dialect spells it: ``oneOf`` where ``Dialect.one_of`` and
+    the keyword is kept, else ``anyOf`` with a ``rewritten`` loss (``validate`` still
+    accepts exactly one alternative). The mark itself never reaches a tool: the renderer
+    runs this rule first on every node, for every dialect, registered ones included.
+
+    >>> exclusive_unions({"anyOf": [{}, {"required": ["a"]}], "x-httpllm-oneOf": True},
+    ...                  CTX)  # a dialect with one_of=True
+    {'oneOf': [{}, {'required': ['a']}]}
+    """
+    if EXCLUSIVE not in node:
+        return node
+    out = {k: v for k, v in node.items() if k != EXCLUSIVE}
+    if node[EXCLUSIVE] is not True or "anyOf" not in out:
+        return out
+    keep = _kept(ctx)
+    if ctx.dialect.one_of and (keep is None or "oneOf" in keep):
+        return {("oneOf" if k == "anyOf" else k): v for k, v in out.items()}
+    ctx.lose("oneOf", "rewritten", None,
+             "spelled anyOf; validate still accepts exactly one alternative")
+    return out
+
+
 def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Keep the dialect's keywords; constraints (and with ``strip_constraints``, every
     validation keyword) go into the description, anything else is dropped."""
-    keep = ctx.dialect.keywords
-    if ctx.strict and ctx.dialect.strict_keywords is not None:
-        keep = ctx.dialect.strict_keywords
+    keep = _kept(ctx)
     strip = ctx.options.strip_constraints
     if not strip and (keep is None or keep.issuperset(node)):
         return node

@@ -7,9 +7,12 @@ the hardest shape for a model and, for some providers, one they cannot take. Wit
 requires with one value of its own), else the named schema the variant came from, else its
 position (``1``, ``2`` ...); names are sanitized, at most 64 characters and unique. Each
 function sends the same operation: ``Function.extra["split_of"]`` is the unsplit name and
-``Function.extra["variant"]`` the variant; its ``schema`` and body argument hold that
-variant only, so ``validate`` checks the variant the model chose. A ``null`` member stays
-allowed in every variant. Without the option the union is left as it is (``anyOf``).
+``Function.extra["variant"]`` the variant; its body argument holds that variant only, and so
+does its ``schema``, so ``validate`` checks the variant the model chose; where the union was
+an exclusive ``oneOf`` (:data:`~httpllm.normalize.unions.EXCLUSIVE`) the ``schema`` is the
+variant and the union (so a value matching two variants is still refused, as the document
+refuses it). A ``null`` member stays allowed in every variant. Without the option the union
+is left as it is (``anyOf``).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.loss import Loss
+from httpllm.normalize.unions import EXCLUSIVE
 from httpllm.pointer import unescape
 from httpllm.records import Function
 
@@ -71,7 +75,7 @@ def variants(body: Schema, origins: dict[int, str]) -> list[tuple[str, Schema]]:
     if len(members) < 2:
         return []
     labels = _tags(members) or [_label(m, i, origins) for i, m in enumerate(members)]
-    outer = {k: v for k, v in body.items() if k != "anyOf"}
+    outer = {k: v for k, v in body.items() if k != "anyOf" and k != EXCLUSIVE}
     out = []
     for label, member in zip(labels, members, strict=True):
         schema = {**outer, "anyOf": [member, {"type": "null"}]} if nullable else (
@@ -91,13 +95,16 @@ def split(function: Function, origins: dict[int, str],
     """
     body = next((a for a in function.arguments if a.location == "body"), None)
     props = function.schema.get("properties", {}) if isinstance(function.schema, dict) else {}
-    found = variants(props.get(body.name), origins) if body is not None else []
+    union = props.get(body.name) if body is not None else None
+    found = variants(union, origins) if body is not None else []
     if body is None or not found:
         return [function]
+    exclusive = isinstance(union, dict) and union.get(EXCLUSIVE) is True
     out = []
     for label, schema in found:
         name = claim(f"{function.name}__{label}")
-        root = {**function.schema, "properties": {**props, body.name: schema}}
+        checked = {"allOf": [schema, union]} if exclusive else schema
+        root = {**function.schema, "properties": {**props, body.name: checked}}
         shown = function.parameters
         if isinstance(shown, dict) and body.name in shown.get("properties", {}):
             shown = {**shown, "properties": {**shown["properties"], body.name: schema}}

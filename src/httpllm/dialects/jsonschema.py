@@ -29,6 +29,7 @@ JSON_SCHEMA = Dialect(
     aliases=("jsonschema", "json-schema"),
     keywords=None,
     refs="keep",
+    one_of=True,
     rules=(filter_keywords,),
     envelope=_envelope,
     outputs=True,

@@ -88,6 +88,7 @@ MCP = Dialect(
     keywords=None,
     refs="keep",
     union="anyOf",
+    one_of=True,
     rules=(filter_keywords,),
     finish=_record_wrap,
     envelope=_envelope,

@@ -6,6 +6,10 @@ its ``pattern`` and ``format: regex`` follow ECMA-262 as JSON Schema requires, w
 assert ``date-time``, ``email``, ``uri`` and the other formats, which ``jsonschema`` skips
 silently without them. Its errors are turned into :class:`ArgumentError` records; a failed
 ``anyOf`` is reported through the alternative the value came closest to.
+
+The validator is compiled once per function from ``function.schema`` with every exclusive
+union spelled ``oneOf`` again (:func:`httpllm.normalize.unions.as_one_of`): where the
+document wrote ``oneOf``, a value matching several alternatives is refused, naming them.
 """
 
 from __future__ import annotations
@@ -33,7 +37,9 @@ from httpllm.execute.feedback import (
     show,
     where,
 )
+from httpllm.normalize.unions import as_one_of
 from httpllm.records import Argument, Function
+from httpllm.walk import IN_MAPPING
 
 __all__ = ["MAX_DEPTH", "omit_nulls", "validate"]
 
@@ -70,8 +76,10 @@ def validate(
     """Decode a tool call and check it against ``function.schema``.
 
     Every constraint of the original schema is enforced, including those a dialect stripped
-    (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``), and the
-    ranges of numeric formats (``int32``: -2**31 to 2**31 - 1, ``float`` ...). OpenAPI's
+    (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``), the
+    ranges of numeric formats (``int32``: -2**31 to 2**31 - 1, ``float`` ...) and ``oneOf``
+    (a value matching several of its alternatives is an error naming them, even where the
+    tool spells the union ``anyOf``). OpenAPI's
     parameter rules are checked too: an empty string for a query parameter without
     ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section 4.8.12.2); top-level names outside
     the parameter map are errors. So is a value the request would not carry
@@ -234,40 +242,47 @@ def _without(args: dict[str, Any], pointers: list[str]) -> dict[str, Any]:
 _CACHE_SIZE = 256
 """Compiled validators kept (least recently used dropped first)."""
 
-_compiled: OrderedDict[int, tuple[Schema, Schema, jsonschema_rs.Validator]] = OrderedDict()
-"""``id(function.schema)`` -> (that schema, its bounded copy, the validator compiled from
-the copy). The schema itself is held so its id cannot be reused while the entry lives."""
+_Compiled = tuple[Schema, Schema, jsonschema_rs.Validator]
+"""(the validation schema, its bounded copy, the validator compiled from the copy)."""
+
+_compiled: OrderedDict[int, tuple[Schema, _Compiled]] = OrderedDict()
+"""``id(function.schema)`` -> (that schema, what :func:`_validator` derived from it). The
+schema itself is held so its id cannot be reused while the entry lives."""
 
 _compiled_lock = threading.Lock()
 
 
-def _validator(function: Function) -> tuple[Schema, jsonschema_rs.Validator]:
-    """The bounded copy of ``function.schema`` (:func:`.formats.bounded`) and the validator
-    compiled from it, memoized per function schema."""
+def _validator(function: Function) -> _Compiled:
+    """The validation schema of ``function.schema`` (exclusive unions spelled ``oneOf``:
+    :func:`~httpllm.normalize.unions.as_one_of`), its bounded copy
+    (:func:`.formats.bounded`) and the validator compiled from that, memoized per function
+    schema."""
     key = id(function.schema)
     with _compiled_lock:
         hit = _compiled.get(key)
         if hit is not None and hit[0] is function.schema:
             _compiled.move_to_end(key)
-            return hit[1], hit[2]
+            return hit[1]
     try:
-        with_bounds = formats.bounded(function.schema)
+        exact = as_one_of(function.schema)
+        with_bounds = formats.bounded(exact)
         validator = jsonschema_rs.Draft202012Validator(
             with_bounds, validate_formats=True, formats=_FORMATS, offline=True
         )
     except (jsonschema_rs.ValidationError, ValueError, LimitExceeded) as exc:
         message = f"{function.name}: the function's schema is not valid JSON Schema: {exc}"
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
+    made = (exact, with_bounds, validator)
     with _compiled_lock:
-        _compiled[key] = (function.schema, with_bounds, validator)
+        _compiled[key] = (function.schema, made)
         _compiled.move_to_end(key)
         while len(_compiled) > _CACHE_SIZE:
             _compiled.popitem(last=False)
-    return with_bounds, validator
+    return made
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
-    with_bounds, validator = _validator(function)
+    exact, with_bounds, validator = _validator(function)
     try:
         raw = list(validator.iter_errors(instance))
     except (ValueError, TypeError) as exc:
@@ -283,7 +298,7 @@ def _schema_errors(function: Function, instance: dict[str, Any]) -> list[Argumen
                 continue
             out.append(_union_error(error))
             continue
-        out.extend(_convert(function, with_bounds, error))
+        out.extend(_convert(exact, with_bounds, error))
     return out
 
 
@@ -355,7 +370,19 @@ def _instance_pointer(path: list[str | int]) -> str:
 
 
 def _schema_pointer(path: list[str | int]) -> str:
-    return pointer.join("#", *path)
+    """A validator's schema path as a pointer into ``Function.schema``, where an exclusive
+    union is spelled ``anyOf`` (a ``oneOf`` keyword, not a property named so, is one)."""
+    tokens: list[str | int] = []
+    name = False
+    for token in path:
+        tokens.append("anyOf" if token == "oneOf" and not name else token)
+        name = not name and token in IN_MAPPING
+    return pointer.join("#", *tokens)
+
+
+def _resolve(schema: Schema, path: list[str | int]) -> Any:
+    """The node at a validator's schema path in the schema it was compiled from."""
+    return resolve(pointer.join("#", *path), schema)
 
 
 def _received(value: Any, *, typed: bool = False) -> str:
@@ -446,14 +473,16 @@ def _keyword(error: jsonschema_rs.ValidationError) -> str:
 
 
 def _convert(
-    function: Function, with_bounds: Schema, error: jsonschema_rs.ValidationError
+    exact: Schema, with_bounds: Schema, error: jsonschema_rs.ValidationError
 ) -> list[ArgumentError]:
+    """One validator error as :class:`ArgumentError` records; ``exact`` is the validation
+    schema (:func:`_validator`), ``with_bounds`` its bounded copy."""
     kinds = jsonschema_rs.ValidationErrorKind
     kind = error.kind
     path = list(error.instance_path)
     schema_at = _schema_pointer(error.schema_path)
     if isinstance(kind, (kinds.Minimum, kinds.Maximum)):
-        fmt = formats.format_of_bound(function.schema, with_bounds, list(error.schema_path))
+        fmt = formats.format_of_bound(exact, with_bounds, list(error.schema_path))
         if fmt is not None:
             return [
                 argument_error(
@@ -469,7 +498,7 @@ def _convert(
             argument_error(
                 _instance_pointer(path),
                 "oneOf",
-                _ambiguity(function, error),
+                _ambiguity(with_bounds, error),
                 _received(error.instance, typed=True),
                 schema_at,
             )
@@ -485,7 +514,7 @@ def _convert(
             )
         ]
     if isinstance(kind, (kinds.AdditionalProperties, kinds.UnevaluatedProperties)):
-        allowed = _allowed(function, error.schema_path)
+        allowed = _allowed(with_bounds, error.schema_path)
         instance = error.instance if isinstance(error.instance, dict) else {}
         return [
             argument_error(
@@ -509,12 +538,13 @@ def _convert(
     ]
 
 
-def _ambiguity(function: Function, error: jsonschema_rs.ValidationError) -> str:
+def _ambiguity(schema: Schema, error: jsonschema_rs.ValidationError) -> str:
     """The expected phrase for a value that matches several ``oneOf`` alternatives: which
-    ones it matches (by ``title`` or ``$ref`` name), and what tells them apart."""
+    ones it matches (by ``title`` or ``$ref`` name, else position), and what tells them
+    apart. ``schema``: the one the validator was compiled from."""
     kind = error.kind
     matched = [i for i, branch in enumerate(getattr(kind, "context", ())) if not branch]
-    node = resolve(_schema_pointer(error.schema_path), function.schema)
+    node = _resolve(schema, list(error.schema_path))
     members = node if isinstance(node, list) else []
     names = [_alternative_name(members[i], i) if i < len(members) else f"#{i + 1}"
              for i in matched]
@@ -523,18 +553,30 @@ def _ambiguity(function: Function, error: jsonschema_rs.ValidationError) -> str:
             "or the tag value that only the intended one has")
 
 
+_NAME_MAX = 60
+"""Longest description shown to name an alternative, in characters."""
+
+
 def _alternative_name(member: Any, index: int) -> str:
+    """``"Card"`` (its title or ``$ref`` name), else ``alternative 2 ("Pay by card")``
+    (its position in the union, and the first line of its description)."""
     if isinstance(member, dict):
         if isinstance(member.get("title"), str):
             return f'"{member["title"]}"'
         if isinstance(member.get("$ref"), str):
             return f'"{member["$ref"].rsplit("/", 1)[-1]}"'
+        text = member.get("description")
+        if isinstance(text, str) and text.strip():
+            line = text.strip().splitlines()[0]
+            line = line if len(line) <= _NAME_MAX else line[: _NAME_MAX - 1] + "…"
+            return f'alternative {index + 1} ("{line}")'
     return f"alternative {index + 1}"
 
 
-def _allowed(function: Function, schema_path: list[str | int]) -> str:
-    """``" (allowed: a, b)"``: the declared properties beside a failed ``additionalProperties``."""
-    node = resolve(_schema_pointer(schema_path[:-1]), function.schema)
+def _allowed(schema: Schema, schema_path: list[str | int]) -> str:
+    """``" (allowed: a, b)"``: the declared properties beside a failed ``additionalProperties``
+    (``schema``: the one the validator was compiled from)."""
+    node = _resolve(schema, list(schema_path[:-1]))
     names = list(node.get("properties", {})) if isinstance(node, dict) else []
     return f" (allowed: {', '.join(names)})" if names else ""
 

@@ -1,8 +1,10 @@
 """Normalize: staged, pure passes that turn document schemas into *emended schemas*.
 
-The emended form is a JSON Schema 2020-12 subset: one union keyword (``anyOf``), null as
-a ``{"type": "null"}`` member, ``allOf`` merged, discriminator tags required, direction
-applied, no OpenAPI-only keywords, every ``$ref`` rewritten to ``#/$defs/<name>``.
+The emended form is a JSON Schema 2020-12 subset: one union keyword (``anyOf``; a request
+``oneOf`` whose alternatives may overlap is marked exclusive beside it, see
+:mod:`.unions`), null as a ``{"type": "null"}`` member, ``allOf`` merged, discriminator
+tags required, direction applied, no OpenAPI-only keywords, every ``$ref`` rewritten to
+``#/$defs/<name>``.
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
 tuple to it, so a new pass costs no new walk. The order matters: 3.0 exclusive bounds are

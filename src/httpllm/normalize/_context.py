@@ -10,8 +10,8 @@ from typing import Any
 from httpllm._types import Direction, Schema
 from httpllm.loss import Loss
 
-__all__ = ["ANNOTATIONS", "OPENAPI_ONLY", "PassContext", "canonical", "describes", "is_ref",
-           "ref_name"]
+__all__ = ["ANNOTATIONS", "EXCLUSIVE", "OPENAPI_ONLY", "PassContext", "canonical", "describes",
+           "is_ref", "ref_name", "value_key"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
@@ -26,7 +26,16 @@ OPENAPI_ONLY = frozenset(
 )
 """Keywords the emended form does not keep: OpenAPI's own (``example``, ``xml`` ...) and
 identifiers that would change how a ``$ref`` resolves (every ``$ref`` points into the
-root ``$defs``). ``x-*`` extensions go too."""
+root ``$defs``). ``x-*`` extensions go too, but for :data:`EXCLUSIVE`."""
+
+EXCLUSIVE = "x-httpllm-oneOf"
+"""The private mark of an *exclusive* union: an emended ``anyOf`` that the document wrote as
+a ``oneOf`` whose alternatives may overlap (``{"anyOf": [A, B], "x-httpllm-oneOf": true}``).
+The emended form keeps one union keyword, so every pass and dialect rule reads ``anyOf``;
+``execute.validate`` reads the mark as ``oneOf`` (exactly one alternative), and the renderer
+spells it ``oneOf`` or ``anyOf`` (with a loss) and never lets it reach a tool. It belongs to
+the ``anyOf`` beside it: a pass that moves or rebuilds that ``anyOf`` moves the mark with it,
+or drops it where exclusivity no longer holds."""
 
 
 def _unflagged(name: str, flag: str) -> bool:
@@ -44,6 +53,13 @@ def _no_subtypes() -> list[tuple[str, list[str]]]:
 canonical: Callable[[Any], str] = json.JSONEncoder(sort_keys=True, default=str).encode
 """A value's JSON text with sorted keys, for comparing schemas and values by content (one
 encoder for every call: ``json.dumps`` with options builds one per call)."""
+
+
+def value_key(value: Any) -> str:
+    """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, ``true`` is not."""
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return canonical(value)
 
 
 @dataclass(slots=True)
@@ -90,8 +106,10 @@ class PassContext:
 def describes(key: str) -> bool:
     """Whether a keyword describes rather than constrains: an annotation, an OpenAPI-only
     keyword or an ``x-`` extension. Such keywords stay on the outside of a union a pass
-    builds around a node (where the direction pass drops the OpenAPI-only ones)."""
-    return key in ANNOTATIONS or key in OPENAPI_ONLY or key.startswith("x-")
+    builds around a node (where the direction pass drops the OpenAPI-only ones).
+    :data:`EXCLUSIVE` constrains: it stays with its ``anyOf``."""
+    return key in ANNOTATIONS or key in OPENAPI_ONLY or (key.startswith("x-")
+                                                         and key != EXCLUSIVE)
 
 
 def is_ref(node: Any) -> bool:

@@ -16,7 +16,15 @@ from collections.abc import Callable
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext, canonical, is_ref, ref_name
+from httpllm.normalize._context import (
+    ANNOTATIONS,
+    EXCLUSIVE,
+    PassContext,
+    canonical,
+    is_ref,
+    ref_name,
+    value_key,
+)
 from httpllm.normalize.mixed_types import matches as _matches
 
 __all__ = ["Conflict", "all_of", "merge"]
@@ -118,16 +126,28 @@ def _merge_closed(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> 
         out["additionalProperties"] = True
 
 
+def _union(node: dict[str, Any]) -> dict[str, Any]:
+    """The node's ``anyOf`` with its :data:`EXCLUSIVE` mark, if it has one."""
+    return {k: node[k] for k in ("anyOf", EXCLUSIVE) if k in node}
+
+
 def _merge_unions(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
                   depth: int) -> list[Schema]:
+    """Distribute two unions into one (each member a merged pair); an exclusive union
+    (:data:`EXCLUSIVE`) beside a plain one is not distributed: "exactly one of A" and "at
+    least one of B" is no one union of pairs. Two exclusive unions give an exclusive one
+    (a value matches exactly one pair exactly when it matches one member of each)."""
     ua, ub = a.get("anyOf"), b.get("anyOf")
     if ua is None or ub is None:
         if ua is not None or ub is not None:
-            out["anyOf"] = ua if ua is not None else ub
+            out.update(_union(a if ua is not None else b))
         return []
-    if len(ua) * len(ub) > _MAX_UNION:
-        out["anyOf"] = ua
-        return [{"anyOf": ub}]
+    exclusive = a.get(EXCLUSIVE) is True
+    if len(ua) * len(ub) > _MAX_UNION or exclusive != (b.get(EXCLUSIVE) is True):
+        out.update(_union(a))
+        return [_union(b)]
+    if exclusive:
+        out[EXCLUSIVE] = True
     members: list[Schema] = []
     for x in ua:
         for y in ub:
@@ -147,21 +167,14 @@ def _pair(x: Schema, y: Schema, depth: int) -> Schema:
     return {"allOf": [x, y]}
 
 
-def _value_key(value: Any) -> str:
-    """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, ``true`` is not."""
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return canonical(value)
-
-
 def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
     """Intersect ``enum``s and ``const``s, and keep only the values the merged type allows."""
     lists = [m["enum"] for m in (a, b) if isinstance(m.get("enum"), list)]
     lists += [[m["const"]] for m in (a, b) if "const" in m]
     if not lists:
         return
-    keys = [{_value_key(v) for v in values} for values in lists[1:]]
-    values = [v for v in lists[0] if all(_value_key(v) in k for k in keys)]
+    keys = [{value_key(v) for v in values} for values in lists[1:]]
+    values = [v for v in lists[0] if all(value_key(v) in k for k in keys)]
     kinds = _types(out)
     if kinds is not None:
         values = [v for v in values if any(_matches(v, kind) for kind in kinds)]
@@ -176,8 +189,8 @@ def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> No
 def _merge_rest(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any],
                 depth: int, grouped: frozenset[str]) -> list[Schema]:
     left: list[Schema] = []
-    done = {"type", "properties", "additionalProperties", "anyOf", "enum", "const", "required",
-            "allOf", *grouped}
+    done = {"type", "properties", "additionalProperties", "anyOf", EXCLUSIVE, "enum", "const",
+            "required", "allOf", *grouped}
     for key in dict.fromkeys([*a, *b]):
         if key in done:
             continue
@@ -264,7 +277,8 @@ def merge(a: dict[str, Any], b: dict[str, Any], depth: int = 0) -> dict[str, Any
     if isinstance(union, list) and len(union) == 1 and isinstance(union[0], dict) and not (
         is_ref(union[0])
     ):  # the other members were contradictions: the union is its one member
-        return merge({k: v for k, v in out.items() if k != "anyOf"}, union[0], depth + 1)
+        rest = {k: v for k, v in out.items() if k != "anyOf" and k != EXCLUSIVE}
+        return merge(rest, union[0], depth + 1)
     return out
 
 

@@ -11,9 +11,10 @@ The ``readOnly``/``writeOnly`` flags themselves stay: they are JSON Schema 2020-
 annotations, and the parent (walked after its children) needs to see them.
 
 ``example``/``examples`` are kept aside (for tool examples), ``xml``, ``externalDocs``,
-``x-*``, leftover ``discriminator``/``nullable`` and identifiers that would change how
-``$ref`` resolves (``$id``, ``$anchor``, ``$schema``, nested ``$defs``; every ``$ref`` is
-already rewritten to the root ``$defs``) are removed. Contract: *narrows* the request to
+``x-*`` (but the exclusive-union mark beside its ``anyOf``), leftover
+``discriminator``/``nullable`` and identifiers that would change how ``$ref`` resolves
+(``$id``, ``$anchor``, ``$schema``, nested ``$defs``; every ``$ref`` is already rewritten
+to the root ``$defs``) are removed. Contract: *narrows* the request to
 what a client may send (OpenAPI 3.1 section 4.8.24: readOnly "SHOULD NOT be sent as part of
 the request").
 """
@@ -24,7 +25,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.loss import Loss
-from httpllm.normalize._context import OPENAPI_ONLY, PassContext, ref_name
+from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, ref_name
 from httpllm.pointer import escape
 
 __all__ = ["OPENAPI_ONLY", "direction", "flagged"]
@@ -100,7 +101,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     # Every node goes through this pass: one loop over the keys, one over the properties.
     drop = []
     for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
-        if k in OPENAPI_ONLY or k[:2] == "x-":
+        if k in OPENAPI_ONLY or (k[:2] == "x-" and (k != EXCLUSIVE or "anyOf" not in node)):
             drop.append(k)
     # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
     # `properties`) are reported and dropped: a provider would reject the whole tool.

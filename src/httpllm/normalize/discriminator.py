@@ -4,7 +4,9 @@
 Schema assertion (OpenAPI 3.1 section 4.8.25). Each ``anyOf`` member that is a ``$ref``
 is replaced by its emended target with the tag property set to the mapping keys that
 name it (or the schema's name when there is no mapping) and listed in ``required``.
-Contract: *narrows* to what the discriminator already meant.
+Contract: *narrows* to what the discriminator already meant. A ``oneOf`` whose variants now
+require distinct tags loses its exclusive mark (:func:`~httpllm.normalize.unions.disjoint`):
+no value can match two of them anyway.
 
 Inheritance-style polymorphism (a parent with a ``discriminator`` and no union, whose
 subtypes each ``allOf`` the parent; common in Adyen-, Azure- and Java-generated documents):
@@ -20,7 +22,8 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext, is_ref, ref_name
+from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, is_ref, ref_name
+from httpllm.normalize.unions import disjoint
 
 __all__ = ["discriminator"]
 
@@ -116,4 +119,6 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     if len(tagged) == 1 and set(out) - {"anyOf"} <= ANNOTATIONS:
         return {**tagged[0], **{k: v for k, v in out.items() if k != "anyOf"}}
     out["anyOf"] = tagged
+    if EXCLUSIVE in out and disjoint(tagged, ctx.resolve):
+        del out[EXCLUSIVE]  # distinct required tags: exactly one variant can match anyway
     return out

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, PassContext, describes
+from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, describes
 
 __all__ = ["NULL", "allows_null", "nullable", "with_null"]
 
@@ -31,15 +31,31 @@ def allows_null(node: Schema) -> bool:
     return any(isinstance(m, dict) and m.get("type") == "null" for m in node.get("anyOf", ()))
 
 
+def _refuses_null(member: Any) -> bool:
+    """Whether a union member visibly refuses ``null`` (its type, enum or const)."""
+    if not isinstance(member, dict) or "$ref" in member:
+        return False
+    kind = member.get("type")
+    if isinstance(kind, str):
+        return kind != "null"
+    enum = member.get("enum")
+    if isinstance(enum, list):
+        return None not in enum
+    return "const" in member and member["const"] is not None
+
+
 def with_null(node: dict[str, Any]) -> dict[str, Any]:
     """``node`` or null: annotations (and OpenAPI-only keywords, which the direction pass
-    drops) stay outside, the rest becomes one union member."""
+    drops) stay outside, the rest becomes one union member. An exclusive union
+    (:data:`~httpllm.normalize._context.EXCLUSIVE`) takes ``null`` as one more member only
+    when every member refuses ``null`` (else ``null`` could match two of them)."""
     if allows_null(node):
         return node
     outer = {k: v for k, v in node.items() if describes(k)}
     inner = {k: v for k, v in node.items() if not describes(k)}
-    if set(inner) == {"anyOf"}:
-        return {**outer, "anyOf": [*inner["anyOf"], NULL]}
+    if set(inner) == {"anyOf"} or (set(inner) == {"anyOf", EXCLUSIVE}
+                                   and all(map(_refuses_null, inner["anyOf"]))):
+        return {**outer, **inner, "anyOf": [*inner["anyOf"], NULL]}
     return {**outer, "anyOf": [inner or {}, NULL]}
 
 
