@@ -102,8 +102,19 @@ class Dialect:
         keywords: schema keywords the provider keeps; any other is moved into the
             description (constraints) or dropped, with a loss entry. ``None``: all.
         strict_keywords: the keywords kept in strict mode (``None``: as ``keywords``).
-        refs: ``"keep"`` (``$ref``/``$defs`` allowed) or ``"inline"`` (none: recursion
-            is unrolled with ``Options.unroll`` or the function is reported).
+        refs: what becomes of the ``$ref``s and root ``$defs`` a function keeps (recursive
+            named schemas; all of them with ``reference=True``); the render steps
+            ``unroll_refs`` and ``unroll_rendered`` read it. ``"keep"``: sent as they
+            are. ``"inline"``: the provider has no ``$ref``: expanded before the rules,
+            recursion ``Options.unroll`` levels deep, else the function is reported.
+            ``"on-request"``: sent, unless ``Options.unroll`` is given: then expanded in
+            the rendered schema, so the tool has no ``$defs`` (vLLM merges every tool's
+            ``$defs`` into one map).
+        strict_recursion: whether strict mode takes a recursive ``$ref`` (default
+            ``True``). ``False`` (Anthropic strict: "recursive schemas are not
+            supported"): a strict function whose rendered ``$defs`` are recursive is
+            unrolled ``Options.unroll`` levels (all its ``$defs`` expanded), or falls
+            back to non-strict.
         union: the union keyword the provider spells (``"anyOf"``).
         union_at_root: whether the parameters root may be a union (no provider allows it).
         name_max: longest function name, in characters.
@@ -158,7 +169,8 @@ class Dialect:
     name: str
     keywords: frozenset[str] | None
     strict_keywords: frozenset[str] | None = None
-    refs: Literal["keep", "inline"] = "keep"
+    refs: Literal["keep", "inline", "on-request"] = "keep"
+    strict_recursion: bool = True
     union: Literal["anyOf", "oneOf"] = "anyOf"
     union_at_root: bool = False
     name_max: int = 64
