@@ -31,7 +31,9 @@ MAX_CHARS = 120_000
 SharedTotals = dict[int, tuple[dict[str, Any], "Totals", tuple[tuple[dict[str, Any], int, int],
                                                                  ...]]]
 """``id(node) -> (node, totals, large enums below)`` of subtrees without a ``$ref``, which
-measure the same under any root: shared by the functions of one compile."""
+measure the same under any root: shared by the functions of one compile. A dict holding
+its nodes rather than an ``IdentityMemo``, which measured slower on this hot path
+(docs/architecture.md, "One walker, one ref graph, one memo")."""
 
 
 def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[str]:

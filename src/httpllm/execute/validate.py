@@ -13,13 +13,14 @@ from __future__ import annotations
 import base64
 import binascii
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jsonschema_rs
 
 from httpllm import pointer
+from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
@@ -234,9 +235,8 @@ def _without(args: dict[str, Any], pointers: list[str]) -> dict[str, Any]:
 _CACHE_SIZE = 256
 """Compiled validators kept (least recently used dropped first)."""
 
-_compiled: OrderedDict[int, tuple[Schema, Schema, jsonschema_rs.Validator]] = OrderedDict()
-"""``id(function.schema)`` -> (that schema, its bounded copy, the validator compiled from
-the copy). The schema itself is held so its id cannot be reused while the entry lives."""
+_compiled: IdentityMemo[tuple[Schema, jsonschema_rs.Validator]] = IdentityMemo(_CACHE_SIZE)
+"""``function.schema`` -> (its bounded copy, the validator compiled from the copy)."""
 
 _compiled_lock = threading.Lock()
 
@@ -244,12 +244,10 @@ _compiled_lock = threading.Lock()
 def _validator(function: Function) -> tuple[Schema, jsonschema_rs.Validator]:
     """The bounded copy of ``function.schema`` (:func:`.formats.bounded`) and the validator
     compiled from it, memoized per function schema."""
-    key = id(function.schema)
     with _compiled_lock:
-        hit = _compiled.get(key)
-        if hit is not None and hit[0] is function.schema:
-            _compiled.move_to_end(key)
-            return hit[1], hit[2]
+        hit = _compiled.get(function.schema)
+    if hit is not None:
+        return hit
     try:
         with_bounds = formats.bounded(function.schema)
         validator = jsonschema_rs.Draft202012Validator(
@@ -259,11 +257,7 @@ def _validator(function: Function) -> tuple[Schema, jsonschema_rs.Validator]:
         message = f"{function.name}: the function's schema is not valid JSON Schema: {exc}"
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
     with _compiled_lock:
-        _compiled[key] = (function.schema, with_bounds, validator)
-        _compiled.move_to_end(key)
-        while len(_compiled) > _CACHE_SIZE:
-            _compiled.popitem(last=False)
-    return with_bounds, validator
+        return _compiled.put(function.schema, (with_bounds, validator))
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
