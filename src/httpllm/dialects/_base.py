@@ -27,7 +27,8 @@ class Options:
             uniqueItems, default) into descriptions as ``@minimum 0`` tags, even where the
             provider accepts them. ``validate`` still enforces them.
         unroll: for dialects without ``$ref``: expand recursive schemas this many levels
-            and cut the rest (reported); ``None`` reports such functions as errors.
+            and cut the rest (reported); ``None`` reports such functions as errors. Also
+            read by ``Dialect.refs="on-request"`` and ``strict_recursion=False``.
         split_unions: for dialects without unions: one function per variant of a union
             request body instead of the documented fallback.
         lenient: replace what a dialect cannot type (an array without ``items`` in strict

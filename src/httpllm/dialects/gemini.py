@@ -136,35 +136,30 @@ def _formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
 
 
-_Hit = tuple[str, str] | None
-"""``(pointer below a node, the recursive definition it refers to)`` of the first ref to
-a recursive definition reached without an optional property between, or ``None``."""
-
-
 def _through_required(root: dict[str, Any]) -> str | None:
     """Where a recursive schema refers to one on its cycle without an optional property
     between ("cyclic refs ... only allowed in non-required properties"): a
-    :func:`walk.fold <httpllm.walk.fold>` over each recursive definition."""
+    :func:`walk.fold <httpllm.walk.fold>` over each recursive definition, whose value is
+    the first such place below a node (``"/items (a ref to N)"``) or ``None``."""
     names = set(recursive_defs(root))
     memo: FoldMemo = {}
 
-    def combine(node: dict[str, Any], values: list[_Hit]) -> _Hit:
+    def combine(node: dict[str, Any], values: list[str | None]) -> str | None:
         ref = node.get("$ref")
         if isinstance(ref, str) and ref.startswith("#/$defs/") and unescape(ref[8:]) in names:
-            return "", unescape(ref[8:])
+            return f" (a ref to {unescape(ref[8:])})"
         required = node.get("required", [])
         # the last subschema first: the order the walk this fold replaced reported in
         for (keyword, key, _), hit in zip(reversed(children(node)), reversed(values),
                                           strict=True):
             if hit is not None and not (keyword == "properties" and key not in required):
-                below = f"/{keyword}" if key is None else f"/{keyword}/{escape(key)}"
-                return below + hit[0], hit[1]
+                return (f"/{keyword}" if key is None else f"/{keyword}/{escape(key)}") + hit
         return None
 
     for name in sorted(names):
         hit = fold(root["$defs"][name], combine, None, memo)
         if hit is not None:
-            return f"#/$defs/{escape(name)}{hit[0]} (a ref to {hit[1]})"
+            return f"#/$defs/{escape(name)}{hit}"
     return None
 
 
