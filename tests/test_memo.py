@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from httpllm._memo import IdentityMemo
+from httpllm._memo import BoundedIdentityMemo, IdentityMemo
 
 
 def test_a_value_is_found_by_the_same_object_only() -> None:
@@ -15,7 +15,7 @@ def test_a_value_is_found_by_the_same_object_only() -> None:
 
 def test_a_bounded_memo_drops_the_least_recently_used() -> None:
     """With a limit, a read keeps an entry and the oldest unread one goes first."""
-    memo: IdentityMemo[str] = IdentityMemo(2)
+    memo: BoundedIdentityMemo[str] = BoundedIdentityMemo(2)
     a, b, c = {"a": 1}, {"b": 1}, {"c": 1}
     memo.put(a, "a")
     memo.put(b, "b")

@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema_rs
 
 from httpllm import pointer
-from httpllm._memo import IdentityMemo
+from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
@@ -235,7 +235,8 @@ def _without(args: dict[str, Any], pointers: list[str]) -> dict[str, Any]:
 _CACHE_SIZE = 256
 """Compiled validators kept (least recently used dropped first)."""
 
-_compiled: IdentityMemo[tuple[Schema, jsonschema_rs.Validator]] = IdentityMemo(_CACHE_SIZE)
+_compiled: BoundedIdentityMemo[tuple[Schema, jsonschema_rs.Validator]] = BoundedIdentityMemo(
+    _CACHE_SIZE)
 """``function.schema`` -> (its bounded copy, the validator compiled from the copy)."""
 
 _compiled_lock = threading.Lock()
