@@ -227,15 +227,18 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
     recursive = recursive_defs(schema) if job.strict and not dialect.strict_recursion else ()
     if not recursive:
         return
-    try:
-        if depth is None:
-            raise Unrepresentable(f"recursive schemas ({', '.join(recursive)}) are not "
-                                  "supported in strict mode; pass unroll=N to expand them")
-        job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER)
-    except Unrepresentable as exc:  # the strict-limits step falls back to non-strict
-        lost = [Loss(pointer=_POINTER, keyword=_FAIL, action="dropped", dialect=dialect.name,
-                     note=f"{_POINTER}: {exc.message}")]
-    job.losses.extend(lost)
+    problem = (f"recursive schemas ({', '.join(recursive)}) are not supported in strict "
+               "mode; pass unroll=N to expand them")
+    if depth is not None:
+        try:
+            job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER)
+            job.losses.extend(lost)
+            return
+        except Unrepresentable as exc:
+            problem = exc.message
+    # a node strict mode cannot express: the strict-limits step falls back to non-strict
+    job.losses.append(Loss(pointer=_POINTER, keyword=_FAIL, action="dropped",
+                           dialect=dialect.name, note=f"{_POINTER}: {problem}"))
 
 
 def apply_rules(job: Rendering, renderer: Renderer) -> None:
