@@ -133,3 +133,41 @@ def test_a_registered_dialect_never_sees_the_exclusive_mark() -> None:
     assert [(x.keyword, x.action) for x in fn.losses] == [("oneOf", "rewritten")]
     fn = httpllm.compile(doc, "bare-one-of").functions[0]
     assert fn.parameters["properties"]["body"] == {"oneOf": [a, b]} and not fn.losses
+
+
+FOLDER_DOC: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "t", "version": "1"},
+    "paths": {"/f": {"post": {"operationId": "f", "requestBody": {"content": {
+        "application/json": {"schema": {"$ref": "#/components/schemas/Folder"}}}},
+        "responses": {"200": {"description": "ok"}}}}},
+    "components": {"schemas": {"Folder": {"type": "object", "properties": {
+        "name": {"type": "string"},
+        "kids": {"type": "array", "items": {"$ref": "#/components/schemas/Folder"}}}}}},
+}
+
+
+def test_refs_on_request_unroll_the_rendered_schema_only_when_asked() -> None:
+    """refs="on-request" keeps recursive $defs, and unroll=k expands them after the rules
+    (their losses follow the rules' ones), leaving no $defs."""
+    httpllm.register_provider("toy", replace(TOY, refs="on-request"))
+    kept = httpllm.compile(FOLDER_DOC, provider="toy").functions[0]
+    assert "Folder" in kept.parameters["$defs"]
+    fn = httpllm.compile(FOLDER_DOC, provider="toy", unroll=1).functions[0]
+    assert "$defs" not in fn.parameters and "$ref" not in str(fn.parameters)
+    assert [loss.action for loss in fn.losses] == ["unrolled", "cut"]
+
+
+def test_strict_mode_without_recursion_unrolls_or_falls_back() -> None:
+    """strict_recursion=False: a strict function with recursive $defs falls back to
+    non-strict (naming unroll), or is unrolled with unroll=k and stays strict."""
+    strict = replace(TOY, strict_rules=(lambda node, ctx: node,), strict_recursion=False)
+    httpllm.register_provider("toy", strict)
+    fn = httpllm.compile(FOLDER_DOC, provider="toy", strict=True).functions[0]
+    assert fn.strict is False and "Folder" in fn.parameters["$defs"]
+    (fallback,) = [loss for loss in fn.losses if loss.action == "fallback"]
+    assert "recursive schemas (Folder)" in fallback.note and "unroll=N" in fallback.note
+    fn = httpllm.compile(FOLDER_DOC, provider="toy", strict=True, unroll=1).functions[0]
+    assert fn.strict is True and "$defs" not in fn.parameters
+    assert httpllm.compile(FOLDER_DOC, provider="toy", unroll=1).functions[0].parameters[
+        "$defs"]  # non-strict: recursion is kept

@@ -19,6 +19,7 @@ from httpllm.walk import (
     children,
     fold,
     is_leaf,
+    nodes,
     refs_in,
     transform,
 )
@@ -332,3 +333,17 @@ def test_refs_in_lists_each_ref_once_in_walk_order_without_following() -> None:
                              "z": {"enum": [{"$ref": "not a subschema"}]}}}
     assert refs_in(schema) == ["#/$defs/B", "#/$defs/A"]  # a stack: last property first
     assert refs_in(True) == []
+
+
+def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:
+    """`nodes` gives every distinct object node once, parents before children and
+    subschemas in keyword order, at the pointer where it first occurs (keys escaped)."""
+    leaf = {"type": "string"}
+    schema = {"properties": {"a/b": leaf, "c": {"items": leaf, "not": True}}}
+    assert [(at, node is leaf) for node, at in nodes(schema, "p#")] == [
+        ("p#", False), ("p#/properties/a~1b", True), ("p#/properties/c", False)]
+
+
+def test_nodes_is_iterative() -> None:
+    """`nodes` of a schema nested far deeper than the recursion limit raises nothing."""
+    assert sum(1 for _ in nodes(nested(20_000))) == 20_001

@@ -18,6 +18,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 import yaml
 
+from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "load_text", "source_of"]
@@ -72,8 +73,12 @@ _SafeLoader.yaml_implicit_resolvers = {
 
 
 def _check_shape(value: Any, limits: Limits, label: str) -> Any:
-    """Check depth and expanded size iteratively; turn non-string keys into strings."""
-    sizes: dict[int, int] = {}
+    """Check depth and expanded size iteratively; turn non-string keys into strings.
+
+    A walk of its own, not :mod:`httpllm.walk`'s: it walks every dict and list of the
+    decoded data (the schema walker descends subschemas only). A node shared through YAML
+    aliases is sized once (its size counts at every place it occurs)."""
+    sizes: IdentityMemo[int] = IdentityMemo()
     stack: list[tuple[Any, int, bool]] = [(value, 0, False)]
     while stack:
         node, depth, done = stack.pop()
@@ -81,16 +86,16 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
             continue
         if done:
             items = node.values() if isinstance(node, dict) else node
-            sizes[id(node)] = 1 + sum(
-                sizes.get(id(v), 1) if isinstance(v, (dict, list)) else 1 for v in items
-            )
-            if sizes[id(node)] > limits.max_nodes:
+            size = sizes.put(node, 1 + sum(
+                (sizes.get(v) or 1) if isinstance(v, (dict, list)) else 1 for v in items
+            ))
+            if size > limits.max_nodes:
                 raise LimitExceeded(
                     f"more than {limits.max_nodes} values after YAML alias expansion",
                     source=label,
                 )
             continue
-        if id(node) in sizes:
+        if sizes.get(node) is not None:
             continue
         if depth >= limits.max_depth:
             raise LimitExceeded(f"nesting deeper than {limits.max_depth} levels", source=label)
@@ -101,7 +106,7 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
         stack.append((node, depth, True))
         items = node.values() if isinstance(node, dict) else node
         for child in items:
-            if isinstance(child, (dict, list)) and id(child) not in sizes:
+            if isinstance(child, (dict, list)) and sizes.get(child) is None:
                 stack.append((child, depth + 1, False))
     return value
 

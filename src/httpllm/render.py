@@ -18,6 +18,7 @@ from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._examples import place_examples
 from httpllm.dialects._keywords import exclusive_unions
+from httpllm.dialects._recursion import recursive_defs
 from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
@@ -176,8 +177,9 @@ class Rendering:
         schema: the parameters the model may see, as the dialect spells them so far.
         neutral: the parameters the rules start from (after unrolling), for a fallback.
         strict: rendered in the dialect's strict mode (``False`` after a fallback).
-        unrolled: losses of expanding ``$ref``s (:func:`unroll_refs`).
-        losses: losses of the rule walk (:func:`apply_rules`).
+        unrolled: losses of expanding ``$ref``s before the rules (:func:`unroll_refs`).
+        losses: losses of the rule walk (:func:`apply_rules`) and of expanding the
+            rendered ``$defs`` (:func:`unroll_rendered`).
     """
 
     function: Function
@@ -205,11 +207,42 @@ def validated(job: Rendering, renderer: Renderer) -> None:
 
 def unroll_refs(job: Rendering, renderer: Renderer) -> None:
     """A dialect without ``$ref`` (``refs="inline"``): expand the ``$defs`` the
-    parameters keep (recursion ``Options.unroll`` levels deep)."""
+    parameters keep (recursion ``Options.unroll`` levels deep), before the rules."""
     schema, dialect = job.schema, renderer.dialect
     if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
         job.schema, job.unrolled = unroll(schema, renderer.options.unroll, dialect.name,
                                           pointer=job.function.pointer)
+
+
+def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
+    """Expand the rendered parameters' ``$defs`` where the dialect's data asks for it
+    after the rules: ``refs="on-request"`` with ``Options.unroll`` given, or a strict
+    mode without recursion (``strict_recursion=False``) whose ``$defs`` are recursive,
+    which without ``Options.unroll`` makes the function leave strict mode. The same
+    :func:`~httpllm.dialects._unroll.unroll` as :func:`unroll_refs`, on the rendered
+    schema; its losses follow the rules'."""
+    schema, dialect, depth = job.schema, renderer.dialect, renderer.options.unroll
+    if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
+        return
+    if dialect.refs == "on-request" and depth is not None:
+        job.schema, lost = unroll(schema, depth, dialect.name, pointer=job.function.pointer)
+        job.losses.extend(lost)
+        return
+    recursive = recursive_defs(schema) if job.strict and not dialect.strict_recursion else ()
+    if not recursive:
+        return
+    problem = (f"recursive schemas ({', '.join(recursive)}) are not supported in strict "
+               "mode; pass unroll=N to expand them")
+    if depth is not None:
+        try:
+            job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER)
+            job.losses.extend(lost)
+            return
+        except Unrepresentable as exc:
+            problem = exc.message
+    # a node strict mode cannot express: the strict-limits step falls back to non-strict
+    job.losses.append(Loss(pointer=_POINTER, keyword=_FAIL, action="dropped",
+                           dialect=dialect.name, note=f"{_POINTER}: {problem}"))
 
 
 def apply_rules(job: Rendering, renderer: Renderer) -> None:
@@ -239,6 +272,7 @@ def check_strict_limits(job: Rendering, renderer: Renderer) -> None:
         job.schema, job.losses, job.strict = schema, [*losses, Loss(
             pointer=_POINTER, keyword="strict", action="fallback",
             dialect=renderer.dialect.name, note="; ".join(problems))], False
+        unroll_rendered(job, renderer)  # the non-strict rendering, as a first one would be
 
 
 def name_arguments(job: Rendering, renderer: Renderer) -> None:
@@ -284,6 +318,6 @@ def examples(job: Rendering, renderer: Renderer) -> None:
     job.function = place_examples(job.function, renderer.dialect, renderer.options)
 
 
-STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, check_strict_limits,
-                           name_arguments, assemble, finish, examples)
+STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, unroll_rendered,
+                           check_strict_limits, name_arguments, assemble, finish, examples)
 """The render steps, in order. New step = one function here + one entry."""

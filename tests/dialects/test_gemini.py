@@ -355,6 +355,17 @@ def test_json_schema_envelope_refuses_required_recursion() -> None:
     assert app.functions == () and "required" in app.errors[0].message
 
 
+def test_json_schema_required_recursion_names_its_pointer() -> None:
+    """The refusal names the ref's pointer, `items` and all (no `None` segment)."""
+    doc = document({"$ref": "#/components/schemas/N"})
+    doc["components"] = {"schemas": {"N": {"type": "object", "required": ["kids"],
+                                           "properties": {"kids": {"type": "array", "items": {
+                                               "$ref": "#/components/schemas/N"}}}}}}
+    app = httpllm.compile(doc, "gemini-json")
+    (error,) = app.errors
+    assert "at #/$defs/N/properties/kids/items (a ref to N);" in error.message
+
+
 def test_json_schema_envelope_keywords() -> None:
     """json-schema: null stays a type, unsupported keywords are described."""
     fn = compile_body({"type": "object", "properties": {"v": {"type": ["string", "null"],

@@ -27,7 +27,8 @@ class Options:
             uniqueItems, default) into descriptions as ``@minimum 0`` tags, even where the
             provider accepts them. ``validate`` still enforces them.
         unroll: for dialects without ``$ref``: expand recursive schemas this many levels
-            and cut the rest (reported); ``None`` reports such functions as errors.
+            and cut the rest (reported); ``None`` reports such functions as errors. Also
+            read by ``Dialect.refs="on-request"`` and ``strict_recursion=False``.
         split_unions: for dialects without unions: one function per variant of a union
             request body instead of the documented fallback.
         lenient: replace what a dialect cannot type (an array without ``items`` in strict
@@ -102,8 +103,19 @@ class Dialect:
         keywords: schema keywords the provider keeps; any other is moved into the
             description (constraints) or dropped, with a loss entry. ``None``: all.
         strict_keywords: the keywords kept in strict mode (``None``: as ``keywords``).
-        refs: ``"keep"`` (``$ref``/``$defs`` allowed) or ``"inline"`` (none: recursion
-            is unrolled with ``Options.unroll`` or the function is reported).
+        refs: what becomes of the ``$ref``s and root ``$defs`` a function keeps (recursive
+            named schemas; all of them with ``reference=True``); the render steps
+            ``unroll_refs`` and ``unroll_rendered`` read it. ``"keep"``: sent as they
+            are. ``"inline"``: the provider has no ``$ref``: expanded before the rules,
+            recursion ``Options.unroll`` levels deep, else the function is reported.
+            ``"on-request"``: sent, unless ``Options.unroll`` is given: then expanded in
+            the rendered schema, so the tool has no ``$defs`` (vLLM merges every tool's
+            ``$defs`` into one map).
+        strict_recursion: whether strict mode takes a recursive ``$ref`` (default
+            ``True``). ``False`` (Anthropic strict: "recursive schemas are not
+            supported"): a strict function whose rendered ``$defs`` are recursive is
+            unrolled ``Options.unroll`` levels (all its ``$defs`` expanded), or falls
+            back to non-strict.
         union: the union keyword the provider spells (``"anyOf"``).
         union_at_root: whether the parameters root may be a union (no provider allows it).
         one_of: whether an exclusive union (a document ``oneOf`` whose alternatives may
@@ -164,7 +176,8 @@ class Dialect:
     name: str
     keywords: frozenset[str] | None
     strict_keywords: frozenset[str] | None = None
-    refs: Literal["keep", "inline"] = "keep"
+    refs: Literal["keep", "inline", "on-request"] = "keep"
+    strict_recursion: bool = True
     union: Literal["anyOf", "oneOf"] = "anyOf"
     union_at_root: bool = False
     one_of: bool = False

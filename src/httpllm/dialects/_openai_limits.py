@@ -11,7 +11,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.pointer import escape, parts
-from httpllm.walk import children, fold, is_leaf
+from httpllm.walk import children, fold, is_leaf, nodes
 
 __all__ = ["LARGE_ENUM", "MAX_CHARS", "MAX_ENUM_VALUES", "MAX_LARGE_ENUM_CHARS", "MAX_NESTING",
            "MAX_PROPERTIES", "SharedTotals", "strict_limits"]
@@ -31,7 +31,9 @@ MAX_CHARS = 120_000
 SharedTotals = dict[int, tuple[dict[str, Any], "Totals", tuple[tuple[dict[str, Any], int, int],
                                                                  ...]]]
 """``id(node) -> (node, totals, large enums below)`` of subtrees without a ``$ref``, which
-measure the same under any root: shared by the functions of one compile."""
+measure the same under any root: shared by the functions of one compile. A dict holding
+its nodes rather than an ``IdentityMemo``, which measured slower on this hot path
+(docs/architecture.md, "One walker, one ref graph, one memo")."""
 
 
 def strict_limits(parameters: Schema, memo: SharedTotals | None = None) -> list[str]:
@@ -308,15 +310,5 @@ def _is_object(node: dict[str, Any]) -> bool:
 
 def _pointer_to(root: dict[str, Any], target: dict[str, Any]) -> str:
     """The first pointer (pre-order) at which ``target`` occurs under ``root``."""
-    stack: list[tuple[Any, str]] = [(root, "parameters#")]
-    seen: set[int] = set()
-    while stack:
-        node, at = stack.pop()
-        if node is target:
-            return at
-        if id(node) in seen:
-            continue
-        seen.add(id(node))
-        stack.extend((sub, f"{at}/{kw}" if key is None else f"{at}/{kw}/{escape(key)}")
-                     for kw, key, sub in reversed(children(node)) if isinstance(sub, dict))
-    return "parameters#"
+    return next((at for node, at in nodes(root, "parameters#") if node is target),
+                "parameters#")

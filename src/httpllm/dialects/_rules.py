@@ -6,8 +6,8 @@ return the node (the same object when unchanged); they never drop anything witho
 
 - :mod:`~httpllm.dialects._keywords`: keep, describe (``@keyword value``) or drop keywords.
 - :mod:`~httpllm.dialects._objects`: strict-mode shapes (closed objects, typed nodes, maps).
-- :mod:`~httpllm.dialects._recursion`: recursive ``$defs`` (the ref graph) and strict modes
-  without recursion.
+- :mod:`~httpllm.dialects._recursion`: recursive ``$defs`` (the ref graph), asked by the
+  render step ``unroll_rendered`` for strict modes without recursion.
 - :mod:`~httpllm.dialects._lossy`: dialects without ``null``, ``const``, booleans, ``allOf``
   or tuples (Gemini, Ollama, OpenAPI 3.0).
 - :mod:`~httpllm.dialects._depth`: the ``max_depth`` finish step.
@@ -42,7 +42,7 @@ from httpllm.dialects._objects import (
     seal_objects,
     typed_nodes,
 )
-from httpllm.dialects._recursion import no_recursion, recursive_defs
+from httpllm.dialects._recursion import recursive_defs
 
 __all__ = [
     "CONSTRAINTS",
@@ -58,7 +58,6 @@ __all__ = [
     "limit_depth",
     "maps_as_entries",
     "merge_member",
-    "no_recursion",
     "null_members",
     "nullable_as_flag",
     "recursive_defs",

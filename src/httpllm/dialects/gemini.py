@@ -47,8 +47,9 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.errors import Unrepresentable
+from httpllm.pointer import escape, unescape
 from httpllm.records import Function
-from httpllm.walk import children
+from httpllm.walk import FoldMemo, children, fold
 
 __all__ = ["DIALECTS", "FORMATS", "GEMINI", "GEMINI_JSON", "SCHEMA_FIELDS"]
 
@@ -137,20 +138,28 @@ def _formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
 
 def _through_required(root: dict[str, Any]) -> str | None:
     """Where a recursive schema refers to one on its cycle without an optional property
-    between ("cyclic refs ... only allowed in non-required properties")."""
+    between ("cyclic refs ... only allowed in non-required properties"): a
+    :func:`walk.fold <httpllm.walk.fold>` over each recursive definition, whose value is
+    the first such place below a node (``"/items (a ref to N)"``) or ``None``."""
     names = set(recursive_defs(root))
+    memo: FoldMemo = {}
+
+    def combine(node: dict[str, Any], values: list[str | None]) -> str | None:
+        ref = node.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#/$defs/") and unescape(ref[8:]) in names:
+            return f" (a ref to {unescape(ref[8:])})"
+        required = node.get("required", [])
+        # the last subschema first: the order the walk this fold replaced reported in
+        for (keyword, key, _), hit in zip(reversed(children(node)), reversed(values),
+                                          strict=True):
+            if hit is not None and not (keyword == "properties" and key not in required):
+                return (f"/{keyword}" if key is None else f"/{keyword}/{escape(key)}") + hit
+        return None
+
     for name in sorted(names):
-        stack: list[tuple[Any, str, bool]] = [(root["$defs"][name], f"#/$defs/{name}", False)]
-        while stack:
-            node, at, optional = stack.pop()
-            if not isinstance(node, dict):
-                continue
-            target = str(node.get("$ref", ""))[8:]
-            if target in names and not optional:
-                return f"{at} (a ref to {target})"
-            required = node.get("required", [])
-            stack.extend((sub, f"{at}/{kw}/{key}", optional or (kw == "properties"
-                          and key not in required)) for kw, key, sub in children(node))
+        hit = fold(root["$defs"][name], combine, None, memo)
+        if hit is not None:
+            return f"#/$defs/{escape(name)}{hit}"
     return None
 
 

@@ -11,7 +11,8 @@ the request or switch backend: ``multipleOf``, ``uniqueItems``, ``contains``,
 outside xgrammar's list, and ``minLength``/``maxLength`` beside ``pattern`` or ``format``
 (xgrammar silently drops those bounds). Recursive schemas stay under ``$defs`` (vLLM
 merges the tools' ``$defs`` into one root; names are unique within one document);
-``unroll=N`` expands them so that no ``$defs`` is left. ``deepseek`` in strict mode follows
+``unroll=N`` expands them so that no ``$defs`` is left (``refs="on-request"``: the render
+step ``unroll_rendered``, after the rules). ``deepseek`` in strict mode follows
 DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
 objects (all properties required, optional ones nullable), a smaller keyword set, and
 OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object
@@ -116,22 +117,6 @@ def _fallback_defs(parameters: Schema, function: Function, ctx: RenderContext) -
     return {**out, "$defs": renamed}
 
 
-def _finish(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
-    return _fallback_defs(_unroll_on_request(parameters, function, ctx), function, ctx)
-
-
-def _unroll_on_request(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
-    """With ``unroll=N``, recursive ``$defs`` are expanded so the tool has no ``$defs``."""
-    if ctx.options.unroll is None or "$defs" not in parameters:
-        return parameters
-    from httpllm.dialects._unroll import unroll
-
-    out, lost = unroll(parameters, ctx.options.unroll, ctx.dialect.name,
-                       pointer=function.pointer)
-    ctx.losses.extend(lost)
-    return out
-
-
 LLAMA = replace(
     CHATGPT,
     name="llama",
@@ -143,7 +128,8 @@ LLAMA = replace(
     rules=(filter_keywords,),
     strict_rules=(_XGRAMMAR,),
     strict_limits=(),
-    finish=_finish,
+    refs="on-request",
+    finish=_fallback_defs,
     source="https://docs.vllm.ai/en/latest/features/tool_calling.html",
     strict_depth_max=None,
     strict_properties_max=None,

@@ -17,13 +17,14 @@ from __future__ import annotations
 import base64
 import binascii
 import threading
-from collections import OrderedDict, deque
+from collections import deque
 from collections.abc import Callable, Mapping
 from typing import Any
 
 import jsonschema_rs
 
 from httpllm import pointer
+from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
@@ -245,9 +246,8 @@ _CACHE_SIZE = 256
 _Compiled = tuple[Schema, Schema, jsonschema_rs.Validator]
 """(the validation schema, its bounded copy, the validator compiled from the copy)."""
 
-_compiled: OrderedDict[int, tuple[Schema, _Compiled]] = OrderedDict()
-"""``id(function.schema)`` -> (that schema, what :func:`_validator` derived from it). The
-schema itself is held so its id cannot be reused while the entry lives."""
+_compiled: BoundedIdentityMemo[_Compiled] = BoundedIdentityMemo(_CACHE_SIZE)
+"""``function.schema`` -> what :func:`_validator` derived from it."""
 
 _compiled_lock = threading.Lock()
 
@@ -257,12 +257,10 @@ def _validator(function: Function) -> _Compiled:
     :func:`~httpllm.normalize.unions.as_one_of`), its bounded copy
     (:func:`.formats.bounded`) and the validator compiled from that, memoized per function
     schema."""
-    key = id(function.schema)
     with _compiled_lock:
-        hit = _compiled.get(key)
-        if hit is not None and hit[0] is function.schema:
-            _compiled.move_to_end(key)
-            return hit[1]
+        hit = _compiled.get(function.schema)
+    if hit is not None:
+        return hit
     try:
         exact = as_one_of(function.schema)
         with_bounds = formats.bounded(exact)
@@ -274,11 +272,7 @@ def _validator(function: Function) -> _Compiled:
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
     made = (exact, with_bounds, validator)
     with _compiled_lock:
-        _compiled[key] = (function.schema, made)
-        _compiled.move_to_end(key)
-        while len(_compiled) > _CACHE_SIZE:
-            _compiled.popitem(last=False)
-    return made
+        return _compiled.put(function.schema, made)
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
