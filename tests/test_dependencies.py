@@ -113,7 +113,8 @@ def test_optional_modules_are_declared_in_their_extra() -> None:
             closure = _runtime_closure(extra)
             assert any(_name(dist) in closure for dist in owners[module]), (module, extra)
         if extra not in UNTESTED_EXTRAS:
-            assert {_name(r) for r in extras[extra]} <= tested, extra
+            # "httpllm[search]" names another extra, which is checked on its own
+            assert {_name(r) for r in extras[extra]} - {"httpllm"} <= tested, extra
 
 
 def test_optional_subpackages_import_only_their_extra() -> None:
