@@ -266,13 +266,13 @@ def _read(path: Path) -> _Model:
         MissingExtra: the file is not the one of :data:`SHA256` (another version of the
             package).
     """
-    import numpy
-    from threadpoolctl import ThreadpoolController
-
     data = path.read_bytes()
     if hashlib.sha256(data).hexdigest() != SHA256:
         raise MissingExtra(f"the hybrid search ranker needs {MODEL}: {path} has another "
                            f"digest (pip install \"httpllm[search-embed]\")")
+    import numpy
+    from threadpoolctl import ThreadpoolController
+
     tensors = initializers(data)
     prefix = "inner.embeddings."
     positions = tensors[prefix + "position_embeddings.weight_q"]
