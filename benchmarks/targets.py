@@ -51,10 +51,10 @@ DIALECTS: list[tuple[str, dict[str, Any]]] = [
 """(label, keyword options): the label's first word is the provider."""
 
 
-def _cpu(run: Callable[[], Any]) -> tuple[float, Any]:
+def _cpu(run: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any]:
     gc.collect()
     start = time.process_time()
-    out = run()
+    out = run(*args, **kwargs)
     return time.process_time() - start, out
 
 
@@ -66,8 +66,8 @@ def dialects(httpllm: Any, spec: Path, rounds: int) -> dict[str, Any]:
         for label, options in DIALECTS:
             doc = copies.get()
             provider = label.split()[0]
-            spent, _ = _cpu(lambda: json.dumps(  # noqa: B023 (called at once)
-                httpllm.compile(doc, provider, **options).tools()))
+            spent, _ = _cpu(lambda d, p, o: json.dumps(httpllm.compile(d, p, **o).tools()),
+                            doc, provider, options)
             if turn:
                 times[label].append(spent)
             del doc
@@ -86,7 +86,7 @@ def outputs(httpllm: Any, spec: Path, rounds: int) -> dict[str, Any]:
     size = 0
     for turn in range(rounds + 1):
         doc = copies.get()
-        spent, app = _cpu(lambda: httpllm.compile(doc, "chatgpt"))  # noqa: B023
+        spent, app = _cpu(httpllm.compile, doc, "chatgpt")
         start = time.process_time()
         found = [f.output for f in app.functions]
         middle = time.process_time()
@@ -167,7 +167,8 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(report))
         return 0
     for label, row in report.get("dialects", {}).items():
-        print(f"dialect {label:16} {row['median_s'] * 1e3:7.1f} ms cpu  {row['ratio']:.2f}x chatgpt")
+        print(f"dialect {label:16} {row['median_s'] * 1e3:7.1f} ms cpu  "
+              f"{row['ratio']:.2f}x chatgpt")
     for name, row in report.get("outputs", {}).items():
         print(f"outputs {name:22} compile {row['compile_s'] * 1e3:6.1f} ms  outputs "
               f"{row['outputs_s'] * 1e3:6.1f} ms  {row['ratio']:.2f}x the compile; "
