@@ -1,14 +1,14 @@
 """Document -> references: resolve ``$ref``s through the safe loader; the schema ref graph.
 
 A :class:`Resolver` turns a ``$ref`` met at some base URI into its target node and a
-canonical URI. Named schemas get stable ``$defs`` names. The :class:`RefGraph` (networkx)
-holds schema -> schema edges and answers which schemas are *recursive* (on a cycle).
+canonical URI. Named schemas get stable ``$defs`` names. The :class:`RefGraph` holds
+schema -> schema edges and answers which schemas are *recursive* (on a cycle).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag, urljoin
@@ -205,10 +205,91 @@ class Resolver:
         return self._anchors[file_uri].get(f"{scope}#{name}")
 
 
-def _digraph() -> Any:
-    import networkx as nx  # 0.1 s of import: only once a ref graph is made (a compile)
+class Digraph:
+    """A directed graph of names: nodes and each node's successors in the order they were
+    added (what the ref graph needs of networkx's ``DiGraph``, whose 0.2 s import every
+    command line compile paid)."""
 
-    return nx.DiGraph()
+    __slots__ = ("_succ",)
+
+    def __init__(self) -> None:
+        self._succ: dict[str, dict[str, None]] = {}
+
+    def add_node(self, name: str) -> None:
+        """Add ``name`` (no change if it is a node already)."""
+        self._succ.setdefault(name, {})
+
+    def add_edges_from(self, edges: Iterable[tuple[str, str]]) -> None:
+        """Add each ``(source, target)`` edge, and its nodes if new (source first)."""
+        succ = self._succ
+        for source, target in edges:
+            succ.setdefault(source, {})[target] = None
+            succ.setdefault(target, {})
+
+    def successors(self, name: str) -> Iterator[str]:
+        """The targets of ``name``'s edges, in the order they were added."""
+        return iter(self._succ[name])
+
+    def has_edge(self, source: str, target: str) -> bool:
+        """Whether the edge ``source -> target`` exists."""
+        return target in self._succ.get(source, ())
+
+    @property
+    def nodes(self) -> list[str]:
+        """The nodes, in the order they were added."""
+        return list(self._succ)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._succ
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._succ)
+
+    def __len__(self) -> int:
+        return len(self._succ)
+
+    def components(self) -> list[set[str]]:
+        """The strongly connected components, each once the components it reaches are
+        listed (a reverse topological order): Tarjan's algorithm, iterative, in the
+        order networkx 3's ``strongly_connected_components`` gives them."""
+        succ = self._succ
+        preorder: dict[str, int] = {}
+        lowlink: dict[str, int] = {}
+        found: set[str] = set()
+        pending: list[str] = []
+        out: list[set[str]] = []
+        neighbors = {v: iter(targets) for v, targets in succ.items()}
+        counter = 0
+        for source in succ:
+            if source in found:
+                continue
+            queue = [source]
+            while queue:
+                v = queue[-1]
+                if v not in preorder:
+                    counter += 1
+                    preorder[v] = counter
+                for w in neighbors[v]:
+                    if w not in preorder:
+                        queue.append(w)
+                        break
+                else:
+                    low = preorder[v]
+                    for w in succ[v]:
+                        if w not in found:
+                            low = min(low, lowlink[w] if preorder[w] > preorder[v]
+                                      else preorder[w])
+                    lowlink[v] = low
+                    queue.pop()
+                    if low == preorder[v]:
+                        component = {v}
+                        while pending and preorder[pending[-1]] > preorder[v]:
+                            component.add(pending.pop())
+                        found.update(component)
+                        out.append(component)
+                    else:
+                        pending.append(v)
+        return out
 
 
 @dataclass(slots=True)
@@ -216,11 +297,11 @@ class RefGraph:
     """Schema -> schema references of one document and the recursive ones among them.
 
     Nodes are ``$defs`` names. :meth:`add` records the references found while a named
-    schema was emended; :meth:`finish` computes the cycles once (networkx
-    ``strongly_connected_components``): a schema is *recursive* when it is on a cycle.
+    schema was emended; :meth:`finish` computes the cycles once (strongly connected
+    components, :meth:`Digraph.components`): a schema is *recursive* when it is on a cycle.
     """
 
-    graph: Any = field(default_factory=_digraph)
+    graph: Digraph = field(default_factory=Digraph)
     recursive: frozenset[str] = frozenset()
     cycles: list[list[str]] = field(default_factory=list)
     order: dict[str, int] = field(default_factory=dict)
@@ -237,15 +318,13 @@ class RefGraph:
         graph = cls()
         for name, targets in edges.items():
             graph.add(name, targets)
-        graph._find_cycles()
+        graph._find_cycles(graph.graph.components())
         return graph
 
-    def _find_cycles(self) -> None:
-        import networkx as nx
-
+    def _find_cycles(self, components: list[set[str]]) -> None:
         recursive: set[str] = set()
         cycles: list[list[str]] = []
-        for component in nx.strongly_connected_components(self.graph):
+        for component in components:
             if len(component) > 1 or any(self.graph.has_edge(n, n) for n in component):
                 recursive.update(component)
                 cycles.append(sorted(component))
@@ -255,13 +334,9 @@ class RefGraph:
     def finish(self) -> None:
         """Compute the recursive set, the cycles (one per strongly connected component)
         and a dependency order (referenced schemas before the schemas that use them)."""
-        import networkx as nx
-
-        self._find_cycles()
-        condensed = nx.condensation(self.graph)
-        members = condensed.graph["mapping"]
-        rank = {c: i for i, c in enumerate(reversed(list(nx.topological_sort(condensed))))}
-        self.order = {name: rank[members[name]] for name in self.graph.nodes}
+        components = self.graph.components()
+        self._find_cycles(components)
+        self.order = _dependency_order(self.graph, components)
 
     def is_recursive(self, name: str) -> bool:
         """Whether the named schema is on a reference cycle."""
@@ -307,6 +382,36 @@ def def_name(pointer_tokens: list[str], taken: set[str]) -> str:
         name, i = f"{base}_{i}", i + 1
     taken.add(name)
     return name
+
+
+def _dependency_order(graph: Digraph, components: list[set[str]]) -> dict[str, int]:
+    """``name -> rank``, a referenced schema's rank below its users': the components'
+    graph sorted as networkx 3's ``condensation`` + ``topological_sort`` do (Kahn's
+    algorithm by generations, in component order), reversed. The same ranks as before
+    networkx was dropped, so that schemas inline in the same order."""
+    member = {name: i for i, component in enumerate(components) for name in component}
+    succ: list[dict[int, None]] = [{} for _ in components]
+    for name in graph:
+        for target in graph.successors(name):
+            if member[name] != member[target]:
+                succ[member[name]][member[target]] = None
+    indegree = [0] * len(components)
+    for edges in succ:
+        for c in edges:
+            indegree[c] += 1
+    generation = [c for c in range(len(components)) if indegree[c] == 0]
+    ordered: list[int] = []
+    while generation:
+        ordered += generation
+        following: list[int] = []
+        for c in generation:
+            for d in succ[c]:
+                indegree[d] -= 1
+                if indegree[d] == 0:
+                    following.append(d)
+        generation = following
+    rank = {c: i for i, c in enumerate(reversed(ordered))}
+    return {name: rank[member[name]] for name in graph}
 
 
 def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple[str, str]]:

@@ -19,7 +19,6 @@ from httpllm.cli._common import (
     compile_from,
     key_values,
 )
-from httpllm.execute.security import secrets_of
 
 __all__ = ["UPSTREAM_ERROR", "register"]
 
@@ -68,7 +67,8 @@ def _masked(text: str, secrets: Iterable[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
-    from httpllm.execute import build_request, execute, validate
+    from httpllm.execute import build_request, execute, validate  # httpx: only when calling
+    from httpllm.execute.security import secrets_of
 
     app = compile_from(args)
     function = app.function(args.function)
