@@ -315,20 +315,27 @@ def _fold_tree(root: dict[str, Any], kids: list[Child],
     ``memo``, children first."""
     # (node, None) on the way down; (node, its subschemas) once they are on the stack
     stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+    get, leaf = memo.get, _SUBSCHEMA_KEYWORDS.isdisjoint
     while stack:
         node, subs = stack.pop()
-        hit = memo.get(id(node))
+        hit = get(id(node))
         if hit is not None and hit[0] is node:
             continue  # met again, on another path
         if subs is not None:
             memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
                                                    else boolean for s in subs]))
-        elif _SUBSCHEMA_KEYWORDS.isdisjoint(node):  # a leaf: combined at once
-            memo[id(node)] = (node, combine(node, []))
-        else:
-            subs = [s for _, _, s in (children(node) if node is not root else kids)]
-            stack.append((node, subs))
-            stack.extend((s, None) for s in subs if isinstance(s, dict))
+            continue
+        subs = [s for _, _, s in (children(node) if node is not root else kids)]
+        stack.append((node, subs))
+        for sub in subs:
+            if not isinstance(sub, dict):
+                continue
+            if leaf(sub):  # most nodes: combined at once, never stacked
+                hit = get(id(sub))
+                if hit is None or hit[0] is not sub:
+                    memo[id(sub)] = (sub, combine(sub, []))
+            else:
+                stack.append((sub, None))
 
 
 def _known(kids: list[Child], boolean: _T, memo: FoldMemo) -> list[_T] | None:
