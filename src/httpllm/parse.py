@@ -318,8 +318,7 @@ def _validated(model: Any, value: Any, pointer: str) -> Any:
                         pointer=pointer + "".join("/" + escape(p) for p in loc)) from exc
 
 
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class OperationFields:
     """The fields compose reads of an Operation model, for an operation
     :func:`plainly_valid` vouches for (the model would hold the same values)."""
