@@ -373,10 +373,6 @@ _ENCODING_FIELDS: dict[str, _Check] = {
 }
 _MEDIA_FIELDS: dict[str, _Check] = {"encoding": _optional(_map_of(_ENCODING_FIELDS))}
 _media_map = _map_of(_MEDIA_FIELDS)
-_OPERATION_FIELDS: dict[str, _Check] = {
-    "summary": _opt_str, "description": _opt_str, "operationId": _opt_str,
-    "tags": _opt_str_list, "deprecated": _bool,
-}
 _PARAMETER_FIELDS: dict[str, _Check] = {
     "name": _str, "in": _location, "description": _opt_str, "required": _bool,
     "deprecated": _bool, "allowEmptyValue": _bool, "style": _opt_str, "explode": _opt_bool,
@@ -436,9 +432,11 @@ def plainly_valid(node: dict[str, Any]) -> OperationFields | None:
         return None
     if not _body_fits(node.get("requestBody")):
         return None
-    names = {k: v for k, v in node.items() if k in _OPERATION_FIELDS}
-    if not _fields_fit(names, _OPERATION_FIELDS):
+    get = node.get
+    summary, description, operation_id = get("summary"), get("description"), get("operationId")
+    tags, deprecated = get("tags"), get("deprecated", False)
+    if not (_opt_str(summary) and _opt_str(description) and _opt_str(operation_id)
+            and _opt_str_list(tags) and type(deprecated) is bool):
         return None
-    return OperationFields(summary=names.get("summary"), description=names.get("description"),
-                           operationId=names.get("operationId"), tags=names.get("tags"),
-                           deprecated=names.get("deprecated", False))
+    return OperationFields(summary=summary, description=description, operationId=operation_id,
+                           tags=tags, deprecated=deprecated)

@@ -155,11 +155,34 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
             continue  # a leaf (most nodes): nothing to list
         index = len(entries) - 1
         depth += 1
-        subs = children(node) if kids is None else kids
-        kids = None  # only the root's were given
-        for kw, k, sub in subs:
-            push((sub, ptr, index, kw, k, depth))
+        if kids is not None:  # only the root's were given
+            for kw, k, sub in kids:
+                push((sub, ptr, index, kw, k, depth))
+            kids = None
+        else:
+            _push_children(node, ptr, index, depth, push)
     return entries
+
+
+def _push_children(node: dict[str, Any], ptr: str, index: int, depth: int,
+                   push: Callable[[tuple[Any, str, int, str, str | int | None, int]], None],
+                   ) -> None:
+    """:func:`_listing`'s :func:`children`: each subschema pushed as it is found, with no
+    list of triples in between (this runs for every node with subschemas of every walk)."""
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for k, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        push((sub, ptr, index, keyword, k, depth))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                if isinstance(sub, (dict, bool)):
+                    push((sub, ptr, index, keyword, i, depth))
+        elif keyword in IN_VALUE and isinstance(value, (dict, bool)):
+            push((value, ptr, index, keyword, None, depth))
 
 
 def transform(
