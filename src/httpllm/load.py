@@ -8,6 +8,7 @@ so a link that leaves the folder is refused too.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Callable, Mapping
@@ -15,8 +16,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
-
-import yaml
 
 from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
@@ -46,30 +45,55 @@ DEFAULT_LIMITS = Limits()
 """The limits used when the caller gives none."""
 
 
-_BASE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml: ~10x faster
+@functools.cache
+def _yaml_loader() -> Any:
+    """PyYAML's safe loader (libyaml when present: ~10x faster), timestamps kept as strings
+    (JSON has no dates). Imported with the first YAML document: JSON never needs it."""
+    import yaml
+
+    base: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+    class SafeLoader(base):  # type: ignore[misc]
+        """The safe loader without the timestamp resolver, refusing a key given twice in
+        one mapping (PyYAML keeps the last silently; YAML 1.2.2 section 3.2.1.1: the keys
+        of a mapping are unique)."""
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+            seen: set[str] = set()
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
+                    if key.value in seen:
+                        raise yaml.constructor.ConstructorError(
+                            None, None, f"the key {key.value!r} is given twice in one mapping",
+                            key.start_mark)
+                    seen.add(key.value)
+            return super().construct_mapping(node, deep)
+
+    SafeLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+        for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+    }
+    return SafeLoader
 
 
-class _SafeLoader(_BASE_LOADER):  # type: ignore[misc]
-    """PyYAML's safe loader (libyaml when present), timestamps kept as strings (JSON has
-    no dates), a key given twice in one mapping refused (PyYAML keeps the last silently;
-    YAML 1.2.2 section 3.2.1.1: "the keys of a mapping ... are unique")."""
+def _load_yaml(text: str, label: str) -> Any:
+    """Decode YAML text.
 
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> Any:
-        seen: set[str] = set()
-        for key, _ in node.value:
-            if isinstance(key, yaml.ScalarNode) and key.tag != "tag:yaml.org,2002:merge":
-                if key.value in seen:
-                    raise yaml.constructor.ConstructorError(
-                        None, None, f"the key {key.value!r} is given twice in one mapping",
-                        key.start_mark)
-                seen.add(key.value)
-        return super().construct_mapping(node, deep)
+    Raises:
+        LimitExceeded: nested past libyaml's own limit (1,000 levels).
+        LoadError: not valid YAML.
+    """
+    import yaml
 
-
-_SafeLoader.yaml_implicit_resolvers = {
-    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
-    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
-}
+    try:
+        return yaml.load(text, Loader=_yaml_loader())
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "nesting depth" in problem:  # libyaml's own limit (1,000 levels)
+            raise LimitExceeded(f"nesting too deep to decode{where}", source=label) from exc
+        raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
 
 
 def _check_shape(value: Any, limits: Limits, label: str) -> Any:
@@ -111,6 +135,31 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
     return value
 
 
+def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
+    """:func:`_check_shape` for what ``json.loads`` made: keys are strings and no value is
+    shared, so the expanded size is the number of values. Visits containers only (a
+    quarter of the cost on GitHub's description, where the general check took longer
+    than decoding)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    total = 1
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, depth = pop()
+        if depth >= limits.max_depth:
+            raise LimitExceeded(f"nesting deeper than {limits.max_depth} levels", source=label)
+        total += len(node)
+        depth += 1
+        for child in node.values() if type(node) is dict else node:
+            if type(child) is dict or type(child) is list:
+                push((child, depth))
+    if total > limits.max_nodes:
+        raise LimitExceeded(f"more than {limits.max_nodes} values after YAML alias expansion",
+                            source=label)
+    return value
+
+
 def _key(key: Any) -> str:
     if isinstance(key, bool):
         return "true" if key else "false"
@@ -143,19 +192,12 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
-                return _check_shape(json.loads(text), limits, label)
+                return _check_json_shape(json.loads(text), limits, label)
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
-        value = yaml.load(text, Loader=_SafeLoader)
+        value = _load_yaml(text, label)
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        if "nesting depth" in problem:  # libyaml's own limit (1,000 levels)
-            raise LimitExceeded(f"nesting too deep to decode{where}", source=label) from exc
-        raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
     return _check_shape(value, limits, label)
 
 

@@ -7,23 +7,26 @@ openapi-pydantic (3.0 and 3.1 models) validates each operation's *structure*
 (parameters, request body, names) one operation at a time, so one malformed
 operation is reported and the others compile. Schemas inside are left to the normalize
 passes, which read them as plain JSON (validating a whole 13 MB document with
-openapi-pydantic costs about 0.5 s; see docs/pitfalls.md).
+openapi-pydantic costs about 0.5 s; see docs/pitfalls.md). An operation whose every
+field the models read has exactly the JSON type they declare (:func:`plainly_valid`: most
+operations of real documents) is accepted without them, so that a compile imports
+pydantic and openapi-pydantic (0.15-0.2 s) only for an operation that needs their verdict.
 """
 
 from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
-
-from pydantic import TypeAdapter, ValidationError
 
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
 
-__all__ = ["METHODS", "Document", "OperationSite", "OperationValidator", "parse"]
+__all__ = ["METHODS", "Document", "OperationFields", "OperationSite", "OperationValidator",
+           "parse", "plainly_valid"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 METHODS_32 = (*METHODS, "query")
@@ -234,12 +237,22 @@ class OperationValidator:
 
     def __init__(self, version: str) -> None:
         self.version = version
-        self._operation, self._parameter = _models(version)
         self._references: dict[str, Any] = {}
 
     def __call__(self, site: OperationSite) -> Any:
         """Validate the operation's structure; return the Operation model (without its
-        parameters, each validated on its own: the model is read for names only).
+        parameters, each validated on its own: the model is read for names only), or the
+        same fields as :class:`OperationFields` when :func:`plainly_valid` vouches for it.
+
+        Raises:
+            SpecError: naming the first invalid field's pointer and what was expected.
+        """
+        fields = plainly_valid(site.node)
+        return fields if fields is not None else self.modelled(site)
+
+    def modelled(self, site: OperationSite) -> Any:
+        """:meth:`__call__` without :func:`plainly_valid`: always the openapi-pydantic
+        models' verdict and Operation model.
 
         Raises:
             SpecError: naming the first invalid field's pointer and what was expected.
@@ -248,7 +261,7 @@ class OperationValidator:
         if isinstance(listing, list):
             for i, raw in enumerate(listing):
                 self._parameter_model(raw, site.pointer, i)
-        return _validated(self._operation, self._skeleton(site), site.pointer)
+        return _validated(_models(self.version)[0], self._skeleton(site), site.pointer)
 
     @staticmethod
     def _skeleton(site: OperationSite) -> dict[str, Any]:
@@ -272,12 +285,12 @@ class OperationValidator:
         """The Parameter (or Reference) model of entry ``index`` of the list at
         ``pointer``'s ``parameters``; a ``{"$ref": ...}`` is validated once."""
         ref = raw.get("$ref") if isinstance(raw, dict) and len(raw) == 1 else None
+        parameter = _models(self.version)[1]
         if not isinstance(ref, str):
-            return _validated(self._parameter, _skeleton_shallow(raw),
-                              f"{pointer}/parameters/{index}")
+            return _validated(parameter, _skeleton_shallow(raw), f"{pointer}/parameters/{index}")
         model = self._references.get(ref)
         if model is None:
-            model = self._references[ref] = _validated(self._parameter, raw,
+            model = self._references[ref] = _validated(parameter, raw,
                                                        f"{pointer}/parameters/{index}")
         return model
 
@@ -286,12 +299,15 @@ class OperationValidator:
 def _models(version: str) -> tuple[Any, Any]:
     """The Operation model and a ``Parameter | Reference`` adapter of ``version``."""
     from openapi_pydantic.v3 import v3_0, v3_1
+    from pydantic import TypeAdapter
 
     module: Any = v3_0 if version == "3.0" else v3_1  # 3.2: the 3.1 models, new fields carried
     return module.Operation, TypeAdapter(module.Parameter | module.Reference)
 
 
 def _validated(model: Any, value: Any, pointer: str) -> Any:
+    from pydantic import TypeAdapter, ValidationError
+
     try:
         return model.validate_python(value) if isinstance(model, TypeAdapter) else (
             model.model_validate(value))
@@ -301,3 +317,126 @@ def _validated(model: Any, value: Any, pointer: str) -> Any:
         raise SpecError(f"invalid operation: {first['msg']}",
                         pointer=pointer + "".join("/" + escape(p) for p in loc)) from exc
 
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class OperationFields:
+    """The fields compose reads of an Operation model, for an operation
+    :func:`plainly_valid` vouches for (the model would hold the same values)."""
+
+    summary: str | None
+    description: str | None
+    operationId: str | None
+    tags: list[str] | None
+    deprecated: bool
+
+
+def _opt_str(value: Any) -> bool:
+    return value is None or type(value) is str
+
+
+def _str(value: Any) -> bool:
+    return type(value) is str
+
+
+def _bool(value: Any) -> bool:
+    return type(value) is bool
+
+
+def _opt_bool(value: Any) -> bool:
+    return value is None or type(value) is bool
+
+
+def _opt_str_list(value: Any) -> bool:
+    return value is None or (type(value) is list and all(type(v) is str for v in value))
+
+
+def _location(value: Any) -> bool:
+    return value in ("query", "header", "path", "cookie") and type(value) is str
+
+
+def _map_of(fields: dict[str, _Check]) -> _Check:
+    """A check of a map whose values are objects with ``fields``."""
+    def check(value: Any) -> bool:
+        return type(value) is dict and all(type(key) is str and _fields_fit(item, fields)
+                                           for key, item in value.items())
+    return check
+
+
+def _optional(check: _Check) -> _Check:
+    return lambda value: value is None or check(value)
+
+
+_Check = Callable[[Any], bool]
+
+_ENCODING_FIELDS: dict[str, _Check] = {
+    "contentType": _opt_str, "style": _opt_str, "explode": _opt_bool, "allowReserved": _bool,
+}
+_MEDIA_FIELDS: dict[str, _Check] = {"encoding": _optional(_map_of(_ENCODING_FIELDS))}
+_media_map = _map_of(_MEDIA_FIELDS)
+_PARAMETER_FIELDS: dict[str, _Check] = {
+    "name": _str, "in": _location, "description": _opt_str, "required": _bool,
+    "deprecated": _bool, "allowEmptyValue": _bool, "style": _opt_str, "explode": _opt_bool,
+    "allowReserved": _bool, "content": _optional(_media_map),
+}
+_BODY_FIELDS: dict[str, _Check] = {
+    "description": _opt_str, "content": _media_map, "required": _bool,
+}
+_DOUBTFUL = frozenset({"$ref", "param_in", "param_schema", "media_type_schema", "ref",
+                       "headers"})
+"""Keys left to the models: a reference beside other fields, the field names the models
+also accept for their aliases (``populate_by_name``), and an encoding's ``headers``
+(Header objects are not checked here)."""
+
+
+def _fields_fit(node: Any, fields: dict[str, _Check], required: tuple[str, ...] = ()) -> bool:
+    """Whether ``node`` is an object whose keys are strings and whose ``fields`` each have
+    the declared JSON type: what the models accept for sure (other keys are extra fields,
+    which they allow; ``schema`` and the keys the skeleton leaves out are not read)."""
+    if type(node) is not dict:
+        return False
+    for key, value in node.items():
+        if type(key) is not str:
+            return False
+        check = fields.get(key)
+        if check is not None:
+            if not check(value):
+                return False
+        elif key in _DOUBTFUL and not (key == "headers" and value is None):
+            return False
+    return all(key in node for key in required)
+
+
+def _parameter_fits(raw: Any) -> bool:
+    if type(raw) is dict and len(raw) == 1 and "$ref" in raw:
+        return type(raw["$ref"]) is str
+    return _fields_fit(raw, _PARAMETER_FIELDS, ("name", "in"))
+
+
+def _body_fits(body: Any) -> bool:
+    if body is None:
+        return True
+    if type(body) is dict and len(body) == 1 and "$ref" in body:
+        return type(body["$ref"]) is str
+    return _fields_fit(body, _BODY_FIELDS, ("content",))
+
+
+def plainly_valid(node: dict[str, Any]) -> OperationFields | None:
+    """The fields of an operation that the openapi-pydantic models certainly accept: every
+    field they read (the operation's names, each parameter, the request body and its
+    media types) holds exactly the JSON type they declare, and nothing else is left to
+    them (:data:`_DOUBTFUL`). ``None`` when in doubt: the models then give the verdict
+    (and the error message). Never accepts what the models refuse."""
+    listing = node.get("parameters")
+    if listing is not None and (type(listing) is not list
+                                or not all(_parameter_fits(p) for p in listing)):
+        return None
+    if not _body_fits(node.get("requestBody")):
+        return None
+    get = node.get
+    summary, description, operation_id = get("summary"), get("description"), get("operationId")
+    tags, deprecated = get("tags"), get("deprecated", False)
+    if not (_opt_str(summary) and _opt_str(description) and _opt_str(operation_id)
+            and _opt_str_list(tags) and type(deprecated) is bool):
+        return None
+    return OperationFields(summary=summary, description=description, operationId=operation_id,
+                           tags=tags, deprecated=deprecated)

@@ -317,16 +317,18 @@ def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple
     root = resolver.root
     start = root.get(section) if isinstance(root, dict) else None
     out: list[tuple[str, str]] = []
-    stack: list[tuple[Any, str]] = [(start, f"#/{section}")]
+    # (node, where): ``where`` is ``(parent's where, key)``, a pointer spelled out only for
+    # a ``$ref`` that fails (building every container's pointer was most of the walk).
+    stack: list[tuple[Any, Any]] = [(start, f"#/{section}")]
     while stack:
-        node, pointer = stack.pop()
+        node, where = stack.pop()
         if isinstance(node, dict):
             ref = node.get("$ref")
             if isinstance(ref, str):
                 try:
                     resolver.resolve(ref, resolver.base)
                 except HttpllmError as exc:
-                    out.append((f"{pointer}/$ref", exc.message))
+                    out.append((f"{_spelled(where)}/$ref", exc.message))
             items: Iterable[tuple[Any, Any]] = node.items()
         elif isinstance(node, list):
             items = enumerate(node)
@@ -334,5 +336,14 @@ def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple
             continue
         for key, child in items:
             if isinstance(child, (dict, list)):
-                stack.append((child, f"{pointer}/{escape(key)}"))
+                stack.append((child, (where, key)))
     return sorted(out)
+
+
+def _spelled(where: Any) -> str:
+    """The pointer of a :func:`dangling_refs` ``(parent, key)`` chain."""
+    keys: list[str] = []
+    while isinstance(where, tuple):
+        where, key = where
+        keys.append(escape(key))
+    return "/".join([where, *reversed(keys)])

@@ -155,11 +155,34 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
             continue  # a leaf (most nodes): nothing to list
         index = len(entries) - 1
         depth += 1
-        subs = children(node) if kids is None else kids
-        kids = None  # only the root's were given
-        for kw, k, sub in subs:
-            push((sub, ptr, index, kw, k, depth))
+        if kids is not None:  # only the root's were given
+            for kw, k, sub in kids:
+                push((sub, ptr, index, kw, k, depth))
+            kids = None
+        else:
+            _push_children(node, ptr, index, depth, push)
     return entries
+
+
+def _push_children(node: dict[str, Any], ptr: str, index: int, depth: int,
+                   push: Callable[[tuple[Any, str, int, str, str | int | None, int]], None],
+                   ) -> None:
+    """:func:`_listing`'s :func:`children`: each subschema pushed as it is found, with no
+    list of triples in between (this runs for every node with subschemas of every walk)."""
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for k, sub in value.items():
+                    if isinstance(sub, (dict, bool)):
+                        push((sub, ptr, index, keyword, k, depth))
+        elif isinstance(value, list):
+            for i, sub in enumerate(value):
+                if isinstance(sub, (dict, bool)):
+                    push((sub, ptr, index, keyword, i, depth))
+        elif keyword in IN_VALUE and isinstance(value, (dict, bool)):
+            push((value, ptr, index, keyword, None, depth))
 
 
 def transform(
@@ -315,20 +338,27 @@ def _fold_tree(root: dict[str, Any], kids: list[Child],
     ``memo``, children first."""
     # (node, None) on the way down; (node, its subschemas) once they are on the stack
     stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+    get, leaf = memo.get, _SUBSCHEMA_KEYWORDS.isdisjoint
     while stack:
         node, subs = stack.pop()
-        hit = memo.get(id(node))
+        hit = get(id(node))
         if hit is not None and hit[0] is node:
             continue  # met again, on another path
         if subs is not None:
             memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
                                                    else boolean for s in subs]))
-        elif _SUBSCHEMA_KEYWORDS.isdisjoint(node):  # a leaf: combined at once
-            memo[id(node)] = (node, combine(node, []))
-        else:
-            subs = [s for _, _, s in (children(node) if node is not root else kids)]
-            stack.append((node, subs))
-            stack.extend((s, None) for s in subs if isinstance(s, dict))
+            continue
+        subs = [s for _, _, s in (children(node) if node is not root else kids)]
+        stack.append((node, subs))
+        for sub in subs:
+            if not isinstance(sub, dict):
+                continue
+            if leaf(sub):  # most nodes: combined at once, never stacked
+                hit = get(id(sub))
+                if hit is None or hit[0] is not sub:
+                    memo[id(sub)] = (sub, combine(sub, []))
+            else:
+                stack.append((sub, None))
 
 
 def _known(kids: list[Child], boolean: _T, memo: FoldMemo) -> list[_T] | None:

@@ -9,8 +9,8 @@ import httpx
 
 from httpllm._api import Application
 from httpllm.agent import Outcome, ToolCall, arun_call, run_call, secrets_of
+from httpllm.cut import DEFAULT_BUDGET
 from httpllm.execute import Result, aexecute, execute
-from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.records import Function
 
 __all__ = ["Caller"]

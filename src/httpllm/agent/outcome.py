@@ -18,9 +18,9 @@ from typing import Literal
 import httpx
 
 from httpllm.agent.calls import ToolCall
+from httpllm.cut import cut_json, cut_text, narrowing, note
 from httpllm.errors import HttpllmError, InvalidArguments, TransportError
 from httpllm.execute.body import is_json
-from httpllm.execute.cut import cut_json, cut_text, narrowing, note
 from httpllm.execute.security import REDACTED, redact
 from httpllm.execute.send import Result
 from httpllm.records import Function
@@ -83,7 +83,7 @@ def answered(call: ToolCall, result: Result, repairs: tuple[str, ...],
     """The API's answer; a non-2xx one says the status and that the call failed.
 
     An answer longer than ``budget`` characters is cut as the MCP server cuts it
-    (:mod:`httpllm.execute.cut`: JSON stays JSON, long lists keep their first items) and
+    (:mod:`httpllm.cut`: JSON stays JSON, long lists keep their first items) and
     followed by a note saying how much was left out and which of ``function``'s arguments
     ask for less; ``None`` never cuts.
     """

@@ -23,10 +23,10 @@ from httpllm.agent.calls import ToolCall, read_calls
 from httpllm.agent.messages import MESSAGES
 from httpllm.agent.outcome import Outcome, answered, failed, invalid, unknown
 from httpllm.agent.repair import repair_text, repair_values
+from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
-from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.execute.security import secrets_of
 from httpllm.records import Function
 

@@ -20,8 +20,6 @@ from httpllm.cli._common import (
     in_flags,
     key_values,
 )
-from httpllm.errors import RequestBuildError
-from httpllm.execute.security import credentials, missing, redact, secrets_of
 from httpllm.records import Function
 
 __all__ = ["UPSTREAM_ERROR", "register"]
@@ -66,6 +64,9 @@ def _json_or_text(value: str) -> Any:
 def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None) -> None:
     """A dry run shows the request without credentials it lacks; say so, and what
     ``--send`` needs, rather than print a request the API would refuse without a word."""
+    from httpllm.errors import RequestBuildError
+    from httpllm.execute.security import credentials, missing
+
     try:
         credentials(function, auth or {})
     except RequestBuildError:
@@ -75,7 +76,8 @@ def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None
 
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
-    from httpllm.execute import build_request, execute, validate
+    from httpllm.execute import build_request, execute, validate  # httpx: only when calling
+    from httpllm.execute.security import redact, secrets_of
 
     app = compile_from(args)
     function = app.function(args.function)

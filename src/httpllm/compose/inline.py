@@ -72,6 +72,8 @@ class Inliner:
         self._main: Inliner | None = None  # set on the keeping inliner of an inlining one
         self._renamed: dict[tuple[str, Direction], str | None] = {}
         self._alias_defs: dict[tuple[str, Direction], Schema] = {}
+        self._closures: dict[tuple[frozenset[str], Direction], tuple[str, ...]] = {}
+        self._renamings: dict[tuple[tuple[str, ...], Direction], dict[str, Schema] | None] = {}
 
     def origin(self, node: Any, pointer: str) -> None:
         """Record that the shared ``node`` stands for the document's ``pointer`` (held: a
@@ -149,17 +151,32 @@ class Inliner:
             out = self._done[(_name(schema["$ref"]) or "", direction)]
         else:
             out = transform(schema, self._visit_for(direction), pointer=pointer)
-        defs: dict[str, Schema] = {}
-        stack = sorted(self._remaining(used))
-        while stack:
-            name = stack.pop()
-            if name in defs:
-                continue
-            defs[name] = self.inlined(name, direction)
-            stack.extend(sorted(self._left[name] - defs.keys()))
-        if self._main is not None and defs:
-            return self._distinct(out, defs, direction, pointer)
-        return out, dict(sorted(defs.items()))
+        names = self._defs_of(used, direction)
+        if self._main is not None and names:
+            return self._distinct(out, names, direction, pointer)
+        done = self._done
+        return out, {name: done[(name, direction)] for name in names}
+
+    def _defs_of(self, used: frozenset[str], direction: Direction) -> tuple[str, ...]:
+        """The sorted names a root whose refs are ``used`` lists under ``$defs``: the refs
+        inlining leaves and, transitively, those their inlined forms leave. Once per
+        ``(used, direction)``: on Stripe's description most responses reach the same few
+        hundred recursive schemas, and walking that closure per function cost 2x the
+        compile."""
+        key = (used, direction)
+        found = self._closures.get(key)
+        if found is None:
+            seen: set[str] = set()
+            stack = list(self._remaining(used))
+            while stack:
+                name = stack.pop()
+                if name in seen:
+                    continue
+                seen.add(name)
+                self.inlined(name, direction)
+                stack.extend(self._left[name] - seen)
+            found = self._closures[key] = tuple(sorted(seen))
+        return found
 
     def _alias(self, name: str, direction: Direction) -> str | None:
         """For the keeping inliner of an inlining compile: a ``$defs`` name of its own for
@@ -179,24 +196,40 @@ class Inliner:
             self._renamed[key] = alias
         return self._renamed[key]
 
-    def _distinct(self, schema: Schema, defs: dict[str, Schema], direction: Direction,
+    def _distinct(self, schema: Schema, names: tuple[str, ...], direction: Direction,
                   pointer: str) -> tuple[Schema, dict[str, Schema]]:
-        """:meth:`root`'s result with every ``$defs`` name that :meth:`_alias` renames
-        renamed, in the ``$ref``s too (the renamed definitions are made once per compile)."""
-        names = {name: self._alias(name, direction) for name in defs}
-        if not any(names.values()):
-            return schema, dict(sorted(defs.items()))
+        """:meth:`root`'s result (its ``$defs`` are ``names``) with every ``$defs`` name that
+        :meth:`_alias` renames renamed, in the ``$ref``s too (the renamed definitions are
+        made once per compile, the ``$defs`` map once per set of names)."""
+        key = (names, direction)
+        if key not in self._renamings:
+            self._renamings[key] = self._renamed_defs(names, direction)
+        renamed = self._renamings[key]
+        if renamed is None:
+            done = self._done
+            return schema, {name: done[(name, direction)] for name in names}
+        return transform(schema, self._renaming(direction), pointer=pointer), dict(renamed)
 
+    def _renaming(self, direction: Direction) -> Any:
         def visit(node: dict[str, Any], at: str) -> Schema:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             alias = self._alias(name, direction) if name is not None else None
             return node if alias is None else {**node, "$ref": "#/$defs/" + escape(alias)}
 
+        return visit
+
+    def _renamed_defs(self, names: tuple[str, ...],
+                      direction: Direction) -> dict[str, Schema] | None:
+        """The ``$defs`` of ``names`` as :meth:`_distinct` lists them (sorted by their new
+        names), or ``None`` when no name is renamed."""
+        aliases = {name: self._alias(name, direction) for name in names}
+        if not any(aliases.values()):
+            return None
         done = self._alias_defs
-        for name, target in defs.items():
+        visit = self._renaming(direction)
+        for name in names:
             if (name, direction) not in done:
-                done[(name, direction)] = transform(target, visit,
+                done[(name, direction)] = transform(self._done[(name, direction)], visit,
                                                     pointer=self.named.pointer(name))
-        renamed = {names[name] or name: done[(name, direction)] for name in defs}
-        return transform(schema, visit, pointer=pointer), dict(sorted(renamed.items()))
+        return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))

@@ -9,7 +9,7 @@ with :func:`register_provider` or through the entry-point group ``httpllm.provid
 from __future__ import annotations
 
 from dataclasses import replace
-from importlib.metadata import entry_points
+from typing import Any
 
 from httpllm.dialects._base import Dialect, Options, RenderContext, Rule
 from httpllm.dialects._rules import (
@@ -63,6 +63,14 @@ def register_provider(name: str, dialect: Dialect, *, aliases: tuple[str, ...] =
     _REGISTRY[name] = dialect
     for alias in (*dialect.aliases, *aliases):
         _ALIASES[alias] = name
+
+
+def entry_points(group: str) -> Any:
+    """``importlib.metadata.entry_points(group=group)``, imported when first asked (its
+    import costs 20-30 ms, and a built-in provider never needs it)."""
+    from importlib import metadata
+
+    return metadata.entry_points(group=group)
 
 
 def _load_entry_points() -> None:

@@ -10,7 +10,7 @@
   binary: a text block naming its type and size;
 - non-2xx: ``isError`` with ``HTTP <status> <reason>`` and the body.
 
-Every text is cut to the budget (:mod:`httpllm.execute.cut`) with a note saying how much was
+Every text is cut to the budget (:mod:`httpllm.cut`) with a note saying how much was
 left out and how to ask for less, and every credential the call used is replaced by
 ``[redacted]`` (an upstream that echoes its request must not hand a secret to the model).
 
@@ -26,10 +26,10 @@ from typing import Any
 
 import jsonschema_rs
 
+from httpllm.cut import cut_json, cut_text, dumps, narrowing, note
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.body import is_json
-from httpllm.execute.cut import cut_json, cut_text, dumps, narrowing, note
 from httpllm.execute.security import REDACTED, redact
 from httpllm.records import Function
 

@@ -27,6 +27,7 @@ from mcp_types import INVALID_PARAMS, CallToolRequestParams, PaginatedRequestPar
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from httpllm._api import Application, compile
+from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
     HttpllmError,
     InvalidArguments,
@@ -35,7 +36,6 @@ from httpllm.errors import (
     UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
-from httpllm.execute.cut import DEFAULT_BUDGET
 from httpllm.execute.security import Credential, credentials, redact
 from httpllm.load import Source
 from httpllm.records import Function

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from httpllm._types import JSON, Schema
+from httpllm.cut import DEFAULT_BUDGET, cut_json, cut_text, narrowing, note
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import CallError, UnknownFunction
-from httpllm.execute.cut import DEFAULT_BUDGET, cut_json, cut_text, narrowing, note
 from httpllm.records import Argument, Function
 from httpllm.render import Renderer
 from httpllm.toolsets.search import one_line
@@ -121,7 +121,7 @@ class Discovery:
             (``base_url``, ``auth``, ``client`` ...), given by the host, never the model.
         max_answer_chars: most characters of an invoked operation's answer the model
             reads; a longer body is cut, JSON kept JSON, and the answer gets a ``note``
-            saying how much was left out (:mod:`httpllm.execute.cut`); ``None``: never.
+            saying how much was left out (:mod:`httpllm.cut`); ``None``: never.
     """
 
     tools: list[JSON]

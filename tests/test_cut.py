@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from httpllm.execute.cut import cut_json, cut_text, dumps, note
+from httpllm.cut import cut_json, cut_text, dumps, note
 
 ITEMS = {"items": [{"id": i, "name": "n" * 30} for i in range(300)], "total": 300}
 
@@ -49,7 +49,7 @@ def test_deep_answers_do_not_recurse() -> None:
         child: list[object] = [1, 2, 3]
         node.append(child)
         node = child
-    from httpllm.execute.cut import _capped
+    from httpllm.cut import _capped
 
     copy, stats = _capped(deep, 1, None)
     assert stats[1] > 0 and isinstance(copy, list)
