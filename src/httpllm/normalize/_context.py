@@ -11,7 +11,7 @@ from httpllm._types import Direction, Schema
 from httpllm.loss import Loss
 
 __all__ = ["ANNOTATIONS", "EXCLUSIVE", "OPENAPI_ONLY", "PassContext", "canonical", "describes",
-           "is_ref", "ref_name", "value_key"]
+           "is_ref", "ref_name", "types_of", "value_key"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
@@ -110,6 +110,15 @@ def describes(key: str) -> bool:
     :data:`EXCLUSIVE` constrains: it stays with its ``anyOf``."""
     return key in ANNOTATIONS or key in OPENAPI_ONLY or (key.startswith("x-")
                                                          and key != EXCLUSIVE)
+
+
+def types_of(node: dict[str, Any]) -> set[str] | None:
+    """The JSON types ``node``'s ``type`` names (``"string"`` or a list of them); ``None``
+    when it names none. Entries that are not strings are ignored."""
+    kind = node.get("type")
+    if isinstance(kind, str):
+        return {kind}
+    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else None
 
 
 def is_ref(node: Any) -> bool:

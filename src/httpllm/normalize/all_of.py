@@ -23,6 +23,7 @@ from httpllm.normalize._context import (
     canonical,
     is_ref,
     ref_name,
+    types_of,
     value_key,
 )
 from httpllm.normalize.mixed_types import matches as _matches
@@ -45,15 +46,8 @@ def _same(a: Any, b: Any) -> bool:
     return a is b or canonical(a) == canonical(b)
 
 
-def _types(node: dict[str, Any]) -> set[str] | None:
-    kind = node.get("type")
-    if kind is None:
-        return None
-    return set(kind) if isinstance(kind, list) else {kind}
-
-
 def _merge_type(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> None:
-    ta, tb = _types(a), _types(b)
+    ta, tb = types_of(a), types_of(b)
     if ta is None or tb is None:
         if ta or tb:
             out["type"] = a.get("type", b.get("type"))
@@ -175,7 +169,7 @@ def _merge_enum(a: dict[str, Any], b: dict[str, Any], out: dict[str, Any]) -> No
         return
     keys = [{value_key(v) for v in values} for values in lists[1:]]
     values = [v for v in lists[0] if all(value_key(v) in k for k in keys)]
-    kinds = _types(out)
+    kinds = types_of(out)
     if kinds is not None:
         values = [v for v in values if any(_matches(v, kind) for kind in kinds)]
     if not values:

@@ -35,6 +35,7 @@ from httpllm.normalize._context import (
     canonical,
     is_ref,
     ref_name,
+    types_of,
     value_key,
 )
 from httpllm.normalize.mixed_types import matches
@@ -79,13 +80,6 @@ def _target(member: Schema, resolve: Resolve) -> Schema:
     return resolve(ref_name(member)) if is_ref(member) else member
 
 
-def _types(node: dict[str, Any]) -> set[str] | None:
-    kind = node.get("type")
-    if isinstance(kind, str):
-        return {kind}
-    return {k for k in kind if isinstance(k, str)} if isinstance(kind, list) else None
-
-
 def _values(node: dict[str, Any]) -> list[Any] | None:
     if "const" in node:
         return [node["const"]]
@@ -104,7 +98,7 @@ def _apart(a: Schema, b: Schema, resolve: Resolve, tags: bool = True) -> bool:
     a, b = _target(a, resolve), _target(b, resolve)
     if not isinstance(a, dict) or not isinstance(b, dict) or is_ref(a) or is_ref(b):
         return False
-    ta, tb, va, vb = _types(a), _types(b), _values(a), _values(b)
+    ta, tb, va, vb = types_of(a), types_of(b), _values(a), _values(b)
     if va is not None and vb is not None:
         return not {value_key(v) for v in va} & {value_key(v) for v in vb}
     if ta is not None and tb is not None and not _overlap(ta, tb):
