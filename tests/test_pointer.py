@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from httpllm.pointer import escape, join, parts, unescape
+from httpllm.pointer import escape, file_label, join, parts, unescape
 
 
 @pytest.mark.parametrize(
@@ -67,3 +67,20 @@ def test_escape_round_trips(token: str) -> None:
     """`unescape(escape(t)) == t` for every token."""
     assert unescape(escape(token)) == token
     assert "/" not in escape(token)
+
+
+@pytest.mark.parametrize(("uri", "label"), [
+    ("file:///api/openapi.yaml", ""),
+    ("file:///api/schemas/pet.yaml", "schemas/pet.yaml"),
+    ("file:///common/pet.yaml", "../common/pet.yaml"),
+    ("file:///elsewhere/deep/pet.yaml", "../elsewhere/deep/pet.yaml"),
+    ("https://example.com/pet.yaml", "https://example.com/pet.yaml"),
+])
+def test_file_label_is_relative_to_the_root_folder(uri: str, label: str) -> None:
+    """Another file is named from the root document's folder, never by an absolute path
+    of the machine (a loss report reads the same wherever the document lies)."""
+    assert file_label(uri, "file:///api/openapi.yaml") == label
+
+
+def test_file_label_of_a_document_given_as_text() -> None:
+    assert file_label("https://example.com/pet.yaml", "root:") == "https://example.com/pet.yaml"

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote
+import posixpath
+from urllib.parse import unquote, urlsplit
 
-__all__ = ["escape", "join", "parts", "unescape"]
+__all__ = ["escape", "file_label", "join", "parts", "unescape"]
 
 
 def escape(token: str | int) -> str:
@@ -39,3 +40,20 @@ def parts(fragment: str) -> list[str]:
         return []
     # Only the first "/" is dropped: "//a" is the key "" then the key "a" (RFC 6901 section 4).
     return [unescape(t) for t in fragment.removeprefix("/").split("/")]
+
+
+def file_label(uri: str, base: str) -> str:
+    """How messages and losses name the file ``uri`` (no fragment) read beside the root
+    document at ``base``: ``""`` for the root itself, a path relative to the root's folder
+    for another file on the same host (``"schemas/pet.yaml"``, ``"../common.yaml"``), the
+    whole URI otherwise. Never an absolute path of the machine: a loss report reads the
+    same wherever the document lies."""
+    if uri == base:
+        return ""
+    here, there = urlsplit(base), urlsplit(uri)
+    if (here.scheme, here.netloc) != (there.scheme, there.netloc) or not here.path:
+        return uri
+    folder = here.path.rpartition("/")[0] or "/"
+    if there.path.startswith(folder + "/"):
+        return there.path[len(folder) + 1 :]
+    return posixpath.relpath(there.path, folder)

@@ -15,7 +15,7 @@ from urllib.parse import urldefrag, urljoin
 
 from httpllm.errors import HttpllmError, RefError
 from httpllm.load import Loader
-from httpllm.pointer import escape, parts
+from httpllm.pointer import escape, file_label, parts
 
 __all__ = ["RefGraph", "Resolver", "Target", "dangling_refs"]
 
@@ -79,15 +79,16 @@ class Resolver:
             raise RefError(f"cannot load {uri!r}: {exc}") from exc
 
     def label(self, uri: str) -> str:
-        """A short name of a canonical URI for messages: ``#/a/b`` or ``file.yaml#/a/b``."""
+        """A short name of a canonical URI for messages: ``#/a/b``, ``file.yaml#/a/b`` or
+        ``../common.yaml#/a/b`` (:func:`httpllm.pointer.file_label`)."""
         if uri.startswith(self.base) and uri[len(self.base) : len(self.base) + 1] == "#":
             return uri[len(self.base) :]  # the common case, without urllib's parsing
         doc, frag = urldefrag(uri)
         if doc == self.base:
             return "#" + frag
-        root_dir = self.base.rsplit("/", 1)[0] + "/"
-        name = doc[len(root_dir) :] if doc.startswith(root_dir) else doc
-        return f"{name}#{frag}"
+        if self.base.startswith(ROOT):
+            return uri
+        return f"{file_label(doc, self.base)}#{frag}"
 
     def resolve(self, ref: str, base: str) -> Target:
         """Resolve ``ref`` found in the document at ``base`` (a URI without fragment).

@@ -18,7 +18,7 @@ from urllib.parse import urldefrag, urljoin
 
 from httpllm.errors import HttpllmError
 from httpllm.load import Loader
-from httpllm.pointer import parts
+from httpllm.pointer import file_label, parts
 from httpllm.upgrade import openapi32, schemas2, swagger2
 from httpllm.upgrade._record import Note, PointerMap, Tally
 
@@ -89,13 +89,10 @@ class _Files:
         self.done = done
         self.originals: dict[str, Any] = {base: root}
         self.path_items: dict[str, list[str]] = {}
-        self.folder = base.rpartition("/")[0] + "/"
 
     def label(self, uri: str) -> str:
         """How the resolver names a file in pointers (``""`` for the root)."""
-        if uri == self.base:
-            return ""
-        return uri[len(self.folder):] if uri.startswith(self.folder) else uri
+        return file_label(uri, self.base)
 
     def context(self, original: dict[str, Any], uri: str) -> swagger2.Context:
         """A conversion context for the file at ``uri``."""
