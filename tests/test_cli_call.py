@@ -237,5 +237,5 @@ def test_send_without_credentials_names_only_flags_there_are(
     status, out, err = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
                             "--send", "--base-url", "http://127.0.0.1:9")
     assert (status, out) == (1, "")
-    assert err.count("\n") == 1 and "pass --auth with one of" in err
+    assert err.count("\n") == 1 and "pass --auth SCHEME=VALUE with one of" in err
     assert "False" not in err and "require_auth" not in err

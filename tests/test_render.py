@@ -59,6 +59,31 @@ def test_shared_schema_losses_are_reported_for_every_function() -> None:
     assert len(app.losses) == 2
 
 
+def test_a_schema_reached_along_several_paths_is_one_loss_per_function() -> None:
+    """`Code` used by two properties of one body is rewritten in both places, but the
+    function reports the loss once."""
+    doc = {**DOC, "paths": {"/a": {"post": {
+        "operationId": "a", "requestBody": {"content": {"application/json": {"schema": {
+            "type": "object", "properties": {"from": {"$ref": "#/components/schemas/Code"},
+                                             "to": {"$ref": "#/components/schemas/Code"}}}}}},
+        "responses": {"200": {"description": "ok"}}}}}}
+    httpllm.register_provider("toy", TOY)
+    (fn,) = httpllm.compile(doc, provider="toy").functions
+    body = fn.parameters["properties"]["body"]["properties"]
+    assert all("@pattern" in body[k]["properties"]["code"]["description"] for k in ("from", "to"))
+    assert [(x.pointer, x.keyword) for x in fn.losses] == [
+        ("#/components/schemas/Code/properties/code/pattern", "pattern")]
+
+
+def test_distinct_compares_values_it_cannot_hash() -> None:
+    from httpllm.loss import Loss, distinct
+
+    a = Loss(pointer="#/x", keyword="enum", action="dropped", value=[1, 2])
+    b = Loss(pointer="#/x", keyword="enum", action="dropped", value=[1, 2])
+    c = Loss(pointer="#/x", keyword="enum", action="dropped", value=[3])
+    assert distinct([a, b, c, a]) == (a, c)
+
+
 def _keywords(schema: Any) -> set[str]:
     found: set[str] = set()
     stack = [schema]

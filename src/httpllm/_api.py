@@ -23,7 +23,7 @@ from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
-from httpllm.loss import Loss
+from httpllm.loss import Loss, distinct
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
 from httpllm.records import Argument, Function, OperationError, evolve
@@ -480,8 +480,8 @@ def _originals(upgraded: Upgraded, functions: list[Function], errors: list[Opera
     warnings.extend(Warning(pointer=n.pointer, message=n.message) for n in upgraded.notes)
     errors = [evolve(e, pointer=original(e.pointer), message=_REF_IN_TEXT.sub(
         lambda m: original(m.group()), e.message)) for e in errors]
-    functions = [evolve(f, losses=tuple(evolve(x, pointer=original(x.pointer))
-                                        for x in f.losses)) if f.losses else f
+    functions = [evolve(f, losses=distinct(evolve(x, pointer=original(x.pointer))
+                                           for x in f.losses)) if f.losses else f
                  for f in functions]
 
     def translated() -> list[Warning]:

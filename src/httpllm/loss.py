@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Action", "Loss"]
+__all__ = ["Action", "Loss", "distinct"]
 
 Action = Literal[
     "dropped",  # the keyword is gone; the provider never sees it
@@ -55,3 +56,23 @@ class Loss:
         if self.note:
             out["note"] = self.note
         return out
+
+
+def distinct(losses: Iterable[Loss]) -> tuple[Loss, ...]:
+    """``losses`` without repeated entries, in first-seen order.
+
+    A named schema reached along several paths of one function (Elastic's ``Duration`` in
+    a dozen properties of one request body) yields the same entry once per path; the report
+    lists it once per function. Entries are the same when every field is: the value is
+    compared, not hashed (it may be a dict).
+    """
+    seen: dict[tuple[str, str, str, str, str], list[Any]] = {}
+    out: list[Loss] = []
+    for loss in losses:
+        values = seen.setdefault((loss.pointer, loss.keyword, loss.action, loss.dialect,
+                                  loss.note), [])
+        if any(v is loss.value or v == loss.value for v in values):
+            continue
+        values.append(loss.value)
+        out.append(loss)
+    return tuple(out)

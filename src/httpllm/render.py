@@ -21,7 +21,7 @@ from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._recursion import recursive_defs
 from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
-from httpllm.loss import Loss
+from httpllm.loss import Loss, distinct
 from httpllm.records import Function, evolve
 from httpllm.walk import transform
 
@@ -318,6 +318,16 @@ def examples(job: Rendering, renderer: Renderer) -> None:
     job.function = place_examples(job.function, renderer.dialect, renderer.options)
 
 
+def distinct_losses(job: Rendering, renderer: Renderer) -> None:
+    """Each loss once per function (:func:`httpllm.loss.distinct`)."""
+    losses = job.function.losses
+    if len(losses) > 1:
+        unique = distinct(losses)
+        if len(unique) < len(losses):
+            job.function = evolve(job.function, losses=unique)
+
+
 STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, unroll_rendered,
-                           check_strict_limits, name_arguments, assemble, finish, examples)
+                           check_strict_limits, name_arguments, assemble, finish, examples,
+                           distinct_losses)
 """The render steps, in order. New step = one function here + one entry."""

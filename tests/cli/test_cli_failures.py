@@ -185,7 +185,7 @@ def test_a_dry_run_without_credentials_says_what_send_needs(
     status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}")
     assert status == 0 and out.startswith("GET https://eu.example.com/v1/a")
     assert err.count("\n") == 1 and "--send would stop, as getA needs credentials" in err
-    assert 'pass --auth with one of: "basicAuth" (http basic) (auth has none)' in err
+    assert 'pass --auth SCHEME=VALUE with one of: "basicAuth" (http basic) (none given)' in err
     assert "auth=" not in err.replace("--auth", "") and "require_auth" not in err
 
 

@@ -70,6 +70,8 @@ def in_flags(message: str) -> str:
     'outside the folder (pass --allow-outside-root)'
     >>> in_flags("pass unroll=k to expand it k levels")
     'pass --unroll K to expand it k levels'
+    >>> in_flags('pass auth= with one of: "key" (apiKey in header X-Key) (none given)')
+    'pass --auth SCHEME=VALUE with one of: "key" (apiKey in header X-Key) (none given)'
     """
     def flag(match: re.Match[str]) -> str:
         if match.group(0) == "include=/exclude=":
@@ -77,6 +79,8 @@ def in_flags(message: str) -> str:
         name, value = match.group(1), match.group(2)
         if name not in FLAGS:
             return match.group(0)
+        if name == "auth" and value is None:
+            return "--auth SCHEME=VALUE"
         if value in (None, "True"):
             return FLAGS[name]
         return f"{FLAGS[name]} {'K' if value in 'kKN' else value}"

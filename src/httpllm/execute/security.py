@@ -79,8 +79,8 @@ def credentials(
 
 def missing(function: Function, auth: Mapping[str, Credential]) -> str:
     """What would satisfy ``function``'s security: ``'pass auth= with one of: "petstore_auth"
-    (oauth2); "api_key" (apiKey in header X-Key) + "app_id" (apiKey in query app) (auth has
-    none)'``."""
+    (oauth2); "api_key" (apiKey in header X-Key) + "app_id" (apiKey in query app) (none
+    given)'``."""
     def scheme(name: str) -> str:
         raw = function.security_schemes.get(name)
         found: Mapping[str, Any] = raw if isinstance(raw, Mapping) else {}
@@ -92,9 +92,9 @@ def missing(function: Function, auth: Mapping[str, Credential]) -> str:
         return f'"{name}" ({kind})'
 
     options = "; ".join(" + ".join(scheme(n) for n in r) for r in function.security if r)
-    given = ", ".join(f'"{n}"' for n in sorted(auth)) or "none"
+    given = f"given: {', '.join(f'{n!r}' for n in sorted(auth))}" if auth else "none given"
     return (
-        f"pass auth= with one of: {options} (auth has {given}); or require_auth=False when "
+        f"pass auth= with one of: {options} ({given}); or require_auth=False when "
         "the client supplies them"
     )
 
