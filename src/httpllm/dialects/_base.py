@@ -116,8 +116,6 @@ class Dialect:
             supported"): a strict function whose rendered ``$defs`` are recursive is
             unrolled ``Options.unroll`` levels (all its ``$defs`` expanded), or falls
             back to non-strict.
-        union: the union keyword the provider spells (``"anyOf"``).
-        union_at_root: whether the parameters root may be a union (no provider allows it).
         one_of: whether an exclusive union (a document ``oneOf`` whose alternatives may
             overlap, which ``validate`` enforces as ``oneOf``) is spelled ``oneOf`` where
             the keyword is kept; ``False`` (the default): ``anyOf``, with a ``rewritten``
@@ -178,8 +176,6 @@ class Dialect:
     strict_keywords: frozenset[str] | None = None
     refs: Literal["keep", "inline", "on-request"] = "keep"
     strict_recursion: bool = True
-    union: Literal["anyOf", "oneOf"] = "anyOf"
-    union_at_root: bool = False
     one_of: bool = False
     name_max: int = 64
     name_pattern: str = r"^[a-zA-Z0-9_-]{1,64}$"

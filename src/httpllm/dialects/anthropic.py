@@ -159,7 +159,6 @@ CLAUDE = Dialect(
     keywords=JSON_SCHEMA_2020_12,
     strict_keywords=CLAUDE_STRICT_KEYWORDS,
     refs="keep",
-    union="anyOf",
     rules=(filter_keywords,),
     strict_rules=(_inexpressible, ref_alone, typed_nodes, maps_as_entries, _STRICT_VALUES,
                   seal_objects),

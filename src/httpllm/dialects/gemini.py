@@ -195,7 +195,6 @@ GEMINI = Dialect(
     aliases=("google",),
     keywords=SCHEMA_FIELDS,
     refs="inline",
-    union="anyOf",
     name_max=128,
     name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
     tool_limit=512,

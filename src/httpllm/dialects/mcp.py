@@ -87,7 +87,6 @@ MCP = Dialect(
     name="mcp",
     keywords=None,
     refs="keep",
-    union="anyOf",
     one_of=True,
     rules=(filter_keywords,),
     finish=_record_wrap,

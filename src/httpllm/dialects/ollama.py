@@ -80,7 +80,6 @@ OLLAMA = Dialect(
     name="ollama",
     keywords=PROPERTY_FIELDS,
     refs="inline",
-    union="anyOf",
     rules=(booleans({}), const_as_enum, flatten_all_of, _without_null, _one_type, filter_keywords,
            required_known),
     finish=limit_depth,

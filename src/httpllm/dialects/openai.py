@@ -191,7 +191,6 @@ CHATGPT = Dialect(
     keywords=JSON_SCHEMA_2020_12,
     strict_keywords=OPENAI_STRICT_KEYWORDS,
     refs="keep",
-    union="anyOf",
     name_max=64,
     description_max=1024,
     tool_limit=128,
