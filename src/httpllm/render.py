@@ -235,7 +235,8 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
                "mode; pass unroll=N to expand them")
     if depth is not None:
         try:
-            job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER)
+            job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER,
+                                      limits=_strict_checks(dialect))
             job.losses.extend(lost)
             return
         except Unrepresentable as exc:
@@ -243,6 +244,15 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
     # a node strict mode cannot express: the strict-limits step falls back to non-strict
     job.losses.append(Loss(pointer=_POINTER, keyword=_FAIL, action="dropped",
                            dialect=dialect.name, note=f"{_POINTER}: {problem}"))
+
+
+def _strict_checks(dialect: Dialect) -> Callable[[Schema], list[str]]:
+    """``schema -> problems`` of the dialect's strict limits, for the parts of one
+    unrolling (one fold memo for them all: each part holds the parts below it)."""
+    checks: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
+        (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
+    return lambda schema: [p for check, memo in checks
+                           for p in (check(schema) if memo is None else check(schema, memo=memo))]
 
 
 def apply_rules(job: Rendering, renderer: Renderer) -> None:

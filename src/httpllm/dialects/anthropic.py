@@ -112,9 +112,10 @@ def strict_budget(parameters: Schema, memo: FoldMemo | None = None) -> tuple[int
     return fold(parameters, _budget, (0, 0), memo)
 
 
-def strict_limits(parameters: Schema) -> list[str]:
-    """One tool over the whole request's budget can never be strict."""
-    optional, unions = strict_budget(parameters)
+def strict_limits(parameters: Schema, memo: FoldMemo | None = None) -> list[str]:
+    """One tool over the whole request's budget can never be strict (``memo``: as for
+    :func:`strict_budget`)."""
+    optional, unions = strict_budget(parameters, memo)
     problems = []
     if optional > OPTIONAL_MAX:
         problems.append(f"{optional} optional properties (strict mode allows {OPTIONAL_MAX} "
