@@ -80,6 +80,25 @@ def test_strict_recursion_falls_back_or_unrolls() -> None:
     assert {x.action for x in app.functions[0].losses} >= {"unrolled", "cut"}
 
 
+def test_unrolling_past_the_strict_budget_falls_back_at_once() -> None:
+    """A recursive schema whose unrolling cannot fit Claude's strict budget (24 optional
+    properties) leaves strict mode with the reason, the unrolling stopped at the first part
+    past the budget (Elastic's query schemas: 62 s -> 3 s of CPU for claude strict,
+    unroll=2)."""
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(20)}
+            | {"self": {"$ref": "#/components/schemas/Wide"}}}
+    source = doc({"$ref": "#/components/schemas/Wide"}, components={"Wide": wide})
+    (function,) = httpllm.compile(source, "claude", strict=True, unroll=3).functions
+    assert not function.strict
+    (fallback,) = [x for x in function.losses if x.action == "fallback"]
+    assert "unrolling 3 levels gives at least" in fallback.note
+    assert "optional properties (strict mode allows 24 per request)" in fallback.note
+    (small,) = httpllm.compile(doc({"$ref": "#/components/schemas/Folder"},
+                                   components={"Folder": FOLDER}),
+                               "claude", strict=True, unroll=3).functions
+    assert small.strict  # a recursion that fits stays strict
+
+
 def test_strict_allows_non_recursive_defs() -> None:
     """With `reference=True`, `$defs` that are not recursive stay and strict holds."""
     source = doc({"$ref": "#/components/schemas/Pet"},

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -141,6 +142,24 @@ def test_output_past_the_node_limit_is_refused() -> None:
         f"p{i}": {"$ref": "#/$defs/Wide"} for i in range(10)}}
     with pytest.raises(Unrepresentable, match=str(MAX_NODES)):
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
+
+
+def test_a_part_past_the_limits_stops_the_unrolling() -> None:
+    """`limits` is run on each part as it is made; the first problem stops the unrolling
+    with it, long before the whole (here 3 x 10 mutually recursive schemas) is built."""
+    defs = {f"N{i}": {"type": "object", "properties": {
+        f"p{j}": {"$ref": f"#/$defs/N{(i + j) % 10}"} for j in range(3)}} for i in range(10)}
+    checked: list[Any] = []
+
+    def limits(schema: Any) -> list[str]:
+        checked.append(schema)
+        return ["30 optional properties"] if len(json.dumps(schema)) > 3000 else []
+
+    with pytest.raises(Unrepresentable, match="unrolling 2 levels gives at least 30 optional"):
+        unroll(params({"$ref": "#/$defs/N0"}, **defs), 2, "claude", pointer="#", limits=limits)
+    assert 0 < len(checked) < 1_000
+    with pytest.raises(Unrepresentable, match="expansions"):  # the whole: > 10,000 parts
+        unroll(params({"$ref": "#/$defs/N0"}, **defs), 2, "claude", pointer="#")
 
 
 def test_long_chains_do_not_recurse() -> None:
