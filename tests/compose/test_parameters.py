@@ -155,16 +155,21 @@ READ_ONLY_ID = {
 }
 
 
-@pytest.mark.parametrize(("provider", "strict"), [("3.1", False), ("chatgpt", True)])
-def test_a_read_only_parameter_is_offered_without_the_flag(provider: str, strict: bool) -> None:
+@pytest.mark.parametrize(("provider", "strict", "reference"), [
+    ("3.1", False, False), ("chatgpt", True, False), ("3.1", False, True),
+    ("chatgpt", False, True)])
+def test_a_read_only_parameter_is_offered_without_the_flag(provider: str, strict: bool,
+                                                            reference: bool) -> None:
     """A path parameter whose schema is a `readOnly` id type is still an argument, but its
     schema (and the body's, and a query parameter's) no longer says `readOnly`/`writeOnly`;
     each dropped flag is a loss naming the argument. A `readOnly` property of the body is
-    still left out of the request."""
-    fn = httpllm.compile(READ_ONLY_ID, provider, strict=strict).function("putItem")
+    still left out of the request. With `reference=True` the flagged `$defs` entry an
+    argument refers to is opened in its place (its flags then go the same way)."""
+    fn = httpllm.compile(READ_ONLY_ID, provider, strict=strict,
+                         reference=reference).function("putItem")
     props = fn.parameters["properties"]
     assert list(props) == ["id", "since", "body"]
-    text = repr(props)
+    text = repr(fn.parameters)
     assert "readOnly" not in text and "writeOnly" not in text
     body = props["body"]["anyOf"][0] if strict else props["body"]  # optional: or null
     assert list(body["properties"]) == ["name"]
@@ -179,5 +184,5 @@ def test_a_read_only_parameter_is_offered_without_the_flag(provider: str, strict
         ("#/paths/~1items~1{id}/put/parameters/1/schema/readOnly", "readOnly",
          "readOnly describes properties; argument 'since' is still sent"),
     ]
-    assert httpllm.compile(READ_ONLY_ID, provider, strict=strict).validate(
+    assert httpllm.compile(READ_ONLY_ID, provider, strict=strict, reference=reference).validate(
         "putItem", {"id": "a1", "body": {"name": "n"}}).ok

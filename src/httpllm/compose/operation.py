@@ -24,6 +24,7 @@ from httpllm.compose.parameters import (
     LOCATIONS,
     ParameterSpec,
     argument_names,
+    flagged_ref_opened,
     pick_media_type,
     without_flags,
 )
@@ -400,6 +401,7 @@ class Composer:
         losses of the ``readOnly``/``writeOnly`` flags its schema no longer carries
         (:func:`~httpllm.compose.parameters.without_flags`)."""
         inlined, found = inliner.root(spec.schema, "request", pointer=join(spec.pointer, "schema"))
+        inlined, found = flagged_ref_opened(inlined, found)
         schema, flags = without_flags(inlined)
         where = inliner.origins.get(id(inlined), spec.schema_pointer)
         what = "the request body" if spec.location == "body" else f"argument {name!r}"

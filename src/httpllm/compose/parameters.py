@@ -16,7 +16,9 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Location, Schema
+from httpllm.pointer import unescape
 from httpllm.records import Argument
+from httpllm.walk import refs_in
 
 __all__ = [
     "BODY",
@@ -26,6 +28,7 @@ __all__ = [
     "ParameterSpec",
     "PATH_SEGMENT",
     "argument_names",
+    "flagged_ref_opened",
     "pick_media_type",
     "as_validated",
     "without_flags",
@@ -45,6 +48,7 @@ _MEDIA_PREFERENCE = (
 
 
 _FLAGS = ("readOnly", "writeOnly")
+_DEFS = "#/$defs/"
 _ALTERNATIVES = ("anyOf", "allOf")
 
 
@@ -82,6 +86,31 @@ def without_flags(schema: Schema) -> tuple[Schema, list[tuple[Any, str, str, Any
         if any(a is not b for a, b in zip(kept, members, strict=True)):
             out = {**out, keyword: kept}
     return out, found
+
+
+def flagged_ref_opened(schema: Schema, defs: dict[str, Schema]
+                       ) -> tuple[Schema, dict[str, Schema]]:
+    """With ``reference=True``: an argument whose schema is a ``$ref`` to a ``$defs`` entry
+    that is itself ``readOnly``/``writeOnly`` (a path id typed by a read-only ``Id``) gets
+    that entry's schema in place of the ``$ref`` (the ``$ref``'s siblings kept over it), so
+    that :func:`without_flags` can drop the flags; the entry leaves ``defs`` unless
+    something else still refers to it. Anything else is returned as it is.
+
+    >>> flagged_ref_opened({"$ref": "#/$defs/Id"}, {"Id": {"type": "string", "readOnly": True}})
+    ({'type': 'string', 'readOnly': True}, {})
+    """
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    if not isinstance(ref, str) or not ref.startswith(_DEFS) or "/" in ref[len(_DEFS):]:
+        return schema, defs
+    name = unescape(ref[len(_DEFS):])
+    target = defs.get(name)
+    if not isinstance(target, dict) or not any(flag in target for flag in _FLAGS):
+        return schema, defs
+    siblings = {k: v for k, v in schema.items() if k != "$ref"}
+    opened = {**target, **siblings} if siblings else target
+    rest = {k: v for k, v in defs.items() if k != name}
+    still = any(r == ref for node in (opened, *rest.values()) for r in refs_in(node))
+    return opened, defs if still else rest
 
 
 @dataclass(slots=True)
