@@ -65,6 +65,35 @@ def test_path_segment_said_in_pattern_or_description(provider: str) -> None:
     assert not [x for x in function.losses if x.keyword == "pattern"]
 
 
+def _referenced(query_too: bool) -> dict[str, Any]:
+    """A path parameter typed by a named plain string (kept a `$ref` with reference=True),
+    and, when ``query_too``, a query parameter of the same type."""
+    parameters: list[dict[str, Any]] = [{"name": "slug", "in": "path", "required": True,
+                                         "schema": {"$ref": "#/components/schemas/Slug"}}]
+    if query_too:
+        parameters.append({"name": "q", "in": "query",
+                           "schema": {"$ref": "#/components/schemas/Slug"}})
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/items/{slug}": {"get": {"operationId": "get", "parameters": parameters,
+                                                "responses": {"200": {"description": "ok"}}}}},
+            "components": {"schemas": {"Slug": {"type": "string", "description": "A slug."}}}}
+
+
+@pytest.mark.parametrize("query_too", [False, True])
+@pytest.mark.parametrize("segment", ["..", ".", "", "a"])
+def test_a_referenced_path_string_is_opened_to_say_it(query_too: bool, segment: str) -> None:
+    """With reference=True a path parameter whose schema is a `$ref` to a plain string is
+    opened to carry the segment pattern; the `$defs` entry stays only while another
+    argument still refers to it; the schema then accepts what `validate` accepts."""
+    app = httpllm.compile(_referenced(query_too), "chatgpt", reference=True)
+    schema = app.function("get").parameters
+    assert schema["properties"]["slug"] == {"type": "string", "description": "A slug.",
+                                            "pattern": PATH_SEGMENT}
+    assert ("Slug" in schema.get("$defs", {})) is query_too
+    shown = Draft202012Validator(schema).is_valid({"slug": segment})
+    assert shown is app.validate("get", {"slug": segment}).ok
+
+
 @pytest.mark.parametrize("segment", SEGMENTS)
 def test_pattern_accepts_what_validate_accepts(segment: str) -> None:
     """The schema the model sees accepts a path value exactly when `validate` does."""

@@ -194,15 +194,38 @@ _PATH_NOTE = 'Not "", "." or "..".'
 _PLAIN_STRING_SKIP = frozenset({"pattern", "enum", "const", "format"})
 
 
-def _segment(schema: Schema, keeps: Callable[[str], bool]) -> Schema:
-    """A simple-style path parameter's string schema that also says it is a segment."""
+def _segment(schema: Schema, keeps: Callable[[str], bool], defs: Any) -> Schema:
+    """A simple-style path parameter's string schema that also says it is a segment; a
+    ``$ref`` to a plain string entry of ``defs`` (``reference=True``) is opened to say it."""
+    original = schema
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    if isinstance(ref, str) and isinstance(defs, dict) and ref.startswith(_DEFS):
+        target = defs.get(unescape(ref[len(_DEFS):]))
+        if isinstance(target, dict) and "$ref" not in target:
+            siblings = {k: v for k, v in schema.items() if k != "$ref"}
+            schema = {**target, **siblings}
     if not isinstance(schema, dict) or schema.get("type") != "string" or (
             not _PLAIN_STRING_SKIP.isdisjoint(schema)):
-        return schema  # typed otherwise, or already constrained (enum, format, pattern)
+        return original  # typed otherwise, or already constrained (enum, format, pattern)
     if keeps("pattern"):
         return {**schema, "pattern": PATH_SEGMENT}
     text = schema.get("description")
     return {**schema, "description": f"{text}\n{_PATH_NOTE}" if text else _PATH_NOTE}
+
+
+def _without_unused(parameters: dict[str, Any], defs: dict[str, Any],
+                    opened: set[str]) -> dict[str, Any]:
+    """``parameters`` without the ``$defs`` entries of ``opened`` (``#/$defs/...``) that
+    nothing refers to any more."""
+    used = set(refs_in({k: v for k, v in parameters.items() if k != "$defs"}))
+    used.update(r for sub in defs.values() for r in refs_in(sub))
+    gone = {unescape(ref[len(_DEFS):]) for ref in opened - used}
+    if not gone:
+        return parameters
+    kept = {k: v for k, v in defs.items() if k not in gone}
+    if kept:
+        return {**parameters, "$defs": kept}
+    return {k: v for k, v in parameters.items() if k != "$defs"}
 
 
 def as_validated(parameters: Schema, arguments: Sequence[Argument],
@@ -211,7 +234,9 @@ def as_validated(parameters: Schema, arguments: Sequence[Argument],
     """The parameters object as ``execute.validate`` enforces it, where the dialect can say
     so: closed (``additionalProperties: false``: validate refuses unknown arguments) when
     the dialect ``keeps`` the keyword, and each simple-style path parameter of plain string
-    type with :data:`PATH_SEGMENT` as its ``pattern`` (else a sentence in its description).
+    type with :data:`PATH_SEGMENT` as its ``pattern`` (else a sentence in its description;
+    with ``reference=True`` a ``$ref`` to a plain string entry of ``$defs`` is opened to
+    say it, and the entry goes when nothing else refers to it).
     Nothing is recorded as lost: these are added, not taken from the document.
     ``close=False`` leaves the closing to the dialect (strict modes close every object).
 
@@ -225,6 +250,7 @@ def as_validated(parameters: Schema, arguments: Sequence[Argument],
         return parameters
     out = parameters
     props = parameters.get("properties")
+    defs = parameters.get("$defs")
     if isinstance(props, dict):
         changed = {}
         for argument in arguments:
@@ -233,11 +259,14 @@ def as_validated(parameters: Schema, arguments: Sequence[Argument],
                 continue
             new = memo.get(sub, key)
             if new is None:
-                new = memo.put(sub, _segment(sub, keeps), key)
+                new = memo.put(sub, _segment(sub, keeps, defs), key)
             if new is not sub:
                 changed[argument.name] = new
         if changed:
             out = {**out, "properties": {**props, **changed}}
+            opened = {props[n]["$ref"] for n in changed if "$ref" in props[n]}
+            if opened and isinstance(defs, dict):
+                out = _without_unused(out, defs, opened)
     if close and "additionalProperties" not in out and keeps("additionalProperties"):
         out = {**out, "additionalProperties": False}
     return out
