@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -212,3 +213,58 @@ def test_mcp_renders_every_output_schema() -> None:
     got = {f.name: f.output for f in httpllm.compile(path, "mcp").functions}
     assert sum(o is not None for o in wanted.values()) >= 2
     assert got == wanted
+
+
+NOT_SCHEMAS: dict[str, Any] = {
+    "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/ref": {"post": {"operationId": "refToText", "requestBody": {"content": {
+            "application/json": {"schema": {"$ref": "#/info/title"}}}},
+            "responses": {"200": {"description": "ok"}}}},
+        "/number": {"post": {"operationId": "number", "requestBody": {"content": {
+            "application/json": {"schema": 42}}}, "responses": {"200": {"description": "ok"}}}},
+        "/nested": {"post": {"operationId": "nested", "requestBody": {"content": {
+            "application/json": {"schema": {"type": "object", "properties": {
+                "a": 42, "c": {"type": "array", "items": "x"},
+                "d": {"anyOf": [{"type": "string"}, 7]}}}}}},
+            "responses": {"200": {"description": "ok"}}}},
+    },
+}
+
+
+def test_a_value_that_is_not_a_schema_never_reaches_a_tool() -> None:
+    """A `$ref` to a string and a body schema `42` fail their operation, naming the pointer
+    and what was expected; non-schemas nested in a schema are dropped with a warning at
+    their pointer; the other operation is compiled."""
+    app = httpllm.compile(NOT_SCHEMAS, "chatgpt")
+    errors = {e.path: (e.kind, e.pointer, e.message) for e in app.errors}
+    kind, pointer, message = errors["/ref"]
+    assert (kind, pointer) == (
+        "RefError", "#/paths/~1ref/post/requestBody/content/application~1json/schema")
+    assert "points to a string at #/info/title; expected a Schema Object" in message
+    kind, _, message = errors["/number"]
+    assert kind == "SpecError" and "expected a Schema Object" in message and "not 42" in message
+    (nested,) = app.functions
+    body = nested.parameters["properties"]["body"]["properties"]
+    assert body == {"c": {"type": "array"}, "d": {"anyOf": [{"type": "string"}]}}
+    at = "#/paths/~1nested/post/requestBody/content/application~1json/schema/properties"
+    assert sorted(w.pointer for w in app.warnings) == [
+        f"{at}/a", f"{at}/c/items", f"{at}/d/anyOf/1"]
+
+
+def test_a_success_response_that_cannot_be_read_is_a_warning_not_a_skip() -> None:
+    """A dangling or looping `$ref` for the success response leaves the operation compiled
+    (the request does not need it), without an output schema, and warns at the `$ref`."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+           "paths": {"/c": {"get": {"operationId": "getC", "responses": {
+               "200": {"$ref": "#/components/responses/Nope"}}}},
+                     "/d": {"get": {"operationId": "getD", "responses": {
+                         "200": {"$ref": "#/components/responses/Loop"}}}}},
+           "components": {"responses": {"Loop": {"$ref": "#/components/responses/Loop"}}}}
+    for provider in ("chatgpt", "mcp"):
+        app = httpllm.compile(doc, provider)
+        assert app.errors == () and [f.name for f in app.functions] == ["getC", "getD"]
+        assert all(f.output is None for f in app.functions)
+        warned = {w.pointer: w.message for w in app.warnings}
+        assert "points to nowhere" in warned["#/paths/~1c/get/responses/200"]
+        assert "loops" in warned["#/components/responses/Loop"]

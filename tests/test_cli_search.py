@@ -85,3 +85,24 @@ def test_search_says_its_ranker(capsys: pytest.CaptureFixture[str]) -> None:
     assert status == 0
     assert out.splitlines()[0].split()[0] == "createPet"
     assert err.strip() == "httpllm: ranked by bm25"
+
+
+def test_lines_start_with_the_name_call_takes(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """Each line starts with the function's name (what `httpllm call` takes), the
+    operationId beside it when the name differs."""
+    spec = tmp_path / "slash.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/pulls/{n}/merge": {"put": {
+            "operationId": "pulls/merge", "summary": "Merge a pull request",
+            "parameters": [{"name": "n", "in": "path", "required": True,
+                            "schema": {"type": "integer"}}],
+            "responses": {"200": {"description": "ok"}}}}}}))
+    status, out, _ = run(capsys, "search", str(spec), "merge a pull request")
+    assert status == 0
+    name = out.split()[0]
+    assert name == "pulls_merge" and out.rstrip().endswith("(operationId pulls/merge)")
+    status, _, _ = run(capsys, "call", str(spec), name, "--args", '{"n": 1}')
+    assert status == 0

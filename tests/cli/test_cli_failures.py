@@ -87,6 +87,7 @@ def test_unwritable_output_is_one_line(capsys: pytest.CaptureFixture[str]) -> No
     (["--provider", "mistral", "--envelope", "responses"], "--envelope"),
     (["--examples", "bogus"], "--examples"),
     (["--fail-on", "nothing"], "--fail-on"),
+    (["--provider", "nosuch"], "--provider"),
 ])
 def test_bad_option_values_are_usage_errors(capsys: pytest.CaptureFixture[str],
                                             argv: list[str], flag: str) -> None:
@@ -317,3 +318,43 @@ def test_a_root_that_does_not_hold_the_document_names_the_flag_once(
         status, _, err = run(capsys, "compile", PETSTORE, "--root", str(root), "-q")
         assert status == 1 and len(lines(err)) == 1
         assert err.count("--root") == 1 and "root=" not in err
+
+
+DIGEST = """
+openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "https://api.example.com"}]
+components:
+  securitySchemes:
+    weird: {type: http, scheme: digest}
+    tls: {type: mutualTLS}
+    key: {type: apiKey, in: header, name: X-Key}
+paths:
+  /a:
+    get:
+      operationId: getA
+      security: [{weird: []}, {tls: []}, {key: []}]
+      responses: {"200": {description: ok}}
+"""
+
+
+def test_schemes_no_flag_can_carry_are_said_so(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """`inspect` offers `--auth NAME=...` only for schemes a flag can carry; `--auth` for
+    HTTP Digest or mutual TLS exits 2 saying what to do instead; a name no operation
+    requires is said so (not "the document declares no ...")."""
+    spec = tmp_path / "digest.yaml"
+    spec.write_text(DIGEST)
+    status, out, _ = run(capsys, "inspect", str(spec))
+    assert status == 0
+    assert "--auth key=KEY" in out and "--auth weird" not in out and "--auth tls" not in out
+    assert out.count("(no flag: give the httpx client its auth in Python)") == 2
+    for scheme, kind in (("weird", "HTTP digest"), ("tls", "mutualTLS")):
+        status, _, err = run(capsys, "call", str(spec), "getA", "--args", "{}",
+                             "--auth", f"{scheme}=x")
+        assert status == 2 and len(lines(err)) == 1
+        assert f"'{scheme}' is {kind}, whose credential cannot be given as text" in err
+    status, _, err = run(capsys, "call", str(spec), "getA", "--args", "{}", "--auth", "nope=x")
+    assert status == 2
+    assert "no compiled operation requires a security scheme named 'nope'" in err
+    assert "(they require: key, tls, weird)" in err

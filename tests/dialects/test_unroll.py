@@ -95,11 +95,14 @@ def test_cut_required_property_leaves_required() -> None:
 
 
 def test_union_member_is_dropped_not_the_property() -> None:
-    """In a union, the member that still needs a ref is dropped; the property stays."""
+    """In a union, the member that still needs a ref is dropped, with a `cut` loss naming
+    it; the property stays."""
     expr = {"type": "object", "properties": {"arg": {"anyOf": [
         {"type": "integer"}, {"$ref": "#/$defs/Expr"}]}}}
-    out, _ = unroll(params({"$ref": "#/$defs/Expr"}, Expr=expr), 1, "gemini", pointer="#")
+    out, losses = unroll(params({"$ref": "#/$defs/Expr"}, Expr=expr), 1, "gemini", pointer="#")
     assert out["properties"]["body"]["properties"]["arg"] == {"anyOf": [{"type": "integer"}]}
+    cut = [(x.pointer, x.keyword) for x in losses if x.action == "cut"]
+    assert cut == [("parameters#/$defs/Expr/properties/arg/anyOf/1", "anyOf")]
 
 
 def test_union_left_with_null_only_is_cut() -> None:

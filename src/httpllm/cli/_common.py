@@ -11,7 +11,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from httpllm._api import Application, compile
@@ -20,7 +20,7 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
-           "at_least", "in_flags", "key_values", "non_negative", "positive", "write"]
+           "at_least", "flag_takes", "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -103,6 +103,18 @@ def at_least(least: int) -> Callable[[str], int]:
     return whole
 
 
+def provider_name(text: str) -> str:
+    """argparse type: a provider httpllm knows (``--list-providers``), else exit 2."""
+    from httpllm.dialects import get_dialect
+    from httpllm.errors import UnknownDialect
+
+    try:
+        get_dialect(text)
+    except UnknownDialect as exc:
+        raise argparse.ArgumentTypeError(exc.message) from None
+    return text
+
+
 non_negative = at_least(0)
 """argparse type: a whole number >= 0."""
 
@@ -112,7 +124,7 @@ positive = at_least(1)
 
 def add_compile_options(parser: argparse.ArgumentParser) -> None:
     """The flags every command that compiles a document takes."""
-    parser.add_argument("--provider", "-p", default="chatgpt",
+    parser.add_argument("--provider", "-p", default="chatgpt", type=provider_name,
                         help="target dialect (see 'httpllm compile --list-providers'); "
                              "default chatgpt")
     parser.add_argument("--strict", action="store_true",
@@ -268,8 +280,12 @@ def auth_from(app: Application, values: list[str] | None,
         declared = schemes.get(scheme)
         if declared is None:
             known = ", ".join(sorted(schemes)) or "none"
-            raise UsageError(f"--auth {scheme}=...: the document declares no security scheme "
-                             f"{scheme!r} (it declares: {known})")
+            raise UsageError(f"--auth {scheme}=...: no compiled operation requires a security "
+                             f"scheme named {scheme!r} (they require: {known})")
+        if not flag_takes(declared):
+            raise UsageError(f"--auth {scheme}=...: {scheme!r} is {_scheme_kind(declared)}, "
+                             "whose credential cannot be given as text; give the httpx "
+                             "client its auth in Python (httpllm.execute(..., client=...))")
         if declared.get("type") == "http" and str(declared.get("scheme")).lower() == "basic":
             user, colon, password = value.partition(":")
             if not colon:
@@ -279,6 +295,21 @@ def auth_from(app: Application, values: list[str] | None,
         else:
             auth[scheme] = value
     return auth
+
+
+def flag_takes(scheme: Mapping[str, Any]) -> bool:
+    """Whether ``--auth NAME=VALUE`` can carry this scheme's credential: an API key, HTTP
+    Bearer or Basic, OAuth 2.0 or OpenID Connect (a token); not mutual TLS, not HTTP Digest
+    or another HTTP scheme (an ``httpx.Auth`` is needed)."""
+    kind = str(scheme.get("type"))
+    if kind == "http":
+        return str(scheme.get("scheme", "")).lower() in ("bearer", "basic")
+    return kind in ("apiKey", "oauth2", "openIdConnect")
+
+
+def _scheme_kind(scheme: Mapping[str, Any]) -> str:
+    kind = str(scheme.get("type"))
+    return f"HTTP {scheme.get('scheme', '')}".strip() if kind == "http" else kind
 
 
 def security_schemes(app: Application) -> dict[str, Any]:

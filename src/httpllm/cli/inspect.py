@@ -9,7 +9,7 @@ import argparse
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import add_compile_options, compile_from, dumps, in_flags
+from httpllm.cli._common import add_compile_options, compile_from, dumps, flag_takes, in_flags
 from httpllm.cli._common import security_schemes as _schemes
 from httpllm.cli.budget import add_budget_options, run_budget
 
@@ -36,6 +36,9 @@ def _servers(app: Application) -> list[dict[str, Any]]:
 
 def _scheme_line(name: str, scheme: dict[str, Any]) -> str:
     kind = str(scheme.get("type"))
+    if not flag_takes(scheme):
+        how = f"http {scheme.get('scheme', '')}".strip() if kind == "http" else kind
+        return f"  {name:<24} {how:<40} (no flag: give the httpx client its auth in Python)"
     if kind == "http":
         how = f"http {scheme.get('scheme', '')}".strip()
         value = "USER:PASSWORD" if str(scheme.get("scheme")).lower() == "basic" else "TOKEN"

@@ -56,6 +56,7 @@ def run(args: argparse.Namespace) -> int:
                            "summary": one_line(f)} for f in found],
                          indent=2, ensure_ascii=False))
         return 0
-    for f in found:
-        print(f"{f.operation_id or f.name}  {f.method.upper()} {f.path}  {one_line(f)}")
+    for f in found:  # the function's name first: what `httpllm call` takes
+        other = f"  (operationId {f.operation_id})" if f.operation_id not in (None, f.name) else ""
+        print(f"{f.name}  {f.method.upper()} {f.path}  {one_line(f)}{other}")
     return 0

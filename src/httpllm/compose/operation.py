@@ -8,6 +8,7 @@ its parameters (one bad operation raises here and is reported alone);
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -275,7 +276,12 @@ class Composer:
             return None, []
         code, raw = found
         at = join(site.pointer, "responses", code)
-        node, base, pointer = self._deref(raw, site.base, at)
+        try:
+            node, base, pointer = self._deref(raw, site.base, at)
+        except HttpllmError as exc:  # the request does not need it: warn, never fail
+            self.named.warn(exc.pointer or at, f"the success response cannot be read "
+                            f"({exc.message}); the function has no output schema")
+            return None, []
         content = node.get("content") if isinstance(node, dict) else None
         if not isinstance(content, dict) or not content:
             return None, []
@@ -400,6 +406,10 @@ class Composer:
         """The argument of a spec with its schema inlined, the ``$defs`` it keeps, and the
         losses of the ``readOnly``/``writeOnly`` flags its schema no longer carries
         (:func:`~httpllm.compose.parameters.without_flags`)."""
+        if spec.schema is not None and not isinstance(spec.schema, dict | bool):
+            raise SpecError(f"expected a Schema Object (a JSON object, or a boolean in 3.1), "
+                            f"not {json.dumps(spec.schema, default=str)[:40]}",
+                            pointer=spec.schema_pointer or join(spec.pointer, "schema"))
         inlined, found = inliner.root(spec.schema, "request", pointer=join(spec.pointer, "schema"))
         inlined, found = flagged_ref_opened(inlined, found)
         schema, flags = without_flags(inlined)

@@ -165,6 +165,10 @@ class _Unroller:
                     out["required"] = [r for r in out["required"] if r != key]
             elif keyword == "anyOf":
                 out["anyOf"] = [m for m in out["anyOf"] if m is not _CUT]
+                where = f"{at}/anyOf/{key}"
+                note = f"recursion cut after {self.depth} levels: union member {key} removed"
+                self.losses[(where, note)] = Loss(pointer=where, keyword="anyOf", action="cut",
+                                                  dialect=self.dialect, note=note)
             else:
                 return _CUT
         members = out.get("anyOf")

@@ -27,6 +27,7 @@ from httpllm._types import Schema
 from httpllm.loss import Loss
 from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, ref_name
 from httpllm.pointer import escape
+from httpllm.walk import IN_ARRAY, IN_VALUE
 
 __all__ = ["OPENAPI_ONLY", "direction", "flagged"]
 
@@ -91,6 +92,32 @@ def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     return hidden.union(bad)
 
 
+_SUBSCHEMA_SLOTS = IN_VALUE | IN_ARRAY
+
+
+def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
+                fixed: dict[str, list[Any]], ctx: PassContext) -> None:
+    """A keyword whose value must be a subschema (or a list of them) but holds something
+    else (``items: "x"``, ``anyOf: [{...}, 7]``): the value, or the bad members, reported
+    and dropped, as a non-schema in ``properties`` is (a provider would reject the tool)."""
+    value = node[keyword]
+    if isinstance(value, dict | bool):
+        return
+    if isinstance(value, list) and (keyword in IN_ARRAY or keyword == "items"):
+        bad = [i for i, sub in enumerate(value) if not isinstance(sub, dict | bool)]
+        if bad:
+            for i in bad:
+                ctx.report(f"{ctx.pointer}/{keyword}/{i}", "expected a schema; dropped")
+            kept = [sub for sub in value if isinstance(sub, dict | bool)]
+            if kept:
+                fixed[keyword] = kept
+            else:
+                drop.append(keyword)
+        return
+    ctx.report(f"{ctx.pointer}/{keyword}", "expected a schema; dropped")
+    drop.append(keyword)
+
+
 def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop properties the direction excludes and OpenAPI-only keywords.
 
@@ -100,9 +127,12 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """
     # Every node goes through this pass: one loop over the keys, one over the properties.
     drop = []
+    fixed: dict[str, list[Any]] = {}
     for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
         if k in OPENAPI_ONLY or (k[:2] == "x-" and (k != EXCLUSIVE or "anyOf" not in node)):
             drop.append(k)
+        elif k in _SUBSCHEMA_SLOTS:
+            _check_slot(node, k, drop, fixed, ctx)
     # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
     # `properties`) are reported and dropped: a provider would reject the whole tool.
     required = node.get("required")
@@ -115,7 +145,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
         hidden = _hidden(props, "readOnly" if ctx.direction == "request" else "writeOnly", ctx)
     else:
         props, hidden = {}, set()
-    if not drop and not hidden:
+    if not drop and not hidden and not fixed:
         return node
     if "example" in node or "examples" in node:
         found = node.get("examples")
@@ -124,6 +154,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
             values.insert(0, node["example"])
         ctx.examples[ctx.pointer] = values
     out = {k: v for k, v in node.items() if k not in drop}
+    out.update(fixed)
     if hidden:
         out["properties"] = {n: s for n, s in props.items() if n not in hidden}
         if isinstance(out.get("required"), list):

@@ -136,6 +136,10 @@ class NamedSchemas:
         target = self.resolver.resolve(ref, base)
         name = self._by_uri.get(target.uri)
         if name is None:
+            if not isinstance(target.node, dict | bool):
+                raise RefError(f"$ref {ref!r} points to {_kind(target.node)} at "
+                               f"{target.pointer}; expected a Schema Object (a JSON object, "
+                               "or a boolean in 3.1)")
             doc, fragment = urldefrag(target.uri)
             tokens = parts(fragment) or [PurePosixPath(urlparse(doc).path).stem]  # a whole file
             name = self._register(target.uri, target.pointer, target.node, target.scope, tokens)
@@ -478,3 +482,14 @@ class NamedSchemas:
         more were emended: the responses are closed after the requests)."""
         self.graph.finish()
         return self.graph
+
+
+def _kind(value: Any) -> str:
+    """``a string``, ``an array``, ``a number``, ``null``: what a JSON value is, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return "a number" if isinstance(value, int | float) else f"a {type(value).__name__}"
