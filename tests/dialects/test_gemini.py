@@ -296,6 +296,48 @@ def test_const_and_constraints() -> None:
     assert "@exclusiveMinimum 0" in props["n"]["description"]
 
 
+def test_const_of_any_type_is_a_string_enum_decode_restores() -> None:
+    """A non-string const is a one-value string enum, reported as restored by decode; the
+    emended schema keeps the const."""
+    fn = compile_body({"type": "object", "properties": {"n": {"const": 5}}})
+    assert body(fn)["properties"]["n"] == {"type": "string", "enum": ["5"]}
+    assert fn.schema["properties"]["body"]["properties"]["n"] == {"const": 5}
+    assert any(x.keyword == "enum" and "execute.decode restores" in x.note for x in fn.losses)
+
+
+TUPLE = {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]}
+
+
+@pytest.mark.parametrize(("rest", "items", "extra"), [
+    (False, {"anyOf": [{"type": "string"}, {"type": "integer"}]}, {"maxItems": 2}),
+    ({"type": "boolean"},
+     {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "boolean"}]}, {}),
+    (None, {"anyOf": [{"type": "string"}, {"type": "integer"}]}, {}),
+    (True, {"anyOf": [{"type": "string"}, {"type": "integer"},
+                      {"type": "string", "description": "Any JSON value, as JSON text."}]}, {}),
+], ids=["closed", "rest", "open", "any-rest"])
+def test_tuple_items_are_the_union_of_its_positions(rest: Any, items: Any,
+                                                    extra: dict[str, Any]) -> None:
+    """A tuple is sent as an array whose items are the union of its position schemas (and
+    of items), at most as long as a closed tuple: values travel as themselves, not as JSON
+    text, and the loss says positions are not kept."""
+    tuple_ = TUPLE if rest is None else {**TUPLE, "items": rest}
+    fn = compile_body({"type": "object", "properties": {"t": tuple_}})
+    assert body(fn)["properties"]["t"] == {"type": "array", "items": items, **extra}
+    loss = next(x for x in fn.losses if x.keyword == "prefixItems")
+    assert loss.action == "rewritten" and "any order" in loss.note
+    assert gemini.check(httpllm.compile(document({"type": "object", "properties": {
+        "t": tuple_}}), "gemini").tools()) == []
+
+
+def test_a_null_position_of_a_tuple_is_nullable() -> None:
+    """A null position joins the union as nullable: true, as a null union member does."""
+    fn = compile_body({"type": "object", "properties": {"t": {
+        "type": "array", "prefixItems": [{"type": "null"}, {"type": "string"}], "items": False}}})
+    assert body(fn)["properties"]["t"] == {"type": "array", "maxItems": 2,
+                                           "items": {"type": "string", "nullable": True}}
+
+
 def test_boolean_and_untyped_subschemas() -> None:
     """true and {} become strings of JSON text; false properties are removed."""
     fn = compile_body({"type": "object", "required": ["no"], "properties": {

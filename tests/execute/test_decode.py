@@ -196,6 +196,38 @@ def test_discriminator_tag_picks_the_variant() -> None:
     }
 
 
+CONSTANTS = [5, -1.5, 1e300, True, False, None, {"a": [1, None]}, [1, "x"]]
+
+
+@pytest.mark.parametrize("value", CONSTANTS, ids=json.dumps)
+@pytest.mark.parametrize("keyword", ["const", "enum"])
+def test_a_non_string_constant_sent_as_its_json_text_is_restored(keyword: str,
+                                                                  value: Any) -> None:
+    """Gemini sends a non-string const or enum value as its JSON text: decode restores the
+    value, for an argument and at depth (array items, object properties), const as enum."""
+    node = {"const": value} if keyword == "const" else {"enum": ["s", value]}
+    deep = {"type": "array", "items": {"type": "object", "properties": {"v": node}}}
+    fn = function(param("query", "c", node), body({"type": "object",
+                                                   "properties": {"deep": deep}}),
+                  extra={"decode": True})
+    text = json.dumps(value)
+    assert decode(fn, {"c": text, "body": {"deep": [{"v": text}]}}) == {
+        "c": value, "body": {"deep": [{"v": value}]}}
+
+
+def test_a_tag_sent_as_json_text_picks_its_variant() -> None:
+    """A union told apart by a non-string const tag: the tag's JSON text picks the variant
+    (not the one that leaves the tag untyped), and is restored."""
+    one = {"type": "object", "required": ["kind", "a"],
+           "properties": {"kind": {"const": 1}, "a": {"type": "integer"}}}
+    other = {"type": "object", "required": ["b"],
+             "properties": {"kind": {"type": "string"}, "b": {"const": True}}}
+    fn = function(body({"anyOf": [one, other]}), extra={"decode": True})
+    assert decode(fn, {"body": {"kind": "1", "a": 3}}) == {"body": {"kind": 1, "a": 3}}
+    assert decode(fn, {"body": {"kind": "x", "b": "true"}}) == {"body": {"kind": "x",
+                                                                         "b": True}}
+
+
 def test_decode_never_mutates_its_input() -> None:
     """The arguments given are left untouched; a new structure is returned."""
     fn = function(body(C15_BODY), strict=True)

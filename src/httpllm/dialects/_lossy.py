@@ -17,6 +17,7 @@ __all__ = [
     "nullable_as_flag",
     "required_known",
     "tuples_as_arrays",
+    "tuples_as_unions",
 ]
 
 
@@ -209,5 +210,51 @@ def tuples_as_arrays(any_value: Schema) -> Any:
             return node
         ctx.lose("items", "rewritten", None, "a tuple: items of any type")
         return {**node, "items": any_value}
+
+    return rule
+
+
+def tuples_as_unions(any_value: Schema | None) -> Any:
+    """A rule factory: a tuple (``prefixItems``) -> ``items``, the union (``anyOf``) of the
+    prefix item schemas and of ``items`` when it is a schema; a ``true`` member is
+    ``any_value`` (with ``None`` it is left out, as ``false`` is); a closed tuple
+    (``items: false``) also gets ``maxItems``. *Widens* (any member at any position) and,
+    where ``items`` was absent, *narrows* (later items must match a member too); reported.
+    The values travel as themselves, so ``execute.decode`` has nothing to undo and
+    ``validate`` checks each position. A tuple with no member left is left as it is.
+
+    ``{"type": "array", "prefixItems": [A, B]}`` -> ``{"type": "array", "items":
+    {"anyOf": [A, B]}}``
+
+    Runs before :func:`booleans` (which would read ``items: false`` as any value) and
+    :func:`filter_keywords <httpllm.dialects._keywords.filter_keywords>` (which drops
+    ``prefixItems`` where it is not a keyword: OpenAI strict mode, Gemini ``parameters``).
+    """
+
+    def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        prefix = node.get("prefixItems")
+        if not isinstance(prefix, list):
+            return node
+        rest = node.get("items")
+        members: list[Any] = []
+        for member in [*prefix, rest]:
+            if member is True and any_value is not None:
+                member = any_value
+            if isinstance(member, dict) and member not in members:
+                members.append(member)
+        if not members:
+            return node
+        out = {k: v for k, v in node.items() if k != "prefixItems"}
+        out["items"] = members[0] if len(members) == 1 else {"anyOf": members}
+        note = "a tuple: items of any member type, in any order"
+        if rest is False:
+            most = node.get("maxItems")
+            most = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
+            out["maxItems"] = most
+            note += f", at most {most}"
+        elif rest is None or (rest is True and any_value is None):
+            note += ", later items too"
+        ctx.lose("prefixItems", "rewritten", prefix, note)
+        return out
 
     return rule

@@ -33,6 +33,7 @@ from httpllm.dialects._lossy import (
     nullable_as_flag,
     required_known,
     tuples_as_arrays,
+    tuples_as_unions,
 )
 from httpllm.dialects._objects import (
     close_objects,
@@ -66,5 +67,6 @@ __all__ = [
     "seal_objects",
     "to_description",
     "tuples_as_arrays",
+    "tuples_as_unions",
     "typed_nodes",
 ]

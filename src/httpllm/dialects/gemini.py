@@ -14,11 +14,12 @@ what ``GenerateContentConfig(tools=app.tools())`` takes.
 
 Values the model sends differ from the operation's in three places. Each function is
 marked ``Function.extra["decode"] = True`` and ``execute.decode`` restores the values from
-``Function.schema`` (the emended schema, which keeps the original types and enums):
-an enum of non-strings is sent as strings (``"2"`` -> ``2``: the enum value whose JSON text
-matches); an object without properties is sent as JSON text, a map with a typed value as
-``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past ``max_depth`` as
-JSON text.
+``Function.schema`` (the emended schema, which keeps the original types, consts and enums):
+a const or enum of non-strings is sent as strings (``"2"`` -> ``2``: the value whose JSON
+text matches, of any JSON type); an object without properties is sent as JSON text, a map
+with a typed value as ``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past
+``max_depth`` as JSON text. A tuple (``prefixItems``) is an array of the union of its
+position schemas, its values sent as themselves (``validate`` checks the positions).
 
 Source: google-genai 3.6.1 ``types.FunctionDeclaration``, ``types.Schema`` (formats: "for
 NUMBER type: float, double; for INTEGER type: int32, int64; for STRING type: enum,
@@ -44,6 +45,7 @@ from httpllm.dialects._rules import (
     recursive_defs,
     required_known,
     tuples_as_arrays,
+    tuples_as_unions,
     typed_nodes,
 )
 from httpllm.errors import Unrepresentable
@@ -76,6 +78,21 @@ type", google-gemini/gemini-cli#3178); others go into the description."""
 _ANY = {"type": "string", "description": "Any JSON value, as JSON text."}
 _NULL = {"type": "string", "nullable": True, "description": "Always null."}
 _ROOT = "parameters#"
+
+
+_TUPLE_UNION = tuples_as_unions(_ANY)
+_NULLABLE = nullable_as_flag(_NULL)
+
+
+def _tuples(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """A tuple is an array of the union of its positions (``tuples_as_unions``): values
+    travel as themselves, ``validate`` checks each position. A null member of that new
+    union (a node no rule visits) becomes ``nullable: true``, as elsewhere."""
+    out = _TUPLE_UNION(node, ctx)
+    items = out.get("items") if out is not node else None
+    if isinstance(items, dict) and "anyOf" in items:
+        return {**out, "items": _NULLABLE(items, ctx)}
+    return out
 
 
 def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -203,8 +220,8 @@ GEMINI = Dialect(
         "tool_limit": "[issue] google-gemini/gemini-cli#19083 (At most 512 function "
                       "declarations)",
     },
-    rules=(booleans(_ANY), const_as_enum, flatten_all_of, nullable_as_flag(_NULL),
-           tuples_as_arrays(_ANY), typed_nodes, _objects,
+    rules=(_tuples, booleans(_ANY), const_as_enum, flatten_all_of,
+           nullable_as_flag(_NULL), tuples_as_arrays(_ANY), typed_nodes, _objects,
            _enums, _formats, filter_keywords, required_known),
     finish=limit_depth,
     envelope=_declaration,

@@ -30,6 +30,7 @@ from httpllm.dialects._rules import (
     foreign_keywords,
     maps_as_entries,
     ref_alone,
+    tuples_as_unions,
     typed_nodes,
 )
 from httpllm.normalize.nullable import allows_null
@@ -139,39 +140,23 @@ def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return describe({k: v for k, v in node.items() if k != "format"}, [("format", fmt)])
 
 
-def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """Strict mode: a tuple (``prefixItems``) becomes ``items``, the union (``anyOf``) of
-    the prefix item schemas and of ``items`` when it is a schema; a closed tuple
-    (``items: false``) also gets ``maxItems``. *Widens* (any member at any position) and,
-    where ``items`` was absent, *narrows* (extra items must match a member); reported.
-    A tuple of boolean schemas only has no strict form: the function falls back.
+_TUPLE_UNION = tuples_as_unions(None)
 
-    ``{"type": "array", "prefixItems": [A, B]}`` -> ``{"type": "array", "items":
-    {"anyOf": [A, B]}}``
+
+def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """Strict mode: a tuple (``prefixItems``) becomes ``items``, the union of its members
+    (:func:`~httpllm.dialects._lossy.tuples_as_unions`: a closed tuple gets ``maxItems``;
+    widens and, where ``items`` was absent, narrows; reported). A tuple of boolean schemas
+    only has no strict form: the function falls back.
 
     Runs before :func:`filter_keywords`, which drops ``prefixItems`` (not a strict keyword):
     strict arrays need ``items`` ("array schema missing items").
     """
-    prefix = node.get("prefixItems")
-    if not ctx.strict or not isinstance(prefix, list):
+    if not ctx.strict or not isinstance(node.get("prefixItems"), list):
         return node
-    rest = node.get("items")
-    members: list[Any] = []
-    for member in [*prefix, rest]:
-        if isinstance(member, dict) and member not in members:
-            members.append(member)
-    if not members:
+    out = _TUPLE_UNION(node, ctx)
+    if out is node:
         ctx.fail("a tuple of boolean schemas has no strict form")
-        return node
-    out = {k: v for k, v in node.items() if k != "prefixItems"}
-    out["items"] = members[0] if len(members) == 1 else {"anyOf": members}
-    note = "a tuple: items of any member type, in any order"
-    if rest is False:
-        most = node.get("maxItems")
-        most = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
-        out["maxItems"] = most
-        note += f", at most {most}"
-    ctx.lose("prefixItems", "rewritten", prefix, note)
     return out
 
 

@@ -15,9 +15,15 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
   (``additionalProperties`` and no ``properties``) becomes an object; a later entry with the
   same key replaces an earlier one, as duplicate names do in ``json.loads``;
 - a string where the original schema wants an object, an array or any value (and never a
-  string) is JSON-decoded; a string that is not JSON is kept, so validation reports it.
+  string) is JSON-decoded; a string that is not JSON is kept, so validation reports it;
+- a string that is the JSON text of a non-string ``const`` or ``enum`` value of the original
+  schema (``"5"`` for ``const: 5``, ``"null"``, ``"true"``, ``"[1, 2]"``) becomes that value:
+  Gemini's enums hold strings only, and ``const`` is a one-value enum there. An object tag
+  so sent picks its variant as the value itself would.
 
-Non-strict functions are only parsed.
+Non-strict functions are only parsed, unless the dialect asked for decoding
+(``Function.extra["decode"]``, Gemini ``parameters``): then every rewrite but the dropped
+optional nulls is undone.
 """
 
 from __future__ import annotations
@@ -241,9 +247,9 @@ class _Walk:
 
     def step(self, value: Any, alts: list[dict[str, Any]]) -> Any:
         if isinstance(value, str):
-            for alt in alts:  # a non-string enum value sent as its JSON text (Gemini)
-                for member in alt.get("enum", ()) if isinstance(alt.get("enum"), list) else ():
-                    if not isinstance(member, str) and json.dumps(member) == value:
+            for alt in alts:  # a non-string const or enum value sent as its JSON text (Gemini)
+                for member in _constants(alt):
+                    if _is_text_of(value, member):
                         return member
         if isinstance(value, str) and _wants_encoded(alts):
             try:
@@ -412,12 +418,34 @@ def _tags_match(alt: dict[str, Any], value: dict[str, Any]) -> bool:
     for name, prop in _mapping(alt.get("properties")).items():
         if name not in value or not isinstance(prop, dict):
             continue
-        if "const" in prop and prop["const"] != value[name]:
+        given = value[name]
+        if "const" in prop and not _same(prop["const"], given):
             return False
         enum = prop.get("enum")
-        if isinstance(enum, list) and len(enum) == 1 and enum[0] != value[name]:
+        if isinstance(enum, list) and len(enum) == 1 and not _same(enum[0], given):
             return False
     return True
+
+
+def _constants(alt: dict[str, Any]) -> list[Any]:
+    """The values ``const`` and ``enum`` list (``const`` first; empty: neither)."""
+    enum = alt.get("enum")
+    listed = enum if isinstance(enum, list) else []
+    return [alt["const"], *listed] if "const" in alt else listed
+
+
+def _is_text_of(given: Any, member: Any) -> bool:
+    """Whether ``given`` is the JSON text of the non-string ``member``: how a dialect whose
+    enums hold strings only (Gemini) sends a const or enum value of any other type.
+
+    >>> _is_text_of("5", 5), _is_text_of("null", None), _is_text_of("5", "5")
+    (True, True, False)
+    """
+    return isinstance(given, str) and not isinstance(member, str) and json.dumps(member) == given
+
+
+def _same(member: Any, given: Any) -> bool:
+    return bool(member == given) or _is_text_of(given, member)
 
 
 def _property_schema(objects: list[dict[str, Any]], name: str) -> Schema | None:
