@@ -116,3 +116,20 @@ def test_compile_include_and_exclude() -> None:
     names = [f.name for f in httpllm.compile(doc, include="tag:pets", exclude="tag:write")
              .functions]
     assert names == ["listPets"]
+
+
+def test_the_function_name_selects_too() -> None:
+    """`include=` takes the name the function gets (what `inspect` and `search` show) as
+    well as the raw operationId; a name made from the method and path works too."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/repos/{r}/contents": {"get": {
+               "operationId": "repos/get-content",
+               "parameters": [{"name": "r", "in": "path", "required": True,
+                               "schema": {"type": "string"}}],
+               "responses": {"200": {"description": "ok"}}}},
+               "/pets/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+    for selector, expected in (("repos_get-content", ["repos_get-content"]),
+                               ("repos/get-content", ["repos_get-content"]),
+                               ("repos_*", ["repos_get-content"]),
+                               ("get__pets_by_id", ["get__pets_by_id"])):
+        assert [f.name for f in httpllm.compile(doc, include=selector).functions] == expected

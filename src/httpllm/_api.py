@@ -424,7 +424,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     composer = Composer(doc, named, document_url, form_style)
     errors = list(doc.errors)
     drafts: list[Draft] = []
-    for site in select(doc.sites, include, exclude):
+    for site in select(doc.sites, include, exclude, name_of=_name_of):
         try:
             drafts.append(composer.draft(site))
         except HttpllmError as exc:
@@ -465,6 +465,14 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later])
+
+
+def _name_of(site: OperationSite) -> str:
+    """The function name an operation gets before duplicates are told apart (what
+    ``inspect`` and ``search`` show), for ``include=``/``exclude=``."""
+    op_id = site.node.get("operationId")
+    return sanitize(function_name(op_id if isinstance(op_id, str) else None, site.method,
+                                  site.path))
 
 
 _REF_IN_TEXT = re.compile(r"#/components/[^\s'\"()]+")

@@ -5,7 +5,9 @@ A selector is a string or a predicate ``(method, path, operation) -> bool``:
 - ``"tag:pets"`` — operations tagged ``pets``;
 - ``"GET /pets/*"`` — method and path glob (``fnmatch``); ``"/pets/*"`` — any method;
 - ``"method:delete"`` — by method;
-- ``"listPets"`` or ``"operationId:list*"`` — by operationId (glob).
+- ``"operationId:list*"`` — by operationId (glob); ``"listPets"`` — by operationId, or by
+  the function name the operation gets (``repos_get-content`` for ``repos/get-content``)
+  when the caller says how names are made (``name_of``).
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ Selector = str | Callable[[str, str, dict[str, Any]], bool]
 _METHOD_PATH = re.compile(r"^(?P<method>[A-Za-z]+)\s+(?P<path>/.*)$")
 
 
-def matches(selector: Selector, site: OperationSite) -> bool:
-    """Whether one selector picks the operation at ``site``."""
+def matches(selector: Selector, site: OperationSite,
+            name_of: Callable[[OperationSite], str] | None = None) -> bool:
+    """Whether one selector picks the operation at ``site``; ``name_of``: the function
+    name the operation gets, matched like its operationId."""
     if callable(selector):
         return bool(selector(site.method, site.path, site.node))
     text = selector.strip()
@@ -40,24 +44,29 @@ def matches(selector: Selector, site: OperationSite) -> bool:
     found = _METHOD_PATH.match(text)
     if found and found["method"].lower() in METHODS:
         return site.method == found["method"].lower() and fnmatchcase(site.path, found["path"])
-    pattern = text[12:] if text.startswith("operationId:") else text
+    by_id = text.startswith("operationId:")
+    pattern = text[12:] if by_id else text
     op_id = site.node.get("operationId")
-    return isinstance(op_id, str) and fnmatchcase(op_id, pattern)
+    if isinstance(op_id, str) and fnmatchcase(op_id, pattern):
+        return True
+    return not by_id and name_of is not None and fnmatchcase(name_of(site), pattern)
 
 
 def select(
     sites: Iterable[OperationSite],
     include: Iterable[Selector] | Selector | None,
     exclude: Iterable[Selector] | Selector | None,
+    name_of: Callable[[OperationSite], str] | None = None,
 ) -> list[OperationSite]:
-    """The sites picked by any ``include`` selector (all when ``None``) and no ``exclude``."""
+    """The sites picked by any ``include`` selector (all when ``None``) and no ``exclude``
+    (``name_of``: as for :func:`matches`)."""
     inc = [include] if isinstance(include, str) or callable(include) else include
     exc = [exclude] if isinstance(exclude, str) or callable(exclude) else exclude
     out = []
     for site in sites:
-        if inc is not None and not any(matches(s, site) for s in inc):
+        if inc is not None and not any(matches(s, site, name_of) for s in inc):
             continue
-        if exc is not None and any(matches(s, site) for s in exc):
+        if exc is not None and any(matches(s, site, name_of) for s in exc):
             continue
         out.append(site)
     return out

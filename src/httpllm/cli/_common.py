@@ -150,7 +150,7 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                         help="past --max-depth, send deeper parts as JSON text")
     parser.add_argument("--include", action="append", default=None, metavar="SELECTOR",
                         help="only these operations: tag:T, 'GET /path/*', /path/*, "
-                             "method:M, operationId glob (repeatable)")
+                             "method:M, name or operationId glob (repeatable)")
     parser.add_argument("--exclude", action="append", default=None, metavar="SELECTOR",
                         help="leave these operations out (same selectors, repeatable)")
     parser.add_argument("--separate", action="append", default=None, metavar="ARGUMENT",

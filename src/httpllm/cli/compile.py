@@ -77,8 +77,8 @@ def why_empty(app: Application, args: argparse.Namespace) -> str:
                 "not compiled)")
     if not app.errors:
         return (f"no operation of the document's {app.operations} matched --include/"
-                "--exclude (selectors: tag:T, 'GET /path/*', /path/*, method:M, or an "
-                "operationId glob; 'httpllm inspect' lists them)")
+                "--exclude (selectors: tag:T, 'GET /path/*', /path/*, method:M, or a "
+                "name or operationId glob; 'httpllm inspect' lists them)")
     return f"every selected operation was skipped ({len(app.errors)})"
 
 
