@@ -196,3 +196,31 @@ def test_strict_mode_without_recursion_unrolls_or_falls_back() -> None:
     assert fn.strict is True and "$defs" not in fn.parameters
     assert httpllm.compile(FOLDER_DOC, provider="toy", unroll=1).functions[0].parameters[
         "$defs"]  # non-strict: recursion is kept
+
+
+DEEP: dict[str, Any] = {
+    "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+    "servers": [{"url": "https://api.example.com"}],
+    "paths": {"/a": {"post": {"operationId": "deep", "requestBody": {"required": True, "content": {
+        "application/json": {"schema": {"type": "object", "required": ["outer"], "properties": {
+            "outer": {"type": "object", "properties": {"inner": {"type": "object", "properties": {
+                "leaf": {"type": "string"}}}}}}}}}},
+        "responses": {"200": {"description": "ok"}}}}},
+}
+
+
+@pytest.mark.parametrize("provider", dialects.providers())
+def test_max_depth_holds_for_every_dialect(provider: str) -> None:
+    """`max_depth` is an option of the compile, not of three dialects: past it the function
+    is an error naming the path; with `collapse_deep` the deeper part is JSON text with a
+    loss, and the model's text is decoded back before validate."""
+    app = httpllm.compile(DEEP, provider, max_depth=1)
+    assert app.functions == () and "nests deeper than max_depth=1" in app.errors[0].message
+    app = httpllm.compile(DEEP, provider, max_depth=1, collapse_deep=True)
+    (fn,) = app.functions
+    outer = fn.parameters["properties"]["body"]["properties"]["outer"]
+    inner = outer["properties"]["inner"]
+    assert inner["type"] == "string" and "JSON" in inner["description"]
+    assert any("max_depth=1" in x.note for x in fn.losses)
+    call = {"body": {"outer": {"inner": '{"leaf": "x"}'}}}
+    assert app.validate("deep", call).ok

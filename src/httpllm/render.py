@@ -16,6 +16,7 @@ from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
+from httpllm.dialects._depth import limit_depth
 from httpllm.dialects._examples import place_examples
 from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._recursion import recursive_defs
@@ -323,6 +324,19 @@ def finish(job: Rendering, renderer: Renderer) -> None:
         job.function = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
 
 
+def depth(job: Rendering, renderer: Renderer) -> None:
+    """``Options.max_depth`` for every dialect (:func:`~httpllm.dialects._depth.limit_depth`:
+    too deep is an error, or with ``collapse_deep`` JSON text, with a loss)."""
+    if renderer.options.max_depth is None:
+        return
+    rendered = job.function
+    ctx = RenderContext(dialect=renderer.dialect, options=renderer.options,
+                        losses=list(rendered.losses))
+    params = limit_depth(rendered.parameters, rendered, ctx)
+    if params is not rendered.parameters:
+        job.function = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
+
+
 def examples(job: Rendering, renderer: Renderer) -> None:
     """The operation's examples where the dialect takes them (or the description)."""
     job.function = place_examples(job.function, renderer.dialect, renderer.options)
@@ -338,6 +352,6 @@ def distinct_losses(job: Rendering, renderer: Renderer) -> None:
 
 
 STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, unroll_rendered,
-                           check_strict_limits, name_arguments, assemble, finish, examples,
-                           distinct_losses)
+                           check_strict_limits, name_arguments, assemble, finish, depth,
+                           examples, distinct_losses)
 """The render steps, in order. New step = one function here + one entry."""

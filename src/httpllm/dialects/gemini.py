@@ -40,7 +40,6 @@ from httpllm.dialects._rules import (
     describe,
     filter_keywords,
     flatten_all_of,
-    limit_depth,
     nullable_as_flag,
     recursive_defs,
     required_known,
@@ -186,7 +185,7 @@ def _json_finish(parameters: Schema, function: Function, ctx: RenderContext) -> 
         raise Unrepresentable(f"{function.name}: recursion through required properties at "
                               f"{bad}; Gemini allows it only in optional ones",
                               pointer=function.pointer or None)
-    return limit_depth(parameters, function, ctx)
+    return parameters
 
 
 def _declaration(function: Function, options: Options, key: str = "parameters") -> JSON:
@@ -223,7 +222,6 @@ GEMINI = Dialect(
     rules=(_tuples, booleans(_ANY), const_as_enum, flatten_all_of,
            nullable_as_flag(_NULL), tuples_as_arrays(_ANY), typed_nodes, _objects,
            _enums, _formats, filter_keywords, required_known),
-    finish=limit_depth,
     envelope=_declaration,
     group=_group,
     envelopes=("parameters", "json-schema"),

@@ -31,7 +31,6 @@ from httpllm.dialects._rules import (
     describe,
     filter_keywords,
     flatten_all_of,
-    limit_depth,
     merge_member,
     null_members,
     required_known,
@@ -82,7 +81,6 @@ OLLAMA = Dialect(
     refs="inline",
     rules=(booleans({}), const_as_enum, flatten_all_of, _without_null, _one_type, filter_keywords,
            required_known),
-    finish=limit_depth,
     envelope=_envelope,
     source="https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
 )

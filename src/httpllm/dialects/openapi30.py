@@ -26,7 +26,6 @@ from httpllm.dialects._rules import (
     booleans,
     const_as_enum,
     filter_keywords,
-    limit_depth,
     nullable_as_flag,
     required_known,
     tuples_as_arrays,
@@ -135,7 +134,6 @@ OPENAPI_30 = Dialect(
     refs="keep",
     rules=(booleans({}, {"not": {}}), const_as_enum, nullable_as_flag(_NULL), _bounds,
            tuples_as_arrays({}), filter_keywords, required_known, _values, _refs),
-    finish=limit_depth,
     envelope=_envelope,
     source="https://spec.openapis.org/oas/v3.0.3#schema-object",
 )
