@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 import httpllm
 from httpllm import dialects
 from httpllm.dialects import JSON_SCHEMA_2020_12, Dialect, filter_keywords, get_dialect
+from httpllm.execute import build_request
 from httpllm.render import cut_description
 from httpllm.walk import children
 
@@ -224,3 +226,68 @@ def test_max_depth_holds_for_every_dialect(provider: str) -> None:
     assert any("max_depth=1" in x.note for x in fn.losses)
     call = {"body": {"outer": {"inner": '{"leaf": "x"}'}}}
     assert app.validate("deep", call).ok
+
+
+KEYS = Dialect(name="keys", keywords=JSON_SCHEMA_2020_12, argument_characters="a-z0-9_",
+               argument_max=12, native_examples=True,
+               envelope=lambda f, o: {"name": f.name, "schema": f.parameters})
+"""A toy dialect taking argument names of at most 12 lower-case letters, digits and `_`."""
+
+
+def _keyed(*names: str, separated: str = "") -> tuple[httpllm.Application, Any]:
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a/{Id}": {"post": {
+               "operationId": "a",
+               "parameters": [{"name": n, "in": "path" if n == "Id" else "query",
+                               "required": n == "Id", "example": f"<{n}>",
+                               "schema": {"type": "string"}} for n in names],
+               "requestBody": {"content": {"application/json": {"schema": {
+                   "type": "object", "properties": {"Name": {"type": "string"}}}}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    httpllm.register_provider("keys", KEYS)
+    chosen = (lambda a: a.original == separated) if separated else None
+    app = httpllm.compile(doc, provider="keys", separate=chosen)
+    return app, app.functions[0]
+
+
+def test_argument_names_follow_the_dialects_characters_and_length() -> None:
+    """A dialect's `argument_characters`/`argument_max` rename the arguments it refuses alike
+    in the parameters, `required`, the validation schema, the examples and the parameter
+    map, with a loss each, while the request sends the document's names and body keys stay."""
+    app, function = _keyed("Id", "page", "longer_than_eight")
+    names = [a.name for a in function.arguments]
+    assert names[0] == "d" and names[1] == "page" and names[3] == "body"
+    assert len(names[2]) == 12 and names[2].startswith("lon_")  # a prefix and a hash
+    assert [a.original for a in function.arguments] == ["Id", "page", "longer_than_eight", None]
+    assert list(function.parameters["properties"]) == names
+    assert list(function.schema["properties"]) == names
+    assert function.parameters["required"] == function.schema["required"] == ["d"]
+    assert "Name" in function.parameters["properties"]["body"]["properties"]
+    assert function.extra["input_examples"] == [
+        {"d": "<Id>", "page": "<page>", names[2]: "<longer_than_eight>"}]
+    assert [(loss.keyword, loss.action, loss.value) for loss in function.losses] == [
+        ("name", "renamed", "Id"), ("name", "renamed", "longer_than_eight")]
+    assert app.validate("a", {"d": "x", names[2]: "y"}).ok
+    assert not app.validate("a", {"Id": "x"}).ok
+    request = build_request(function, {"d": "x", names[2]: "y"}, base_url="https://h")
+    assert str(request.url) == "https://h/a/x?longer_than_eight=y"
+
+
+def test_a_separated_argument_keeps_its_name() -> None:
+    """An argument the host supplies is never sent to the provider, so it keeps its name and
+    no new name takes it."""
+    app, function = _keyed("Id", "d", separated="d")
+    renamed, kept = function.arguments[:2]
+    assert kept.name == "d" and kept.separated and "d" not in function.parameters["properties"]
+    assert re.fullmatch(r"d_[0-9a-f]{8}", renamed.name)
+    assert app.validate("a", {renamed.name: "x"}, host_arguments={"d": "y"}).ok
+
+
+def test_a_dialect_without_a_key_rule_keeps_every_name() -> None:
+    """No `argument_characters` or `argument_max`: the document's names, no loss."""
+    httpllm.register_provider("toy", TOY)
+    doc = {**DOC, "paths": {"/a": {"get": {"operationId": "a", "parameters": [
+        {"name": "filter[x]", "in": "query", "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    (function,) = httpllm.compile(doc, provider="toy").functions
+    assert list(function.parameters["properties"]) == ["filter[x]"] and function.losses == ()

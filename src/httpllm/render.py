@@ -6,14 +6,16 @@ One :class:`Renderer` per compile and dialect: each shared named schema is rende
 
 from __future__ import annotations
 
+import functools
 import inspect
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
+from httpllm.compose.names import safe_argument_names
 from httpllm.compose.parameters import as_validated
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._depth import limit_depth
@@ -23,6 +25,7 @@ from httpllm.dialects._recursion import recursive_defs
 from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss, distinct
+from httpllm.pointer import escape
 from httpllm.records import Function, evolve
 from httpllm.walk import transform
 
@@ -196,6 +199,56 @@ Step = Callable[[Rendering, Renderer], None]
 fields to know whether it has anything to do."""
 
 
+@functools.cache
+def _fits(pattern: str) -> Callable[[str], object]:
+    return re.compile(pattern).fullmatch
+
+
+def _renamed(schema: Schema, names: Mapping[str, str]) -> Schema:
+    """A parameters object with its ``properties`` and ``required`` renamed (a copy)."""
+    if not isinstance(schema, dict) or not isinstance(schema.get("properties"), dict):
+        return schema
+    out = {**schema, "properties": {names.get(k, k): v for k, v in schema["properties"].items()}}
+    if isinstance(schema.get("required"), list):
+        out["required"] = [names.get(k, k) for k in schema["required"]]
+    return out
+
+
+def rename_arguments(job: Rendering, renderer: Renderer) -> None:
+    """Arguments named otherwise than the dialect takes (``Dialect.argument_pattern``:
+    Anthropic refuses the whole tool list over one such property key) get names it takes
+    (:func:`~httpllm.compose.names.safe_argument_names`), alike in the parameters, their
+    ``required``, ``Function.schema`` (what ``validate`` checks), the parameter map and the
+    examples, so every later step sees only those; each is a ``renamed`` loss.
+    ``Argument.original`` keeps the document's name, which the request sends. An argument
+    the host supplies (``separated``) is never sent to the provider and keeps its name."""
+    dialect, function = renderer.dialect, job.function
+    pattern = dialect.argument_pattern
+    if pattern is None:
+        return
+    fits = _fits(pattern)
+    refused = {a.name: a.location for a in function.arguments
+               if not a.separated and not fits(a.name)}
+    if not refused:
+        return
+    names = safe_argument_names(refused, dialect.argument_characters, dialect.argument_max,
+                                [a.name for a in function.arguments if a.name not in refused])
+    losses = tuple(Loss(pointer=f"{_POINTER}/properties/{escape(old)}", keyword="name",
+                        action="renamed", value=old, dialect=dialect.name,
+                        note=f"argument {old!r} is named {new!r}: {dialect.name} takes "
+                             f"argument names matching {pattern}; the request still sends "
+                             f"{old!r}")
+                   for old, new in names.items())
+    schema = _renamed(function.schema, names)
+    job.schema = schema if job.schema is function.schema else _renamed(job.schema, names)
+    job.function = evolve(
+        function, parameters=job.schema, schema=schema, losses=(*function.losses, *losses),
+        arguments=tuple(evolve(a, name=names[a.name]) if a.name in names else a
+                        for a in function.arguments),
+        examples=tuple({names.get(k, k): v for k, v in e.items()} if isinstance(e, dict)
+                       else e for e in function.examples))
+
+
 def validated(job: Rendering, renderer: Renderer) -> None:
     """The neutral parameters as the model may see them, saying what ``validate``
     enforces where the dialect can (a closed object, path-segment patterns; issue 18):
@@ -351,7 +404,7 @@ def distinct_losses(job: Rendering, renderer: Renderer) -> None:
             job.function = evolve(job.function, losses=unique)
 
 
-STEPS: tuple[Step, ...] = (validated, unroll_refs, apply_rules, unroll_rendered,
-                           check_strict_limits, name_arguments, assemble, finish, depth,
-                           examples, distinct_losses)
+STEPS: tuple[Step, ...] = (rename_arguments, validated, unroll_refs, apply_rules,
+                           unroll_rendered, check_strict_limits, name_arguments, assemble,
+                           finish, depth, examples, distinct_losses)
 """The render steps, in order. New step = one function here + one entry."""

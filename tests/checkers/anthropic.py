@@ -7,6 +7,8 @@
 - no `oneOf` / `anyOf` / `allOf` at the root of `input_schema` (400 "input_schema does not
   support oneOf, allOf, or anyOf at the top level", anthropics/claude-code#5973);
 - name `^[a-zA-Z0-9_-]{1,128}$` (current define-tools page);
+- the keys of `input_schema.properties` match `^[a-zA-Z0-9_.-]{1,64}$` (400 "Property keys
+  should match pattern", anthropics/claude-code#79418; nested keys are reported unchecked);
 - `input_schema` is a valid, self-contained JSON Schema 2020-12 document.
 """
 
@@ -18,9 +20,10 @@ from typing import Any
 
 from . import jsonschema_check
 
-__all__ = ["NAME", "check", "envelope"]
+__all__ = ["KEY", "NAME", "check", "envelope", "key_problems"]
 
 NAME = re.compile(r"^[a-zA-Z0-9_-]{1,128}$")
+KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
 ROOT_UNIONS = ("oneOf", "anyOf", "allOf")
 
 
@@ -73,8 +76,16 @@ def check(tool_or_function: Any) -> list[str]:
         if schema.get("type") != "object":
             out.append(f"#: input_schema type must be 'object', got {schema.get('type')!r}")
         out.extend(f"#: {k} at the top level is not supported" for k in ROOT_UNIONS if k in schema)
+        out.extend(key_problems(schema))
         out.extend(jsonschema_check.check(schema))
     return out
+
+
+def key_problems(schema: dict[str, Any]) -> list[str]:
+    """Top-level property keys of a tool's schema outside :data:`KEY`."""
+    props = schema.get("properties")
+    return [f"#/properties: property key {k!r} does not match {KEY.pattern}"
+            for k in (props if isinstance(props, dict) else ()) if not KEY.fullmatch(k)]
 
 
 def _loc(loc: Any) -> str:

@@ -6,7 +6,9 @@
 - what `ParamValidator` does not check: `ToolName` pattern and max length, read from the
   service model's own shape metadata (`[a-zA-Z0-9_-]+`, 1-64);
 - `inputSchema.json` has `type: "object"` at the top and is a valid, self-contained JSON
-  Schema 2020-12 document.
+  Schema 2020-12 document;
+- its top-level property keys match Claude's `^[a-zA-Z0-9_.-]{1,64}$` (Converse refuses
+  others, aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import re
 from typing import Any
 
 from . import jsonschema_check
+from .anthropic import key_problems
 
 __all__ = ["check", "envelope", "tool_specs"]
 
@@ -80,4 +83,5 @@ def check(tool_or_function: Any) -> list[str]:
             out.append(f"tools/{i}/toolSpec/inputSchema/json: top-level type must be 'object'")
         if isinstance(schema, dict):
             out.extend(f"tools/{i} {p}" for p in jsonschema_check.check(schema))
+            out.extend(f"tools/{i} {p}" for p in key_problems(schema))
     return out

@@ -386,10 +386,13 @@ def test_anthropic_accepts_tool_and_function():
         (("name",), "x" * 129, "does not match"),
         (("inputSchema",), {}, "keys not in the Anthropic"),
         (("input_schema", "properties", "city", "type"), "strin", "not a valid"),
+        (("input_schema", "properties", "filter[x]"), {"type": "string"}, "property key"),
+        (("input_schema", "properties", "k" * 65), {"type": "string"}, "property key"),
     ],
 )
 def test_anthropic_catches(path, value, needle):
-    """Root unions, non-object roots, bad names, unknown keys and invalid schemas are caught."""
+    """Root unions, non-object roots, bad names, unknown keys, invalid schemas and property
+    keys outside the pattern are caught."""
     problems = anthropic.check(_with(ANTHROPIC_GOOD, path, value))
     assert any(needle in p for p in problems), problems
 
@@ -518,10 +521,12 @@ def test_bedrock_accepts_tool_spec_forms():
         ((*BS, "name"), ..., "Missing required parameter"),
         ((*BS, "inputSchema", "json", "type"), "array", "top-level type"),
         ((*BS, "inputSchema", "json", "properties", "city", "type"), "strin", "not a valid"),
+        ((*BS, "inputSchema", "json", "properties", "$top"), {"type": "integer"}, "property key"),
     ],
 )
 def test_bedrock_catches(path, value, needle):
-    """Empty descriptions, bad names, non-object schemas and invalid schemas are caught."""
+    """Empty descriptions, bad names, non-object schemas, invalid schemas and property keys
+    Claude refuses are caught."""
     problems = bedrock.check(_with(BEDROCK_GOOD, path, value))
     assert any(needle in p for p in problems), problems
 

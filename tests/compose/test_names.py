@@ -8,7 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from httpllm.compose.names import NAME_MAX, NamePool, function_name, sanitize
+from httpllm.compose.names import (
+    NAME_MAX,
+    NamePool,
+    argument_name,
+    function_name,
+    safe_argument_names,
+    sanitize,
+)
 
 VALID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
 
@@ -99,3 +106,71 @@ def test_pool_names_unique_valid_deterministic(raws: list[str]) -> None:
     assert all(VALID.match(n) for n in names)
     assert len({n.lower() for n in names}) == len(names)
     assert [second.claim(r) for r in raws] == names
+
+
+ANTHROPIC = "a-zA-Z0-9_.-"
+KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ("filter[status]", "filter_status"),
+        ("a.b[c]", "a.b_c"),
+        ("$top", "top"),
+        ("@odata.nextLink", "odata.nextLink"),
+        ("naïve-\U0001d501", "naive-x"),
+        ("ids[]", "ids"),
+        ("page size", "page_size"),
+        ("Ünïcödé", "Unicode"),
+    ],
+)
+def test_argument_name(raw: str, name: str) -> None:
+    """Letters lose their marks, other runs outside the characters become one `_`, and `_`
+    is trimmed at both ends."""
+    assert argument_name(raw, ANTHROPIC, 64, "query") == name
+
+
+def test_argument_name_with_nothing_left_is_its_stem_and_a_hash() -> None:
+    """A name with no character the provider takes becomes the stem and a hash of it."""
+    pet, name = (argument_name(raw, ANTHROPIC, 64, "query") for raw in ("ペット", "名前"))
+    assert re.fullmatch(r"query_[0-9a-f]{8}", pet) and re.fullmatch(r"query_[0-9a-f]{8}", name)
+    assert pet != name and argument_name("ペット", ANTHROPIC, 64, "query") == pet
+
+
+def test_long_argument_name_keeps_a_prefix_and_a_hash() -> None:
+    """A name past the limit keeps its start and ends in a hash of the whole name."""
+    one, two = "x" * 66 + "_one", "x" * 66 + "_two"
+    a, b = (argument_name(raw, ANTHROPIC, 64, "query") for raw in (one, two))
+    assert len(a) == len(b) == 64 and a != b
+    assert re.fullmatch(r"x{55}_[0-9a-f]{8}", a)
+
+
+def test_argument_name_without_a_character_class_only_cuts() -> None:
+    """No character class (`None`): only the length is fitted."""
+    assert argument_name("filter[x]", None, 64, "query") == "filter[x]"
+    assert len(argument_name("[" * 70, None, 64, "query")) == 64
+
+
+def test_safe_argument_names_never_collide() -> None:
+    """Two names spelled alike, or one spelled like a name that stays, get a hash of their
+    own name; the first spelled so keeps the plain spelling."""
+    names = safe_argument_names({"tag[a]": "query", "tag(a)": "query", "$top": "query"},
+                                ANTHROPIC, 64, taken={"top"})
+    assert names["tag[a]"] == "tag_a"
+    assert re.fullmatch(r"tag_a_[0-9a-f]{8}", names["tag(a)"])
+    assert re.fullmatch(r"top_[0-9a-f]{8}", names["$top"])
+
+
+@settings(max_examples=80)
+@given(st.lists(st.text(alphabet="aA_.-[]$@ é\U0001d501ペ", max_size=90), unique=True, max_size=12))
+def test_safe_argument_names_are_valid_unique_deterministic(raws: list[str]) -> None:
+    """Every new name matches the key pattern, none repeats a name or one that stays, and
+    the same names give the same names."""
+    wanted = {raw: "query" for raw in raws if not KEY.fullmatch(raw)}
+    taken = [raw for raw in raws if KEY.fullmatch(raw)]
+    names = safe_argument_names(wanted, ANTHROPIC, 64, taken)
+    assert list(names) == list(wanted)
+    assert all(KEY.fullmatch(n) for n in names.values()), names
+    assert len({*names.values(), *taken}) == len(raws)
+    assert safe_argument_names(wanted, ANTHROPIC, 64, taken) == names

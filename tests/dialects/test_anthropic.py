@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+from urllib.parse import parse_qsl
+
 import pytest
 from checkers import anthropic as anthropic_checker
 from sweep import assert_clean
@@ -15,6 +19,7 @@ from httpllm.dialects.anthropic import (
     STRICT_TOOLS_MAX,
     strict_budget,
 )
+from httpllm.execute import build_request
 
 
 def test_strict_subset_is_the_sdks() -> None:
@@ -172,6 +177,108 @@ def test_required_on_a_non_object_is_described() -> None:
     schema = {"type": "array", "items": {"type": "string"}, "required": ["items"]}
     (tool,) = httpllm.compile(doc(schema), "claude", strict=True).tools()
     assert tool["strict"] is True and strict_problems(tool) == []
+
+
+KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
+"""The property keys the Messages API takes at the top of `input_schema` (400 "Property keys
+should match pattern", anthropics/claude-code#79418)."""
+
+LONG = "the_number_of_results_to_return_on_each_page_of_the_listing_at_most_x"
+ODD_NAMES = {"filter[status]": "filter_status", "$top": "top", "naïve-\U0001d501": "naive-x",
+             "tag[a]": "tag_a", "limit": "limit"}
+"""Query parameter names and the argument names Claude gets (the others hash)."""
+
+
+def _odd_names() -> dict[str, Any]:
+    names = ["filter[status]", "$top", "ペット", LONG, "tag[a]", "tag(a)", "naïve-\U0001d501",
+             "limit"]
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/pets": {"get": {
+                "operationId": "listPets",
+                "parameters": [{"name": n, "in": "query", "schema": {
+                    "type": "integer" if n == "$top" else "string"}} for n in names],
+                "responses": {"200": {"description": "ok"}}}}}}
+
+
+def _renamed(function: Any) -> dict[str, str]:
+    return {a.original: a.name for a in function.arguments}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_argument_names_are_keys_claude_takes(strict: bool) -> None:
+    """Every top-level key matches Claude's pattern, a refused name spelled with its
+    characters (with a hash where nothing or too much is left, or where two are spelled
+    alike) the same on every compile, with `required` in step."""
+    spec = _odd_names()
+    spec["paths"]["/pets"]["get"]["parameters"][0]["required"] = True
+    (function,) = httpllm.compile(spec, "claude", strict=strict).functions
+    keys = list(function.parameters["properties"])
+    assert all(KEY.fullmatch(k) for k in keys) and len(set(keys)) == len(keys) == 8
+    names = _renamed(function)
+    assert {k: names[k] for k in ODD_NAMES} == ODD_NAMES
+    assert re.fullmatch(r"query_[0-9a-f]{8}", names["ペット"])
+    assert re.fullmatch(r"the_number_of_results_to_return_on_each_page_of_the_lis_[0-9a-f]{8}",
+                        names[LONG])
+    assert re.fullmatch(r"tag_a_[0-9a-f]{8}", names["tag(a)"])
+    assert keys == [a.name for a in function.arguments]
+    assert "filter_status" in function.parameters["required"]
+    assert function.schema["required"] == ["filter_status"]
+    assert list(function.schema["properties"]) == keys
+    assert anthropic_checker.check(function) == []
+    assert _renamed(httpllm.compile(spec, "claude", strict=strict).functions[0]) == names
+
+
+def test_each_rename_is_a_loss() -> None:
+    """Each renamed argument is one `renamed` loss of its `name`, naming both spellings."""
+    (function,) = httpllm.compile(_odd_names(), "claude").functions
+    renamed = [loss for loss in function.losses if loss.action == "renamed"]
+    names = _renamed(function)
+    assert [loss.value for loss in renamed] == [n for n in names if n != "limit"]
+    for loss in renamed:
+        assert loss.keyword == "name" and loss.dialect == "claude"
+        assert loss.pointer == f"parameters#/properties/{loss.value}"
+        assert repr(loss.value) in loss.note and repr(names[loss.value]) in loss.note
+
+
+def test_renamed_arguments_validate_and_go_out_under_their_names() -> None:
+    """A call under the new names validates and its request carries the document's names."""
+    app = httpllm.compile(_odd_names(), "claude")
+    names = _renamed(app.functions[0])
+    call = {names[original]: "3" if original == "$top" else f"v{i}"
+            for i, original in enumerate(names)}
+    call[names["$top"]] = 3
+    checked = app.validate("listPets", call)
+    assert checked.ok, checked.errors
+    request = build_request(app.functions[0], call)
+    sent = parse_qsl(request.url.query.decode(), keep_blank_values=True)
+    assert [k for k, _ in sent] == list(names)
+    assert dict(sent)["$top"] == "3" and dict(sent)["filter[status]"] == "v0"
+    assert not app.validate("listPets", {"filter[status]": "x"}).ok
+
+
+def test_a_new_name_never_takes_one_that_stays() -> None:
+    """`$top` beside a parameter named `top` gets a hash; `top` keeps its name."""
+    spec = _odd_names()
+    spec["paths"]["/pets"]["get"]["parameters"].append(
+        {"name": "top", "in": "query", "schema": {"type": "string"}})
+    names = _renamed(httpllm.compile(spec, "claude").functions[0])
+    assert names["top"] == "top" and re.fullmatch(r"top_[0-9a-f]{8}", names["$top"])
+
+
+def test_other_providers_keep_the_documents_names() -> None:
+    """chatgpt has no key rule: the arguments keep the document's names, with no loss."""
+    (function,) = httpllm.compile(_odd_names(), "chatgpt").functions
+    assert all(a.name == a.original for a in function.arguments)
+    assert not [loss for loss in function.losses if loss.action == "renamed"]
+
+
+def test_bedrock_renames_as_claude() -> None:
+    """Claude through Bedrock Converse refuses the same keys: the same names."""
+    claude, bedrock = (httpllm.compile(_odd_names(), p).functions[0]
+                       for p in ("claude", "bedrock"))
+    assert bedrock.parameters == claude.parameters
+    assert all(KEY.fullmatch(k) for k in bedrock.parameters["properties"])
 
 
 @pytest.mark.corpus

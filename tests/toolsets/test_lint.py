@@ -97,3 +97,37 @@ def test_a_clean_document_has_no_warnings() -> None:
     """The petstore example has nothing worse than info."""
     findings = httpllm.compile(PETSTORE, "chatgpt").lint()
     assert [f for f in findings if f.severity != "info"] == []
+
+
+def _keys() -> dict[str, Any]:
+    body = {"type": "object", "properties": {
+        "fine": {"type": "string"},
+        "nested": {"type": "object", "properties": {"@type": {"type": "string"}}},
+        "tags": {"type": "array", "items": {"type": "object", "properties": {
+            "key name": {"type": "string"}}}}}}
+    spec = document({"/keys": {"post": operation("keys", body=body)},
+                     "/plain": {"get": operation("plain", parameters=1)}})
+    spec["paths"]["/keys"]["post"]["parameters"] = [
+        {"name": "filter[status]", "in": "query", "schema": {"type": "string"}}]
+    return spec
+
+
+def test_keys_a_provider_refuses() -> None:
+    """For claude each renamed argument is an info finding naming both names, and the body
+    keys outside the pattern (reported unchecked by Claude) one finding per operation, each
+    key with its pointer; chatgpt has no key rule."""
+    findings = lint(httpllm.compile(_keys(), "claude"))
+    renamed = [f for f in findings if f.rule == "argument-renamed"]
+    keys = [f for f in findings if f.rule == "nested-property-key"]
+    assert [(f.function, f.pointer, f.severity) for f in renamed] == [
+        ("keys", "#/paths/~1keys/post", "info")]
+    assert "'filter[status]'" in renamed[0].message and "'filter_status'" in renamed[0].message
+    assert [(f.function, f.pointer, f.severity) for f in keys] == [
+        ("keys", "#/paths/~1keys/post", "info")]
+    message = keys[0].message
+    assert "'@type' (parameters#/properties/body/properties/nested/properties/@type)" in message
+    assert "'key name' (parameters#/properties/body/properties/tags/items/properties/key name)" \
+        in message
+    assert "^[a-zA-Z0-9_.-]{1,64}$" in message
+    chatgpt = lint(httpllm.compile(_keys(), "chatgpt"))
+    assert not [f for f in chatgpt if f.rule in ("argument-renamed", "nested-property-key")]

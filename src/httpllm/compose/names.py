@@ -1,18 +1,25 @@
-"""Function names: from ``operationId`` (else method and path), sanitized, capped, unique.
+"""Function names: from ``operationId`` (else method and path), sanitized, capped, unique;
+and argument names a dialect refuses, spelled anew.
 
-The rule is the strictest common one, ``^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$``, which every
-provider accepts (OpenAI ``^[a-zA-Z0-9_-]{1,64}$``, Gemini must start with a letter or
-``_``, Bedrock 1-64; docs/provider-rules.md section 2a). Long names keep a prefix and a
-short hash of the whole name, so truncation never makes two names equal and the same
-document always gives the same names.
+The function name rule is the strictest common one, ``^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$``,
+which every provider accepts (OpenAI ``^[a-zA-Z0-9_-]{1,64}$``, Gemini must start with a
+letter or ``_``, Bedrock 1-64; docs/provider-rules.md section 2a). Long names keep a prefix
+and a short hash of the whole name, so truncation never makes two names equal and the same
+document always gives the same names. Argument names keep the document's spelling unless
+the dialect refuses it (``Dialect.argument_characters``/``argument_max``, Anthropic); then
+:func:`safe_argument_names` spells them with the dialect's characters, by the same rules.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
+import unicodedata
+from collections.abc import Collection, Mapping
 
-__all__ = ["NAME_MAX", "NamePool", "function_name", "sanitize"]
+__all__ = ["NAME_MAX", "NamePool", "argument_name", "function_name", "safe_argument_names",
+           "sanitize"]
 
 NAME_MAX = 64
 _INVALID = re.compile(r"[^A-Za-z0-9_-]+")
@@ -29,11 +36,22 @@ def sanitize(raw: str, limit: int = NAME_MAX) -> str:
     if not (name[0].isalpha() or name[0] == "_"):
         name = "_" + name
     if len(name) > limit:
-        digest = hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-        keep = limit - len(digest) - 1
-        # Too short a limit for a hash: plain truncation (NamePool still makes names unique).
-        name = name[:keep].rstrip("_-") + "_" + digest if keep > 0 else name[:limit]
+        name = _cut(name, raw, limit, "_-")
     return name
+
+
+def _digest(raw: str) -> str:
+    """8 hex digits of the SHA-1 of ``raw`` (lone surrogates included)."""
+    return hashlib.sha1(raw.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+
+
+def _cut(name: str, raw: str, limit: int, trim: str) -> str:
+    """``name`` cut to ``limit``: a prefix (``trim`` stripped at its end), ``_`` and a hash
+    of ``raw``; too short a limit for a hash: plain truncation (the callers still make
+    names unique)."""
+    digest = _digest(raw)
+    keep = limit - len(digest) - 1
+    return name[:keep].rstrip(trim) + "_" + digest if keep > 0 else name[:limit]
 
 
 def function_name(operation_id: str | None, method: str, path: str) -> str:
@@ -63,3 +81,63 @@ class NamePool:
             i += 1
         self.taken.add(candidate.lower())
         return candidate
+
+
+@functools.cache
+def _outside(characters: str) -> re.Pattern[str]:
+    return re.compile(f"[^{characters}]+")
+
+
+def argument_name(raw: str, characters: str | None, limit: int | None, stem: str) -> str:
+    """``raw`` spelled with ``characters`` only (the inside of a character class, holding
+    ``_``, ``a-z`` and ``0-9``, which the stems and hashes use; ``None``: any), at most
+    ``limit`` characters long (``None``: any length).
+
+    Letters lose their marks and styles (NFKD: ``naïve`` -> ``naive``); each run of
+    other characters outside the class becomes one ``_``, and ``_`` is trimmed at both
+    ends. Nothing left: ``<stem>_<hash>``; too long: a prefix, ``_`` and a hash, as
+    :func:`sanitize` cuts function names (8 hex digits of the SHA-1 of ``raw``).
+
+    >>> argument_name("filter[status]", "a-zA-Z0-9_.-", 64, "query")
+    'filter_status'
+    >>> argument_name("$top", "a-zA-Z0-9_.-", 64, "query")
+    'top'
+    """
+    name = raw
+    if characters is not None:
+        plain = "".join(c for c in unicodedata.normalize("NFKD", raw)
+                        if not unicodedata.combining(c))
+        name = _outside(characters).sub("_", plain).strip("_")
+        if not name:
+            name = f"{stem}_{_digest(raw)}"
+    if limit is not None and len(name) > limit:
+        name = _cut(name, raw, limit, "_")
+    return name
+
+
+def safe_argument_names(refused: Mapping[str, str], characters: str | None,
+                        limit: int | None, taken: Collection[str]) -> dict[str, str]:
+    """A new name for each name of ``refused`` (``name -> stem``, in argument order), by
+    :func:`argument_name`, unique among themselves and ``taken`` (the names that stay).
+    A name spelled like one taken gets ``_<hash>`` of its own name (then ``_2``, ``_3``),
+    so its spelling does not depend on the order of the others.
+
+    >>> safe_argument_names({"tag[a]": "query", "tag(a)": "query"}, "a-z0-9_", 64, ())
+    {'tag[a]': 'tag_a', 'tag(a)': 'tag_a_08aeeffb'}
+    """
+    used = set(taken)
+    out: dict[str, str] = {}
+    for raw, stem in refused.items():
+        name = argument_name(raw, characters, limit, stem)
+        if name in used:
+            hashed = f"{name}_{_digest(raw)}"
+            name = hashed if limit is None or len(hashed) <= limit else _cut(name, raw,
+                                                                              limit, "_")
+            base, i = name, 2
+            while name in used:
+                suffix = f"_{i}"
+                name = (base if limit is None else base[: limit - len(suffix)]) + suffix
+                i += 1
+        used.add(name)
+        out[raw] = name
+    return out

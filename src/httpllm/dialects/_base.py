@@ -124,6 +124,23 @@ class Dialect:
             section 10.2.1.3.
         name_max: longest function name, in characters.
         name_pattern: regular expression a function name must match.
+        argument_characters: the characters an argument's name (a top-level property
+            key of the parameters) may hold, as the inside of a regular-expression
+            character class holding ``_``, ``a-z`` and ``0-9`` (a new name may need
+            them: :func:`~httpllm.compose.names.argument_name`); ``None`` (the default):
+            any. With ``argument_max`` it makes :attr:`argument_pattern`; the render step
+            ``rename_arguments`` renames each argument the pattern refuses (a
+            ``renamed`` loss; the request still sends the document's name). Anthropic:
+            ``"a-zA-Z0-9_.-"``: the Messages API refuses the whole tool list with a 400
+            when a key of ``input_schema.properties`` does not match
+            ``^[a-zA-Z0-9_.-]{1,64}$`` ("Property keys should match pattern", [issue]
+            anthropics/claude-code#79418, ComposioHQ/composio#3500); Claude through
+            Bedrock Converse the same ([issue]
+            aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709,
+            which also reports that keys of nested objects are not checked: ``httpllm
+            lint`` lists them).
+        argument_max: the longest argument name, in characters (``None``, the default:
+            no limit). Anthropic: 64, as above.
         description_max: longest function description, in characters (``None``: no limit).
         tool_limit: most tools in one request (``None``: unknown).
         rules: node rules, applied in order to every node, children first.
@@ -179,6 +196,8 @@ class Dialect:
     one_of: bool = False
     name_max: int = 64
     name_pattern: str = r"^[a-zA-Z0-9_-]{1,64}$"
+    argument_characters: str | None = None
+    argument_max: int | None = None
     description_max: int | None = None
     tool_limit: int | None = None
     rules: tuple[Rule, ...] = ()
@@ -206,3 +225,19 @@ class Dialect:
     def has_strict(self) -> bool:
         """Whether the dialect has a strict mode."""
         return bool(self.strict_rules)
+
+    @property
+    def argument_pattern(self) -> str | None:
+        """The regular expression every argument name must match in full, made of
+        ``argument_characters`` and ``argument_max``; ``None``: any name.
+
+        >>> Dialect(name="x", keywords=None, argument_characters="a-z_.-",
+        ...         argument_max=64).argument_pattern
+        '^[a-z_.-]{1,64}$'
+        """
+        if self.argument_characters is None and self.argument_max is None:
+            return None
+        characters = r"[\s\S]" if self.argument_characters is None else (
+            f"[{self.argument_characters}]")
+        count = "+" if self.argument_max is None else f"{{1,{self.argument_max}}}"
+        return f"^{characters}{count}$"

@@ -27,6 +27,8 @@ from httpllm.records import Function
 from httpllm.walk import FoldMemo, fold
 
 __all__ = [
+    "ARGUMENT_CHARACTERS",
+    "ARGUMENT_MAX",
     "CLAUDE",
     "CLAUDE_STRICT_FORMATS",
     "CLAUDE_STRICT_KEYWORDS",
@@ -53,6 +55,12 @@ CLAUDE_STRICT_FORMATS = frozenset(
 
 OPTIONAL_MAX, UNION_MAX, STRICT_TOOLS_MAX = 24, 16, 20
 """Strict limits per request: optional properties, union-typed properties, strict tools."""
+
+ARGUMENT_CHARACTERS, ARGUMENT_MAX = "a-zA-Z0-9_.-", 64
+"""The keys ``input_schema.properties`` may have: ``^[a-zA-Z0-9_.-]{1,64}$``, else the
+whole request fails (400 "tools.14.custom.input_schema.properties: Property keys should
+match pattern '^[a-zA-Z0-9_.-]{1,64}$'", anthropics/claude-code#79418; not on the
+define-tools page). Arguments named otherwise are renamed (``Dialect.argument_characters``)."""
 
 
 def _not_literals(values: Any, node: dict[str, Any]) -> bool:
@@ -171,7 +179,11 @@ CLAUDE = Dialect(
     source="https://platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools",
     strict_tool_limit=STRICT_TOOLS_MAX,
     tool_search="anthropic",
+    argument_characters=ARGUMENT_CHARACTERS,
+    argument_max=ARGUMENT_MAX,
     limit_sources={
+        "argument_max": "[issue] anthropics/claude-code#79418 (400 \"Property keys should "
+                        "match pattern '^[a-zA-Z0-9_.-]{1,64}$'\")",
         "name_max": "[doc] platform.claude.com/docs/en/agents-and-tools/tool-use/define-tools "
                     "(64 kept: the common rule)",
         "strict_tool_limit": "[doc] platform.claude.com/docs/en/agents-and-tools/tool-use/"

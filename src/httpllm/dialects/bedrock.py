@@ -3,7 +3,10 @@
 The schema rules are Claude's (Claude on Bedrock follows Anthropic's strict subset); only
 the envelope differs, and Converse has no field for input examples, so they go into the
 description. Other model families on Bedrock receive the same JSON Schema; their subsets
-are not documented.
+are not documented. Claude's argument names too: Converse refuses a key of the schema's
+``properties`` outside ``^[a-zA-Z0-9_.-]{1,64}$`` with Anthropic's message (a
+``ValidationException``, [issue]
+aws-solutions-library-samples/accelerated-intelligent-document-processing-on-aws#709).
 
 Source: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ToolSpecification.html;
 botocore ``data/bedrock-runtime/2023-09-30/service-2.json`` (``ToolSpecification``,
@@ -45,7 +48,9 @@ BEDROCK = replace(
     source="https://docs.aws.amazon.com/bedrock/latest/userguide/tool-use.html",
     tool_search=None,  # server-side tool search: InvokeModel only, not Converse
     limit_sources={**CLAUDE.limit_sources,
-                   "name_max": "[sdk] botocore bedrock-runtime service-2.json ToolName"},
+                   "name_max": "[sdk] botocore bedrock-runtime service-2.json ToolName",
+                   "argument_max": "[issue] aws-solutions-library-samples/"
+                                   "accelerated-intelligent-document-processing-on-aws#709"},
 )
 """``{"toolSpec": {"name", "description", "inputSchema": {"json": ...}, "strict"?}}``."""
 

@@ -30,7 +30,12 @@ Info:
 
 - ``no-operation-id``: a name made from the method and path;
 - ``near-duplicate-description``: descriptions with the same words in another order,
-  case or punctuation.
+  case or punctuation;
+- ``argument-renamed``: an argument named otherwise than the provider takes
+  (``Dialect.argument_pattern``), renamed for the model (the request still sends the
+  document's name);
+- ``nested-property-key``: property keys inside the arguments that the same pattern
+  refuses, sent as written (Claude is reported to check only the top-level keys).
 """
 
 from __future__ import annotations
@@ -44,10 +49,12 @@ from typing import Literal
 from httpllm._types import JSON
 from httpllm.compose.names import NAME_MAX
 from httpllm.loss import Loss
+from httpllm.pointer import escape
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.budget import Eligibility, strict_eligibility
 from httpllm.toolsets.tokens import Tokenizer, tokenizer_for
+from httpllm.walk import nodes
 
 __all__ = ["MAX_ARGUMENTS", "RULES", "Finding", "LintContext", "Rule", "Severity", "lint"]
 
@@ -255,6 +262,36 @@ def _flattens(loss: Loss) -> bool:
     return False
 
 
+def _argument_renamed(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    for f in ctx.app.functions:
+        for loss in f.losses:
+            if loss.keyword == "name" and loss.action == "renamed":
+                yield f.pointer, loss.note, f.name
+
+
+KEYS_SHOWN = 5
+"""Keys named in one ``nested-property-key`` finding (the rest are counted)."""
+
+
+def _nested_property_key(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    dialect = ctx.app.dialect
+    pattern = dialect.argument_pattern
+    if pattern is None:
+        return
+    fits = re.compile(pattern).fullmatch
+    for f in ctx.app.functions:
+        refused = [f"{key!r} ({at}/properties/{escape(key)})"
+                   for node, at in nodes(f.parameters, "parameters#") if at != "parameters#"
+                   and isinstance(node.get("properties"), dict)
+                   for key in node["properties"] if not fits(key)]
+        if refused:
+            more = f" and {len(refused) - KEYS_SHOWN} more" if len(refused) > KEYS_SHOWN else ""
+            yield f.pointer, (f"property keys inside the arguments that do not match "
+                              f"{pattern}: {', '.join(refused[:KEYS_SHOWN])}{more}; sent as "
+                              f"written ({dialect.name} is reported to check only the "
+                              "argument names, which are renamed)"), f.name
+
+
 RULES: tuple[Rule, ...] = (
     Rule(name="compile-error", severity="error", check=_compile_errors),
     Rule(name="tools-over-limit", severity="error", check=_tools_over_limit),
@@ -270,6 +307,8 @@ RULES: tuple[Rule, ...] = (
     Rule(name="no-operation-id", severity="info", check=_no_operation_id),
     Rule(name="near-duplicate-description", severity="info",
          check=_near_duplicate_description),
+    Rule(name="argument-renamed", severity="info", check=_argument_renamed),
+    Rule(name="nested-property-key", severity="info", check=_nested_property_key),
 )
 """Every rule, in the order findings are reported."""
 
