@@ -106,3 +106,22 @@ def test_annotations_follow_http_method_semantics(method: str, expected: dict[st
 def test_corpus(mode: str) -> None:
     """Every tool of every real document passes the MCP models of both revisions."""
     assert_clean(mode)
+
+
+def test_argument_names_claude_clients_refuse_are_renamed() -> None:
+    """MCP allows any key, but Claude's clients forward the tools to the Messages API,
+    which refuses the whole list for one key outside ^[a-zA-Z0-9_.-]{1,64}$: the mcp
+    dialect renames such arguments as Claude's does, and the request keeps the original."""
+    import httpllm
+    from httpllm.execute import build_request
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/items": {"get": {"operationId": "list", "parameters": [
+               {"name": "filter[status]", "in": "query", "schema": {"type": "string"}}],
+               "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc, "mcp")
+    (tool,) = app.tools()
+    assert list(tool["inputSchema"]["properties"]) == ["filter_status"]
+    request = build_request(app.function("list"), {"filter_status": "sold"})
+    assert "filter%5Bstatus%5D=sold" in str(request.url)

@@ -24,6 +24,7 @@ from typing import Any
 from httpllm._types import JSON, Schema
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._rules import filter_keywords
+from httpllm.dialects.anthropic import ARGUMENT_CHARACTERS, ARGUMENT_MAX
 from httpllm.records import Function
 
 __all__ = ["DIALECTS", "MCP", "RESULT", "hints", "output_schema"]
@@ -92,6 +93,12 @@ MCP = Dialect(
     finish=_record_wrap,
     envelope=_envelope,
     outputs=True,
+    # MCP itself allows any property name, but the clients that pass a server's tools to
+    # Claude (Claude Code, Claude Desktop) send them to the Messages API, which refuses the
+    # whole tool list for one key outside ^[a-zA-Z0-9_.-]{1,64}$ (anthropics/claude-code
+    # #79418 is an MCP server's tool): the same names as for Claude.
+    argument_characters=ARGUMENT_CHARACTERS,
+    argument_max=ARGUMENT_MAX,
     source="https://modelcontextprotocol.io/specification/2025-11-25/server/tools",
 )
 """``{"name", "description"?, "inputSchema", "outputSchema"?, "annotations"}``."""
