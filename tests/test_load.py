@@ -77,8 +77,9 @@ def test_depth_limit_is_ours_below_the_parsers() -> None:
     """Nesting past `max_depth` but within what the parsers take is refused too."""
     text = '{"a":' * 40 + "1" + "}" * 40
     assert load_text(text)
-    with pytest.raises(LimitExceeded, match="deeper than 30 levels"):
+    with pytest.raises(LimitExceeded, match="deeper than 30 levels") as raised:
         load_text(text, limits=Limits(max_depth=30))
+    assert raised.value.pointer == "#/a/a/a/a/a/a/a/a/…"  # where, its first levels
     with pytest.raises(LimitExceeded, match="deeper than 30 levels"):
         load_text("a:\n" + "".join("  " * i + "a:\n" for i in range(1, 40)) + "  " * 40 + "1",
                   limits=Limits(max_depth=30))

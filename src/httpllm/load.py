@@ -19,6 +19,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
+from httpllm.pointer import escape
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "load_text", "source_of"]
 
@@ -122,7 +123,7 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
         if sizes.get(node) is not None:
             continue
         if depth >= limits.max_depth:
-            raise LimitExceeded(f"nesting deeper than {limits.max_depth} levels", source=label)
+            raise _too_deep(value, limits.max_depth, label)
         if isinstance(node, dict) and any(not isinstance(k, str) for k in node):
             fixed = {_key(k): v for k, v in node.items()}
             node.clear()
@@ -133,6 +134,27 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
             if isinstance(child, (dict, list)) and sizes.get(child) is None:
                 stack.append((child, depth + 1, False))
     return value
+
+
+def _too_deep(value: Any, limit: int, label: str) -> LimitExceeded:
+    """The error for a document nested past ``limit``, naming where: the pointer of the
+    first path that deep, its first levels only (sought once the limit is known hit)."""
+    path: list[str] = []
+    stack: list[tuple[Any, int, str | None]] = [(value, 0, None)]
+    while stack:
+        node, depth, key = stack.pop()
+        del path[max(depth - 1, 0):]
+        if key is not None:
+            path.append(key)
+        if depth >= limit:
+            break
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        for k, child in reversed(list(items)):
+            if isinstance(child, dict | list):
+                stack.append((child, depth + 1, escape(str(k))))
+    shown = "/".join(path[:8]) + ("/…" if len(path) > 8 else "")
+    return LimitExceeded(f"nesting deeper than {limit} levels (the loader's safety limit)",
+                         pointer=f"#/{shown}", source=label)
 
 
 def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
@@ -148,7 +170,7 @@ def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
     while stack:
         node, depth = pop()
         if depth >= limits.max_depth:
-            raise LimitExceeded(f"nesting deeper than {limits.max_depth} levels", source=label)
+            raise _too_deep(value, limits.max_depth, label)
         total += len(node)
         depth += 1
         for child in node.values() if type(node) is dict else node:

@@ -81,10 +81,14 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _print(app: Application) -> None:
     """The inspection as text."""
-    print(f"OpenAPI {app.version}: {len(app.functions)} functions, {len(app.errors)} errors, "
-          f"provider {app.provider}")
+    print(f"OpenAPI {app.version}: {_count(len(app.functions), 'function')}, "
+          f"{_count(len(app.errors), 'error')}, provider {app.provider}")
     print("\nOperations:")
     for f in app.functions:
         args_text = ", ".join(f"{a.name}{'' if a.required else '?'}:{a.location}"
