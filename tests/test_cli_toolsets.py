@@ -33,6 +33,14 @@ def test_group_by_needs_an_output_folder(capsys: pytest.CaptureFixture[str]) -> 
     assert "--group-by needs -o DIR" in capsys.readouterr().err
 
 
+def test_group_by_refuses_a_file_name_for_its_folder(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """-o g.json with --group-by is a usage error, not a folder named g.json."""
+    assert main(["compile", SPEC, "--group-by", "tag", "-o", str(tmp_path / "g.json")]) == 2
+    assert "looks like a file name" in capsys.readouterr().err
+    assert not (tmp_path / "g.json").exists()
+
+
 def test_defer_prints_the_native_deferred_tool_list(capsys: pytest.CaptureFixture[str]) -> None:
     """--defer on claude prints the tool-search tool and the tools, --always kept loaded."""
     assert main(["compile", SPEC, "--provider", "claude", "--defer", "--always",
