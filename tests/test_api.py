@@ -221,6 +221,9 @@ NOT_SCHEMAS: dict[str, Any] = {
         "/ref": {"post": {"operationId": "refToText", "requestBody": {"content": {
             "application/json": {"schema": {"$ref": "#/info/title"}}}},
             "responses": {"200": {"description": "ok"}}}},
+        "/self": {"get": {"operationId": "self", "parameters": [
+            {"name": "q", "in": "query", "schema": {"$ref": "#"}}],
+            "responses": {"200": {"description": "ok"}}}},
         "/number": {"post": {"operationId": "number", "requestBody": {"content": {
             "application/json": {"schema": 42}}}, "responses": {"200": {"description": "ok"}}}},
         "/nested": {"post": {"operationId": "nested", "requestBody": {"content": {
@@ -233,15 +236,16 @@ NOT_SCHEMAS: dict[str, Any] = {
 
 
 def test_a_value_that_is_not_a_schema_never_reaches_a_tool() -> None:
-    """A `$ref` to a string and a body schema `42` fail their operation, naming the pointer
-    and what was expected; non-schemas nested in a schema are dropped with a warning at
-    their pointer; the other operation is compiled."""
+    """A `$ref` to a string or to the whole document and a body schema `42` fail their
+    operation, naming the pointer and what was expected; non-schemas nested in a schema
+    are dropped with a warning at their pointer; the other operation is compiled."""
     app = httpllm.compile(NOT_SCHEMAS, "chatgpt")
     errors = {e.path: (e.kind, e.pointer, e.message) for e in app.errors}
     kind, pointer, message = errors["/ref"]
     assert (kind, pointer) == (
         "RefError", "#/paths/~1ref/post/requestBody/content/application~1json/schema")
     assert "points to a string at #/info/title; expected a Schema Object" in message
+    assert "points to the whole OpenAPI document" in errors["/self"][2]
     kind, _, message = errors["/number"]
     assert kind == "SpecError" and "expected a Schema Object" in message and "not 42" in message
     (nested,) = app.functions

@@ -334,7 +334,8 @@ class Loader:
     def _read(self, path: Path) -> Any:
         path = path.resolve()
         if self.folder is None:
-            raise AccessDenied(f"relative file reference {path.name!r} in a document given as text")
+            raise AccessDenied(f"file reference {str(path)!r} in a document given as text "
+                               "(give the document as a path to read files beside it)")
         if not self.allow_outside_root and not path.is_relative_to(self.folder):
             raise AccessDenied(
                 f"{path} is outside {self._where} {self.folder} "

@@ -50,9 +50,11 @@ FLAGS: dict[str, str] = {
 """Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
 and its flag. A library message that names a Python option is shown with the flag."""
 
-_NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them")
-"""A library hint the command line has no flag for (``call`` needs credentials only with
-``--send``): left out of the message."""
+_NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
+                      r" \(expected a path, OpenAPI text or a dict\)|"
+                      r" or a dict(?= \(give the document as a path)")
+"""Library hints the command line has no use for (``call`` needs credentials only with
+``--send``; a document is a file or text there, never a dict): left out of the message."""
 
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
                      r"\binclude=/exclude=")

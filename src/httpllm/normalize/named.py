@@ -136,6 +136,9 @@ class NamedSchemas:
         target = self.resolver.resolve(ref, base)
         name = self._by_uri.get(target.uri)
         if name is None:
+            if target.pointer == "#":
+                raise RefError(f"$ref {ref!r} points to the whole OpenAPI document; expected "
+                               "a Schema Object")
             if not isinstance(target.node, dict | bool):
                 raise RefError(f"$ref {ref!r} points to {_kind(target.node)} at "
                                f"{target.pointer}; expected a Schema Object (a JSON object, "
