@@ -279,16 +279,19 @@ def test_strict_limits_count_defs_once() -> None:
 
 def test_tuple_items() -> None:
     """Strict: `prefixItems` becomes `items`, the union of the members (and of `items`);
-    a closed tuple gets `maxItems`; each rewrite is reported at its pointer."""
+    a closed tuple gets `maxItems`; the order goes into the description; each rewrite is
+    reported at its pointer."""
     ctx = strict_ctx()
     string, number = {"type": "string"}, {"type": "number"}
     assert tuple_items({"type": "array", "prefixItems": [string, number, string]}, ctx) == {
-        "type": "array", "items": {"anyOf": [string, number]}}
+        "type": "array", "items": {"anyOf": [string, number]},
+        "description": "In order: string, number, string."}
     assert tuple_items({"type": "array", "prefixItems": [string], "items": number}, ctx) == {
-        "type": "array", "items": {"anyOf": [string, number]}}
-    assert tuple_items({"type": "array", "prefixItems": [string, number], "items": False},
-                       ctx) == {"type": "array", "items": {"anyOf": [string, number]},
-                                "maxItems": 2}
+        "type": "array", "items": {"anyOf": [string, number]}, "description": "In order: string."}
+    assert tuple_items({"type": "array", "prefixItems": [string, number], "items": False,
+                        "description": "A point."}, ctx) == {
+        "type": "array", "items": {"anyOf": [string, number]}, "maxItems": 2,
+        "description": "A point.\nIn order: string, number."}
     assert [(x.pointer, x.action) for x in ctx.losses] == [
         ("#/components/schemas/S/prefixItems", "rewritten")] * 3
     assert "at most 2" in ctx.losses[-1].note

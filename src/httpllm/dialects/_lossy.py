@@ -3,6 +3,7 @@ or tuples (Gemini, Ollama, OpenAPI 3.0): each rewrite says what was lost."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from httpllm._types import Schema
@@ -214,6 +215,20 @@ def tuples_as_arrays(any_value: Schema) -> Any:
     return rule
 
 
+def _shown(member: Any) -> str:
+    """One position of a tuple, in a word or two: its title, type or constant."""
+    if not isinstance(member, dict):
+        return "anything" if member is True else "nothing"
+    if isinstance(member.get("title"), str):
+        return str(member["title"])
+    if "const" in member:
+        return json.dumps(member["const"])
+    kind = member.get("type")
+    if isinstance(kind, list):
+        return " or ".join(str(k) for k in kind)
+    return str(kind) if kind is not None else "any value"
+
+
 def tuples_as_unions(any_value: Schema | None) -> Any:
     """A rule factory: a tuple (``prefixItems``) -> ``items``, the union (``anyOf``) of the
     prefix item schemas and of ``items`` when it is a schema; a ``true`` member is
@@ -224,7 +239,8 @@ def tuples_as_unions(any_value: Schema | None) -> Any:
     ``validate`` checks each position. A tuple with no member left is left as it is.
 
     ``{"type": "array", "prefixItems": [A, B]}`` -> ``{"type": "array", "items":
-    {"anyOf": [A, B]}}``
+    {"anyOf": [A, B]}, "description": "In order: string, integer."}`` (the order the union
+    cannot say, in a sentence).
 
     Runs before :func:`booleans` (which would read ``items: false`` as any value) and
     :func:`filter_keywords <httpllm.dialects._keywords.filter_keywords>` (which drops
@@ -246,7 +262,10 @@ def tuples_as_unions(any_value: Schema | None) -> Any:
             return node
         out = {k: v for k, v in node.items() if k != "prefixItems"}
         out["items"] = members[0] if len(members) == 1 else {"anyOf": members}
-        note = "a tuple: items of any member type, in any order"
+        order = "In order: " + ", ".join(_shown(m) for m in prefix) + "."
+        text = out.get("description")
+        out["description"] = f"{text}\n{order}" if isinstance(text, str) and text else order
+        note = "a tuple: items of any member type, in any order (the order in the description)"
         if rest is False:
             most = node.get("maxItems")
             most = min(most, len(prefix)) if isinstance(most, int) else len(prefix)
