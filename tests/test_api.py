@@ -272,3 +272,21 @@ def test_a_success_response_that_cannot_be_read_is_a_warning_not_a_skip() -> Non
         warned = {w.pointer: w.message for w in app.warnings}
         assert "points to nowhere" in warned["#/paths/~1c/get/responses/200"]
         assert "loops" in warned["#/components/responses/Loop"]
+
+
+def test_errors_come_in_the_document_order() -> None:
+    """Operations fail at different stages (here render, then draft) but are reported in the
+    order of the document, so a reader finds them where they are."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {
+               "/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                   "application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}},
+                   "responses": {"200": {"description": "ok"}}}},
+               "/b": {"get": {"operationId": "b", "parameters": [
+                   {"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/No"}}],
+                   "responses": {"200": {"description": "ok"}}}}},
+           "components": {"schemas": {"Node": {"type": "object", "properties": {
+               "next": {"$ref": "#/components/schemas/Node"}}}}}}
+    app = httpllm.compile(doc, "gemini")
+    assert [(e.path, e.kind) for e in app.errors] == [("/a", "Unrepresentable"),
+                                                     ("/b", "RefError")]

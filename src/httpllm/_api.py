@@ -8,7 +8,7 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -456,6 +456,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
         warnings.append(Warning(pointer="#/paths", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
+    errors.sort(key=_in_document_order(upgraded.root, doc.sites))
     later: Callable[[], list[Warning]] = functools.partial(_unreached_refs, resolver, errors,
                                                            warnings)
     if upgraded.version:
@@ -465,6 +466,16 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later])
+
+
+def _in_document_order(root: Any, sites: Sequence[OperationSite]
+                       ) -> Callable[[OperationError], tuple[int, int]]:
+    """A sort key putting operation errors in the document's order (they are found stage by
+    stage: parse, draft, render): by path, then by operation within the path item."""
+    paths = root.get("paths") if isinstance(root, dict) else None
+    path_rank = {path: i for i, path in enumerate(paths)} if isinstance(paths, dict) else {}
+    site_rank = {(site.path, site.method): i for i, site in enumerate(sites)}
+    return lambda e: (path_rank.get(e.path, len(path_rank)), site_rank.get((e.path, e.method), -1))
 
 
 def _name_of(site: OperationSite) -> str:

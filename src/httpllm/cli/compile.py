@@ -122,7 +122,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         out = app.tools()
     written = write(dumps(out), args.output)
-    extra = _tokens(app, out) if args.tokens and not args.losses else ""
+    if args.losses:
+        extra = f"{len(out)} loss entr{'y' if len(out) == 1 else 'ies'} written"
+    else:
+        extra = _tokens(app, out) if args.tokens else ""
     return finish(app, args, written=written, target=args.output, extra=extra,
                   tools=len(out) if args.discover else None)
 
