@@ -221,6 +221,9 @@ NOT_SCHEMAS: dict[str, Any] = {
         "/ref": {"post": {"operationId": "refToText", "requestBody": {"content": {
             "application/json": {"schema": {"$ref": "#/info/title"}}}},
             "responses": {"200": {"description": "ok"}}}},
+        "/named": {"get": {"operationId": "named", "parameters": [
+            {"name": "q", "in": "query", "schema": {"$ref": "#/components/schemas/Str"}}],
+            "responses": {"200": {"description": "ok"}}}},
         "/self": {"get": {"operationId": "self", "parameters": [
             {"name": "q", "in": "query", "schema": {"$ref": "#"}}],
             "responses": {"200": {"description": "ok"}}}},
@@ -229,9 +232,12 @@ NOT_SCHEMAS: dict[str, Any] = {
         "/nested": {"post": {"operationId": "nested", "requestBody": {"content": {
             "application/json": {"schema": {"type": "object", "properties": {
                 "a": 42, "c": {"type": "array", "items": "x"},
-                "d": {"anyOf": [{"type": "string"}, 7]}}}}}},
+                "d": {"anyOf": [{"type": "string"}, 7]},
+                "e": {"type": "object", "patternProperties": {"^x": 5}},
+                "f": {"type": "object", "properties": [1]}}}}}},
             "responses": {"200": {"description": "ok"}}}},
     },
+    "components": {"schemas": {"Str": "just a string"}},
 }
 
 
@@ -246,14 +252,17 @@ def test_a_value_that_is_not_a_schema_never_reaches_a_tool() -> None:
         "RefError", "#/paths/~1ref/post/requestBody/content/application~1json/schema")
     assert "points to a string at #/info/title; expected a Schema Object" in message
     assert "points to the whole OpenAPI document" in errors["/self"][2]
+    assert "points to a string at #/components/schemas/Str" in errors["/named"][2]
     kind, _, message = errors["/number"]
     assert kind == "SpecError" and "expected a Schema Object" in message and "not 42" in message
     (nested,) = app.functions
     body = nested.parameters["properties"]["body"]["properties"]
-    assert body == {"c": {"type": "array"}, "d": {"anyOf": [{"type": "string"}]}}
+    assert body == {"c": {"type": "array"}, "d": {"anyOf": [{"type": "string"}]},
+                    "e": {"type": "object", "patternProperties": {}}, "f": {"type": "object"}}
     at = "#/paths/~1nested/post/requestBody/content/application~1json/schema/properties"
     assert sorted(w.pointer for w in app.warnings) == [
-        f"{at}/a", f"{at}/c/items", f"{at}/d/anyOf/1"]
+        f"{at}/a", f"{at}/c/items", f"{at}/d/anyOf/1", f"{at}/e/patternProperties/^x",
+        f"{at}/f/properties"]
 
 
 def test_a_success_response_that_cannot_be_read_is_a_warning_not_a_skip() -> None:

@@ -91,6 +91,12 @@ class Argument:
     encoding: dict[str, Any] = field(default_factory=dict)
     separated: bool = False
 
+    @property
+    def wire_name(self) -> str:
+        """The name the request sends: :attr:`original`, or :attr:`name` for the body
+        (an empty ``original``, a parameter named ``""``, is sent as it is)."""
+        return self.name if self.original is None else self.original
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Server:

@@ -309,3 +309,34 @@ def test_alternatives_flatten_refs_and_unions() -> None:
     assert alternatives({"$ref": "#/$defs/A"}, root) == [{"type": "string"}]
     assert alternatives(True, root) == [{}]
     assert alternatives({"$ref": "https://elsewhere/x.json"}, root) == [{}]
+
+
+def test_json_text_past_max_depth_is_decoded_in_the_dialect_forms() -> None:
+    """A part collapsed to JSON text past `max_depth` in strict mode is described in the
+    strict forms (a map as key/value entries, the real-null marker); the text is decoded
+    with them, so the request carries the map and the null."""
+    import httpllm
+    from httpllm.execute import build_request
+
+    body = {"type": "object", "properties": {"outer": {"type": "object", "properties": {
+        "m": {"type": "object", "additionalProperties": {
+            "type": "object", "properties": {"q": {"type": "string"}}}},
+        "n": {"type": ["object", "null"], "properties": {"z": {"type": "integer"}}}}}}}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/d": {"post": {"operationId": "deep", "requestBody": {
+               "required": True, "content": {"application/json": {"schema": body}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    for provider in ("chatgpt", "claude"):
+        app = httpllm.compile(doc, provider, strict=True, max_depth=1, collapse_deep=True)
+        fn = app.function("deep")
+        entries = '[{"key": "k", "value": {"q": "v"}}]'
+        args = {"body": {"outer": {"m": entries, "n": None}}}
+        if provider == "chatgpt":  # its strict mode offers the real-null marker
+            args["body"]["outer"]["n"] = '{"null": true}'
+        assert app.validate("deep", args).ok, provider
+        sent = json.loads(build_request(fn, args).content)
+        expected: dict[str, Any] = {"m": {"k": {"q": "v"}}}
+        if provider == "chatgpt":
+            expected["n"] = None
+        assert sent == {"outer": expected}, provider

@@ -375,3 +375,20 @@ def test_null_for_a_required_nullable_json_body_is_sent_as_null() -> None:
                              {"body": None})
     assert optional.content == b""
     assert "content-type" not in optional.headers
+
+
+def test_a_parameter_named_empty_is_sent_as_named_even_when_renamed() -> None:
+    """A query parameter named `""` (renamed for Claude, whose argument names may not be
+    empty) is sent under its own, empty name: `?=e3`."""
+    import httpllm
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/a": {"get": {"operationId": "a", "parameters": [
+               {"name": "", "in": "query", "schema": {"type": "string"}}],
+               "responses": {"200": {"description": "ok"}}}}}}
+    for provider in ("chatgpt", "claude"):
+        (fn,) = httpllm.compile(doc, provider).functions
+        (argument,) = fn.arguments
+        assert argument.wire_name == ""
+        assert str(build_request(fn, {argument.name: "e3"}).url).endswith("/a?=e3")

@@ -180,7 +180,7 @@ def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
         (s.split(":", 1)[0], s.split(":", 1)[1]) if ":" in s else (None, s) for s in selectors]
 
     def chosen(argument: Argument) -> bool:
-        names = {argument.name, argument.original or argument.name}
+        names = {argument.name, argument.wire_name}
         if argument.location == "header":
             names = {n.lower() for n in names}
         for location, name in wanted:

@@ -253,9 +253,16 @@ class _Walk:
                         return member
         if isinstance(value, str) and _wants_encoded(alts):
             try:
-                return loads(value)
+                loaded = loads(value)
             except ValueError:
                 return value
+            # JSON text (a part collapsed past max_depth) spells its value as the tool
+            # described it, in the dialect's own forms: decode those too (a map's entries,
+            # the real-null marker), once (a string in the text stays a string).
+            if self.marked and loaded == MARKED_NULL and any(
+                    "null" in (_types(a) or ()) for a in alts):
+                return None
+            return self.step(loaded, alts) if isinstance(loaded, dict | list) else loaded
         if isinstance(value, dict):
             return self.object(value, alts)
         if isinstance(value, list):

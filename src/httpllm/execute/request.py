@@ -426,7 +426,7 @@ def _same_origin(url: str, base: str) -> None:
 
 
 def _query(argument: Argument, value: Any, parts: _Parts) -> None:
-    name = argument.original or argument.name
+    name = argument.wire_name
     if argument.style is not None and value == "" and not argument.allow_empty_value:
         raise RequestBuildError(
             f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
@@ -438,7 +438,7 @@ def _query(argument: Argument, value: Any, parts: _Parts) -> None:
 def _header(argument: Argument, value: Any, parts: _Parts) -> None:
     text = header_text_of(argument, value)
     if text is not None:
-        parts.headers.append((argument.original or argument.name, text))
+        parts.headers.append((argument.wire_name, text))
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:

@@ -79,7 +79,7 @@ def path_text(argument: Argument, value: Any) -> str | None:
     """
     if value is None:
         return None
-    name = argument.original or argument.name
+    name = argument.wire_name
     if argument.style is None:
         return percent(content_text(argument.media_type or "text/plain", value))
     return expand(argument.style, name, value, argument.explode, percent)
@@ -100,7 +100,7 @@ def query_pairs_of(
     """The encoded ``name=value`` pairs a query value adds (``[]``: none)."""
     if value is None:
         return []
-    name = argument.original or argument.name
+    name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "application/json", value)
         return [(percent(name), percent(text))]
@@ -110,7 +110,7 @@ def query_pairs_of(
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
     """The header field value a header parameter sends, or ``None`` for no header."""
-    name = argument.original or argument.name
+    name = argument.wire_name
     if value is None or name.lower() in IGNORED_HEADERS:
         return None
     if argument.style is None:
@@ -122,7 +122,7 @@ def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
     """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none)."""
     if value is None:
         return []
-    name = argument.original or argument.name
+    name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "text/plain", value)
         return [(percent(name), percent(text))]
@@ -148,7 +148,7 @@ def path_errors(function: Function, args: Mapping[str, Any]) -> dict[str, Argume
         at = pointer.join("#", argument.name)
         if not text or text in _DOTS:
             errors[at] = _path_error(at, value, text)
-        texts[argument.original or argument.name] = text or ""
+        texts[argument.wire_name] = text or ""
     for segment in function.path.split("/"):
         names = VARIABLE.findall(segment)
         if not names or any(n not in texts for n in names):
@@ -178,7 +178,7 @@ _PLACES = {"query": "query parameter", "header": "header", "cookie": "cookie"}
 
 
 def _sends_nothing(argument: Argument, value: Any, nested: str) -> bool:
-    name = argument.original or argument.name
+    name = argument.wire_name
     if argument.location == "query":
         return not query_pairs_of(argument, value, nested)
     if argument.location == "header":

@@ -92,15 +92,28 @@ def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     return hidden.union(bad)
 
 
-_SUBSCHEMA_SLOTS = IN_VALUE | IN_ARRAY
+_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
+_SUBSCHEMA_SLOTS = IN_VALUE | IN_ARRAY | _MAPS
 
 
 def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
-                fixed: dict[str, list[Any]], ctx: PassContext) -> None:
-    """A keyword whose value must be a subschema (or a list of them) but holds something
-    else (``items: "x"``, ``anyOf: [{...}, 7]``): the value, or the bad members, reported
-    and dropped, as a non-schema in ``properties`` is (a provider would reject the tool)."""
+                fixed: dict[str, Any], ctx: PassContext) -> None:
+    """A keyword whose value must be a subschema (or a list or map of them) but holds
+    something else (``items: "x"``, ``anyOf: [{...}, 7]``, ``patternProperties: {"^x": 5}``,
+    ``properties: [1]``): the value, or the bad members, reported and dropped, as a
+    non-schema inside ``properties`` is (a provider would reject the tool)."""
     value = node[keyword]
+    if keyword in _MAPS:
+        if not isinstance(value, dict):
+            ctx.report(f"{ctx.pointer}/{keyword}", "expected a map of schemas; dropped")
+            drop.append(keyword)
+        elif keyword != "properties":  # properties: checked with the direction's flags
+            bad = [k for k, sub in value.items() if not isinstance(sub, dict | bool)]
+            for k in bad:
+                ctx.report(f"{ctx.pointer}/{keyword}/{escape(k)}", "expected a schema; dropped")
+            if bad:
+                fixed[keyword] = {k: v for k, v in value.items() if k not in bad}
+        return
     if isinstance(value, dict | bool):
         return
     if isinstance(value, list) and (keyword in IN_ARRAY or keyword == "items"):
@@ -127,7 +140,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """
     # Every node goes through this pass: one loop over the keys, one over the properties.
     drop = []
-    fixed: dict[str, list[Any]] = {}
+    fixed: dict[str, Any] = {}
     for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
         if k in OPENAPI_ONLY or (k[:2] == "x-" and (k != EXCLUSIVE or "anyOf" not in node)):
             drop.append(k)

@@ -134,15 +134,15 @@ class NamedSchemas:
             AccessDenied: it needs the network or a file outside the folder.
         """
         target = self.resolver.resolve(ref, base)
+        if not isinstance(target.node, dict | bool):  # a components/schemas entry too
+            raise RefError(f"$ref {ref!r} points to {_kind(target.node)} at "
+                           f"{target.pointer}; expected a Schema Object (a JSON object, "
+                           "or a boolean in 3.1)")
         name = self._by_uri.get(target.uri)
         if name is None:
             if target.pointer == "#":
                 raise RefError(f"$ref {ref!r} points to the whole OpenAPI document; expected "
                                "a Schema Object")
-            if not isinstance(target.node, dict | bool):
-                raise RefError(f"$ref {ref!r} points to {_kind(target.node)} at "
-                               f"{target.pointer}; expected a Schema Object (a JSON object, "
-                               "or a boolean in 3.1)")
             doc, fragment = urldefrag(target.uri)
             tokens = parts(fragment) or [PurePosixPath(urlparse(doc).path).stem]  # a whole file
             name = self._register(target.uri, target.pointer, target.node, target.scope, tokens)

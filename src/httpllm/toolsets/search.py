@@ -145,7 +145,7 @@ def _texts(function: Function) -> dict[str, str]:
     """The text of each field of :data:`FIELD_WEIGHTS` for one function."""
     summary, _, description = _HTML_TAG.sub("", function.description).partition("\n\n")
     segments = [s for s in function.path.split("/") if s]
-    names = [a.original or a.name for a in function.arguments if a.location != "body"]
+    names = [a.wire_name for a in function.arguments if a.location != "body"]
     body = next((a.schema for a in function.arguments if a.location == "body"), None)
     if isinstance(body, dict) and isinstance(body.get("properties"), dict):
         names.extend(body["properties"])
