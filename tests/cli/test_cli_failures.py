@@ -358,3 +358,28 @@ def test_schemes_no_flag_can_carry_are_said_so(capsys: pytest.CaptureFixture[str
     assert status == 2
     assert "no compiled operation requires a security scheme named 'nope'" in err
     assert "(they require: key, tls, weird)" in err
+
+
+def test_separate_says_when_it_matches_nothing(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A `--separate` selector that picks no argument is a warning naming it (it was
+    silent); a name holding a colon that is not a location (`sess:id`) is a name."""
+    spec = tmp_path / "cookie.yaml"
+    spec.write_text("""
+openapi: 3.0.3
+info: {title: t, version: "1"}
+servers: [{url: "https://api.example.com"}]
+paths:
+  /a:
+    get:
+      operationId: getA
+      parameters: [{name: "sess:id", in: cookie, schema: {type: string}}]
+      responses: {"200": {description: ok}}
+""")
+    status, out, err = run(capsys, "compile", str(spec), "--separate", "sess:id",
+                           "--separate", "nosuch")
+    assert status == 0 and "sess:id" not in out
+    assert lines(err)[0] == ("httpllm: warning: --separate nosuch matched no argument (name it "
+                             "as the document does, optionally after path:, query:, header: "
+                             "or cookie:)")
+    assert "sess:id matched" not in err

@@ -171,21 +171,33 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                              "of the document's folder")
 
 
-def _separate(selectors: list[str] | None) -> Callable[[Argument], bool] | None:
-    """The ``separate=`` predicate of ``--separate`` selectors: an argument's name or its
-    name in the document, optionally after ``LOCATION:`` (header names case-blind)."""
+_LOCATIONS = ("path", "query", "header", "cookie", "body")
+
+
+def _separate(selectors: list[str] | None, matched: set[str]
+              ) -> Callable[[Argument], bool] | None:
+    """The ``separate=`` predicate of ``--separate`` selectors: an argument's name in the
+    document (or as compiled before a provider's renaming), optionally after
+    ``LOCATION:`` (header names case-blind); ``matched`` collects the selectors that
+    picked an argument."""
     if not selectors:
         return None
-    wanted: list[tuple[str | None, str]] = [
-        (s.split(":", 1)[0], s.split(":", 1)[1]) if ":" in s else (None, s) for s in selectors]
+    wanted: list[tuple[str, str | None, str]] = []
+    for selector in selectors:
+        location, colon, name = selector.partition(":")
+        if colon and location in _LOCATIONS:
+            wanted.append((selector, location, name))
+        else:  # a name holding a colon ("sess:id"), not a location
+            wanted.append((selector, None, selector))
 
     def chosen(argument: Argument) -> bool:
         names = {argument.name, argument.wire_name}
         if argument.location == "header":
             names = {n.lower() for n in names}
-        for location, name in wanted:
+        for selector, location, name in wanted:
             key = name.lower() if argument.location == "header" else name
             if key in names and location in (None, argument.location):
+                matched.add(selector)
                 return True
         return False
 
@@ -211,19 +223,27 @@ def compile_from(args: argparse.Namespace) -> Application:
     """
     from httpllm.errors import OptionError
 
+    matched: set[str] = set()
     try:
-        return compile(_source(args), args.provider, strict=args.strict,
-                       reference=args.reference, strip_constraints=args.strip_constraints,
-                       unroll=args.unroll, split_unions=args.split_unions,
-                       examples=args.examples, envelope=args.envelope,
-                       max_depth=args.max_depth, collapse_deep=args.collapse_deep,
-                       include=args.include, exclude=args.exclude,
-                       separate=_separate(args.separate), allow_network=args.allow_network,
-                       allow_outside_root=args.allow_outside_root,
-                       document_url=args.document_url, root=args.root)
+        app = compile(_source(args), args.provider, strict=args.strict,
+                      reference=args.reference, strip_constraints=args.strip_constraints,
+                      unroll=args.unroll, split_unions=args.split_unions,
+                      examples=args.examples, envelope=args.envelope,
+                      max_depth=args.max_depth, collapse_deep=args.collapse_deep,
+                      include=args.include, exclude=args.exclude,
+                      separate=_separate(args.separate, matched),
+                      allow_network=args.allow_network,
+                      allow_outside_root=args.allow_outside_root,
+                      document_url=args.document_url, root=args.root)
     except OptionError as exc:
         flag = FLAGS.get(exc.option, exc.option)
         raise UsageError(f"{flag}: {in_flags(exc.message)}") from None
+    for selector in args.separate or ():
+        if selector not in matched:
+            print(f"httpllm: warning: --separate {selector} matched no argument (name it as "
+                  "the document does, optionally after path:, query:, header: or cookie:)",
+                  file=sys.stderr)
+    return app
 
 
 def write(text: str, output: str | None) -> int:
