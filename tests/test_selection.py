@@ -133,3 +133,12 @@ def test_the_function_name_selects_too() -> None:
                                ("repos_*", ["repos_get-content"]),
                                ("get__pets_by_id", ["get__pets_by_id"])):
         assert [f.name for f in httpllm.compile(doc, include=selector).functions] == expected
+
+
+def test_an_operation_id_with_glob_characters_selects_itself() -> None:
+    """`[weird]` is a glob character class, but the operationId `[weird]` written out
+    selects its operation."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/w": {"get": {"operationId": "[weird]",
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    assert len(httpllm.compile(doc, include="[weird]").functions) == 1

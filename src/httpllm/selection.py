@@ -47,9 +47,12 @@ def matches(selector: Selector, site: OperationSite,
     by_id = text.startswith("operationId:")
     pattern = text[12:] if by_id else text
     op_id = site.node.get("operationId")
-    if isinstance(op_id, str) and fnmatchcase(op_id, pattern):
-        return True
-    return not by_id and name_of is not None and fnmatchcase(name_of(site), pattern)
+    if isinstance(op_id, str) and (op_id == pattern or fnmatchcase(op_id, pattern)):
+        return True  # equal first: an operationId such as "[weird]" is no glob of itself
+    if by_id or name_of is None:
+        return False
+    name = name_of(site)
+    return name == pattern or fnmatchcase(name, pattern)
 
 
 def select(
