@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from httpllm._json import kind
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
@@ -103,11 +104,7 @@ class Document:
 
 def _kind(value: Any) -> str:
     """What a document's top-level value is, in JSON's terms (``an empty document``)."""
-    if value is None:
-        return "an empty document"
-    kinds = {list: "an array", str: "a string", bool: "a boolean", int: "a number",
-             float: "a number"}
-    return kinds.get(type(value), type(value).__name__)
+    return "an empty document" if value is None else kind(value)
 
 
 def _version(root: Any, label: str) -> str:

@@ -35,6 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm import pointer
+from httpllm._json import type_name
 from httpllm._types import Schema
 from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments
@@ -58,15 +59,6 @@ too; no real tool call comes close."""
 _UNIONS = ("anyOf", "oneOf", "allOf")
 _OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties", "required")
 _ARRAY_KEYS = ("items", "prefixItems")
-_JSON_TYPES: tuple[tuple[type, str], ...] = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-    (list, "array"),
-    (dict, "object"),
-    (type(None), "null"),
-)
 
 
 def _reject_constant(name: str) -> Any:
@@ -386,17 +378,10 @@ def _types(alt: dict[str, Any]) -> frozenset[str] | None:
     if any(key in alt for key in _ARRAY_KEYS):
         return frozenset(("array",))
     if "const" in alt:
-        return frozenset((_json_type(alt["const"]),))
+        return frozenset((type_name(alt["const"]),))
     if isinstance(alt.get("enum"), list):
-        return frozenset(_json_type(v) for v in alt["enum"])
+        return frozenset(type_name(v) for v in alt["enum"])
     return None
-
-
-def _json_type(value: Any) -> str:
-    for cls, name in _JSON_TYPES:
-        if isinstance(value, cls):
-            return name
-    return "object"
 
 
 def _wants_encoded(alts: list[dict[str, Any]]) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 
 import jsonschema_rs
 
-from httpllm import pointer
+from httpllm import _json, pointer
 from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
@@ -383,35 +383,12 @@ def _received(value: Any, *, typed: bool = False) -> str:
     text = show(value)
     if not typed:
         return text
-    kind = _type_name(value)
-    return f"{text} ({_article(kind)})"
-
-
-def _type_name(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, (list, tuple)):
-        return "array"
-    return "object"
-
-
-def _article(name: str) -> str:
-    if name == "null":
-        return "null"
-    return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+    return f"{text} ({_json.kind(value)})"
 
 
 def _types(kind: Any) -> str:
     names = [str(t) for t in kind.types]
-    return " or ".join(_article(n) for n in names)
+    return " or ".join(_json.article(n) for n in names)
 
 
 def _options(values: list[Any]) -> str:

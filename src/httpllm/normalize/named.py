@@ -16,6 +16,7 @@ from pathlib import PurePosixPath
 from typing import Any
 from urllib.parse import urldefrag, urlparse
 
+from httpllm._json import kind
 from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded, RefError
@@ -135,7 +136,7 @@ class NamedSchemas:
         """
         target = self.resolver.resolve(ref, base)
         if not isinstance(target.node, dict | bool):  # a components/schemas entry too
-            raise RefError(f"$ref {ref!r} points to {_kind(target.node)} at "
+            raise RefError(f"$ref {ref!r} points to {kind(target.node)} at "
                            f"{target.pointer}; expected a Schema Object (a JSON object, "
                            "or a boolean in 3.1)")
         name = self._by_uri.get(target.uri)
@@ -486,13 +487,3 @@ class NamedSchemas:
         self.graph.finish()
         return self.graph
 
-
-def _kind(value: Any) -> str:
-    """``a string``, ``an array``, ``a number``, ``null``: what a JSON value is, for messages."""
-    if value is None:
-        return "null"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "a number" if isinstance(value, int | float) else f"a {type(value).__name__}"
