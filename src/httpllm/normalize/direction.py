@@ -92,7 +92,9 @@ def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     return hidden.union(bad)
 
 
-_MAPS = frozenset({"properties", "patternProperties", "dependentSchemas"})
+_VALUE_MAPS = frozenset({"patternProperties", "dependentSchemas"})
+"""Maps of schemas checked here (``properties``' values are checked with the flags)."""
+_MAPS = _VALUE_MAPS | {"properties"}
 _SUBSCHEMA_SLOTS = IN_VALUE | IN_ARRAY | _MAPS
 
 
@@ -107,7 +109,7 @@ def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
         if not isinstance(value, dict):
             ctx.report(f"{ctx.pointer}/{keyword}", "expected a map of schemas; dropped")
             drop.append(keyword)
-        elif keyword != "properties":  # properties: checked with the direction's flags
+        elif keyword in _VALUE_MAPS:
             bad = [k for k, sub in value.items() if not isinstance(sub, dict | bool)]
             for k in bad:
                 ctx.report(f"{ctx.pointer}/{keyword}/{escape(k)}", "expected a schema; dropped")
@@ -144,8 +146,8 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
         if k in OPENAPI_ONLY or (k[:2] == "x-" and (k != EXCLUSIVE or "anyOf" not in node)):
             drop.append(k)
-        elif k in _SUBSCHEMA_SLOTS:
-            _check_slot(node, k, drop, fixed, ctx)
+        elif k in _SUBSCHEMA_SLOTS and (k in _VALUE_MAPS or not isinstance(node[k], dict)):
+            _check_slot(node, k, drop, fixed, ctx)  # a one-schema value is already fine
     # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
     # `properties`) are reported and dropped: a provider would reject the whole tool.
     required = node.get("required")
