@@ -320,13 +320,11 @@ def auth_from(app: Application, values: list[str] | None,
 
 
 def flag_takes(scheme: Mapping[str, Any]) -> bool:
-    """Whether ``--auth NAME=VALUE`` can carry this scheme's credential: an API key, HTTP
-    Bearer or Basic, OAuth 2.0 or OpenID Connect (a token); not mutual TLS, not HTTP Digest
-    or another HTTP scheme (an ``httpx.Auth`` is needed)."""
-    kind = str(scheme.get("type"))
-    if kind == "http":
-        return str(scheme.get("scheme", "")).lower() in ("bearer", "basic")
-    return kind in ("apiKey", "oauth2", "openIdConnect")
+    """Whether ``--auth NAME=VALUE`` can carry this scheme's credential
+    (:func:`httpllm.execute.security.applies`)."""
+    from httpllm.execute.security import applies
+
+    return applies(scheme)
 
 
 def _scheme_kind(scheme: Mapping[str, Any]) -> str:

@@ -27,7 +27,7 @@ from urllib.parse import quote, quote_plus
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["REDACTED", "Credential", "Placement", "credentials", "missing", "redact",
+__all__ = ["REDACTED", "Credential", "Placement", "applies", "credentials", "missing", "redact",
            "secrets_of"]
 
 REDACTED = "[redacted]"
@@ -159,6 +159,18 @@ _SCHEMES: dict[str, Callable[[str, Mapping[str, Any], Any], list[Placement]]] = 
     "oauth2": _bearer,
     "openIdConnect": _bearer,
 }
+_HTTP_SCHEMES = ("bearer", "basic")
+"""The HTTP authentication schemes :func:`_http` applies (others need an ``httpx.Auth``)."""
+
+
+def applies(scheme: Mapping[str, Any]) -> bool:
+    """Whether ``auth=`` can carry this security scheme's credential as a value (a key, a
+    token, ``(user, password)``): not mutual TLS, not HTTP Digest or another HTTP scheme,
+    which the httpx client's own auth must handle."""
+    kind = str(scheme.get("type"))
+    if kind == "http":
+        return str(scheme.get("scheme", "")).lower() in _HTTP_SCHEMES
+    return kind in _SCHEMES
 
 
 def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str, ...]:
