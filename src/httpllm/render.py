@@ -77,9 +77,7 @@ class Renderer:
         self._segments: IdentityMemo[Schema] = IdentityMemo()
         self._visitors: dict[bool, tuple[RenderContext, Callable[[dict[str, Any], str],
                                                                  Schema]]] = {}
-        # A strict-limits check that takes ``memo`` gets one dict for the whole compile.
-        self._limits: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
-            (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
+        self._limits = _strict_checks(dialect)  # one memo per check for the whole compile
 
     def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
         ctx, visit = self._visitor(strict)
@@ -301,8 +299,9 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
 
 
 def _strict_checks(dialect: Dialect) -> Callable[[Schema], list[str]]:
-    """``schema -> problems`` of the dialect's strict limits, for the parts of one
-    unrolling (one fold memo for them all: each part holds the parts below it)."""
+    """``schema -> problems`` of the dialect's strict limits; a check that takes ``memo``
+    gets one dict for every schema this callable sees (the functions of a compile, or the
+    parts of one unrolling, share subtrees)."""
     checks: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
         (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
     return lambda schema: [p for check, memo in checks
@@ -326,8 +325,7 @@ def check_strict_limits(job: Rendering, renderer: Renderer) -> None:
     function is rendered again without strict mode, with a ``fallback`` loss."""
     if not job.strict:
         return
-    problems = [p for check, memo in renderer._limits
-                for p in (check(job.schema) if memo is None else check(job.schema, memo=memo))]
+    problems = renderer._limits(job.schema)
     problems += [loss.note for loss in job.losses if loss.keyword == _FAIL]
     if problems:
         neutral = as_validated(job.neutral, job.function.arguments, renderer._keeps(False),
