@@ -99,18 +99,30 @@ def flagged_ref_opened(schema: Schema, defs: dict[str, Schema]
     >>> flagged_ref_opened({"$ref": "#/$defs/Id"}, {"Id": {"type": "string", "readOnly": True}})
     ({'type': 'string', 'readOnly': True}, {})
     """
-    ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if not isinstance(ref, str) or not ref.startswith(_DEFS) or "/" in ref[len(_DEFS):]:
+    found = _def_of(schema, defs)
+    if found is None or not any(flag in found[1] for flag in _FLAGS):
         return schema, defs
-    name = unescape(ref[len(_DEFS):])
-    target = defs.get(name)
-    if not isinstance(target, dict) or not any(flag in target for flag in _FLAGS):
-        return schema, defs
-    siblings = {k: v for k, v in schema.items() if k != "$ref"}
-    opened = {**target, **siblings} if siblings else target
+    name, opened = found
     rest = {k: v for k, v in defs.items() if k != name}
+    ref = schema["$ref"]
     still = any(r == ref for node in (opened, *rest.values()) for r in refs_in(node))
     return opened, defs if still else rest
+
+
+def _def_of(schema: Schema, defs: Any) -> tuple[str, dict[str, Any]] | None:
+    """``(name, schema)`` of the ``defs`` entry ``schema`` is a ``$ref`` to, opened: the
+    entry with the ``$ref``'s siblings over it; ``None`` when ``schema`` is no such ``$ref``
+    or the entry is no object."""
+    ref = schema.get("$ref") if isinstance(schema, dict) else None
+    if not isinstance(ref, str) or not isinstance(defs, dict) or not ref.startswith(_DEFS) or (
+            "/" in ref[len(_DEFS):]):
+        return None
+    name = unescape(ref[len(_DEFS):])
+    target = defs.get(name)
+    if not isinstance(target, dict):
+        return None
+    siblings = {k: v for k, v in schema.items() if k != "$ref"}
+    return name, ({**target, **siblings} if siblings else target)
 
 
 @dataclass(slots=True)
@@ -198,12 +210,9 @@ def _segment(schema: Schema, keeps: Callable[[str], bool], defs: Any) -> Schema:
     """A simple-style path parameter's string schema that also says it is a segment; a
     ``$ref`` to a plain string entry of ``defs`` (``reference=True``) is opened to say it."""
     original = schema
-    ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if isinstance(ref, str) and isinstance(defs, dict) and ref.startswith(_DEFS):
-        target = defs.get(unescape(ref[len(_DEFS):]))
-        if isinstance(target, dict) and "$ref" not in target:
-            siblings = {k: v for k, v in schema.items() if k != "$ref"}
-            schema = {**target, **siblings}
+    found = _def_of(schema, defs)
+    if found is not None:
+        schema = found[1]
     if not isinstance(schema, dict) or schema.get("type") != "string" or (
             not _PLAIN_STRING_SKIP.isdisjoint(schema)):
         return original  # typed otherwise, or already constrained (enum, format, pattern)
