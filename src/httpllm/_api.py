@@ -22,7 +22,7 @@ from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
-from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
+from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
 from httpllm.loss import Loss, distinct
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
@@ -351,7 +351,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     """Compile a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document into one function per operation.
 
     Args:
-        spec: a path, JSON/YAML text, bytes, or an already-parsed ``dict``.
+        spec: a path, JSON/YAML text, bytes, an already-parsed ``dict``, or an
+            ``http(s)://`` URL (fetched only with ``allow_network``; it is then the
+            ``document_url`` unless one is given).
         provider: the dialect name (``"chatgpt"``, ``"3.1"`` ...; see
             ``httpllm.dialects.providers()``).
         reference: keep a ``$defs`` entry for every named schema a function reaches
@@ -369,7 +371,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         collapse_deep: past ``max_depth``, send the deeper parts as JSON text instead.
         include: selectors of the operations to compile (see :mod:`httpllm.selection`).
         exclude: selectors of operations to leave out.
-        allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
+        allow_network: allow a URL as ``spec`` and ``$ref``s to ``http(s)://`` (off: never
+            fetch).
         allow_outside_root: allow ``$ref``s to files outside the document's folder.
         root: the folder whose files ``$ref``s may read (e.g. the repository holding the
             document and its shared schemas) instead of the document's folder.
@@ -404,12 +407,19 @@ def compile(  # the public name the project is known by (shadows the builtin her
     _check_options(dialect, options)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
-    raw, path, label = source_of(spec)
-    document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
-                                                                       limits=limits)
-    base = path.as_uri() if path is not None else ROOT
-    loader = Loader(path, limits=limits, allow_network=allow_network,
-                    allow_outside_root=allow_outside_root, bound=root)
+    if is_url(spec):  # fetched within the network gate; relative refs resolve against it
+        label = base = str(spec).strip()
+        loader = Loader(None, limits=limits, allow_network=allow_network,
+                        allow_outside_root=allow_outside_root, bound=root)
+        document = loader.document(base)
+        document_url = document_url or base
+    else:
+        raw, path, label = source_of(spec)
+        document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
+                                                                           limits=limits)
+        base = path.as_uri() if path is not None else ROOT
+        loader = Loader(path, limits=limits, allow_network=allow_network,
+                        allow_outside_root=allow_outside_root, bound=root)
     upgraded = upgrade(document, loader=loader, base=base)
     loader.files[base] = upgraded.root
     resolver = Resolver(upgraded.root, base, loader)

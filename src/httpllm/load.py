@@ -21,7 +21,7 @@ from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "load_text", "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -223,6 +223,17 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     return _check_shape(value, limits, label)
 
 
+def is_url(spec: Source) -> bool:
+    """Whether ``spec`` is an ``http(s)://`` URL: a document to fetch (through
+    :meth:`Loader.document`), never a path (which would mangle it to ``https:/host``).
+
+    >>> is_url("https://petstore3.swagger.io/api/v3/openapi.json"), is_url("openapi.yaml")
+    (True, False)
+    """
+    return (isinstance(spec, str) and "\n" not in spec
+            and spec.strip()[:8].lower().startswith(("http://", "https://")))
+
+
 def source_of(spec: Source) -> tuple[Any, Path | None, str]:
     """Read any accepted ``spec`` into ``(raw value, file path or None, label)``.
 
@@ -330,6 +341,20 @@ class Loader:
             value = self.transform(uri, value)
         self.files[uri] = value
         return value
+
+    def document(self, url: str) -> Any:
+        """The document at an ``http(s)://`` ``url``, fetched as a ``$ref`` to it would be
+        (the same gate, limits and timeout).
+
+        Raises:
+            AccessDenied: without ``allow_network``.
+            LoadError: it cannot be fetched or decoded.
+        """
+        if not self.allow_network:
+            raise AccessDenied(f"{url} is a URL: reading the document from it needs the "
+                               "network (pass allow_network=True, or download it and give "
+                               "its path)")
+        return self(url)
 
     def _read(self, path: Path) -> Any:
         path = path.resolve()

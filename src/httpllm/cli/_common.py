@@ -19,7 +19,7 @@ from httpllm.errors import HttpllmError
 from httpllm.pointer import escape
 from httpllm.records import Argument
 
-__all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
+__all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "compile_from",
            "at_least", "flag_takes", "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
@@ -58,6 +58,11 @@ _NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
 
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
                      r"\binclude=/exclude=")
+
+
+SPEC_HELP = ("OpenAPI or Swagger document: a path, an http(s) URL (with --allow-network), "
+             "or - for stdin")
+"""The help of every command's SPEC argument."""
 
 
 class UsageError(Exception):
@@ -160,7 +165,8 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                              "'header:X-Api-Version' or 'api_version' (repeatable); "
                              "'call' takes its value from --host-arg")
     parser.add_argument("--allow-network", action="store_true",
-                        help="allow $refs to http(s) URLs (never fetched otherwise)")
+                        help="allow a URL as SPEC and $refs to http(s) URLs (never fetched "
+                             "otherwise)")
     parser.add_argument("--allow-outside-root", action="store_true",
                         help="allow $refs to files outside the document's folder")
     parser.add_argument("--document-url", default=None, metavar="URL",

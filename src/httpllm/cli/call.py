@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm.cli._common import (
+    SPEC_HELP,
     UsageError,
     add_compile_options,
     auth_from,
@@ -35,7 +36,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Validate a tool call's arguments and print the HTTP request they make "
                     "(credentials masked); --send sends it. Exit status: 0 done, 1 invalid "
                     "arguments or document, 2 a usage error, 4 the API answered non-2xx.")
-    call.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
+    call.add_argument("spec", help=SPEC_HELP)
     call.add_argument("function", help="function name")
     call.add_argument("--args", required=True, help="the arguments, as JSON")
     call.add_argument("--base-url", default=None, help="server URL to use")

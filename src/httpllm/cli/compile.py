@@ -8,7 +8,14 @@ import sys
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import UsageError, add_compile_options, compile_from, dumps, write
+from httpllm.cli._common import (
+    SPEC_HELP,
+    UsageError,
+    add_compile_options,
+    compile_from,
+    dumps,
+    write,
+)
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
 from httpllm.cli.toolsets import add_toolset_options, run_toolsets
 from httpllm.dialects import get_dialect, providers
@@ -47,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Compile an OpenAPI document into the provider's tool list. Exit "
                     "status: 0 done, 1 the document cannot be used, 2 a usage error, 3 a "
                     "partial result named by --fail-on, or no tool at all.")
-    comp.add_argument("spec", nargs="?", help="OpenAPI document: a path, or - for stdin")
+    comp.add_argument("spec", nargs="?", help=SPEC_HELP)
     add_compile_options(comp)
     comp.add_argument("-o", "--output", help="write to this file instead of stdout")
     comp.add_argument("--losses", action="store_true",

@@ -9,7 +9,14 @@ import argparse
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import add_compile_options, compile_from, dumps, flag_takes, in_flags
+from httpllm.cli._common import (
+    SPEC_HELP,
+    add_compile_options,
+    compile_from,
+    dumps,
+    flag_takes,
+    in_flags,
+)
 from httpllm.cli._common import security_schemes as _schemes
 from httpllm.cli.budget import add_budget_options, run_budget
 
@@ -20,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``inspect`` command."""
     insp = sub.add_parser("inspect", help="operations, servers, security schemes, "
                                           "recursive schemas and errors")
-    insp.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
+    insp.add_argument("spec", help=SPEC_HELP)
     add_compile_options(insp)
     add_budget_options(insp)
     insp.set_defaults(handler=run)

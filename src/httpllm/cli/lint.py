@@ -10,7 +10,7 @@ import argparse
 import json
 from collections import Counter
 
-from httpllm.cli._common import add_compile_options, compile_from, positive
+from httpllm.cli._common import SPEC_HELP, add_compile_options, compile_from, positive
 from httpllm.toolsets.budget import strict_eligibility
 from httpllm.toolsets.lint import Finding, lint
 
@@ -20,7 +20,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``lint`` command."""
     parser = sub.add_parser("lint", help="report what makes worse tools (exit 1 on errors)")
-    parser.add_argument("spec", help="OpenAPI document (path)")
+    parser.add_argument("spec", help=SPEC_HELP)
     add_compile_options(parser)
     parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
                         help="an error past N tools in one request")

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from httpllm.cli._common import UsageError, add_compile_options, compile_from
+from httpllm.cli._common import SPEC_HELP, UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
 
@@ -14,7 +14,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``search`` command."""
     find = sub.add_parser("search", help="find the operations that serve a task")
-    find.add_argument("spec", help="OpenAPI document (path)")
+    find.add_argument("spec", help=SPEC_HELP)
     find.add_argument("query", help="the task in words, e.g. 'merge a PR'")
     find.add_argument("-k", type=_positive, default=10, metavar="N",
                       help="how many operations to print (default 10)")
