@@ -42,10 +42,14 @@ class Warning:  # the field's word; shadows the builtin only inside this module
     Attributes:
         pointer: where, spelled like a ``$ref``.
         message: what was found and what was done.
+        rule: what a caller may act on, or ``""``: ``"tool-limit"`` when the whole tool
+            list has more tools than the provider takes in one request (moot for a list
+            split into groups or loaded on demand).
     """
 
     pointer: str
     message: str
+    rule: str = ""
 
     def to_json(self) -> dict[str, str]:
         """The warning as a JSON object."""
@@ -463,7 +467,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
-        warnings.append(Warning(pointer="#/paths", message=(
+        warnings.append(Warning(pointer="#/paths", rule="tool-limit", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
     errors.sort(key=_in_document_order(upgraded.root, doc.sites))

@@ -362,9 +362,11 @@ class Loader:
             raise AccessDenied(f"file reference {str(path)!r} in a document given as text "
                                "(give the document as a path to read files beside it)")
         if not self.allow_outside_root and not path.is_relative_to(self.folder):
+            both = os.path.commonpath([path, self.folder])
             raise AccessDenied(
                 f"{path} is outside {self._where} {self.folder} "
-                "(pass root= a folder holding both, or allow_outside_root=True)"
+                f"(pass root= a folder holding both, such as {both}, or "
+                "allow_outside_root=True)"
             )
         try:
             data = path.read_bytes()

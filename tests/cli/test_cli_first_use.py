@@ -4,8 +4,10 @@ test asserts the exit status and the one line the user reads."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from loopback import running
@@ -108,3 +110,112 @@ def test_missing_url_is_one_line(capsys: pytest.CaptureFixture[str], site: str) 
     status, _, err = run(capsys, "compile", f"{site}/nothere.yaml", "--allow-network")
     assert status == 1 and len(err) == 1
     assert err[0].startswith(f"httpllm: error: {site}/nothere.yaml: cannot fetch")
+
+
+# --- warnings that say what was done and what to do -------------------------------------
+
+def _big(path: Path) -> Path:
+    """Three operations whose body inlines to about 5,900 schema nodes (limit 5,000)."""
+    leaf = {"type": "object", "properties": {f"c{i}": {"type": "string"} for i in range(40)}}
+    middle = {"type": "object",
+              "properties": {f"b{i}": {"$ref": "#/components/schemas/C"} for i in range(12)}}
+    top = {"type": "object",
+           "properties": {f"a{i}": {"$ref": "#/components/schemas/B"} for i in range(12)}}
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/A"}}}}
+    def op(name: str) -> dict[str, Any]:
+        return {"operationId": name, "requestBody": body,
+                "responses": {"200": {"description": "ok"}}}
+    path.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "big", "version": "1"},
+        "paths": {"/a": {"post": op("postA"), "put": op("putA")}, "/b": {"post": op("postB")}},
+        "components": {"schemas": {"A": top, "B": middle, "C": leaf}}}))
+    return path
+
+
+def _many(path: Path, count: int, *, long: bool = False) -> Path:
+    """``count`` GET operations, tagged in two halves; with ``long`` the first has an
+    operationId of 83 characters and a description of 1,500."""
+    paths = {f"/r{i}": {"get": {"operationId": f"get{i}", "tags": [f"t{i % 2}"],
+                                "responses": {"200": {"description": "ok"}}}}
+             for i in range(count)}
+    if long:
+        paths["/r0"]["get"].update(operationId="get" + "VeryLong" * 10, description="d" * 1500)
+    path.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "m", "version": "1"},
+                                "paths": paths}))
+    return path
+
+
+def test_grouped_warning_shows_figures_and_what_was_done(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Warnings of one kind are one line: the first in full (its node count, the limit,
+    what was done, in flags) and how many more are alike; never a literal N."""
+    status, _, err = run(capsys, "compile", str(_big(tmp_path / "big.json")), "-o",
+                         str(tmp_path / "out.json"))
+    assert status == 0
+    assert err[0] == ("httpllm: warning: #/paths/~1a/put: parameters would have 5,918 schema "
+                      "nodes with every $ref inlined (limit 5,000): named schemas kept under "
+                      "$defs, as with --reference (and 2 more like it; -v lists each)")
+    assert err[1].startswith("httpllm: 3 tools for chatgpt; 3 warnings;")
+
+
+def test_budget_names_and_descriptions_are_measured_as_sent(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """`inspect --budget` measures names and descriptions as the compile sends them (never
+    OVER: they were shortened and cut) and says how many were."""
+    status, out, _ = run(capsys, "inspect", str(_many(tmp_path / "long.json", 2, long=True)),
+                         "--budget")
+    assert status == 0
+    name = next(line for line in out.splitlines() if "longest name" in line)
+    described = next(line for line in out.splitlines() if "longest description" in line)
+    assert name.startswith("  longest name (characters): 64 (limit 64); 1 longer "
+                           "operationId shortened with a hash  (source: ")
+    assert described.startswith("  longest description (characters): 1,024 (limit 1,024); "
+                                "1 description cut to the limit (a loss entry keeps each)")
+    assert "OVER" not in out
+
+
+@pytest.mark.parametrize("flags", [("--group-by", "tag"), ("--defer",), ("--discover",)])
+def test_tool_limit_warning_only_for_one_list(capsys: pytest.CaptureFixture[str],
+                                              tmp_path: Path, flags: tuple[str, ...]) -> None:
+    """The "exceeds chatgpt's limit of 128" warning shows for one list of 300 tools, not
+    for groups (each at most 128 tools by default), deferred loading or the trio."""
+    spec = str(_many(tmp_path / "many.json", 300))
+    status, _, err = run(capsys, "compile", spec, "-o", str(tmp_path / "one.json"))
+    assert status == 0
+    assert err[0] == ("httpllm: warning: #/paths: 300 tools exceed chatgpt's limit of 128 per "
+                      "request; select fewer with --include/--exclude")
+    status, _, err = run(capsys, "compile", spec, *flags, "-o", str(tmp_path / "split"),
+                         "--fail-on", "warning")
+    assert status == 0 and len(err) == 1 and "warning:" not in err[0], err
+    if flags[0] == "--group-by":
+        index = json.loads((tmp_path / "split" / "_index.json").read_text())
+        assert max(len(g["functions"]) for g in index["groups"]) <= 128
+
+
+def test_refs_outside_the_folder_name_root_and_exit_3(capsys: pytest.CaptureFixture[str],
+                                                      tmp_path: Path) -> None:
+    """A multi-file document compiled without --root: the skipped operations are one line
+    naming --root and the folder holding both, a line says how many of how many the gate
+    cut, and the exit status is 3; with --root everything compiles."""
+    (tmp_path / "schemas").mkdir()
+    (tmp_path / "schemas" / "pet.yaml").write_text("{type: object}")
+    (tmp_path / "spec").mkdir()
+    ops = {f"/p{i}": {"post": {"operationId": f"post{i}", "requestBody": {"content": {
+        "application/json": {"schema": {"$ref": "../schemas/pet.yaml"}}}},
+        "responses": {"200": {"description": "ok"}}}} for i in range(3)}
+    ops["/ok"] = {"get": {"operationId": "ok", "responses": {"200": {"description": "ok"}}}}
+    spec = tmp_path / "spec" / "api.json"
+    spec.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                                "paths": ops}))
+    status, _, err = run(capsys, "compile", str(spec), "-o", str(tmp_path / "out.json"))
+    assert status == 3
+    assert err[0].startswith("httpllm: skipped: POST /p0: ")
+    assert err[0].endswith(f"is outside the document's folder {tmp_path / 'spec'} (pass --root "
+                           f"a folder holding both, such as {tmp_path}, or "
+                           "--allow-outside-root) (and 2 more like it; -v lists each)")
+    assert err[1] == ("httpllm: 3 of 4 operations skipped because a $ref needs a file or URL "
+                      "the gate refused: pass the flag the message names (--root DIR, "
+                      "--allow-outside-root or --allow-network), or --exclude them (exit 3)")
+    status, _, err = run(capsys, "compile", str(spec), "--root", str(tmp_path), "-o",
+                         str(tmp_path / "out.json"))
+    assert status == 0 and err[-1].startswith("httpllm: 4 tools for chatgpt;")

@@ -91,18 +91,23 @@ def why_empty(app: Application, args: argparse.Namespace) -> str:
 
 def finish(app: Application, args: argparse.Namespace, *, written: int | None,
            target: str | None, extra: str = "", tools: int | None = None) -> int:
-    """Report, summarize and choose the exit status of a compile's command."""
+    """Report, summarize and choose the exit status of a compile's command: a result the
+    gate cut (operations skipped because a ``$ref`` needs ``--root``,
+    ``--allow-outside-root`` or ``--allow-network``) is partial, as is no tool at all."""
+    split = args.group_by is not None or args.defer or args.discover
+    hidden = [w for w in app.warnings if split and w.rule == "tool-limit"]
     if not args.quiet:
-        report(app, verbose=args.verbose)
-    status = 0
+        report(app, verbose=args.verbose, hidden=hidden)
+    status = PARTIAL if any(e.kind == "AccessDenied" for e in app.errors) else 0
     if not app.functions:
         print(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
         status = PARTIAL
-    bad = failed(app, args.fail_on)
+    bad = failed(app, args.fail_on, warnings=len(app.warnings) - len(hidden))
     if bad:
         status = PARTIAL
     if not args.quiet:
-        line = summary(app, written=written, target=target, extra=extra, tools=tools)
+        line = summary(app, written=written, target=target, extra=extra, tools=tools,
+                       warnings=len(app.warnings) - len(hidden))
         if bad:
             line += f" (--fail-on: {', '.join(bad)})"
         print(f"httpllm: {line}", file=sys.stderr)

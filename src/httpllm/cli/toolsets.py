@@ -25,7 +25,8 @@ def add_toolset_options(parser: argparse.ArgumentParser) -> None:
                         help="write one tool list per group into the -o folder, plus "
                              f"{INDEX}")
     parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
-                        help="with --group-by: at most N tools per group")
+                        help="with --group-by: at most N tools per group (default: the "
+                             "provider's limit per request)")
     parser.add_argument("--max-tokens", type=positive, default=None, metavar="T",
                         help="with --group-by: at most T tokens per group (tokens extra)")
     parser.add_argument("--defer", action="store_true",
@@ -68,7 +69,9 @@ def _write_groups(args: argparse.Namespace, app: Application) -> int:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise HttpllmError(f"cannot write --output {folder}: {exc.strerror}") from None
-    found = app.groups(args.group_by, max_tools=args.max_tools, max_tokens=args.max_tokens)
+    # Each group is one request's tool list: never more tools than the provider takes.
+    max_tools = args.max_tools or app.dialect.tool_limit
+    found = app.groups(args.group_by, max_tools=max_tools, max_tokens=args.max_tokens)
     index = []
     written = 0
     for group in found:
