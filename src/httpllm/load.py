@@ -21,7 +21,8 @@ from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "size_text",
+           "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -188,6 +189,19 @@ def _key(key: Any) -> str:
     return "null" if key is None else str(key)
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as people read it: binary units past 1 KiB.
+
+    >>> size_text(64 * 1024 * 1024), size_text(70_000_000), size_text(100)
+    ('64 MiB', '66.8 MiB', '100 bytes')
+    """
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            whole = size % scale == 0
+            return f"{size // scale} {unit}" if whole else f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
 def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limits()) -> Any:
     """Decode JSON or YAML text into plain JSON values.
 
@@ -204,7 +218,8 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
         LoadError: neither valid JSON nor valid YAML.
     """
     if len(text) > limits.max_bytes:
-        raise LimitExceeded(f"larger than {limits.max_bytes} bytes", source=label)
+        raise LimitExceeded(f"larger than {size_text(limits.max_bytes)} "
+                            f"({size_text(len(text))})", source=label)
     if isinstance(text, bytes):
         data = text
         try:

@@ -5,6 +5,8 @@ test asserts the exit status and the one line the user reads."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -219,3 +221,84 @@ def test_refs_outside_the_folder_name_root_and_exit_3(capsys: pytest.CaptureFixt
     status, _, err = run(capsys, "compile", str(spec), "--root", str(tmp_path), "-o",
                          str(tmp_path / "out.json"))
     assert status == 0 and err[-1].startswith("httpllm: 4 tools for chatgpt;")
+
+
+# --- one mistake, one exit status and one wording on every command -----------------------
+
+@pytest.mark.parametrize("command", [("call", PETSTORE, "listPets", "--args", "{}"),
+                                     ("serve", PETSTORE)], ids=["call", "serve"])
+@pytest.mark.parametrize(("flags", "message"), [
+    (("--auth", "apiKey"), "--auth expects NAME=VALUE, not 'apiKey'"),
+    (("--auth-env", "nosuch=HOME"), "--auth-env nosuch=...: no compiled operation requires a "
+     "security scheme named 'nosuch' (they require: apiKey; 'httpllm inspect' lists them)"),
+], ids=["no-equals", "unknown-scheme"])
+def test_credential_mistakes_read_the_same_on_call_and_serve(
+        capsys: pytest.CaptureFixture[str], command: tuple[str, ...],
+        flags: tuple[str, ...], message: str) -> None:
+    """A malformed --auth or an unknown scheme is a usage error (exit 2) with the same
+    words on `call` and `serve`."""
+    status, _, err = run(capsys, *command, *flags)
+    assert status == 2
+    assert err == [f"httpllm {command[0]}: error: {message}"]
+
+
+def test_defer_for_a_provider_without_it_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--defer` with gemini exits 2 before compiling, naming the providers that have it
+    and what to use instead."""
+    status, _, err = run(capsys, "compile", PETSTORE, "-p", "gemini", "--defer")
+    assert status == 2
+    assert err == ["httpllm compile: error: --defer: provider 'gemini' has no native deferred "
+                   "loading (chatgpt, claude have); for it use --discover (search, describe, "
+                   "invoke) or --group-by"]
+
+
+def test_always_takes_several_names(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--always a b` keeps both loaded, as the synopsis `--always NAME ...` says."""
+    status, out, _ = run(capsys, "compile", PETSTORE, "-p", "claude", "--defer",
+                         "--always", "listPets", "getPet")
+    assert status == 0
+    loaded = [t["name"] for t in json.loads(out) if "input_schema" in t
+              and not t.get("defer_loading")]
+    assert loaded == ["listPets", "getPet"]
+
+
+@pytest.mark.parametrize(("name", "hint"), [
+    ("listpets", "did you mean listPets?"),
+    ("nosuch", "functions: createPet, deletePet, getPet, listPets"),
+])
+def test_always_unknown_name_suggests(capsys: pytest.CaptureFixture[str], name: str,
+                                      hint: str) -> None:
+    """An unknown `--always` name exits 2 with the closest names (or the functions), and
+    no literal `...`."""
+    status, _, err = run(capsys, "compile", PETSTORE, "-p", "claude", "--defer",
+                         "--always", name)
+    assert status == 2
+    assert err == [f"httpllm compile: error: --always {name}: no function named {name!r}; "
+                   f"{hint} ('httpllm inspect' lists them)"]
+
+
+def test_search_unknown_tag_lists_the_tags(capsys: pytest.CaptureFixture[str]) -> None:
+    """`search --tag` with a tag no operation has exits 2 listing the tags."""
+    status, out, err = run(capsys, "search", PETSTORE, "pets", "--tag", "nosuch")
+    assert status == 2 and out == ""
+    assert err == ["httpllm search: error: --tag nosuch: no operation has the tag 'nosuch' "
+                   "(tags: pets)"]
+
+
+def test_provider_names_are_case_blind(capsys: pytest.CaptureFixture[str],
+                                       tmp_path: Path) -> None:
+    """`--provider Claude` is claude, on the command line and in Python."""
+    status, _, err = run(capsys, "compile", PETSTORE, "--provider", "Claude", "-o",
+                         str(tmp_path / "t.json"))
+    assert status == 0 and err[-1].startswith("httpllm: 4 tools for claude;")
+    assert httpllm.compile(PETSTORE, "OpenAI").provider == "chatgpt"
+
+
+def test_serving_one_tool_says_tool(tmp_path: Path) -> None:
+    """`serve` of a one-operation document says "serving 1 tool"."""
+    spec = _many(tmp_path / "one.json", 1)
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(spec)],
+                          input="", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "httpllm: serving 1 tool over stdio" in done.stderr.splitlines()

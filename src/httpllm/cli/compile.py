@@ -17,7 +17,7 @@ from httpllm.cli._common import (
     write,
 )
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
-from httpllm.cli.toolsets import add_toolset_options, run_toolsets
+from httpllm.cli.toolsets import add_toolset_options, check_defer, run_toolsets
 from httpllm.dialects import get_dialect, providers
 
 __all__ = ["register"]
@@ -120,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return _providers()
     if not args.spec:
         raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
+    if args.defer:
+        check_defer(args.provider)
     app = compile_from(args)
     written = run_toolsets(args, app)  # --group-by / --defer write their own output
     if written is not None:

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from httpllm._api import Application
 from httpllm.cli._common import SPEC_HELP, UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
@@ -37,12 +38,23 @@ def _positive(text: str) -> int:
     return number
 
 
+def _check_tag(app: Application, tag: str | None) -> None:
+    """``--tag`` names a tag of some operation, else a usage error listing the tags."""
+    tags = sorted({t for f in app.functions for t in f.tags})
+    if tag is None or tag in tags:
+        return
+    shown = ", ".join(tags[:30]) + (f" ... ({len(tags)} in all)" if len(tags) > 30 else "")
+    raise UsageError(f"--tag {tag}: no operation has the tag {tag!r} (tags: "
+                     f"{shown or 'none'})")
+
+
 def run(args: argparse.Namespace) -> int:
     from httpllm.toolsets.search import SearchIndex, one_line
 
     if not args.query.strip():
         raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
     app = compile_from(args)
+    _check_tag(app, args.tag)
     index = SearchIndex(app.functions, ranker=args.ranker)
     found = index.search(args.query, args.k, tag=args.tag)
     if not found:

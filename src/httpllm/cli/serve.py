@@ -10,13 +10,19 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import sys
 from collections.abc import Mapping
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import UsageError as FlagError
+from httpllm.cli._common import (
+    add_compile_options,
+    auth_from,
+    compile_from,
+    key_values,
+    security_schemes,
+)
 from httpllm.errors import HttpllmError
 
 __all__ = ["register"]
@@ -82,46 +88,24 @@ def _port(text: str) -> int:
 
 
 def _pairs(values: list[str], flag: str) -> dict[str, str]:
-    out = {}
-    for item in values:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise UsageError(f"{flag} {item.split('=', 1)[0]!r}: expected NAME=VALUE")
-        out[key] = value
-    return out
-
-
-def _schemes(app: Application) -> dict[str, Any]:
-    return {k: v for f in app.functions for k, v in f.security_schemes.items()}
+    return key_values(values, flag)  # exit 2 on a malformed item, as on every command
 
 
 def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, Any]:
-    """``{scheme: credential}`` from ``--auth`` and ``--auth-env``.
+    """``{scheme: credential}`` from ``--auth`` and ``--auth-env``
+    (:func:`httpllm.cli._common.auth_from`: the same checks and words as ``call``).
 
     Raises:
-        UsageError: a scheme the document does not define, or an unset variable.
+        UsageError (of ``_common``, exit 2): a scheme the document does not define, or an
+            unset variable.
     """
-    given: dict[str, str] = _pairs(args.auth, "--auth")
-    for scheme, variable in _pairs(args.auth_env, "--auth-env").items():
-        if variable not in os.environ:
-            raise UsageError(f"--auth-env {scheme}={variable}: {variable} is not set")
-        given[scheme] = os.environ[variable]
-    schemes = _schemes(app)
-    _known(schemes, [*given, *_pairs(args.auth_header, "--auth-header")])
-    out: dict[str, Any] = {}
-    for scheme, value in given.items():
-        basic = schemes.get(scheme, {})
-        is_basic = isinstance(basic, Mapping) and str(basic.get("scheme", "")).lower() == "basic"
-        out[scheme] = tuple(value.split(":", 1)) if is_basic and ":" in value else value
-    return out
-
-
-def _known(schemes: Mapping[str, Any], names: list[str]) -> None:
-    for name in names:
-        if name not in schemes:
-            known = ", ".join(sorted(schemes)) or "none"
-            raise UsageError(f"no security scheme {name!r} among the served operations "
-                             f"(known: {known})")
+    known = security_schemes(app)
+    for scheme in _pairs(args.auth_header, "--auth-header"):
+        if scheme not in known:
+            raise FlagError(f"--auth-header {scheme}=...: no served operation requires a "
+                            f"security scheme named {scheme!r} (they require: "
+                            f"{', '.join(sorted(known)) or 'none'})")
+    return auth_from(app, args.auth, args.auth_env) or {}
 
 
 def _hook(pairs: Mapping[str, str]) -> Any:
@@ -137,8 +121,6 @@ def _hook(pairs: Mapping[str, str]) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     if args.spec == "-" and args.transport == "stdio":
-        from httpllm.cli._common import UsageError as FlagError
-
         raise FlagError("SPEC - reads the document from standard input, which carries the "
                         "protocol over stdio: name the document by its path")
     app = compile_from(args)
@@ -162,7 +144,7 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
-    shown = f"{len(app.functions):,} tools"
+    shown = f"{len(app.functions):,} tool{'s' if len(app.functions) != 1 else ''}"
     if args.mode == "discover":
         from httpllm.server.discover import discover_tools
 
