@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from execute.conftest import live_server
 from loopback import running
 from starlette.staticfiles import StaticFiles
 
@@ -22,6 +23,8 @@ from httpllm.load import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 PETSTORE = str(ROOT / "specs" / "petstore-3.0.yaml")
+
+__all__ = ["live_server"]  # the echo server, a fixture of tests/execute
 
 SPLIT = """
 openapi: 3.0.3
@@ -302,3 +305,68 @@ def test_serving_one_tool_says_tool(tmp_path: Path) -> None:
                           input="", capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert "httpllm: serving 1 tool over stdio" in done.stderr.splitlines()
+
+
+# --- Azure x-ms-parameterized-host --------------------------------------------------------
+
+def _azure(path: Path, host: dict[str, Any]) -> Path:
+    """A Swagger 2.0 document whose server is ``host`` (an x-ms-parameterized-host), with
+    an API key and one operation."""
+    path.write_text(json.dumps({
+        "swagger": "2.0", "info": {"title": "az", "version": "1"}, "schemes": ["https"],
+        "x-ms-parameterized-host": host,
+        "securityDefinitions": {"key": {"type": "apiKey", "in": "header",
+                                        "name": "Ocp-Apim-Subscription-Key"}},
+        "security": [{"key": []}],
+        "paths": {"/jobs/{id}": {"get": {
+            "operationId": "Job_Get", "responses": {"200": {"description": "ok"}},
+            "parameters": [{"name": "id", "in": "path", "required": True, "type": "string"}]}}}}))
+    return path
+
+
+def test_parameterized_host_reaches_its_endpoint(capsys: pytest.CaptureFixture[str],
+                                                 tmp_path: Path, live_server: str) -> None:
+    """An `{Endpoint}/api` host template (useSchemePrefix: false) with a default sends the
+    call there, credentials included; an endpoint the host names otherwise is refused."""
+    spec = str(_azure(tmp_path / "az.json", {
+        "hostTemplate": "{Endpoint}/api", "useSchemePrefix": False,
+        "parameters": [{"name": "Endpoint", "in": "path", "required": True, "type": "string",
+                        "default": live_server, "x-ms-skip-url-encoding": True}]}))
+    status, out, _ = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
+                         "--auth", "key=s3cret-key", "--send")
+    assert status == 0
+    echoed = json.loads(out.split("=> 200\n", 1)[1])
+    assert echoed["raw_path"] == "/api/jobs/7"
+    sent = dict(echoed["headers"])  # the echoed credential is shown redacted
+    assert sent["ocp-apim-subscription-key"] == "[redacted]" and "s3cret-key" not in out
+    status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
+                         "--server-var", "Endpoint=http://evil.example", "--auth", "key=k")
+    assert status == 1 and len(err) == 1
+    assert "only its default is taken: pass --base-url" in err[0]
+
+
+def test_parameterized_host_without_default_names_the_flag(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A host parameter without a default is a compile warning and, on `call`, a usage
+    error naming --server-var; a value leaving the host part is refused."""
+    spec = str(_azure(tmp_path / "adla.json", {
+        "hostTemplate": "{accountName}.azuredatalakeanalytics.net",
+        "parameters": [{"name": "accountName", "in": "path", "required": True,
+                        "type": "string"}]}))
+    status, _, err = run(capsys, "compile", spec, "-o", str(tmp_path / "t.json"))
+    assert status == 0
+    assert err[0] == ("httpllm: warning: #/x-ms-parameterized-host/parameters/0: host parameter "
+                      "'accountName' has no default: the host gives it (--server-var, as "
+                      "accountName=VALUE) or the whole URL (--base-url)")
+    status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}')
+    assert status == 2
+    assert err == ["httpllm call: error: the server "
+                   "'https://{accountName}.azuredatalakeanalytics.net' needs --server-var "
+                   "accountName=VALUE (it has no default; or give the whole URL with --base-url)"]
+    status, out, _ = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
+                         "--server-var", "accountName=myacct")
+    assert status == 0
+    assert out.splitlines()[0] == "GET https://myacct.azuredatalakeanalytics.net/jobs/7"
+    status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
+                         "--server-var", "accountName=evil.example/x")
+    assert status == 1 and "may hold only letters, digits" in err[0]

@@ -21,7 +21,7 @@ from httpllm.cli._common import (
     in_flags,
     key_values,
 )
-from httpllm.records import Function
+from httpllm.records import Function, Server
 
 __all__ = ["UPSTREAM_ERROR", "register"]
 
@@ -75,6 +75,26 @@ def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None
               f"credentials: {in_flags(missing(function, auth or {}))}", file=sys.stderr)
 
 
+def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
+    """Each ``--server-var`` names a variable of the server URL, and each variable without
+    a default (an ``x-ms-parameterized-host`` account name ...) is given.
+
+    Raises:
+        UsageError: an unknown variable, or one without a value.
+    """
+    from httpllm.execute.wire import VARIABLE
+
+    names = list(dict.fromkeys(VARIABLE.findall(server.url)))
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
+                         f"variable {unknown[0]!r} (it has: {', '.join(names) or 'none'})")
+    missing = [n for n in names if n not in given and n not in server.variables]
+    if missing:
+        raise UsageError(f"the server {server.url!r} needs --server-var {missing[0]}=VALUE "
+                         f"(it has no default; or give the whole URL with --base-url)")
+
+
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
     from httpllm.execute import build_request, execute, validate  # httpx: only when calling
@@ -92,11 +112,8 @@ def run(args: argparse.Namespace) -> int:
     auth = auth_from(app, args.auth, args.auth_env)
     variables = key_values(args.server_var, "--server-var")
     server = function.servers[0] if function.servers and not args.base_url else None
-    unknown = sorted(set(variables) - set(server.variables)) if server else []
-    if server is not None and unknown:
-        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
-                         f"variable {unknown[0]!r} (it has: "
-                         f"{', '.join(server.variables) or 'none'})")
+    if server is not None:
+        _check_server_variables(server, variables)
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
         "server_variables": variables or None,

@@ -103,7 +103,11 @@ def _print(app: Application) -> None:
         print(f"  {f.name:<40} {f.method.upper():<7} {f.path}  ({args_text})")
     print("\nServers:")
     for server in _servers(app):
-        variables = ", ".join(f"{k}={v}" for k, v in server["variables"].items())
+        from httpllm.execute.wire import VARIABLE
+
+        variables = ", ".join(f"{n}={server['variables'][n]}" if n in server["variables"]
+                              else f"{n} (no default: give it)"
+                              for n in dict.fromkeys(VARIABLE.findall(server["url"])))
         print(f"  {server['url']}" + (f"  ({variables}; --server-var NAME=VALUE on call)"
                                       if variables else ""))
     if not _servers(app):
