@@ -466,8 +466,8 @@ def parameterized_host(spec: dict[str, Any], path: str, schemes: list[str],
     ctx.tally["x_ms_parameterized_host"] += 1
     template = spec["hostTemplate"].rstrip("/")
     variables: dict[str, dict[str, Any]] = {}
-    listed = spec.get("parameters") if isinstance(spec.get("parameters"), list) else []
-    for i, raw in enumerate(listed):
+    given = spec.get("parameters")
+    for i, raw in enumerate(given if isinstance(given, list) else []):
         param = ctx.lookup(raw["$ref"]) if isinstance(raw, dict) and isinstance(
             raw.get("$ref"), str) else raw
         if not isinstance(param, dict) or not isinstance(param.get("name"), str):
