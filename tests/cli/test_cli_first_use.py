@@ -370,3 +370,31 @@ def test_parameterized_host_without_default_names_the_flag(
     status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
                          "--server-var", "accountName=evil.example/x")
     assert status == 1 and "may hold only letters, digits" in err[0]
+
+
+def test_parameterized_endpoint_without_default_needs_base_url(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """Form Recognizer's `{endpoint}/formrecognizer/v2.1` (useSchemePrefix: false, the
+    endpoint by $ref, no default): the warning and `call` both say to give the whole URL
+    with --base-url, which then works."""
+    spec = _azure(tmp_path / "fr.json", {
+        "hostTemplate": "{endpoint}/formrecognizer/v2.1", "useSchemePrefix": False,
+        "parameters": [{"$ref": "#/parameters/Endpoint"}]})
+    document = json.loads(spec.read_text())
+    document["parameters"] = {"Endpoint": {
+        "name": "endpoint", "in": "path", "required": True, "type": "string",
+        "x-ms-skip-url-encoding": True, "x-ms-parameter-location": "client"}}
+    spec.write_text(json.dumps(document))
+    status, _, err = run(capsys, "compile", str(spec), "-o", str(tmp_path / "t.json"))
+    assert status == 0
+    assert err[0] == ("httpllm: warning: #/x-ms-parameterized-host/parameters/0: host parameter "
+                      "'endpoint' has no default: the host gives it as the whole URL "
+                      "(--base-url, e.g. https://HOST/formrecognizer/v2.1)")
+    status, _, err = run(capsys, "call", str(spec), "Job_Get", "--args", '{"id": "7"}')
+    assert status == 2
+    assert err == ["httpllm call: error: the server '{endpoint}/formrecognizer/v2.1' starts "
+                   "with {endpoint}, which has no default: give the whole URL with --base-url"]
+    url = "https://westus2.api.cognitive.microsoft.com/formrecognizer/v2.1"
+    status, out, _ = run(capsys, "call", str(spec), "Job_Get", "--args", '{"id": "7"}',
+                         "--base-url", url, "--auth", "key=k")
+    assert status == 0 and out.splitlines()[0] == f"GET {url}/jobs/7"

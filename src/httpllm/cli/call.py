@@ -90,6 +90,9 @@ def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
         raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
                          f"variable {unknown[0]!r} (it has: {', '.join(names) or 'none'})")
     missing = [n for n in names if n not in given and n not in server.variables]
+    if missing and server.url.startswith(f"{{{missing[0]}}}"):  # the scheme and host
+        raise UsageError(f"the server {server.url!r} starts with {{{missing[0]}}}, which has "
+                         "no default: give the whole URL with --base-url")
     if missing:
         raise UsageError(f"the server {server.url!r} needs --server-var {missing[0]}=VALUE "
                          f"(it has no default; or give the whole URL with --base-url)")

@@ -465,6 +465,7 @@ def parameterized_host(spec: dict[str, Any], path: str, schemes: list[str],
     """
     ctx.tally["x_ms_parameterized_host"] += 1
     template = spec["hostTemplate"].rstrip("/")
+    prefixed = spec.get("useSchemePrefix", True) is not False
     variables: dict[str, dict[str, Any]] = {}
     given = spec.get("parameters")
     for i, raw in enumerate(given if isinstance(given, list) else []):
@@ -482,13 +483,16 @@ def parameterized_host(spec: dict[str, Any], path: str, schemes: list[str],
         if isinstance(param.get("description"), str):
             variable["description"] = param["description"]
         variables[param["name"]] = variable
-        if "default" not in variable:
-            ctx.note(f"#/x-ms-parameterized-host/parameters/{i}", f"host parameter "
-                     f"{param['name']!r} has no default: the host gives it "
-                     f"(server_variables=, as {param['name']}=VALUE) or the whole URL "
-                     "(base_url=)")
-    urls = ([f"{template}{path}"] if spec.get("useSchemePrefix", True) is False else
-            [f"{s}://{template}{path}" for s in schemes or ["https"]])
+        if "default" in variable:
+            continue
+        how = f"(server_variables=, as {param['name']}=VALUE) or the whole URL (base_url=)"
+        if not prefixed and template.startswith(f"{{{param['name']}}}"):
+            rest = template[len(param["name"]) + 2:] + path
+            how = f"as the whole URL (base_url=, e.g. https://HOST{rest})"
+        ctx.note(f"#/x-ms-parameterized-host/parameters/{i}", f"host parameter "
+                 f"{param['name']!r} has no default: the host gives it {how}")
+    urls = ([f"{s}://{template}{path}" for s in schemes or ["https"]] if prefixed else
+            [f"{template}{path}"])
     return [{"url": url, **({"variables": variables} if variables else {})} for url in urls]
 
 
