@@ -21,8 +21,9 @@ DEFAULT_BUDGET = 40_000
 """Most characters of one answer a model reads, by default (the MCP server's
 ``max_result_chars``, the agent loop's ``max_answer_chars``): about 10k tokens."""
 
-_STRING_CAPS = (None, 1000, 100, 20)
-"""String lengths (characters) tried in turn when shortening arrays alone is not enough."""
+_STRING_CAPS = (1000, 100, 20)
+"""String lengths (characters) tried in turn when shortening arrays alone is not enough,
+after half the budget (one long text value keeps as much as fits)."""
 
 PAGING = ("limit", "per_page", "perPage", "page_size", "pageSize", "size", "count", "top",
           "$top", "max_results", "maxResults", "first", "last", "fields", "$select", "select",
@@ -117,7 +118,7 @@ def cut_json(value: Any, budget: int) -> Cut:
         return Cut(text=text, value=value, total=len(text))
     longest = _capped(value, None, None)[1][4]
     emptied: Cut | None = None  # every array emptied: kept only if no string cap does better
-    for chars in _STRING_CAPS:
+    for chars in (None, *sorted({budget // 2, *_STRING_CAPS}, reverse=True)):
         found = _bisect(value, budget, longest, chars)
         if found is None:
             continue

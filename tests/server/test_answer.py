@@ -42,7 +42,8 @@ def test_answer_that_does_not_match_its_schema_is_an_error_with_the_answer() -> 
     answer = Answers(1000)(APP.function("getItem"), result({"id": 5}))
     assert answer["isError"] is True and "structuredContent" not in answer
     first, second = (block["text"] for block in answer["content"])
-    assert "does not match its documented response schema" in first and "at id" in first
+    assert first.startswith('Mismatch: at /id: the value is not of type "string" (received '
+                            '5). GET /items/{item_id} answered HTTP 200 OK')
     assert second == '{"id":5}'
 
 
@@ -54,14 +55,15 @@ def test_error_status_is_an_error_with_status_and_body() -> None:
                                             "Internal Server Error:\nboom")
 
 
-def test_images_are_image_blocks_and_other_binaries_are_described() -> None:
-    """An image answer is an image block; other binary answers are named, not dumped."""
+def test_images_are_image_blocks_and_other_binaries_are_resources() -> None:
+    """An image answer is an image block; other binary answers are embedded resources."""
     answers = Answers(1000)
     image = answers(APP.function("login"), result(b"\x89PNG....", ctype="image/png"))
     assert image["content"][0]["type"] == "image"
     assert image["content"][0]["mimeType"] == "image/png"
     blob = answers(APP.function("login"), result(b"\x00\x01", ctype="application/zip"))
-    assert blob["content"][0]["text"] == "A binary answer (application/zip, 2 bytes), not shown."
+    assert blob["content"][0] == {"type": "resource", "resource": {
+        "uri": "httpllm://answer/login", "mimeType": "application/zip", "blob": "AAE="}}
 
 
 def test_secrets_are_redacted_from_text_and_structured_content() -> None:
@@ -74,7 +76,8 @@ def test_secrets_are_redacted_from_text_and_structured_content() -> None:
 
 
 def test_deep_answers_fall_back_to_text() -> None:
-    """An answer too deep to write back as JSON is answered as its raw text."""
+    """An answer too deep to write back as JSON is answered as its raw text (an error
+    beside a listed schema: a client would refuse a success without structured content)."""
     deep: Any = []
     for _ in range(50_000):
         deep = [deep]
@@ -82,7 +85,8 @@ def test_deep_answers_fall_back_to_text() -> None:
     answer = Answers(1000)(APP.function("createItem"), Result(
         status=200, headers=httpx.Headers({"content-type": "application/json"}), body=deep,
         content=raw))
-    assert answer["content"][0]["text"] == raw.decode()
+    assert answer["isError"] is True and "structuredContent" not in answer
+    assert answer["content"][1]["text"] == raw.decode()
 
 
 def test_without_output_schemas_every_answer_is_text() -> None:
