@@ -38,6 +38,7 @@ from httpllm.execute.answer import Fitted, fit
 from httpllm.execute.security import REDACTED
 from httpllm.records import Function
 from httpllm.server.contract import Checker, checker
+from httpllm.server.tools import lists_output
 
 __all__ = ["REDACTED", "Answers", "failure"]
 
@@ -133,7 +134,7 @@ class Answers:
         with self._lock:
             hit = self._checks.get(function.name)
         if hit is None:
-            if function.output is None:
+            if function.output is None or not lists_output(function):
                 return None
             schema, wrapped = output_schema(function.output)
             given = self.listed(function.name) if self.listed is not None else None
