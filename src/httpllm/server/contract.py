@@ -151,8 +151,14 @@ _JS_IDENTITY_ESCAPE = re.compile(r"\\([CEFGHIJKLMOPQRTVXYceghijklmopqyz])")
 refuses."""
 
 
+_PYTHON_ONLY = re.compile(r"\(\?[aiLmsux>P#-]|(?<!\\)[*+?}]\+")
+"""Syntax Python's ``re`` accepts and JavaScript's ``RegExp`` refuses: inline flags, atomic
+and ``P`` groups, comments, possessive quantifiers (a ``[*+]`` class is refused too: the
+check may be stricter than the client, never looser)."""
+
+
 def _regex(text: str) -> bool:
-    if re.search(r"[^\\]\\Z", text):
+    if re.search(r"[^\\]\\Z", text) or _PYTHON_ONLY.search(text):
         return False
     try:
         re.compile(_JS_IDENTITY_ESCAPE.sub(r"\1", text))
