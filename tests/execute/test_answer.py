@@ -77,6 +77,9 @@ async def echo(request: Request) -> Response:
     """Echo the padding, then the credential in the mode's encoding; ``status`` sets the
     status (the error path); ``headers`` echoes every request header."""
     mode = request.path_params["mode"]
+    if mode == "binary":  # the credential inside bytes a client would pass on whole
+        return Response(b"\x00\xff" + request.headers.get("authorization", "").encode(),
+                        media_type="application/octet-stream")
     if mode == "headers":
         return PlainTextResponse("\n".join(f"{k}: {v}" for k, v in request.headers.items()))
     pad = request.query_params.get("pad", "")
@@ -262,3 +265,25 @@ def test_every_route_reads_to_the_byte_limit(app: httpllm.Application) -> None:
     assert said in trio.handle(INVOKE, {"name": "getEndless"})["note"]
     outcome = Caller(app, max_answer_bytes=200_000).call("getEndless", {})
     assert said in outcome.note and len(outcome.text) == 40_000
+
+
+def test_a_binary_answer_holding_a_secret_is_withheld(upstream: str) -> None:
+    """Binary answers are passed on whole as blocks, except one holding a credential of the
+    call: it is described, never shown (base64 would carry the secret past any mask)."""
+    echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
+        "operationId": "echo_bytes", "security": [{"bearer": []}], "parameters": [
+            {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    server = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"), auth=AUTH)
+
+    async def call() -> Any:
+        async with InMemoryTransport(server) as (read, write), \
+                ClientSession(read, write) as session:
+            await session.initialize()
+            return await session.call_tool("echo_bytes", {"mode": "binary"})
+
+    result = anyio.run(call)
+    shown = result.model_dump_json()
+    assert "withheld: it holds a credential of this call" in shown
+    assert base64.b64encode(TOKEN.encode()).decode()[:8] not in shown
+    assert leaks(shown) == []
