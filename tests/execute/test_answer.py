@@ -148,6 +148,18 @@ def app(upstream: str) -> httpllm.Application:
     return httpllm.compile(document(upstream), "chatgpt")
 
 
+def served(server: Any, tool: str, arguments: dict[str, Any]) -> Any:
+    """One ``tools/call`` through the SDK's client over its in-memory transport."""
+    async def call() -> Any:
+        with anyio.fail_after(30):
+            async with InMemoryTransport(server) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.call_tool(tool, arguments)
+
+    return anyio.run(call)
+
+
 def arguments(mode: str, status: int = 200) -> dict[str, Any]:
     return {"pad": padding(mode), **({"status": status} if status != 200 else {})}
 
@@ -169,15 +181,7 @@ def test_mcp_server(mode: str, status: int, upstream: str) -> None:
     """MCP success and error paths: no part of the secret, and the answer still cut."""
     server = httpllm.mcp_server(httpllm.compile(document(upstream), "mcp"), auth=AUTH,
                                 max_result_chars=BUDGET)
-
-    async def call() -> Any:
-        with anyio.fail_after(30):
-            async with InMemoryTransport(server) as (read, write), \
-                    ClientSession(read, write) as session:
-                await session.initialize()
-                return await session.call_tool(f"echo_{mode}", arguments(mode, status))
-
-    result = anyio.run(call)
+    result = served(server, f"echo_{mode}", arguments(mode, status))
     shown = result.model_dump_json()
     assert result.is_error is (status != 200)
     assert "[Answer cut to fit 2,000 characters" in shown
@@ -241,14 +245,7 @@ def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
         "responses": {"200": {"description": "ok"}}}}}}
     server = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"),
                                 headers={"X-Client-Credential": secret})
-
-    async def call() -> Any:
-        async with InMemoryTransport(server) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            return await session.call_tool("echo_header", {"mode": "headers"})
-
-    result = anyio.run(call)
+    result = served(server, "echo_header", {"mode": "headers"})
     assert secret not in result.model_dump_json()
     assert "[redacted]" in result.model_dump_json()
 
@@ -275,14 +272,7 @@ def test_a_binary_answer_holding_a_secret_is_withheld(upstream: str) -> None:
             {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
         "responses": {"200": {"description": "ok"}}}}}}
     server = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"), auth=AUTH)
-
-    async def call() -> Any:
-        async with InMemoryTransport(server) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            return await session.call_tool("echo_bytes", {"mode": "binary"})
-
-    result = anyio.run(call)
+    result = served(server, "echo_bytes", {"mode": "binary"})
     shown = result.model_dump_json()
     assert "withheld: it holds a credential of this call" in shown
     assert base64.b64encode(TOKEN.encode()).decode()[:8] not in shown
