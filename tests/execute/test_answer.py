@@ -237,7 +237,8 @@ def test_cli_call_send(mode: str, upstream: str, tmp_path: Any,
 
 def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
     """A ``--header`` value is a secret whatever the header is called
-    (``X-Client-Credential`` was shown before): echoed, it comes back masked."""
+    (``X-Client-Credential`` was shown before), as is a header of a client the host
+    passes: echoed, it comes back masked."""
     secret = "cc-7f3a9b2e-secret-value"
     echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
         "operationId": "echo_header", "parameters": [
@@ -248,6 +249,10 @@ def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
     result = served(server, "echo_header", {"mode": "headers"})
     assert secret not in result.model_dump_json()
     assert "[redacted]" in result.model_dump_json()
+    own = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"), client=httpx.AsyncClient(
+        headers={"X-Api-Token": secret}))  # a host's client with its own credential
+    result = served(own, "echo_header", {"mode": "headers"})
+    assert secret not in result.model_dump_json()
 
 
 def test_every_route_reads_to_the_byte_limit(app: httpllm.Application) -> None:

@@ -37,7 +37,7 @@ from httpllm.errors import (
 )
 from httpllm.execute import aexecute, validate
 from httpllm.execute.answer import sent_text
-from httpllm.execute.security import Credential, credentials, redact
+from httpllm.execute.security import Credential, credentials, redact, secrets_of
 from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.load import Source
 from httpllm.records import Function
@@ -88,6 +88,8 @@ class Executor:
         self.answers = Answers(budget, structured=output_schemas)
         self.max_bytes = max_bytes
         self.client = None if client is None else headers.hooked(client)
+        # A host's client may carry credentials in its own headers: never shown either.
+        self._client_secrets = secrets_of(None, client.headers) if client else ()
         self._own = client is None
 
     @asynccontextmanager
@@ -129,10 +131,10 @@ class Executor:
                 result = await self._send(function, arguments, resolved.auth, self.client)
         except HttpllmError as exc:
             return failure(redact(self._explain(function, exc, resolved.auth),
-                                 resolved.secrets))
+                                 resolved.secrets + self._client_secrets))
         finally:
             headers.reset(token)
-        return self.answers(function, result, resolved.secrets)
+        return self.answers(function, result, resolved.secrets + self._client_secrets)
 
     async def _send(self, function: Function, arguments: Any,
                     auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
