@@ -43,7 +43,7 @@ async def test_unreachable_api_is_a_readable_error() -> None:
     async with session_with(httpllm.mcp_server(document(dead))) as session:
         result = await session.call_tool("getItem", {"item_id": "a"})
     assert result.is_error
-    assert f"could not be sent to {dead}" in text(result)
+    assert f"GET {dead}/items/a: could not be sent (ConnectError" in text(result)
     assert "Traceback" not in text(result)
 
 

@@ -71,6 +71,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             "list (needs the search extra)")
     serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
+    serve.add_argument("--max-answer-bytes", type=int, default=None, metavar="N",
+                       help="read at most N bytes of an upstream answer (10485760)")
     add_compile_options(serve)
     serve.set_defaults(handler=run, provider="mcp")
     serve._option_string_actions["--provider"].help = "tool dialect; default mcp"
@@ -144,6 +146,8 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
+    if args.max_answer_bytes is not None:
+        options["max_answer_bytes"] = args.max_answer_bytes
     shown = f"{len(app.functions):,} tool{'s' if len(app.functions) != 1 else ''}"
     if args.mode == "discover":
         from httpllm.server.discover import discover_tools

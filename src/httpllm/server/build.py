@@ -36,7 +36,9 @@ from httpllm.errors import (
     UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
-from httpllm.execute.security import Credential, credentials, redact
+from httpllm.execute.answer import sent_text
+from httpllm.execute.security import Credential, credentials, redact, secrets_of
+from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.load import Source
 from httpllm.records import Function
 from httpllm.server import credentials as headers
@@ -71,18 +73,23 @@ class Executor:
         credentials: the host's credentials and headers.
         budget: most characters of answer per call.
         output_schemas: whether answers follow listed output schemas (see ``Answers``).
+        max_bytes: most bytes of an answer read (``None``: all).
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
                  budget: int, client: httpx.AsyncClient | None,
-                 output_schemas: bool = True) -> None:
+                 output_schemas: bool = True,
+                 max_bytes: int | None = MAX_ANSWER_BYTES) -> None:
         self.app = app
         self.base_url = base_url
         self.credentials = credentials
         self.answers = Answers(budget, structured=output_schemas)
+        self.max_bytes = max_bytes
         self.client = None if client is None else headers.hooked(client)
+        # A host's client may carry credentials in its own headers: never shown either.
+        self._client_secrets = secrets_of(None, client.headers) if client else ()
         self._own = client is None
 
     @asynccontextmanager
@@ -124,15 +131,15 @@ class Executor:
                 result = await self._send(function, arguments, resolved.auth, self.client)
         except HttpllmError as exc:
             return failure(redact(self._explain(function, exc, resolved.auth),
-                                 resolved.secrets))
+                                 resolved.secrets + self._client_secrets))
         finally:
             headers.reset(token)
-        return self.answers(function, result, resolved.secrets)
+        return self.answers(function, result, resolved.secrets + self._client_secrets)
 
     async def _send(self, function: Function, arguments: Any,
                     auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
         return await aexecute(function, arguments, client=client, base_url=self.base_url,
-                              auth=auth or None)
+                              auth=auth or None, max_bytes=self.max_bytes)
 
     def _explain(self, function: Function, exc: HttpllmError,
                  auth: Mapping[str, Credential]) -> str:
@@ -140,13 +147,7 @@ class Executor:
         if isinstance(exc, InvalidArguments):
             return exc.message
         if isinstance(exc, TransportError):
-            cause = exc.__cause__
-            why = type(cause).__name__ if cause is not None else "TransportError"
-            detail = str(cause).splitlines()[0] if cause is not None and str(cause) else ""
-            where = self.base_url or (function.servers[0].url if function.servers else "")
-            return (f"{function.method.upper()} {function.path}: the request could not be "
-                    f"sent to {where} ({why}{': ' + detail if detail else ''}); nothing came "
-                    "back. The API may be down or unreachable from this server.")
+            return sent_text(exc, tool=function.name)
         if isinstance(exc, RequestBuildError):
             try:
                 credentials(function, auth)
@@ -208,6 +209,7 @@ def mcp_server(
     headers: Mapping[str, str] | None = None,
     forward_headers: Iterable[str] = (),
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    max_answer_bytes: int | None = MAX_ANSWER_BYTES,
     client: httpx.AsyncClient | None = None,
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
     output_schemas: bool = True,
@@ -227,6 +229,8 @@ def mcp_server(
         forward_headers: incoming HTTP request headers copied onto the upstream request.
         max_result_chars: most characters of answer a model reads per call; longer answers
             are cut with a note saying how much and how to ask for less.
+        max_answer_bytes: most bytes of an upstream answer read (10 MiB; ``None``: all);
+            the rest is never read and the model is told where it was cut.
         client: the ``httpx.AsyncClient`` to send with (kept open; a request hook that adds
             the forwarded headers is appended to it); default: one per server. Its own
             auth or headers count as credentials: calls are then not refused for lack of
@@ -252,9 +256,11 @@ def mcp_server(
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
                                                 forward=tuple(forward_headers)),
-                        client=client, output_schemas=output_schemas)
+                        client=client, output_schemas=output_schemas,
+                        max_bytes=max_answer_bytes)
     served: dict[str, ServedTool] = {}
     listing: list[Mapping[str, Any]] = []
+    executor.answers.listed = lambda tool: _output_of(tool_set().get(tool))
 
     def tool_set() -> dict[str, ServedTool]:
         if not served:
@@ -322,6 +328,12 @@ def mcp_server(
 
     server.middleware.append(listed_as_built)
     return server
+
+
+def _output_of(tool: ServedTool | None) -> Mapping[str, Any] | None:
+    """The ``outputSchema`` a served tool lists (answers are checked against it)."""
+    schema = None if tool is None else tool.tool.get("outputSchema")
+    return schema if isinstance(schema, Mapping) else None
 
 
 def _version() -> str:

@@ -20,7 +20,7 @@ from httpllm.dialects import Options
 from httpllm.dialects.mcp import MCP, hints
 from httpllm.records import Function
 
-__all__ = ["Call", "Handler", "ServedTool", "function_tool", "title_of"]
+__all__ = ["Call", "Handler", "ServedTool", "function_tool", "lists_output", "title_of"]
 
 _TITLE_MAX = 120
 """Longest first line used as a title, in characters."""
@@ -87,13 +87,28 @@ def title_of(description: str) -> str | None:
     return first if first and len(first) <= _TITLE_MAX else None
 
 
+def lists_output(function: Function) -> bool:
+    """Whether the function's tool lists an ``outputSchema``: it has one, and its success
+    answer may be JSON or text. An answer that can only be binary (``image/png`` described
+    as ``{type: string, format: binary}``) comes as an image, audio or resource block,
+    which a listed schema would make a client refuse (it wants ``structuredContent``)."""
+    if function.output is None:
+        return False
+    from httpllm.execute.answer import TEXTUAL
+    from httpllm.execute.body import is_json
+
+    media = function.extra.get("accept")
+    types = [str(m).lower() for m in media] if isinstance(media, (list, tuple)) else []
+    return not types or any(is_json(m) or m.startswith(TEXTUAL) for m in types)
+
+
 def function_tool(function: Function, options: Options | None = None, *,
                   output: bool = True) -> ServedTool:
     """The MCP ``Tool`` of a compiled function: the ``mcp`` envelope, a ``title`` and the
     annotations, ``destructiveHint`` added for ``DELETE``; ``output=False`` leaves the
-    ``outputSchema`` out."""
+    ``outputSchema`` out, as does a binary-only answer (:func:`lists_output`)."""
     tool = dict(cast(dict[str, Any], MCP.envelope(function, options or Options())))
-    if not output:
+    if not output or not lists_output(function):
         tool.pop("outputSchema", None)
     title = title_of(function.description)
     annotations: dict[str, Any] = {**hints(function.method)}
