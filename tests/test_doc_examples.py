@@ -27,6 +27,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
+from httpllm import dialects
+
 __all__ = ["live_server"]  # the echo server, a fixture of tests/execute
 
 PETSTORE_HOST = "petstore.example.com"
@@ -133,6 +135,10 @@ def test_python_examples_run(page: str, model: tuple[Model, str], live_server: s
                         "PETSTORE_KEY": KEY}.items():
         monkeypatch.setenv(name, value)
     scripted.seen.clear()
+    # A page may register a provider (the README's "my-gateway"): the registry is the
+    # process's, so it is restored after the page.
+    monkeypatch.setattr(dialects, "_REGISTRY", dict(dialects._REGISTRY))
+    monkeypatch.setattr(dialects, "_ALIASES", dict(dialects._ALIASES))
     namespace: dict[str, Any] = {"__name__": "__doc_example__"}
     with rerouted(live_server), contextlib.redirect_stdout(io.StringIO()):
         for block in python_blocks()[page]:
