@@ -326,7 +326,7 @@ class TypeScript:
             sub = schemas.get(key)
             doc = _describe(sub) if describe and isinstance(sub, dict) else ""
             mark = "" if key in required else "?"
-            optional = optional or not mark
+            optional = optional or bool(mark)
             members.append(f"{f'/** {doc} */{chr(10)}' if doc else ''}"
                            f"{property_key(str(key))}{mark}: {value.text};")
             types.append(value)
@@ -369,15 +369,15 @@ def _implied(node: dict[str, Any]) -> list[str]:
 
 def _array(node: dict[str, Any], kids: Mapping[str, list[tuple[Any, Rendered]]]) -> Rendered:
     items = [v for _, v in kids.get("items", ())]
-    rest = items[0] if items else (NEVER if node.get("items") is False else UNKNOWN)
+    rest = NEVER if node.get("items") is False else (items[0] if items else UNKNOWN)
     prefix = [v for _, v in kids.get("prefixItems", ())]
     if not prefix:
-        return Rendered(f"{_wrap(rest, ATOM)}[]", rest.height)
+        return Rendered(f"{_wrap(rest, ATOM)}[]", rest.height + 1)
     least = node.get("minItems") if isinstance(node.get("minItems"), int) else 0
     slots = [f"{p.text}{'' if i < least else '?'}" for i, p in enumerate(prefix)]
     if rest.text != "never":
         slots.append(f"...{_wrap(rest, ATOM)}[]")
-    return Rendered("[" + ", ".join(slots) + "]", max(p.height for p in [*prefix, rest]))
+    return Rendered("[" + ", ".join(slots) + "]", 1 + max(p.height for p in [*prefix, rest]))
 
 
 def _describe(schema: dict[str, Any]) -> str:
