@@ -139,7 +139,8 @@ def test_calls_per_program_are_limited(code: Any) -> None:
     answer, sent = run(code, """
 let refused = "";
 for (let i = 0; i < 9; i++) {
-  try { await api.getItem({ item_id: String(i) }); } catch (e) { refused = e.name + ": " + e.message; }
+  try { await api.getItem({ item_id: String(i) }); }
+  catch (e) { refused = e.name + ": " + e.message; }
 }
 console.log(refused);
 """)

@@ -127,7 +127,7 @@ def find_deno() -> str:
         MissingExtra: neither is there.
     """
     try:
-        import deno  # type: ignore[import-not-found,unused-ignore]
+        import deno  # type: ignore[import-not-found,import-untyped,unused-ignore]
 
         found: str = deno.find_deno_bin()
         return found

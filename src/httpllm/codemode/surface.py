@@ -179,7 +179,8 @@ class Surface:
         spaces = {op.binding.namespace: op.binding.interface for op in chosen
                   if op.binding.namespace is not None}
         head = "" if not chosen else self._interfaces(chosen, spaces)
-        shown, left = [], []
+        shown: list[str] = []
+        left: list[str] = []
         size = len(head)
         for name in wanted:
             text = self._type_text[name]
@@ -361,15 +362,15 @@ def _place(functions: Sequence[Function], claim: Any) -> tuple[Binding, ...]:
                 if raw.startswith(prefix) and len(raw) > len(prefix):
                     raw = raw[len(prefix):]
                     break
-        space = namespaces.get(tag) if tag is not None else None
-        taken = methods.setdefault(space, set())
+        place: str | None = namespaces.get(tag) if tag is not None else None
+        taken = methods.setdefault(place, set())
         wanted = identifier(raw)
         method, n = wanted, 1
         while method in taken or method == "constructor":
             n += 1
             method = f"{wanted}{n}"
         taken.add(method)
-        out.append(Binding(function=f, namespace=space,
+        out.append(Binding(function=f, namespace=place,
                            interface=interfaces[tag] if tag is not None else "Api",
                            method=method))
     return tuple(out)

@@ -320,7 +320,8 @@ class TypeScript:
         props = kids.get("properties", [])
         required = node.get("required")
         required = set(required) if isinstance(required, list) else set()
-        schemas = node.get("properties") if isinstance(node.get("properties"), dict) else {}
+        found = node.get("properties")
+        schemas: dict[str, Any] = found if isinstance(found, dict) else {}
         members, types, optional = [], [], False
         for key, value in props:
             sub = schemas.get(key)
@@ -373,7 +374,8 @@ def _array(node: dict[str, Any], kids: Mapping[str, list[tuple[Any, Rendered]]])
     prefix = [v for _, v in kids.get("prefixItems", ())]
     if not prefix:
         return Rendered(f"{_wrap(rest, ATOM)}[]", rest.height + 1)
-    least = node.get("minItems") if isinstance(node.get("minItems"), int) else 0
+    given = node.get("minItems")
+    least: int = given if isinstance(given, int) else 0
     slots = [f"{p.text}{'' if i < least else '?'}" for i, p in enumerate(prefix)]
     if rest.text != "never":
         slots.append(f"...{_wrap(rest, ATOM)}[]")
@@ -385,7 +387,8 @@ def _describe(schema: dict[str, Any]) -> str:
     parts = []
     description = schema.get("description")
     if isinstance(description, str) and description.strip():
-        parts.append(comment(description))
+        text = comment(description)
+        parts.append(text if text[-1:] in ".!?…:" else text + ".")
     if isinstance(schema.get("format"), str):
         parts.append(f"Format: {comment(schema['format'], 40)}.")
     if "default" in schema:

@@ -34,7 +34,6 @@ from httpllm.errors import (
     InvalidArguments,
     RequestBuildError,
     TransportError,
-    UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
 from httpllm.execute.security import Credential, credentials, redact
