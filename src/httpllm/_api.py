@@ -87,6 +87,7 @@ class Application:
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
     _search: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _code_surface: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -291,6 +292,23 @@ class Application:
                 self._search.append(SearchIndex(self.functions))
         index: SearchIndex = self._search[0]
         return index.search(query, k, tag=tag)
+
+
+    def code_tools(self, **kwargs: Any) -> Any:
+        """Code mode (:func:`httpllm.codemode.code_mode`): two tools, ``search_docs`` (the
+        typed TypeScript module of this API, a few operations at a time) and ``execute``
+        (a program against it, run in a sandbox that holds no credential), in this
+        application's dialect; ``.tools`` for the provider's SDK, ``.handle(name,
+        arguments)`` / ``.ahandle`` to answer their calls. Keyword options:
+        ``execute_options`` (``auth``, ``base_url``, ``client`` ...), ``read_only``,
+        ``confirm``, ``limits``, ``api``, ``k``, ``max_answer_chars``, ``send``, ``deno``.
+
+        Raises:
+            MissingExtra: Deno is not installed (``pip install 'httpllm[code]'``).
+        """
+        from httpllm.codemode import code_mode
+
+        return code_mode(self, **kwargs)
 
 
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:

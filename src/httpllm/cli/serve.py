@@ -65,10 +65,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument("--no-output-schemas", action="store_true",
                        help="list no outputSchema and answer text only (for APIs whose "
                             "answers drift from their documented schemas)")
-    serve.add_argument("--mode", choices=("tools", "discover"), default="tools",
+    serve.add_argument("--mode", choices=("tools", "discover", "code"), default="tools",
                        help="'tools': one tool per operation (default); 'discover': three "
                             "tools, search -> describe -> invoke, for APIs too large to "
-                            "list (needs the search extra)")
+                            "list (needs the search extra); 'code': two tools, search_docs "
+                            "and execute, the model writing TypeScript against the API in a "
+                            "sandbox (needs the code extra)")
+    serve.add_argument("--read-only", action="store_true",
+                       help="with --mode code: programs may call only GET and HEAD operations")
     serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
     serve.add_argument("--max-answer-bytes", type=int, default=None, metavar="N",
@@ -122,6 +126,8 @@ def _hook(pairs: Mapping[str, str]) -> Any:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.mode == "code":  # one named type per named schema: smaller declarations
+        args.reference = True
     if args.spec == "-" and args.transport == "stdio":
         raise FlagError("SPEC - reads the document from standard input, which carries the "
                         "protocol over stdio: name the document by its path")
@@ -154,6 +160,12 @@ def run(args: argparse.Namespace) -> int:
 
         options["tools"] = discover_tools(app)
         shown = f"3 tools (search, describe, invoke) over {len(app.functions):,} operations"
+    elif args.mode == "code":
+        from httpllm.server.code import code_tools
+
+        options["tools"] = code_tools(app, read_only=args.read_only,
+                                      max_answer_chars=args.max_result_chars)
+        shown = f"2 tools (search_docs, execute) over {len(app.functions):,} operations"
     sock = None
     if args.transport == "http":
         try:

@@ -29,11 +29,11 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from httpllm._api import Application, compile
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
+    CallError,
     HttpllmError,
     InvalidArguments,
     RequestBuildError,
     TransportError,
-    UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
 from httpllm.execute.answer import sent_text
@@ -109,19 +109,32 @@ class Executor:
         """Validate, send and answer one call of the function ``name``."""
         try:
             function = self.app.function(name)
-        except UnknownFunction as exc:
+            result, secrets = await self.send(function, arguments, call)
+        except HttpllmError as exc:
             return failure(exc.message)
+        return self.answers(function, result, secrets)
+
+    async def send(self, function: Function, arguments: Any, call: Call
+                   ) -> tuple[Any, tuple[str, ...]]:
+        """Validate and send one call with the call's credentials and headers: the HTTP
+        result and the credentials used (to redact from what the model reads).
+
+        Raises:
+            CallError: the call was not sent; the message is what the model reads
+                (credentials redacted).
+        """
+        name = function.name
         try:
             resolved = await self.credentials.resolve(call)
         except Exception as exc:  # the host's hook: report the kind, never its text
             log.error("auth hook failed for %s: %s", name, type(exc).__name__)
-            return failure(f"{name}: the server could not get credentials for this call "
-                           f"({type(exc).__name__}); nothing was sent.")
+            raise CallError(f"{name}: the server could not get credentials for this call "
+                            f"({type(exc).__name__}); nothing was sent.") from None
         token = headers.forwarding(resolved.headers)
         try:
             checked = validate(function, arguments)
             if not checked.ok:
-                return failure(checked.feedback())
+                raise CallError(checked.feedback())
             if self._own and not _credentialed(function, resolved.auth, resolved.headers):
                 raise RequestBuildError("no credentials")
             if self.client is None:
@@ -130,11 +143,13 @@ class Executor:
             else:
                 result = await self._send(function, arguments, resolved.auth, self.client)
         except HttpllmError as exc:
-            return failure(redact(self._explain(function, exc, resolved.auth),
-                                 resolved.secrets + self._client_secrets))
+            if type(exc) is CallError:
+                raise
+            raise CallError(redact(self._explain(function, exc, resolved.auth),
+                                   resolved.secrets + self._client_secrets)) from None
         finally:
             headers.reset(token)
-        return self.answers(function, result, resolved.secrets + self._client_secrets)
+        return result, resolved.secrets + self._client_secrets
 
     async def _send(self, function: Function, arguments: Any,
                     auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
@@ -195,8 +210,11 @@ def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) ->
     async def run(function: str, arguments: Any) -> Answer:
         return await executor.run(function, arguments, call)
 
+    async def send(function: Function, arguments: Any) -> tuple[Any, tuple[str, ...]]:
+        return await executor.send(function, arguments, call)
+
     call = Call(tool=name, headers=seen, request=request,
-                session_id=seen.get("mcp-session-id"), run=run)
+                session_id=seen.get("mcp-session-id"), run=run, send=send)
     return call
 
 

@@ -43,6 +43,10 @@ class Call:
         run: ``await call.run(function_name, arguments)`` executes one compiled function with
             the server's credentials, headers and answer budget (what a meta-tool such as
             ``invoke`` delegates to).
+        send: ``await call.send(function, arguments) -> (Result, secrets)`` validates and
+            sends one call with the server's credentials and headers and gives the HTTP
+            result as data (what code mode's bindings use); raises ``CallError`` with the
+            text the model reads.
     """
 
     tool: str
@@ -50,6 +54,8 @@ class Call:
     request: Any = None
     session_id: str | None = None
     run: Callable[[str, Any], Awaitable[Answer]] | None = field(default=None, repr=False)
+    send: Callable[[Function, Any], Awaitable[tuple[Any, tuple[str, ...]]]] | None = field(
+        default=None, repr=False)
 
 
 Handler = Callable[[dict[str, Any], Call], Awaitable[Answer]]
