@@ -44,7 +44,7 @@ class Held:
         self.waiting += 1
         try:
             while not self.release.is_set():
-                await asyncio.sleep(0.01)
+                await asyncio.sleep(0.05)
         finally:
             self.waiting -= 1
         return JSONResponse({"slow": True})

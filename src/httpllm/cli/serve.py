@@ -32,8 +32,10 @@ __all__ = ["register", "worker_app"]
 
 _WORKER_ARGS = "HTTPLLM_SERVE_WORKER_ARGS"
 """Environment variable carrying the parsed flags to ``--workers`` processes."""
-_HTTP_ONLY = ("json_response", "stateless", "allow_host", "allow_origin", "require_token",
-              "oauth_issuer", "allow_unauthenticated")
+_HTTP_ONLY = ("require_token", "oauth_issuer", "oauth_jwks", "resource_url", "oauth_scope",
+              "allow_unauthenticated", "allow_host", "allow_origin", "json_response",
+              "stateless")
+"""Flags (as ``args`` attributes) that mean nothing over stdio."""
 
 
 class UsageError(HttpllmError):
@@ -214,10 +216,10 @@ def _admission(args: argparse.Namespace) -> dict[str, Any]:
     from httpllm.server.admission import is_loopback
 
     if args.transport == "stdio":
-        for name in _HTTP_ONLY:
-            if getattr(args, name):
-                flag = "--" + name.replace("_", "-")
-                raise FlagError(f"{flag} works over HTTP only (add --transport http)")
+        given = [name for name in _HTTP_ONLY if getattr(args, name)]
+        if given or args.workers > 1:
+            flag = "--" + (given[0] if given else "workers").replace("_", "-")
+            raise FlagError(f"{flag} works over HTTP only (add --transport http)")
         return {}
     if args.workers > 1 and not args.stateless:
         raise FlagError(f"--workers {args.workers} needs --stateless (a session lives in "
