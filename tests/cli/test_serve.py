@@ -64,6 +64,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--oauth-issuer",
       "https://as.example.com"],
      "--require-token and --oauth-issuer: choose one way to admit clients"),
+    (["--transport", "http", "--oauth-issuer", "https://as.example.com", "--oauth-jwks",
+      "file:///etc/passwd", "--resource-url", "https://mcp.example.com/mcp"],
+     "--oauth-jwks file:///etc/passwd: expected an http(s) URL"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--forward-header",
       "Authorization"],
      "Authorization carries the token that admits clients to this server; it is never sent "
@@ -97,6 +100,23 @@ def mcp_url(line: str) -> str:
     return found.group(1)
 
 
+def wait_for(url: str, process: subprocess.Popen[bytes]) -> None:
+    """Return once the server at ``url`` answers (any status).
+
+    Raises:
+        RuntimeError: ``process`` ended, or :data:`LIMIT` passed.
+    """
+    deadline = time.monotonic() + LIMIT
+    while True:
+        try:
+            httpx.post(url, content=b"", timeout=1)
+            return
+        except httpx.HTTPError:
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("httpllm serve did not start") from None
+            time.sleep(0.1)
+
+
 @contextmanager
 def serving(*argv: str, env: dict[str, str] | None = None,
             host: str = "127.0.0.1") -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
@@ -111,16 +131,7 @@ def serving(*argv: str, env: dict[str, str] | None = None,
         line = process.stderr.readline().decode()
         found = re.search(r"over (http://[^\s,]+)", line)
         assert found is not None, line + process.stderr.read().decode()
-        url = found.group(1)
-        deadline = time.monotonic() + LIMIT
-        while True:
-            try:
-                httpx.post(url, content=b"", timeout=1)  # any answer: it is up
-                break
-            except httpx.HTTPError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("httpllm serve did not start") from None
-                time.sleep(0.1)
+        wait_for(found.group(1), process)
         yield line, process
     finally:
         process.terminate()
@@ -138,6 +149,60 @@ def test_a_token_is_required_when_asked_for() -> None:
             **HEADERS, "Authorization": "Bearer tok-" + "z" * 20})
     assert line.rstrip().endswith("/mcp, bearer token required")
     assert refused.status_code == 401 and admitted.status_code == 200
+
+
+def test_oauth_flags_make_a_resource_server_the_sdk_client_signs_in_to(
+        tmp_path: Path) -> None:
+    """`--oauth-issuer/--oauth-jwks/--resource-url/--oauth-scope`: the start-up line says
+    so, 401 names the RFC 9728 metadata at the origin's root, and the SDK's OAuth client
+    (client credentials) follows it to the authorization server and lists the tools."""
+    import anyio
+    from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    sys.path.insert(0, str(ROOT / "tests" / "server"))
+    from serving import served
+    from test_admission import CLIENT_ID, CLIENT_SECRET, AuthorizationServer, Memory
+    from upstream import free_port
+
+    issuer = AuthorizationServer()
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/mcp"
+
+    async def listed() -> list[str]:
+        provider = ClientCredentialsOAuthProvider(
+            server_url=url, storage=Memory(), client_id=CLIENT_ID,
+            client_secret=CLIENT_SECRET, issuer=issuer.url, scope="mcp")
+        with anyio.fail_after(LIMIT):
+            async with create_mcp_http_client(auth=provider) as client, \
+                    streamable_http_client(url, http_client=client) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                return [tool.name for tool in (await session.list_tools()).tools]
+
+    with served(issuer.app) as as_url:
+        issuer.url = as_url
+        process = subprocess.Popen(
+            [sys.executable, "-m", "httpllm", "serve", PETSTORE, "--transport", "http",
+             "--port", str(port), "--oauth-issuer", as_url, "--oauth-jwks", f"{as_url}/jwks",
+             "--resource-url", url, "--oauth-scope", "mcp"],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={"PYTHONPATH": SRC})
+        try:
+            assert process.stderr is not None
+            line = process.stderr.readline().decode()
+            wait_for(url, process)
+            refused = httpx.post(url, headers=HEADERS, json=INIT, timeout=LIMIT)
+            names = anyio.run(listed)
+        finally:
+            process.terminate()
+            process.wait(10)
+    assert line.rstrip().endswith("/mcp, OAuth access tokens required")
+    assert refused.status_code == 401
+    metadata = f"http://127.0.0.1:{port}/.well-known/oauth-protected-resource/mcp"
+    assert f'resource_metadata="{metadata}"' in refused.headers["www-authenticate"]
+    assert "listPets" in names
 
 
 def test_a_foreign_origin_is_refused_on_a_loopback_address_the_sdk_does_not_list() -> None:

@@ -258,20 +258,19 @@ def _verifier(args: argparse.Namespace) -> dict[str, Any]:
                         ("--resource-url", args.resource_url)):
         if not value:
             raise FlagError(f"--oauth-issuer needs {flag} URL")
-    from mcp.server.auth.settings import AuthSettings
-
-    from httpllm.server.admission import JwtVerifier
+    for flag, value in (("--oauth-issuer", args.oauth_issuer),
+                        ("--oauth-jwks", args.oauth_jwks),
+                        ("--resource-url", args.resource_url)):
+        if not value.startswith(("https://", "http://")):
+            raise FlagError(f"{flag} {value}: expected an http(s) URL")
+    from httpllm.server.admission import oauth_resource
 
     try:
-        settings = AuthSettings(issuer_url=args.oauth_issuer, resource_server_url=args.resource_url,
-                                required_scopes=args.oauth_scope or None,
-                                validate_token_resource=True)
-        verifier = JwtVerifier(jwks_url=args.oauth_jwks, issuer=args.oauth_issuer,
-                               audience=args.resource_url)
+        return oauth_resource(issuer=args.oauth_issuer, jwks_url=args.oauth_jwks,
+                              resource=args.resource_url, scopes=args.oauth_scope)
     except Exception as exc:  # pydantic's URL check, PyJWT's scheme check
         detail = str(exc).splitlines()[0]
         raise FlagError(f"--oauth-issuer/--oauth-jwks/--resource-url: {detail}") from None
-    return {"token_verifier": verifier, "auth_settings": settings}
 
 
 def _limits(args: argparse.Namespace) -> Any:
@@ -322,22 +321,14 @@ def worker_app() -> Any:
 
 
 def _run_workers(args: argparse.Namespace, sock: Any) -> None:
-    """``--workers N``: N processes accepting on ``sock``, each building its own app (a
-    worker compiling a large document on a busy machine may take a while to answer
-    uvicorn's health check: it is given 60 s, not 5)."""
-    import uvicorn
-    from uvicorn.supervisors import Multiprocess
-
-    from httpllm.server.listen import uvicorn_config
+    """``--workers N``: N processes accepting on ``sock``, each building its own app from
+    the flags (:func:`worker_app`)."""
+    from httpllm.server.run import serve_workers
 
     os.environ[_WORKER_ARGS] = json.dumps(
         {k: v for k, v in vars(args).items() if k != "handler"})
-    config = uvicorn_config("httpllm.cli.serve:worker_app", host=args.host,
-                            port=sock.getsockname()[1], keep_alive=args.keep_alive,
-                            header_timeout=args.header_timeout, factory=True,
-                            workers=args.workers, timeout_worker_healthcheck=60)
-    assert isinstance(config, uvicorn.Config)
-    Multiprocess(config, sockets=[sock]).run()
+    serve_workers("httpllm.cli.serve:worker_app", sock=sock, workers=args.workers,
+                  keep_alive=args.keep_alive, header_timeout=args.header_timeout)
 
 
 def run(args: argparse.Namespace) -> int:

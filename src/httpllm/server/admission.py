@@ -33,7 +33,7 @@ from mcp.server.auth.provider import AccessToken, principal_components
 from mcp.server.transport_security import TransportSecuritySettings
 
 __all__ = ["JwtVerifier", "StaticTokens", "authenticated", "client_of", "is_loopback",
-           "is_wildcard", "transport_security"]
+           "is_wildcard", "oauth_resource", "transport_security"]
 
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*",
@@ -124,6 +124,23 @@ class JwtVerifier:
         return AccessToken(token=token, client_id=str(client or ""), scopes=scopes,
                            expires_at=int(claims["exp"]), resource=self.audience,
                            subject=None if subject is None else str(subject), claims=claims)
+
+
+def oauth_resource(*, issuer: str, jwks_url: str, resource: str,
+                   scopes: Iterable[str] = ()) -> dict[str, Any]:
+    """``mcp_server``'s ``token_verifier`` and ``auth_settings`` for an OAuth resource
+    server: JWT access tokens from ``issuer`` (keys at ``jwks_url``) for ``resource``.
+
+    Raises:
+        ValueError: a URL that is not http(s) (the message says which).
+    """
+    from mcp.server.auth.settings import AuthSettings
+
+    settings = AuthSettings(issuer_url=issuer,  # type: ignore[arg-type]  # pydantic parses
+                            resource_server_url=resource,  # type: ignore[arg-type]
+                            required_scopes=list(scopes) or None, validate_token_resource=True)
+    verifier = JwtVerifier(jwks_url=jwks_url, issuer=issuer, audience=resource)
+    return {"token_verifier": verifier, "auth_settings": settings}
 
 
 def is_wildcard(host: str) -> bool:

@@ -23,7 +23,8 @@ from httpllm.load import Source
 from httpllm.server.admission import is_loopback
 from httpllm.server.build import mcp_server
 
-__all__ = ["DEFAULT_HEADER_TIMEOUT", "DEFAULT_KEEP_ALIVE", "bind", "http_app", "serve"]
+__all__ = ["DEFAULT_HEADER_TIMEOUT", "DEFAULT_KEEP_ALIVE", "bind", "http_app", "serve",
+           "serve_workers"]
 
 DEFAULT_KEEP_ALIVE = 75.0
 """Seconds an idle kept-alive connection stays open (nginx's default: 75 s)."""
@@ -123,6 +124,28 @@ def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdi
     config = uvicorn_config(asgi, host=host, port=port, keep_alive=keep_alive,
                             header_timeout=header_timeout)
     uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+
+
+def serve_workers(factory: str, *, sock: socket.socket, workers: int,
+                  keep_alive: float = DEFAULT_KEEP_ALIVE,
+                  header_timeout: float = DEFAULT_HEADER_TIMEOUT) -> None:
+    """Run ``workers`` processes accepting on ``sock``, each serving the ASGI app that
+    ``factory`` (``"module:function"``, called with no argument in each process) returns,
+    until the process is stopped. Serve statelessly (:func:`http_app` ``stateless=True``):
+    consecutive requests of a client may reach different processes.
+
+    A worker compiling a large document on a busy machine may take a while to answer
+    uvicorn's health check: it is given 60 s, not 5.
+    """
+    from uvicorn.supervisors import Multiprocess
+
+    from httpllm.server.listen import uvicorn_config
+
+    config = uvicorn_config(factory, host=str(sock.getsockname()[0]),
+                            port=sock.getsockname()[1], keep_alive=keep_alive,
+                            header_timeout=header_timeout, factory=True, workers=workers,
+                            timeout_worker_healthcheck=60)
+    Multiprocess(config, sockets=[sock]).run()
 
 
 async def _stdio(server: Any) -> None:
