@@ -87,6 +87,32 @@ async def test_a_client_whose_sessions_are_all_busy_gets_429() -> None:
     assert admitted.status_code == 200
 
 
+@pytest.mark.anyio
+async def test_stateless_requests_are_not_counted_as_sessions() -> None:
+    """Stateless, a client's concurrent requests are not sessions: five calls in flight
+    from one client with a share of two sessions are all served."""
+    held = Held()
+    with served(held.app) as up:
+        server = httpllm.mcp_server(held_document(up), limits=Limits(sessions_per_client=2))
+        with served(http_app(server, stateless=True)) as base, anyio.fail_after(LIMIT):
+            statuses: list[int] = []
+
+            async def call(client: httpx.AsyncClient) -> None:
+                answer = await client.post(f"{base}/mcp", headers=HEADERS, json={
+                    "jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                    "params": {"name": "slowCall", "arguments": {}}})
+                statuses.append(answer.status_code)
+
+            async with httpx.AsyncClient(timeout=LIMIT) as client, \
+                    anyio.create_task_group() as group:
+                for _ in range(5):
+                    group.start_soon(call, client)
+                while held.waiting < 5:
+                    await anyio.sleep(0.01)
+                held.release.set()
+    assert statuses == [200] * 5
+
+
 def test_idle_sessions_end(upstream: str) -> None:
     """A session with no request for `session_idle_timeout` seconds is ended (404)."""
     server = httpllm.mcp_server(document(upstream), limits=Limits(session_idle_timeout=0.2))

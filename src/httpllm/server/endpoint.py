@@ -118,10 +118,11 @@ class HttpllmServer(Server[Any]):
                 host, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins),
             **options)
         # Inside the SDK's authentication middleware (they see who the client is), outside
-        # its routing.
-        app.user_middleware.append(Middleware(
-            SessionLimit, path=streamable_http_path, limits=limits,
-            authenticated=verifier is not None))
+        # its routing. Stateless, there are no sessions to count.
+        if not stateless_http:
+            app.user_middleware.append(Middleware(
+                SessionLimit, path=streamable_http_path, limits=limits,
+                authenticated=verifier is not None))
         app.user_middleware.append(Middleware(SilentCancel, path=streamable_http_path))
         return app
 
