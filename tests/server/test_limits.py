@@ -66,6 +66,39 @@ def test_a_session_flood_never_fills_the_table(upstream: str) -> None:
 
 
 @pytest.mark.anyio
+async def test_sessions_holding_only_a_notification_stream_make_room(upstream: str) -> None:
+    """A flood of sessions that each keep a GET stream open (as the SDK's client does) is
+    no lock-out either: at the client's share, the least recently used one ends (its
+    stream closes) and the newcomer gets in."""
+    server = httpllm.mcp_server(document(upstream), limits=Limits(sessions_per_client=3))
+    with served(http_app(server)) as base, anyio.fail_after(LIMIT):
+        url = f"{base}/mcp"
+        async with httpx.AsyncClient(timeout=LIMIT) as client, \
+                anyio.create_task_group() as group:
+            ended: list[str] = []
+
+            async def listen(session: str) -> None:
+                async with client.stream("GET", url, headers={
+                        **HEADERS, "Accept": "text/event-stream",
+                        "Mcp-Session-Id": session}) as stream:
+                    async for _ in stream.aiter_bytes():
+                        pass
+                ended.append(session)
+
+            sessions = []
+            for _ in range(3):
+                opened = await anyio.to_thread.run_sync(initialize, url)
+                sessions.append(opened.headers["mcp-session-id"])
+                group.start_soon(listen, sessions[-1])
+            await anyio.sleep(0.3)  # the streams are open
+            newcomer = await anyio.to_thread.run_sync(initialize, url)
+            while not ended:
+                await anyio.sleep(0.01)
+            group.cancel_scope.cancel()
+    assert newcomer.status_code == 200 and ended == sessions[:1]
+
+
+@pytest.mark.anyio
 async def test_a_client_whose_sessions_are_all_busy_gets_429() -> None:
     """At its share with every session busy, a client's next session is 429 (nothing busy
     is ended); once its calls finish, it gets one."""

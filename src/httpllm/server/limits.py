@@ -124,6 +124,10 @@ class _Session:
     root_path: str
     last: float = field(default_factory=time.monotonic)
     busy: int = 0
+    """Requests in flight other than ``GET`` (a call, a listing): the session is in use."""
+    streams: int = 0
+    """``GET`` streams open (server notifications): the SDK does not end it for idleness,
+    but it may end it to make room."""
 
 
 class SessionLimit:
@@ -167,12 +171,13 @@ class SessionLimit:
         if record is None:
             await self.app(scope, receive, send)
             return
-        record.busy += 1
+        kind = "streams" if scope["method"] == "GET" else "busy"
+        setattr(record, kind, getattr(record, kind) + 1)
         status = [0]
         try:
             await self.app(scope, receive, _watching(send, status))
         finally:
-            record.busy -= 1
+            setattr(record, kind, getattr(record, kind) - 1)
             record.last = time.monotonic()
             if status[0] == 404 or (scope["method"] == "DELETE" and status[0] < 300):
                 self._sessions.pop(session_id, None)
@@ -219,7 +224,7 @@ class SessionLimit:
             return
         now = time.monotonic()
         for session_id in [sid for sid, s in self._sessions.items()
-                           if not s.busy and now - s.last > timeout]:
+                           if not s.busy and not s.streams and now - s.last > timeout]:
             del self._sessions[session_id]
 
     def open_sessions(self, client: str) -> int:
