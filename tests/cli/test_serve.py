@@ -54,6 +54,8 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     (["--require-token", "HTTPLLM_TEST_TOKEN"],
      "--require-token works over HTTP only (add --transport http)"),
     (["--stateless", "--workers", "2"], "--stateless works over HTTP only (add --transport http)"),
+    (["--auth-header", "api_key=X-User-Key"],
+     "--auth-header works over HTTP only (add --transport http)"),
     (["--transport", "http", "--workers", "2"],
      "--workers 2 needs --stateless (a session lives in one process, and the next request "
      "may reach another)"),

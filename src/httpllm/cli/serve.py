@@ -32,9 +32,9 @@ __all__ = ["register", "worker_app"]
 
 _WORKER_ARGS = "HTTPLLM_SERVE_WORKER_ARGS"
 """Environment variable carrying the parsed flags to ``--workers`` processes."""
-_HTTP_ONLY = ("require_token", "oauth_issuer", "oauth_jwks", "resource_url", "oauth_scope",
-              "allow_unauthenticated", "allow_host", "allow_origin", "json_response",
-              "stateless")
+_HTTP_ONLY = ("auth_header", "forward_header", "require_token", "oauth_issuer", "oauth_jwks",
+              "resource_url", "oauth_scope", "allow_unauthenticated", "allow_host",
+              "allow_origin", "json_response", "stateless")
 """Flags (as ``args`` attributes) that mean nothing over stdio."""
 
 
