@@ -128,9 +128,16 @@ async def test_the_token_that_admits_a_client_is_never_sent_upstream() -> None:
         with served(http_app(naive)) as base:
             async with session_at(f"{base}/mcp", admitted) as s:
                 passed = await s.call_tool("echoAuth", {})
+        # the verifier given to the app only, not to mcp_server: still withheld
+        late = httpllm.mcp_server(held_document(up), auth_hook=passthrough,
+                                  forward_headers=["Authorization"])
+        with served(late.streamable_http_app(token_verifier=verifier)) as base:
+            async with session_at(f"{base}/mcp", admitted) as s:
+                also = await s.call_tool("echoAuth", {})
     assert not own.is_error  # (the echo comes back redacted)
     assert without.is_error and "X-Upstream-Token header" in text(without)
     assert passed.is_error and "nothing was sent" in text(passed)
+    assert also.is_error and "nothing was sent" in text(also)
     assert held.authorizations == [f"Bearer {UPSTREAM_TOKEN}"]
 
 

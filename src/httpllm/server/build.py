@@ -42,6 +42,7 @@ from httpllm.execute.security import Credential, credentials, redact
 from httpllm.load import Source
 from httpllm.records import Function
 from httpllm.server import credentials as headers
+from httpllm.server.admission import authenticated
 from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials, FromRequestHeaders
 from httpllm.server.endpoint import Admission, HttpllmServer, answer_ping
@@ -205,7 +206,9 @@ def _header_of(scheme: Any) -> str:
 
 def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) -> Call:
     request = ctx.request
-    seen = executor.credentials.incoming(getattr(request, "headers", None))
+    seen = executor.credentials.incoming(
+        getattr(request, "headers", None),
+        admitted=authenticated(getattr(request, "scope", None) or {}))
 
     async def run(function: str, arguments: Any) -> Answer:
         return await executor.run(function, arguments, call)

@@ -69,12 +69,15 @@ class Credentials:
                                  "clients to this server (token_verifier); it is never "
                                  "sent upstream")
 
-    def incoming(self, headers: Mapping[str, str] | None) -> dict[str, str]:
+    def incoming(self, headers: Mapping[str, str] | None, *,
+                 admitted: bool = False) -> dict[str, str]:
         """An incoming request's headers as hooks see them: names in lower case, the
-        withheld ones left out (``{}`` off HTTP)."""
+        withheld ones left out, and ``Authorization`` too when its token ``admitted`` the
+        request (``{}`` off HTTP)."""
         if headers is None:
             return {}
-        return {k.lower(): v for k, v in headers.items() if k.lower() not in self.withheld}
+        hidden = {*self.withheld, "authorization"} if admitted else set(self.withheld)
+        return {k.lower(): v for k, v in headers.items() if k.lower() not in hidden}
 
     async def resolve(self, call: Call) -> Resolved:
         """The credentials and headers of one call.
