@@ -20,6 +20,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -42,8 +44,11 @@ from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.load import Source
 from httpllm.records import Function
 from httpllm.server import credentials as headers
+from httpllm.server.admission import authenticated
 from httpllm.server.answer import Answers, failure
-from httpllm.server.credentials import AuthHook, Credentials
+from httpllm.server.credentials import AuthHook, Credentials, FromRequestHeaders
+from httpllm.server.endpoint import Admission, HttpllmServer, answer_ping
+from httpllm.server.limits import CallSlots, Limits
 from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
@@ -76,15 +81,17 @@ class Executor:
         max_bytes: most bytes of an answer read (``None``: all).
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
+        limits: the upstream calls a session and a client may have in flight.
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
                  budget: int, client: httpx.AsyncClient | None,
-                 output_schemas: bool = True,
+                 output_schemas: bool = True, limits: Limits | None = None,
                  max_bytes: int | None = MAX_ANSWER_BYTES) -> None:
         self.app = app
         self.base_url = base_url
         self.credentials = credentials
+        self.slots = CallSlots(limits or Limits())
         self.answers = Answers(budget, structured=output_schemas)
         self.max_bytes = max_bytes
         self.client = None if client is None else headers.hooked(client)
@@ -137,11 +144,8 @@ class Executor:
                 raise CallError(checked.feedback())
             if self._own and not _credentialed(function, resolved.auth, resolved.headers):
                 raise RequestBuildError("no credentials")
-            if self.client is None:
-                async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
-                    result = await self._send(function, arguments, resolved.auth, client)
-            else:
-                result = await self._send(function, arguments, resolved.auth, self.client)
+            async with self.slots.hold(getattr(call.request, "scope", None), call.session_id):
+                result = await self._send(function, arguments, resolved.auth)
         except HttpllmError as exc:
             if type(exc) is CallError:
                 raise
@@ -152,9 +156,14 @@ class Executor:
         return result, resolved.secrets + self._client_secrets
 
     async def _send(self, function: Function, arguments: Any,
-                    auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
-        return await aexecute(function, arguments, client=client, base_url=self.base_url,
-                              auth=auth or None, max_bytes=self.max_bytes)
+                    auth: dict[str, Credential]) -> Any:
+        if self.client is not None:
+            return await aexecute(function, arguments, client=self.client,
+                                  base_url=self.base_url, auth=auth or None,
+                                  max_bytes=self.max_bytes)
+        async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
+            return await aexecute(function, arguments, client=client, base_url=self.base_url,
+                                  auth=auth or None, max_bytes=self.max_bytes)
 
     def _explain(self, function: Function, exc: HttpllmError,
                  auth: Mapping[str, Credential]) -> str:
@@ -167,6 +176,16 @@ class Executor:
             try:
                 credentials(function, auth)
             except RequestBuildError:
+                hook = self.credentials.hook
+                if isinstance(hook, FromRequestHeaders) and (sent := hook.wanted(
+                        function.security, auth)):
+                    schemes = " + ".join(scheme for scheme, _ in sent)
+                    names = " and ".join(header for _, header in sent)
+                    return (f"{function.name} needs the {schemes} credential, which this "
+                            f"request did not carry; nothing was sent. The MCP client must "
+                            f"send it in the {names} header of its HTTP requests to this "
+                            "server (set the header in the client's configuration of this "
+                            "MCP server).")
                 wanted = " or ".join(" + ".join(r) for r in function.security if r)
                 return (f"{function.name} needs credentials for {wanted}, which this server "
                         "was not given; nothing was sent. Whoever runs the server must "
@@ -204,8 +223,9 @@ def _header_of(scheme: Any) -> str:
 
 def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) -> Call:
     request = ctx.request
-    raw = getattr(request, "headers", None)
-    seen = {k.lower(): v for k, v in raw.items()} if raw is not None else {}
+    seen = executor.credentials.incoming(
+        getattr(request, "headers", None),
+        admitted=authenticated(getattr(request, "scope", None) or {}))
 
     async def run(function: str, arguments: Any) -> Answer:
         return await executor.run(function, arguments, call)
@@ -232,7 +252,10 @@ def mcp_server(
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
     output_schemas: bool = True,
     name: str | None = None,
-) -> Server[Any]:
+    token_verifier: TokenVerifier | None = None,
+    auth_settings: AuthSettings | None = None,
+    limits: Limits | None = None,
+) -> HttpllmServer:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
 
     Args:
@@ -260,21 +283,37 @@ def mcp_server(
             ``structuredContent`` (an answer off its schema is then an error that shows
             it); ``False`` for APIs that drift from their documents: every answer is text.
         name: the server's name in ``serverInfo`` (default ``"httpllm"``).
+        token_verifier: over HTTP, admit only requests whose bearer token it accepts (the
+            SDK's ``TokenVerifier``: :class:`~httpllm.server.admission.StaticTokens`,
+            :class:`~httpllm.server.admission.JwtVerifier` or your own). That token admits
+            the client to this server and is never sent upstream: ``Authorization`` is
+            then withheld from ``call.headers`` and cannot be forwarded.
+        auth_settings: with ``token_verifier``, the SDK's ``AuthSettings`` of an OAuth
+            resource server (``issuer_url``, ``resource_server_url``, ``required_scopes``):
+            RFC 9728 metadata and ``resource_metadata`` in 401 answers.
+        limits: sessions and upstream calls per client (:class:`~httpllm.server.Limits`).
 
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``
         on streams, or ``server.streamable_http_app()`` for an ASGI app (mount it and run
-        ``server.session_manager.run()`` in your app's lifespan).
+        ``server.session_manager.run()`` in your app's lifespan); that app validates
+        ``Host``/``Origin``, requires the token and keeps the limits.
 
     Raises:
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
+        ValueError: ``forward_headers`` names ``Authorization`` while a ``token_verifier``
+            reads it, or ``auth_settings`` comes without ``token_verifier``.
     """
+    admission = Admission(token_verifier=token_verifier, auth_settings=auth_settings,
+                          limits=limits or Limits())
+    withheld = ("authorization",) if token_verifier is not None else ()
     application = app if isinstance(app, Application) else compile(app, "mcp")
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
-                                                forward=tuple(forward_headers)),
-                        client=client, output_schemas=output_schemas,
+                                                forward=tuple(forward_headers),
+                                                withheld=withheld),
+                        client=client, output_schemas=output_schemas, limits=admission.limits,
                         max_bytes=max_answer_bytes)
     served: dict[str, ServedTool] = {}
     listing: list[Mapping[str, Any]] = []
@@ -328,8 +367,9 @@ def mcp_server(
         schema = None if found is None else found.tool.get("inputSchema")
         return schema if isinstance(schema, Mapping) else None
 
-    server: Server[Any] = Server(name or "httpllm", version=_version(), lifespan=lifespan,
-                                 get_tool_input_schema=input_schema)
+    server = HttpllmServer(name or "httpllm", version=_version(), lifespan=lifespan,
+                           get_tool_input_schema=input_schema)
+    server.admission = admission
     # Registered as raw handlers: they answer JSON objects, not SDK models (1,223 Tool
     # models per listing would cost more than the listing itself).
     server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
@@ -345,6 +385,7 @@ def mcp_server(
         return await call_next(ctx)
 
     server.middleware.append(listed_as_built)
+    server.middleware.append(answer_ping)
     return server
 
 
