@@ -56,9 +56,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="a header sent with every upstream request")
     serve.add_argument("--forward-header", action="append", default=[], metavar="NAME",
                        help="over HTTP: copy this incoming request header upstream")
-    serve.add_argument("--no-output-schemas", action="store_true",
-                       help="list no outputSchema and answer text only (for APIs whose "
-                            "answers drift from their documented schemas)")
+    serve.add_argument("--output-schemas", choices=("auto", "on", "off"), default="auto",
+                       help="list each tool's outputSchema and answer structuredContent: "
+                            "'on'; 'off' answers text only (for APIs whose answers drift "
+                            "from their documents); 'auto' (default): on when the schemas "
+                            "together stay small enough for clients to compile quickly")
+    serve.add_argument("--no-output-schemas", action="store_const", const="off",
+                       dest="output_schemas", help="the same as --output-schemas off")
     serve.add_argument("--mode", choices=("tools", "discover"), default="tools",
                        help="'tools': one tool per operation (default); 'discover': three "
                             "tools, search -> describe -> invoke, for APIs too large to "
@@ -124,6 +128,18 @@ def _known(schemes: Mapping[str, Any], names: list[str]) -> None:
                              f"(known: {known})")
 
 
+def _tell_output_schemas(app: Any, mode: str) -> None:
+    """One stderr line when ``--output-schemas auto`` leaves the schemas out."""
+    from httpllm.server.tools import OUTPUT_BUDGET, output_schemas_listed
+
+    listed, size = output_schemas_listed(app.functions, mode)  # type: ignore[arg-type]
+    if mode == "auto" and not listed:
+        print(f"httpllm: output schemas left out: {size / 2**20:.1f} MiB for "
+              f"{len(app.functions):,} tools (auto lists up to {OUTPUT_BUDGET // 1024} KiB, "
+              "which clients compile in a few seconds); answers are text; "
+              "--output-schemas on lists them", file=sys.stderr)
+
+
 def _hook(pairs: Mapping[str, str]) -> Any:
     if not pairs:
         return None
@@ -158,7 +174,7 @@ def run(args: argparse.Namespace) -> int:
         "base_url": args.base_url, "auth": auth,
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
         "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
-        "output_schemas": not args.no_output_schemas,
+        "output_schemas": args.output_schemas,
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
@@ -183,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
     if args.transport == "http" and args.host not in _LOOPBACK:
         print(f"httpllm: warning: {args.host} is reachable from other machines; the "
               "server has no authentication of its own", file=sys.stderr)
+    if args.mode == "tools":
+        _tell_output_schemas(app, args.output_schemas)
     print(f"httpllm: serving {shown} over {where}"
           + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
           file=sys.stderr, flush=True)
