@@ -21,6 +21,7 @@ from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.dialects._sizes import list_size
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
@@ -451,7 +452,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
-                    for check in dialect.request_limits for problem in check(functions))
+                    for check in (*dialect.request_limits, _list_size(dialect))
+                    for problem in check(functions))
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -468,6 +470,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later])
+
+
+def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:
+    return functools.partial(list_size, dialect=dialect)
 
 
 def _in_document_order(root: Any, sites: Sequence[OperationSite]

@@ -128,6 +128,18 @@ def _known(schemes: Mapping[str, Any], names: list[str]) -> None:
                              f"(known: {known})")
 
 
+def _tell_sizes(app: Any) -> None:
+    """The compile's size warnings on stderr: the whole list's, and how many tools had
+    their parameters cut (``httpllm compile -v`` lists each)."""
+    for warning in app.warnings:
+        if warning.pointer == "#/paths" and "tokens" in warning.message:
+            print(f"httpllm: warning: {warning.message}", file=sys.stderr)
+    cut = sum(1 for f in app.functions for loss in f.losses if loss.action == "cut")
+    if cut:
+        print(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
+              "fit (httpllm compile -v lists each)", file=sys.stderr)
+
+
 def _tell_output_schemas(app: Any, mode: str) -> None:
     """One stderr line when ``--output-schemas auto`` leaves the schemas out."""
     from httpllm.server.tools import OUTPUT_BUDGET, output_schemas_listed
@@ -200,6 +212,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"httpllm: warning: {args.host} is reachable from other machines; the "
               "server has no authentication of its own", file=sys.stderr)
     if args.mode == "tools":
+        _tell_sizes(app)
         _tell_output_schemas(app, args.output_schemas)
     print(f"httpllm: serving {shown} over {where}"
           + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
