@@ -71,7 +71,7 @@ def listing(root: Path, docs: list[str]) -> list[dict[str, Any]]:
         try:
             app = httpllm.compile(root / doc, "mcp", allow_outside_root=True)
             tools, listed = _served(app)
-        except Exception as exc:  # noqa: BLE001  # a row says what failed
+        except Exception as exc:  # a row says what failed
             rows.append({"document": doc, "error": f"{type(exc).__name__}: {exc}"})
             continue
         sizes = [(_bytes(t), t["name"]) for t in tools]
@@ -98,7 +98,7 @@ def largest_tools(root: Path, docs: list[str], n: int = 10) -> dict[str, list[di
             try:
                 app = httpllm.compile(root / doc, dialect, allow_outside_root=True)
                 tools = app.tools() if dialect != "mcp" else _served(app)[0]
-            except Exception:  # noqa: BLE001, S112  # counted by --listing
+            except Exception:  # counted by --listing
                 continue
             if dialect == "gemini" and tools and "functionDeclarations" in tools[0]:
                 tools = [d for t in tools for d in t["functionDeclarations"]]
@@ -144,7 +144,7 @@ def patterns(root: Path, docs: list[str]) -> dict[str, Any]:
     for doc in docs:
         try:
             app = httpllm.compile(root / doc, "mcp", allow_outside_root=True)
-        except Exception:  # noqa: BLE001, S112  # counted by --listing
+        except Exception:  # counted by --listing
             continue
         for tool in _served(app)[0]:
             _patterns_of(tool.get("inputSchema"), found, doc)

@@ -20,7 +20,7 @@ from httpllm.execute import validate
 TRANSLATED = [
     (r"^[a-zA-Z0-9_\-\:]+$", r"^[a-zA-Z0-9_\-:]+$"),  # DigitalOcean
     (r"^[a-zA-Z0-9\-\_]", r"^[a-zA-Z0-9\-_]"),  # SendGrid
-    (r"^[\w‘\-.,\":;\!?]*$", r'^[\w‘\-.,":;!?]*$'),  # PayPal
+    (r"^[\w\u2018\-.,\":;\!?]*$", r'^[\w\u2018\-.,":;!?]*$'),  # PayPal
     (r"(?i)^[0-9a-f]{8}$", r"^[0-9a-fA-F]{8}$"),  # Okta
     (r"(a)|\[\x01]", r"(a)|\[\x01\]"),  # PayPal's e-mail pattern: a lone ]
     (r"\d\-\:\!\@\#", r"\d-:!@#"),
