@@ -52,7 +52,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s|\n")
 _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
-_ENCODE = json.encoder.encode_basestring  # type: ignore[attr-defined]
+_ENCODE = json.encoder.encode_basestring
 
 
 def _dumps(value: Any) -> int:
@@ -245,7 +245,8 @@ class _Builder:
             if key in built:
                 continue
             if left < 0:
-                built[key] = (_stub(node, brief=self.brief), bool(children(node)))
+                stub = _stub(node, brief=self.brief)
+                built[key] = (stub, stub != node)
                 continue
             kids = self._kids(node, left)
             if not ready:
@@ -269,6 +270,7 @@ class _Builder:
                 new, below = self.built.get((id(sub), at), (None, True))
                 if new is None:
                     new = _stub(sub, brief=self.brief)
+                    below = new != sub
                 changes.append((keyword, k, new))
                 cut = cut or below
         out = {k: v for k, v in node.items() if k != "$defs"}

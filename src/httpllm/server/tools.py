@@ -99,7 +99,8 @@ def output_schemas_listed(functions: Iterable[Function],
     Raises:
         ValueError: an unknown mode.
     """
-    mode = {True: "on", False: "off"}.get(mode, mode) if isinstance(mode, bool) else mode
+    if isinstance(mode, bool):
+        mode = "on" if mode else "off"
     if mode not in ("auto", "on", "off"):
         raise ValueError(f"output_schemas is 'auto', 'on' or 'off', not {mode!r}")
     if mode == "off":
