@@ -14,12 +14,14 @@ from typing import Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
-from httpllm.compose.bounded import finish_bounded
+from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
 from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
+from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.dialects._sizes import list_size
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
@@ -466,22 +468,24 @@ def compile(  # the public name the project is known by (shadows the builtin her
     failed = named.close((schema for draft in drafts for schema in draft.schemas()), "request")
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
-    renderer = Renderer(dialect, options, inliner.origins)
     responses = Responses(resolver, doc.version, reference=reference, warn=warn)
+    renderer = Renderer(dialect, options, inliner.origins, output_names=responses.name_of)
     # Every response is recorded before any function renders: a dialect that reads
     # ``output`` while rendering (mcp) computes them all at its first read.
     outputs = [None if draft.response is None else responses.add(draft.site.pointer,
                                                                   draft.response)
                for draft in drafts]
     functions: list[Function] = []
+    bounds = (parameters_limit(len(drafts)), Sizes())
     for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
-                                     separate, warnings))
+                                     separate, warnings, bounds))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
-                    for check in dialect.request_limits for problem in check(functions))
+                    for check in (*dialect.request_limits, _list_size(dialect))
+                    for problem in check(functions))
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -498,6 +502,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later])
+
+
+def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:
+    return functools.partial(list_size, dialect=dialect)
 
 
 def _in_document_order(root: Any, sites: Sequence[OperationSite]
@@ -577,12 +585,13 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
-            warnings: list[Warning]) -> list[Function]:
+            warnings: list[Warning], bounds: tuple[int, Sizes]) -> list[Function]:
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
     function = finish_bounded(draft, composer, inliner, separate, output,
-                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
+                              limit=bounds[0], sizes=bounds[1])
     parts = ([function] if not renderer.options.split_unions
              else split(function, inliner.origins, composer.pool.claim))
     return [renderer.render(part) for part in parts]

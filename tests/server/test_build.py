@@ -98,6 +98,30 @@ async def test_modern_protocol_client_lists_and_calls(upstream: str) -> None:
     assert missing.is_error and "404 Not Found" in text(missing)
 
 
+async def test_auto_leaves_output_schemas_out_past_the_budget(
+        upstream: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`output_schemas="auto"` (the default) lists them within `OUTPUT_BUDGET` and none,
+    with a log warning, past it; `"on"` lists them anyway."""
+    import httpllm.server.tools as served
+
+    async def listed(mode: Any) -> list[Any]:
+        server = httpllm.mcp_server(document(upstream), output_schemas=mode)
+        async with session_with(server) as session:
+            return [t.output_schema for t in (await session.list_tools()).tools]
+
+    assert any(await listed("auto"))
+    monkeypatch.setattr(served, "OUTPUT_BUDGET", 10)
+    monkeypatch.setattr("httpllm.server.build.OUTPUT_BUDGET", 10)
+    with caplog.at_level(logging.WARNING, logger="httpllm.server"):
+        assert not any(await listed("auto"))
+    assert "output schemas left out" in caplog.text
+    assert any(await listed("on"))
+    assert not any(await listed("off"))
+    with pytest.raises(ValueError, match="'auto', 'on' or 'off'"):
+        httpllm.mcp_server(document(upstream), output_schemas="maybe")  # type: ignore[arg-type]
+
+
 async def test_output_schemas_can_be_left_out(upstream: str) -> None:
     """`output_schemas=False` lists no outputSchema and answers with text only."""
     server = httpllm.mcp_server(document(upstream), output_schemas=False)

@@ -76,9 +76,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="a header sent with every upstream request")
     serve.add_argument("--forward-header", action="append", default=[], metavar="NAME",
                        help="over HTTP: copy this incoming request header upstream")
-    serve.add_argument("--no-output-schemas", action="store_true",
-                       help="list no outputSchema and answer text only (for APIs whose "
-                            "answers drift from their documented schemas)")
+    serve.add_argument("--output-schemas", choices=("auto", "on", "off"), default="auto",
+                       help="list each tool's outputSchema and answer structuredContent: "
+                            "'on'; 'off' answers text only (for APIs whose answers drift "
+                            "from their documents); 'auto' (default): on when the schemas "
+                            "together stay small enough for clients to compile quickly")
+    serve.add_argument("--no-output-schemas", action="store_const", const="off",
+                       dest="output_schemas", help="the same as --output-schemas off")
     serve.add_argument("--mode", choices=("tools", "discover", "code"), default="tools",
                        help="'tools': one tool per operation (default); 'discover': three "
                             "tools, search -> describe -> invoke, for APIs too large to "
@@ -189,6 +193,30 @@ def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, An
     return auth_from(app, args.auth, args.auth_env) or {}
 
 
+def _tell_sizes(app: Any) -> None:
+    """The compile's size warnings on stderr: the whole list's, and how many tools had
+    their parameters cut (``httpllm compile -v`` lists each)."""
+    for warning in app.warnings:
+        if warning.pointer == "#/paths" and "tokens" in warning.message:
+            print(f"httpllm: warning: {warning.message}", file=sys.stderr)
+    cut = sum(1 for f in app.functions for loss in f.losses if loss.action == "cut")
+    if cut:
+        print(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
+              "fit (httpllm compile -v lists each)", file=sys.stderr)
+
+
+def _tell_output_schemas(app: Any, mode: str) -> None:
+    """One stderr line when ``--output-schemas auto`` leaves the schemas out."""
+    from httpllm.server.tools import OUTPUT_BUDGET, output_schemas_listed
+
+    listed, size = output_schemas_listed(app.functions, mode)  # type: ignore[arg-type]
+    if mode == "auto" and not listed:
+        print(f"httpllm: output schemas left out: {size / 2**20:.1f} MiB for "
+              f"{len(app.functions):,} tools (auto lists up to {OUTPUT_BUDGET // 1024} KiB, "
+              "which clients compile in a few seconds); answers are text; "
+              "--output-schemas on lists them", file=sys.stderr)
+
+
 def _hook(pairs: Mapping[str, str]) -> Any:
     if not pairs:
         return None
@@ -281,7 +309,7 @@ def _server_options(args: argparse.Namespace, app: Application,
         "base_url": args.base_url, "auth": credentials_from(args, app),
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
         "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
-        "output_schemas": not args.no_output_schemas, "limits": _limits(args), **admission,
+        "output_schemas": args.output_schemas, "limits": _limits(args), **admission,
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
@@ -375,6 +403,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"httpllm: warning: {args.host} is reachable from other machines and "
               "--allow-unauthenticated lets anyone who reaches it call every tool",
               file=sys.stderr)
+    if args.mode == "tools":
+        _tell_sizes(app)
+        _tell_output_schemas(app, args.output_schemas)
     admitted = ("" if args.transport == "stdio" else
                 ", OAuth access tokens required" if "auth_settings" in options else
                 ", bearer token required" if "token_verifier" in options else "")

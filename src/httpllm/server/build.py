@@ -49,7 +49,16 @@ from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials, FromRequestHeaders
 from httpllm.server.endpoint import Admission, HttpllmServer, answer_ping
 from httpllm.server.limits import CallSlots, Limits
-from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
+from httpllm.server.tools import (
+    OUTPUT_BUDGET,
+    Answer,
+    Call,
+    Handler,
+    OutputSchemas,
+    ServedTool,
+    function_tool,
+    output_schemas_listed,
+)
 
 __all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
 
@@ -250,7 +259,7 @@ def mcp_server(
     max_answer_bytes: int | None = MAX_ANSWER_BYTES,
     client: httpx.AsyncClient | None = None,
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
-    output_schemas: bool = True,
+    output_schemas: OutputSchemas | bool = "auto",
     name: str | None = None,
     token_verifier: TokenVerifier | None = None,
     auth_settings: AuthSettings | None = None,
@@ -279,9 +288,14 @@ def mcp_server(
         tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
             ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
             default set).
-        output_schemas: list each operation's ``outputSchema`` and answer
+        output_schemas: ``"on"``: list each operation's ``outputSchema`` (bounded per
+            tool, see ``httpllm.dialects.mcp.OUTPUT_MAX``) and answer
             ``structuredContent`` (an answer off its schema is then an error that shows
-            it); ``False`` for APIs that drift from their documents: every answer is text.
+            it); ``"off"`` for APIs that drift from their documents: every answer is
+            text; ``"auto"`` (the default): ``"on"`` when the schemas together fit in
+            :data:`~httpllm.server.tools.OUTPUT_BUDGET` bytes (a client compiles a
+            validator for each when it lists), else ``"off"`` with a log warning.
+            ``True``/``False`` mean ``"on"``/``"off"``.
         name: the server's name in ``serverInfo`` (default ``"httpllm"``).
         token_verifier: over HTTP, admit only requests whose bearer token it accepts (the
             SDK's ``TokenVerifier``: :class:`~httpllm.server.admission.StaticTokens`,
@@ -308,6 +322,7 @@ def mcp_server(
                           limits=limits or Limits())
     withheld = ("authorization",) if token_verifier is not None else ()
     application = app if isinstance(app, Application) else compile(app, "mcp")
+    output_schemas = _listed(application, output_schemas)
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
@@ -393,6 +408,17 @@ def _output_of(tool: ServedTool | None) -> Mapping[str, Any] | None:
     """The ``outputSchema`` a served tool lists (answers are checked against it)."""
     schema = None if tool is None else tool.tool.get("outputSchema")
     return schema if isinstance(schema, Mapping) else None
+
+
+def _listed(app: Application, mode: OutputSchemas | bool) -> bool:
+    """Whether the tools list their output schemas (``"auto"`` tells when it leaves them
+    out)."""
+    listed, size = output_schemas_listed(app.functions, mode)
+    if mode == "auto" and not listed:
+        log.warning("output schemas left out: %s bytes for %s tools (auto lists up to %s); "
+                    "answers are text", f"{size:,}", f"{len(app.functions):,}",
+                    f"{OUTPUT_BUDGET:,}")
+    return listed
 
 
 def _version() -> str:

@@ -11,16 +11,30 @@ so another tool set (a search -> describe -> invoke trio ...) plugs in through
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import json
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from httpllm._types import JSON
 from httpllm.dialects import Options
-from httpllm.dialects.mcp import MCP, hints
+from httpllm.dialects.mcp import MCP, hints, output_schema
 from httpllm.records import Function
 
-__all__ = ["Call", "Handler", "ServedTool", "function_tool", "lists_output", "title_of"]
+__all__ = ["OUTPUT_BUDGET", "Call", "Handler", "OutputSchemas", "ServedTool", "function_tool",
+           "lists_output", "output_schemas_listed", "title_of"]
+
+OutputSchemas = Literal["auto", "on", "off"]
+"""Whether tools list their ``outputSchema``: ``"on"``, ``"off"``, or ``"auto"``: when
+they all fit in :data:`OUTPUT_BUDGET`."""
+
+OUTPUT_BUDGET = 256 * 1024
+"""Most bytes of output schemas (compact JSON, all tools together) ``"auto"`` lists. The
+official TypeScript SDK client compiles an Ajv validator for each when it lists: measured
+on this project's 2-core machine at 0.1-0.3 MB of schema per second (GitHub's 6.8 MB took
+24-70 s), so 256 KiB keeps ``listTools()`` within a few seconds (issue 28). GitHub's and
+Stripe's descriptions are past it even with every schema bounded (``mcp`` dialect's
+``OUTPUT_MAX``): they list none, and answer text only."""
 
 _TITLE_MAX = 120
 """Longest first line used as a title, in characters."""
@@ -81,6 +95,26 @@ class ServedTool:
     def name(self) -> str:
         """The tool's name."""
         return str(self.tool["name"])
+
+
+def output_schemas_listed(functions: Iterable[Function],
+                          mode: OutputSchemas | bool = "auto") -> tuple[bool, int]:
+    """``(whether tools list their output schemas, their bytes together)`` for ``mode``
+    (``True``/``False`` are ``"on"``/``"off"``).
+
+    Raises:
+        ValueError: an unknown mode.
+    """
+    if isinstance(mode, bool):
+        mode = "on" if mode else "off"
+    if mode not in ("auto", "on", "off"):
+        raise ValueError(f"output_schemas is 'auto', 'on' or 'off', not {mode!r}")
+    if mode == "off":
+        return False, 0
+    total = sum(len(json.dumps(output_schema(f.output)[0], ensure_ascii=False,
+                               separators=(",", ":")).encode())
+                for f in functions if f.output is not None)
+    return mode == "on" or total <= OUTPUT_BUDGET, total
 
 
 def title_of(description: str) -> str | None:
