@@ -62,12 +62,17 @@ def discover_tools(app: Any, *, k: int = 10, api: str = "the API") -> list[Serve
         k: how many operations a search returns.
         api: how the tools name the API.
 
+    The search index is built here, once for the server's life.
+
     Raises:
         MissingExtra: the ``search`` extra is not installed.
     """
     from httpllm.toolsets.discover import INVOKE, discover
 
     discovery = discover(app, k=k, api=api)
+    # The index (and, with an embedder, every operation's vector: read from the user's
+    # cache, else computed and stored there) is built now, once, not at the first call.
+    app.search("list", 1)
     served = []
     for function, (tool, _) in zip(discovery.functions, discovery.pairs(), strict=True):
         handler = _invoked(function) if function.name == INVOKE else _answered(
