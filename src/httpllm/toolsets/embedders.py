@@ -41,8 +41,8 @@ if TYPE_CHECKING:
 
     Array = np.ndarray[Any, Any]
 
-__all__ = ["BUILTIN", "Embedder", "OnnxEmbedder", "PackagedModel", "builtin", "fastembed",
-           "from_callable", "resolve"]
+__all__ = ["BUILTIN", "Embedder", "OnnxEmbedder", "PackagedModel", "available", "builtin",
+           "fastembed", "from_callable", "resolve"]
 
 EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
 

@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 
     from httpllm.toolsets.embedders import Embedder
 
-__all__ = ["FIELD_WEIGHTS", "RANKERS", "VERBS", "SearchIndex", "action", "meaning", "one_line",
+__all__ = ["FIELD_WEIGHTS", "RANKERS", "SearchIndex", "VERBS", "action", "meaning", "one_line",
            "words"]
 
 RANKERS = ("auto", "bm25", "hybrid")
