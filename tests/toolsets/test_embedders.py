@@ -213,6 +213,10 @@ def test_saved_index_round_trip(tmp_path: Path) -> None:
     assert again.functions[0].method == app.functions[0].method
     assert SearchIndex.load(folder, embedder=embedders.from_callable(
         lambda t: [[1.0]] * len(t), name="other")) is None
+    saved = json.loads((folder / "functions.json").read_text(encoding="utf-8"))
+    (folder / "functions.json").write_text(json.dumps({**saved, "ranker": "neural"}),
+                                           encoding="utf-8")
+    assert SearchIndex.load(folder, embedder=Counting()) is None
     (folder / "functions.json").write_text("[", encoding="utf-8")
     assert SearchIndex.load(folder, embedder=Counting()) is None
 

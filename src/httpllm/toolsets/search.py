@@ -483,7 +483,7 @@ class SearchIndex:
                       for field in FIELD_WEIGHTS}
         except Exception:  # any unreadable saved index is a miss
             return None
-        if saved.get("format") != SAVED_FORMAT or any(
+        if saved.get("format") != SAVED_FORMAT or saved.get("ranker") not in RANKERS or any(
                 f is not None and f.scores.get("num_docs") != len(functions)
                 for f in fields.values()):
             return None
