@@ -1,43 +1,36 @@
-"""Recall of httpllm's operation search on natural-language tasks (issue 15 part 4).
+"""Recall of httpllm's operation search on natural-language tasks, per API (issue 23).
 
-    python benchmarks/search_recall.py [--json] [--misses] [--no-hybrid]
+    python benchmarks/search_recall.py [--json] [--misses] [--no-hybrid] [--split dev]
+                                       [--ablations] [--embedder NAME]
 
-Reads benchmarks/search_tasks.yaml (358 tasks over GitHub's and Stripe's descriptions: a
-dev half and a held-out half fixed before tuning, a fresh split, and two blind splits
-written by helpers that had seen neither the ranker nor the other tasks), compiles both
-documents, and reports recall@5 and recall@10 (a task is a hit when any of its operations
-ranks within the first k) for:
+Reads benchmarks/search_tasks.yaml (tasks over ten APIs' descriptions: GitHub and Stripe
+with dev, held-out, fresh and two blind splits; DigitalOcean, SendGrid, Intercom, Okta,
+Asana, Xero, PagerDuty and Box with a dev split written blind; the lead adds the held-out
+tasks of those), compiles each document, and reports recall@5 and recall@10 (a task is a
+hit when any of its operations ranks within the first k) per API and split, for:
 
 - ``baseline``: plain BM25 (bm25s, its default tokenizer and English stop words) over each
   operation's own text in one field: name, summary and description, tags, path, parameter
   names;
 - ``bm25``: httpllm.toolsets.search.SearchIndex with ``ranker="bm25"`` (per-field weights,
-  word splitting and stemming, synonyms, method intent);
-- ``hybrid``: the same index with ``ranker="hybrid"`` (BM25 fused with the sentence
-  embeddings of the ``search-embed`` extra: all-MiniLM-L6-v2, int8, run by numpy); skipped
-  when the extra is not installed;
-- the bm25 index without one part at a time (ablations), on all tasks.
+  word splitting and stemming, method intent);
+- ``hybrid``: the same index with ``ranker="hybrid"`` and the built-in embedder (or
+  ``--embedder``), skipped when the search-embed extra is not installed;
+- with ``--ablations``: the hybrid (else bm25) index without one part at a time.
 
-Splits: ``dev`` (tuned on), ``heldout`` (only reported), ``fresh`` (written after the
-hybrid ranker's design, before its figures, never tuned on), ``blind-a`` and ``blind-b``
-(written from the operation lists alone, never tuned on).
-
-Also, per ranker: the time and the memory of building the index over GitHub's 1,223
-functions (bm25: median of 5 builds, tracemalloc peak; hybrid: one build including the
-embedding of every function, in wall and CPU seconds (the CPU time says more on a shared
-machine), the word pieces embedded, and the growth of the process's peak RSS, since the
-model's arrays live outside Python's allocator; the model's one-time load is timed apart).
+Only the ``dev`` split may guide tuning; the others are only reported. Also, per ranker:
+building the index over GitHub's 1,223 functions, cold (embedding every function) and warm
+(vectors read from the cache), in wall and CPU seconds, and the latency of one query.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import resource
 import statistics
 import sys
+import tempfile
 import time
-import tracemalloc
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,7 +42,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _util import specs_root
 
 import httpllm
-from httpllm.toolsets import _embed
+from httpllm.toolsets import embedders
 from httpllm.toolsets import search as search_module
 from httpllm.toolsets.search import SearchIndex
 
@@ -57,12 +50,14 @@ TASKS = Path(__file__).resolve().parent / "search_tasks.yaml"
 KS = (5, 10)
 
 Ranker = Callable[[str, int], list[str]]
+Maker = Callable[[httpllm.Application], Ranker]
 
 
-def baseline(functions: Sequence[httpllm.Function]) -> Ranker:
+def baseline(app: httpllm.Application) -> Ranker:
     """Plain BM25 over each function's own text, one field, bm25s's own tokenizer."""
     import bm25s
 
+    functions = app.functions
     texts = [" ".join([f.name, f.description, *f.tags, f.path,
                        *(a.original or a.name for a in f.arguments)]) for f in functions]
     index = bm25s.BM25()
@@ -82,20 +77,18 @@ def baseline(functions: Sequence[httpllm.Function]) -> Ranker:
     return rank
 
 
-def bm25(functions: Sequence[httpllm.Function]) -> Ranker:
-    index = SearchIndex(functions, ranker="bm25")
-    return lambda query, k: [f.name for f in index.search(query, k)]
+def indexed(ranker: str, embedder: Any = None) -> Maker:
+    def make(app: httpllm.Application) -> Ranker:
+        index = SearchIndex(app.functions, ranker=ranker, tags=app._tags,
+                            embedder=embedder if ranker == "hybrid" else None)
+        return lambda query, k: [f.name for f in index.search(query, k)]
 
-
-def hybrid(functions: Sequence[httpllm.Function]) -> Ranker:
-    index = SearchIndex(functions, ranker="hybrid")
-    return lambda query, k: [f.name for f in index.search(query, k)]
+    return make
 
 
 @contextmanager
 def patched(name: str, value: Any) -> Iterator[None]:
-    """Set ``search_module.<name>`` (a weight, or the synonym and intent tables it
-    imported) for an ablation."""
+    """Set ``search_module.<name>`` (a weight or a table) for an ablation."""
     old = getattr(search_module, name)
     setattr(search_module, name, value)
     try:
@@ -104,127 +97,159 @@ def patched(name: str, value: Any) -> Iterator[None]:
         setattr(search_module, name, old)
 
 
-ABLATIONS: dict[str, tuple[str, Any]] = {
-    "no synonyms": ("SYNONYMS", {}),
-    "no method intent": ("INTENTS", {}),
-    "equal field weights": ("FIELD_WEIGHTS", dict.fromkeys(search_module.FIELD_WEIGHTS, 1.0)),
-    "translated words full": ("TRANSLATED_WEIGHT", 1.0),
-    "no depth prior": ("DEPTH_PENALTY", 0.0),
-    "no deprecation prior": ("DEPRECATED_PENALTY", 0.0),
+def _without(field: str) -> dict[str, float]:
+    return {k: v for k, v in search_module.FIELD_WEIGHTS.items() if k != field}
+
+
+ABLATIONS: dict[str, list[tuple[str, Any]]] = {
+    "no method intent": [("_INTENT", {}), ("ACTION_BOOST", 0.0), ("INTENT_SIMILARITY", 0.0)],
+    "no question -> read": [("_INTENT", {w: a for w, a in search_module._INTENT.items()
+                                          if w in ("get", "fetch", "read", "show", "view",
+                                                   "retrieve") or a != "get"})],
+    "equal field weights": [("FIELD_WEIGHTS", dict.fromkeys(search_module.FIELD_WEIGHTS, 1.0))],
+    "no parameter descriptions": [("FIELD_WEIGHTS", _without("parameter_descriptions"))],
+    "no response fields": [("FIELD_WEIGHTS", _without("responses"))],
+    "no parameters": [("FIELD_WEIGHTS", _without("parameters"))],
+    "no depth prior": [("DEPTH_PENALTY", 0.0)],
+    "no deprecation prior": [("DEPRECATED_PENALTY", 0.0)],
 }
 
 
-def build_cost(functions: Sequence[httpllm.Function], runs: int = 5) -> dict[str, float]:
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        SearchIndex(functions, ranker="bm25")
-        times.append(time.perf_counter() - start)
-    tracemalloc.start()
-    index = SearchIndex(functions, ranker="bm25")
-    _, peak = tracemalloc.get_traced_memory()
-    tracemalloc.stop()
-    del index
-    return {"functions": len(functions), "build_s": round(statistics.median(times), 4),
-            "peak_mb": round(peak / 2**20, 2)}
+def cost(app: httpllm.Application, embedder: Any = None) -> dict[str, float]:
+    """Building the index over ``app`` cold (every function embedded) and warm (vectors
+    from the cache, in a throwaway cache folder), and one query's latency."""
+    import os
+
+    out: dict[str, float] = {"functions": len(app.functions)}
+    before = os.environ.get("HTTPLLM_CACHE_DIR")
+    with tempfile.TemporaryDirectory() as cache:
+        os.environ["HTTPLLM_CACHE_DIR"] = cache
+        try:
+            for label in ("cold", "warm"):
+                wall, cpu = time.perf_counter(), time.process_time()
+                index = SearchIndex(app.functions, ranker="hybrid", embedder=embedder,
+                                    tags=app._tags)
+                index.vectors()
+                out[f"{label}_s"] = round(time.perf_counter() - wall, 2)
+                out[f"{label}_cpu_s"] = round(time.process_time() - cpu, 2)
+            times = []
+            for query in ("merge a pull request", "who starred my repo", "delete a gist",
+                          "list the runners of an org", "create a webhook"):
+                start = time.perf_counter()
+                index.search(query, 10)
+                times.append(time.perf_counter() - start)
+            out["query_ms"] = round(1000 * statistics.median(times), 1)
+        finally:
+            if before is None:
+                del os.environ["HTTPLLM_CACHE_DIR"]
+            else:
+                os.environ["HTTPLLM_CACHE_DIR"] = before
+    return out
 
 
-def hybrid_cost(functions: Sequence[httpllm.Function]) -> dict[str, float]:
-    """Run first (before any hybrid index) so that the model's load is measured."""
-    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
-    model = _embed._load()
-    loaded, cpu = time.perf_counter(), time.process_time()
-    index = SearchIndex(functions, ranker="hybrid")
-    index.similarities("warm up")
-    built, cpu = time.perf_counter(), time.process_time() - cpu
-    index.search("merge a pull request", 5)
-    searched = time.perf_counter()
-    grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - rss
-    pieces = sum(len(e.ids) for e in model.tokenizer.encode_batch(
-        [search_module._meaning(f) for f in functions]))
-    return {"functions": len(functions), "word_pieces": pieces,
-            "model_load_s": round(loaded - start, 2), "build_s": round(built - loaded, 2),
-            "build_cpu_s": round(cpu, 2), "search_s": round(searched - built, 3),
-            "peak_rss_growth_mb": round(grown / 1024, 1)}
+def evaluate(made: dict[str, Ranker], tasks: Sequence[dict[str, Any]]) -> dict[str, float]:
+    out: dict[str, float] = {"tasks": len(tasks)}
+    for k in KS:
+        hits = sum(any(n in made[t["spec"]](t["query"], k) for n in t["expect"])
+                   for t in tasks)
+        out[f"recall@{k}"] = round(hits / len(tasks), 3) if tasks else 0.0
+    return out
+
+
+def table(made: dict[str, Ranker], tasks: Sequence[dict[str, Any]],
+          splits: Sequence[str]) -> dict[str, dict[str, float]]:
+    """Recall per API and split, then per split over all APIs."""
+    out: dict[str, dict[str, float]] = {}
+    for spec in made:
+        for split in splits:
+            subset = [t for t in tasks if t["spec"] == spec and t["split"] == split]
+            if subset:
+                out[f"{spec}/{split}"] = evaluate(made, subset)
+    for split in splits:
+        subset = [t for t in tasks if t["split"] == split]
+        if subset:
+            out[f"ALL/{split}"] = evaluate(made, subset)
+    return out
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--misses", action="store_true", help="list each ranker's misses")
+    parser.add_argument("--misses", action="store_true", help="list the hybrid ranker's misses")
     parser.add_argument("--no-hybrid", action="store_true", help="skip the hybrid ranker")
+    parser.add_argument("--ablations", action="store_true", help="also each part's worth")
+    parser.add_argument("--split", action="append", default=None,
+                        help="only these splits (repeatable; default all)")
+    parser.add_argument("--embedder", default=None,
+                        help="the hybrid ranker's embedder ('builtin', 'fastembed:MODEL')")
     args = parser.parse_args()
     data = yaml.safe_load(TASKS.read_text(encoding="utf-8"))
-    apps = {name: httpllm.compile(specs_root() / rel, "3.1")
-            for name, rel in data["specs"].items()}
     tasks = data["tasks"]
-    groups = {split: [t for t in tasks if t["split"] == split]
-              for split in dict.fromkeys(t["split"] for t in tasks)}
-    groups["all"] = tasks
-    rankers: dict[str, Callable[[Sequence[httpllm.Function]], Ranker]] = {
-        "baseline": baseline, "bm25": bm25}
-    report: dict[str, Any] = {"tasks": {g: len(ts) for g, ts in groups.items()}}
-    if not args.no_hybrid and _embed.available():
-        report["index build (github)"] = {"hybrid": hybrid_cost(apps["github"].functions)}
-        rankers["hybrid"] = hybrid
-
-    def evaluate(made: dict[str, Ranker], subset: list[dict[str, Any]]) -> dict[str, float]:
-        out: dict[str, float] = {}
-        for k in KS:
-            hits = sum(any(n in made[t["spec"]](t["query"], k) for n in t["expect"])
-                       for t in subset)
-            out[f"recall@{k}"] = round(hits / len(subset), 3)
-        return out
-
-    def build(make: Callable[[Sequence[httpllm.Function]], Ranker]) -> dict[str, Ranker]:
-        return {name: make(app.functions) for name, app in apps.items()}
-
-    built = {label: build(make) for label, make in rankers.items()}
-    for label, made in built.items():
-        report[label] = {g: evaluate(made, ts) for g, ts in groups.items() if ts}
-        report[label]["by spec"] = {s: evaluate(made, [t for t in tasks if t["spec"] == s])
-                                    for s in apps}
-    report["ablations (bm25, all tasks)"] = {}
-    for label, (name, value) in ABLATIONS.items():
-        with patched(name, value):
-            report["ablations (bm25, all tasks)"][label] = evaluate(build(bm25), tasks)
-    report.setdefault("index build (github)", {})["bm25"] = build_cost(apps["github"].functions)
-    if args.misses:
-        report["misses"] = {}
-        for label, made in built.items():
-            report["misses"][label] = [
-                {"split": t["split"], "query": t["query"], "expect": t["expect"],
-                 "got": made[t["spec"]](t["query"], 5)}
-                for t in tasks if not any(n in made[t["spec"]](t["query"], 5)
-                                          for n in t["expect"])]
-    if args.json:
-        print(json.dumps(report, indent=2))
-    else:
-        show(report, groups)
+    splits = args.split or list(dict.fromkeys(t["split"] for t in tasks))
+    tasks = [t for t in tasks if t["split"] in splits]
+    apps = {name: httpllm.compile(specs_root() / rel, "3.1")
+            for name, rel in data["specs"].items() if any(t["spec"] == name for t in tasks)}
+    rankers: dict[str, Maker] = {"baseline": baseline, "bm25": indexed("bm25")}
+    hybrid = not args.no_hybrid and (args.embedder is not None or embedders.available())
+    if hybrid:
+        rankers["hybrid"] = indexed("hybrid", args.embedder)
+    report: dict[str, Any] = {}
+    built: dict[str, dict[str, Ranker]] = {}
+    for label, make in rankers.items():
+        built[label] = {name: make(app) for name, app in apps.items()}
+        report[label] = table(built[label], tasks, splits)
+    if args.ablations:
+        main_ranker = "hybrid" if hybrid else "bm25"
+        report["ablations"] = {}
+        for label, changes in ABLATIONS.items():
+            with contextmanager_all(changes):
+                made = {n: indexed(main_ranker, args.embedder)(a) for n, a in apps.items()}
+                report["ablations"][label] = table(made, tasks, ["dev"])
+    if "github" in apps and hybrid:
+        report["index (github)"] = cost(apps["github"], args.embedder)
+    if args.misses and hybrid:
+        report["misses"] = [
+            {"spec": t["spec"], "split": t["split"], "query": t["query"],
+             "expect": t["expect"], "got": built["hybrid"][t["spec"]](t["query"], 5)}
+            for t in tasks if not any(n in built["hybrid"][t["spec"]](t["query"], 10)
+                                      for n in t["expect"])]
+    print(json.dumps(report, indent=2) if args.json else show(report))
     return 0
 
 
-def show(report: dict[str, Any], groups: dict[str, list[dict[str, Any]]]) -> None:
-    """Print the report as a table."""
-    for label in ("baseline", "bm25", "hybrid"):
-        if label not in report:
-            continue
-        for group, figures in report[label].items():
-            if group == "by spec":
-                for spec, f in figures.items():
-                    print(f"{label:<9} {spec:<8} {f['recall@5']:.3f} {f['recall@10']:.3f}")
-            else:
-                print(f"{label:<9} {group:<8} {figures['recall@5']:.3f} {figures['recall@10']:.3f}"
-                      f"  ({len(groups[group])} tasks)")
-    for label, figures in report["ablations (bm25, all tasks)"].items():
-        print(f"bm25, {label:<22} {figures['recall@5']:.3f} {figures['recall@10']:.3f}")
-    for ranker, cost in report["index build (github)"].items():
-        print(f"index build (github), {ranker}:", cost)
-    for ranker, misses in report.get("misses", {}).items():
-        for miss in misses:
-            print(f"{ranker} miss [{miss['split']}] {miss['query']!r}: want {miss['expect']}, "
-                  f"got {miss['got']}")
+@contextmanager
+def contextmanager_all(changes: list[tuple[str, Any]]) -> Iterator[None]:
+    if not changes:
+        yield
+        return
+    (name, value), rest = changes[0], changes[1:]
+    with patched(name, value), contextmanager_all(rest):
+        yield
+
+
+def show(report: dict[str, Any]) -> str:
+    """The report as text tables."""
+    lines: list[str] = []
+    labels = [label for label in ("baseline", "bm25", "hybrid") if label in report]
+    rows = list(report[labels[0]])
+    lines.append(f"{'API/split':<22}{'tasks':>6}" + "".join(f"{label:>16}" for label in labels))
+    for row in rows:
+        cells = "".join(f"{report[label][row]['recall@5']:>8.2f}"
+                        f"{report[label][row]['recall@10']:>8.2f}" for label in labels)
+        lines.append(f"{row:<22}{report[labels[0]][row]['tasks']:>6}{cells}")
+    for label, figures in report.get("ablations", {}).items():
+        row = figures.get("ALL/dev", {})
+        per = " ".join(f"{k.split('/')[0][:6]}:{v['recall@5']:.2f}/{v['recall@10']:.2f}"
+                       for k, v in figures.items() if k != "ALL/dev")
+        lines.append(f"ablation {label:<26} ALL/dev {row.get('recall@5', 0):.3f} "
+                     f"{row.get('recall@10', 0):.3f}  {per}")
+    if "index (github)" in report:
+        lines.append(f"index (github): {report['index (github)']}")
+    for miss in report.get("misses", []):
+        lines.append(f"miss [{miss['spec']}/{miss['split']}] {miss['query']!r}: want "
+                     f"{miss['expect']}, got {miss['got']}")
+    return "\n".join(lines)
+
 
 if __name__ == "__main__":
     raise SystemExit(main())

@@ -12,6 +12,14 @@ from httpllm.cli import main
 SPEC = str(Path(__file__).resolve().parents[1] / "specs" / "petstore-3.0.yaml")
 
 
+@pytest.fixture(autouse=True)
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Each test its own cache folder (the user's is never touched)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("HTTPLLM_CACHE_DIR", str(folder))
+    return folder
+
+
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
     """Run `httpllm ...`; the exit status, stdout and stderr."""
     status = main(list(argv))
@@ -106,3 +114,62 @@ def test_lines_start_with_the_name_call_takes(capsys: pytest.CaptureFixture[str]
     assert name == "pulls_merge" and out.rstrip().endswith("(operationId pulls/merge)")
     status, _, _ = run(capsys, "call", str(spec), name, "--args", '{"n": 1}')
     assert status == 0
+
+
+def _no_compile(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Make the search command's compile record its calls and fail (an internal error)."""
+    import httpllm.cli.search as command
+
+    calls: list[str] = []
+
+    def refuse(args: object) -> object:
+        calls.append("compile")
+        raise RuntimeError("compiled")
+
+    monkeypatch.setattr(command, "compile_from", refuse)
+    return calls
+
+
+def test_second_search_reads_the_saved_index(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             cache: Path) -> None:
+    """The index of a document is saved in the cache: the next search of the same bytes
+    with the same flags answers the same without compiling; other flags compile again."""
+    status, first, _ = run(capsys, "search", SPEC, "remove a pet", "-k", "3")
+    assert status == 0 and (cache / "indexes").is_dir()
+    calls = _no_compile(monkeypatch)
+    assert run(capsys, "search", SPEC, "remove a pet", "-k", "3")[1] == first
+    assert run(capsys, "search", SPEC, "add a pet", "--json", "-k", "1")[0] == 0
+    assert calls == []
+    run(capsys, "search", SPEC, "remove a pet", "--provider", "claude")
+    assert calls == ["compile"]
+    run(capsys, "search", SPEC, "remove a pet", "--no-cache")
+    assert calls == ["compile", "compile"]
+
+
+def test_a_document_reading_other_files_compiles_each_time(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+        tmp_path: Path) -> None:
+    """A document that $refs another file is never answered from a saved index (a change
+    to the other file would not change the key)."""
+    (tmp_path / "pet.yaml").write_text("type: object\nproperties:\n  name: {type: string}\n",
+                                       encoding="utf-8")
+    spec = tmp_path / "api.yaml"
+    spec.write_text(
+        "openapi: 3.0.3\ninfo: {title: t, version: '1'}\npaths:\n  /pets:\n    post:\n"
+        "      operationId: createPet\n      summary: Create a pet\n      requestBody:\n"
+        "        content:\n          application/json:\n            schema:\n"
+        "              $ref: './pet.yaml'\n      responses:\n        '201': {description: ok}\n",
+        encoding="utf-8")
+    assert run(capsys, "search", str(spec), "create a pet")[1].startswith("createPet")
+    calls = _no_compile(monkeypatch)
+    run(capsys, "search", str(spec), "create a pet")
+    assert calls == ["compile"]
+
+
+def test_unknown_embedder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """--embedder with an unknown name exits 2 with one line naming the flag."""
+    status, out, err = run(capsys, "search", SPEC, "pets", "--ranker", "hybrid",
+                           "--embedder", "word2vec")
+    assert (status, out) == (2, "")
+    assert err.count("\n") == 1 and "--embedder" in err

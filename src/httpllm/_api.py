@@ -10,7 +10,7 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
@@ -33,6 +33,9 @@ from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
 from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
+
+if TYPE_CHECKING:
+    from httpllm.toolsets.search import SearchIndex
 
 __all__ = ["Application", "Warning", "compile"]
 
@@ -90,6 +93,8 @@ class Application:
     _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
     _search: list[Any] = field(default_factory=list, repr=False, compare=False)
     _code_surface: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _tags: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+    """The document's tag descriptions by tag name (what the search index reads)."""
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -282,7 +287,8 @@ class Application:
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query`` (a task in a user's words), best
         first; only those tagged ``tag`` when given. The index
-        (:class:`httpllm.toolsets.search.SearchIndex`) is built on the first search.
+        (:class:`httpllm.toolsets.search.SearchIndex`) is built on the first search, with
+        the defaults, unless :meth:`search_index` built one.
 
         Raises:
             MissingExtra: the ``search`` extra is not installed.
@@ -291,10 +297,30 @@ class Application:
 
         with self._lock:
             if not self._search:
-                self._search.append(SearchIndex(self.functions))
+                self._search.append(SearchIndex(self.functions, tags=self._tags))
         index: SearchIndex = self._search[0]
         return index.search(query, k, tag=tag)
 
+    def search_index(self, *, ranker: str | None = None, embedder: Any = None,
+                     cache: bool = True) -> SearchIndex:
+        """Build the search index with these options and keep it: :meth:`search` and the
+        search -> describe -> invoke trio use it from now on. ``embedder``: ``"builtin"``,
+        ``"fastembed:MODEL"``, an :class:`httpllm.toolsets.embedders.Embedder` or any
+        ``callable(list[str]) -> list[list[float]]`` (a user's OpenAI embeddings ...).
+
+        >>> app.search_index(embedder="fastembed:BAAI/bge-small-en-v1.5")  # doctest: +SKIP
+
+        Raises:
+            MissingExtra: the ``search`` extra, or the embedder's, is not installed.
+            ValueError: an unknown ranker or embedder.
+        """
+        from httpllm.toolsets.search import SearchIndex
+
+        index = SearchIndex(self.functions, ranker=ranker, embedder=embedder,
+                            tags=self._tags, cache=cache)
+        with self._lock:
+            self._search[:] = [index]
+        return index
 
     def code_tools(self, **kwargs: Any) -> Any:
         """Code mode (:func:`httpllm.codemode.code_mode`): two tools, ``search_docs`` (the
@@ -311,6 +337,14 @@ class Application:
         from httpllm.codemode import code_mode
 
         return code_mode(self, **kwargs)
+
+
+def _tag_descriptions(root: Any) -> dict[str, str]:
+    """The document's ``tags``: name -> description (strings only)."""
+    tags = root.get("tags") if isinstance(root, dict) else None
+    return {t["name"]: t.get("description") or "" for t in tags or ()
+            if isinstance(t, dict) and isinstance(t.get("name"), str)
+            and isinstance(t.get("description") or "", str)} if isinstance(tags, list) else {}
 
 
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
@@ -501,7 +535,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        functions=tuple(functions), errors=tuple(errors),
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
-                       _responses=responses, _later=[later])
+                       _responses=responses, _later=[later],
+                       _tags=_tag_descriptions(upgraded.root))
 
 
 def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:

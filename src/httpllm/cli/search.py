@@ -1,15 +1,33 @@
-"""``httpllm search``: the operations that best serve a task said in words."""
+"""``httpllm search``: the operations that best serve a task said in words.
+
+The search index of a document file is saved in the user's cache
+(:mod:`httpllm.toolsets._store`), keyed by the file's bytes, the command's compile flags,
+the ranker, the embedder and httpllm's version: the next search of the same document skips
+the compile and the embedding. A document that ``$ref``s other files is compiled every
+time (a change to the other file would not change the key).
+"""
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
+import re
 import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
 
-from httpllm._api import Application
 from httpllm.cli._common import SPEC_HELP, UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
+
+_KEYED_OUT = frozenset({"query", "k", "tag", "json", "handler", "command", "spec",
+                        "stdin_document"})
+"""Flags that do not change the index (the rest are in the saved index's key)."""
+
+_OTHER_FILE = re.compile(rb"""\$ref["']?\s*:\s*(?!["']?#)["']?[^\s"',}]""")
+"""A ``$ref`` whose value does not start with ``#``: the document reads another file."""
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -21,8 +39,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                       help="how many operations to print (default 10)")
     find.add_argument("--tag", default=None, help="only operations with this tag")
     find.add_argument("--ranker", choices=("auto", "bm25", "hybrid"), default=None,
-                      help="bm25 alone, or hybrid (BM25 + the sentence embeddings of the "
-                           "search-embed extra); default auto: hybrid when installed")
+                      help="bm25 alone, or hybrid (BM25 + sentence embeddings); default "
+                           "auto: hybrid when the search-embed extra is installed")
+    find.add_argument("--embedder", default=None, metavar="NAME",
+                      help="the hybrid ranker's model: 'builtin' (the search-embed extra's, "
+                           "the default) or 'fastembed:MODEL' (downloaded once by fastembed)")
+    find.add_argument("--no-cache", action="store_true",
+                      help="neither read nor save the index in the user's cache")
     find.add_argument("--json", action="store_true", help="print JSON")
     add_compile_options(find)
     find.set_defaults(handler=run)
@@ -38,24 +61,73 @@ def _positive(text: str) -> int:
     return number
 
 
-def _check_tag(app: Application, tag: str | None) -> None:
-    """``--tag`` names a tag of some operation, else a usage error listing the tags."""
-    tags = sorted({t for f in app.functions for t in f.tags})
-    if tag is None or tag in tags:
+def _check_tag(functions: Sequence[Any], tag: str | None) -> None:
+    """``--tag`` names a tag of some operation (case aside, as the search reads it), else
+    a usage error listing the tags."""
+    tags = sorted({t for f in functions for t in f.tags})
+    if tag is None or tag.casefold() in {t.casefold() for t in tags}:
         return
     shown = ", ".join(tags[:30]) + (f" ... ({len(tags)} in all)" if len(tags) > 30 else "")
     raise UsageError(f"--tag {tag}: no operation has the tag {tag!r} (tags: "
                      f"{shown or 'none'})")
 
 
+def _saved_key(args: argparse.Namespace) -> str | None:
+    """The saved index's key for this command, or ``None`` when it must compile: the
+    document is standard input or not a local file, it reads other files, or the user
+    said ``--no-cache``."""
+    from httpllm import __version__
+    from httpllm.toolsets import _store
+
+    if args.no_cache or args.spec == "-" or _store.directory() is None:
+        return None
+    try:
+        data = Path(args.spec).read_bytes()
+    except OSError:
+        return None  # compile says why
+    if _OTHER_FILE.search(data):
+        return None
+    flags = {k: v for k, v in sorted(vars(args).items()) if k not in _KEYED_OUT}
+    digest = hashlib.sha256(data)
+    digest.update(json.dumps([__version__, repr(flags)]).encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _index(args: argparse.Namespace) -> Any:
+    """The search index: the saved one when there, else built (and saved)."""
+    from httpllm.errors import MissingExtra
+    from httpllm.toolsets import _store
+    from httpllm.toolsets.search import SearchIndex
+
+    key = _saved_key(args)
+    folder = _store.folder(key) if key else None
+    if folder is not None:
+        try:
+            saved = SearchIndex.load(folder, embedder=args.embedder)
+        except MissingExtra:  # saved by a ranker that is no longer installed
+            saved = None
+        if saved is not None:
+            return saved
+    app = compile_from(args)
+    index = app.search_index(ranker=args.ranker, embedder=args.embedder,
+                             cache=not args.no_cache)
+    if key:
+        if index.embedder is not None:
+            index.vectors()
+        _store.save_folder(key, index.save)
+    return index
+
+
 def run(args: argparse.Namespace) -> int:
-    from httpllm.toolsets.search import SearchIndex, one_line
+    from httpllm.toolsets.search import one_line
 
     if not args.query.strip():
         raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
-    app = compile_from(args)
-    _check_tag(app, args.tag)
-    index = SearchIndex(app.functions, ranker=args.ranker)
+    try:
+        index = _index(args)
+    except ValueError as exc:  # an unknown --embedder
+        raise UsageError(f"--embedder: {exc}") from None
+    _check_tag(index.functions, args.tag)
     found = index.search(args.query, args.k, tag=args.tag)
     if not found:
         print(f"httpllm: no operation matches {args.query!r}"

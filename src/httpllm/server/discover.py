@@ -9,9 +9,12 @@ credentialed, forwarded and cut to the answer budget exactly as a listed tool's 
 
 from __future__ import annotations
 
+import contextlib
 import json
+import threading
 from typing import Any
 
+from httpllm.errors import HttpllmError
 from httpllm.records import Function
 from httpllm.server.tools import Answer, Call, Handler, ServedTool
 
@@ -54,6 +57,13 @@ def _invoked(function: Function) -> Handler:
     return handler
 
 
+def _build_index(app: Any) -> None:
+    """Build ``app``'s search index; a failure (a missing extra) is left to the first
+    search, which raises it again where the client sees it."""
+    with contextlib.suppress(HttpllmError):
+        app.search("list", 1)
+
+
 def discover_tools(app: Any, *, k: int = 10, api: str = "the API") -> list[ServedTool]:
     """The trio as the server's tool set: pass it as ``mcp_server(app, tools=...)``.
 
@@ -62,12 +72,20 @@ def discover_tools(app: Any, *, k: int = 10, api: str = "the API") -> list[Serve
         k: how many operations a search returns.
         api: how the tools name the API.
 
+    The search index is built once for the server's life, starting here, in a thread.
+
     Raises:
         MissingExtra: the ``search`` extra is not installed.
     """
     from httpllm.toolsets.discover import INVOKE, discover
 
     discovery = discover(app, k=k, api=api)
+    # The index (and, with an embedder, every operation's vector: read from the user's
+    # cache, else computed and stored there) is built once, from the start, beside the
+    # server: a client's first search waits for it rather than starting it, and the
+    # server answers `initialize` meanwhile (embedding a large API cold takes seconds).
+    threading.Thread(target=_build_index, args=(app,), name="httpllm-search-index",
+                     daemon=True).start()
     served = []
     for function, (tool, _) in zip(discovery.functions, discovery.pairs(), strict=True):
         handler = _invoked(function) if function.name == INVOKE else _answered(

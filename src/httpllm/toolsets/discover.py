@@ -86,10 +86,16 @@ def trio(tags: Sequence[str], api: str = "the API") -> tuple[Function, Function,
     if 0 < len(tags) <= TAG_ENUM_MAX:
         tag = {**tag, "enum": sorted(tags)}
     search = _function(SEARCH, (
-        f"Search the operations of {api} by what you want to do, in words (\"merge a "
-        "pull request\"). Returns the best operations' names with one line each; call "
-        f"{DESCRIBE} for their parameters."), {
-        "query": {"type": "string", "minLength": 1, "description": "the task, in words"},
+        f"Find the operations of {api} that do a task. Write the query as the API's "
+        "documentation would: a verb and the thing it acts on, in the API's own nouns "
+        "(\"merge pull request\", \"list invoices of a customer\"), not a whole "
+        "sentence. Returns the ten best operations, best first, each with its method, "
+        "path and a one-line summary: choose among them, then call "
+        f"{DESCRIBE} for their parameters. If none fits, search again with other words "
+        "(a synonym, the resource's name in this API, a broader or narrower term) or "
+        "with a tag."), {
+        "query": {"type": "string", "minLength": 1,
+                  "description": "a verb and the thing it acts on, in the API's words"},
         "tag": tag}, ["query"])
     describe = _function(DESCRIBE, (
         f"The full parameter schemas of operations named by {SEARCH}, to call them with "

@@ -1,27 +1,27 @@
-"""Find the functions that serve a task said in a user's words: a BM25 index (``bm25s``)
-over each function's name, summary, description, tags, path words and parameter names.
+"""Find the functions that serve a task said in a user's words: BM25 (``bm25s``) over what
+every description carries, fused with a sentence-embedding ranking when one is installed.
 
-Plain BM25 over an operation's own text misses what users say ("PR", "chargeback",
-"snippet" never appear in GitHub's or Stripe's descriptions). The index therefore keeps
-one BM25 per field and adds their scores with :data:`FIELD_WEIGHTS` (the name and the path
-say what an operation is; a long description mostly says how), splits ``camelCase``,
-``snake_case`` and ``kebab-case`` words and stems them (Snowball, so ``repositories`` and
-``repository`` meet), translates the user's words with the field's synonyms
-(:mod:`httpllm.toolsets._vocabulary`; a translated word still counts, less), matches the
-query's verb to the action the method and path express (``GET /things`` lists,
-``POST /things`` creates, ``DELETE /things/{id}`` deletes), and prefers current and less
-nested operations between equals. ``benchmarks/search_recall.py`` measures what each part
-brings on 358 tasks.
+The index keeps one BM25 per field of each function and adds their scores with
+:data:`FIELD_WEIGHTS`: its name and operationId, its path's nouns, its summary (the
+description's first paragraph), the rest of its description, its tags and their
+descriptions, its parameters' names, enum values and descriptions, and its success
+response's field names. Words are split at ``camelCase``, ``snake_case`` and
+``kebab-case`` and stemmed (Snowball, so ``repositories`` and ``repository`` meet). The
+query's verb is matched to the action the method and path express (:data:`VERBS`: an
+English verb's REST action, ``GET /things`` lists, ``POST /things`` creates,
+``DELETE /things/{id}`` deletes; a question reads), and current, less nested operations
+come first between equals. No table of any API's or domain's vocabulary: what bridges a
+user's words to a description's is the embedding model.
 
-With the ``search-embed`` extra installed, the ranker is *hybrid*: a small sentence-embedding
-model (all-MiniLM-L6-v2, :mod:`httpllm.toolsets._embed`: int8 weights shipped inside a
-registry package, run by numpy, no network, no torch) ranks the functions by meaning too,
-and reciprocal-rank fusion merges its ranking with BM25's, which reaches tasks that share
-no word (and no synonym) with the operation. The functions are embedded on the first
-search and kept with the index (about 0.6 ms of CPU a word piece: 20 s for GitHub's 1,223
-operations). Without the
-extra, or with ``ranker="bm25"`` (``HTTPLLM_SEARCH_RANKER=bm25``), BM25 ranks alone;
-:attr:`SearchIndex.ranker` says which one did.
+With an embedder (:mod:`httpllm.toolsets.embedders`: the built-in model of the
+``search-embed`` extra, a fastembed model, or any callable) the ranker is *hybrid*: the
+functions are ranked by the cosine of their embedded summary to the query's too, and
+reciprocal-rank fusion merges both rankings, which reaches tasks that share no word with
+the operation. The functions' vectors are computed once per machine: they are kept in the
+user's cache (:mod:`httpllm.toolsets._store`), keyed by the texts embedded and the model.
+Without an embedder, or with ``ranker="bm25"`` (``HTTPLLM_SEARCH_RANKER=bm25``), BM25
+ranks alone; :attr:`SearchIndex.ranker` says which one did.
+``benchmarks/search_recall.py`` measures each part on the tasks of ten APIs.
 
 Needs the ``search`` extra (``pip install "httpllm[search]"``: ``bm25s`` and ``PyStemmer``).
 """
@@ -31,21 +31,26 @@ from __future__ import annotations
 import os
 import re
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from httpllm._types import Schema
 from httpllm.errors import MissingExtra
 from httpllm.records import Function
-from httpllm.toolsets._vocabulary import INTENTS, SYNONYMS
 
 if TYPE_CHECKING:
     import numpy as np
 
-__all__ = ["FIELD_WEIGHTS", "RANKERS", "SearchIndex", "action", "one_line", "words"]
+    from httpllm.toolsets.embedders import Embedder
+
+__all__ = ["FIELD_WEIGHTS", "RANKERS", "SearchIndex", "VERBS", "action", "meaning", "one_line",
+           "words"]
 
 RANKERS = ("auto", "bm25", "hybrid")
-"""``auto`` is ``hybrid`` when the ``search-embed`` extra is installed, ``bm25`` otherwise."""
+"""``auto`` is ``hybrid`` when an embedder is given or the ``search-embed`` extra is
+installed, ``bm25`` otherwise."""
 
 RANKER_VARIABLE = "HTTPLLM_SEARCH_RANKER"
 """The environment variable that picks the ranker when the caller does not."""
@@ -57,18 +62,37 @@ FIELD_WEIGHTS: dict[str, float] = {
     "tags": 0.5,
     "description": 0.6,
     "parameters": 0.2,
+    "parameter_descriptions": 0.2,
+    "responses": 0.3,
 }
 """How much each field's BM25 score counts: the summary says what an operation does in a
-sentence, the name and path say it in identifiers (tuned on the dev half of the tasks)."""
+sentence, the name and path say it in identifiers; the parameters' and the response's
+words find "the org's base currency" in ``GET /Organisation``'s answer. Chosen on the
+``dev`` tasks of ten APIs (``benchmarks/README.md``); every field but the summary moves
+their recall by a task or two."""
 
 BM25_PARAMETERS: dict[str, float] = {"k1": 1.5, "b": 0.75}
 """bm25s's defaults (Lucene's BM25)."""
 
-SYNONYM_WEIGHT = 1.0
-"""How much the words a synonym brings count beside the query's own."""
+VERBS: dict[str, tuple[str, ...]] = {
+    "delete": ("delete", "remove", "destroy", "erase", "discard", "wipe", "purge", "drop",
+               "unassign", "deregister", "unregister"),
+    "create": ("create", "add", "make", "new", "register", "insert", "generate", "open",
+               "issue", "start", "invite", "upload", "submit"),
+    "update": ("update", "change", "edit", "modify", "rename", "set", "move", "replace",
+               "adjust", "toggle", "enable", "disable"),
+    "list": ("list", "all", "every", "browse", "enumerate"),
+    "get": ("get", "fetch", "read", "show", "view", "retrieve", "see", "look", "what",
+            "which", "how", "who", "whats", "is", "are", "does", "do", "check", "download",
+            "find"),
+}
+"""English verbs (and question words) by the REST action they ask for; the query's first
+such word is its intent (``"remove a pet"``: delete). ``get`` (a question, a read) is met
+by reading one thing or listing. General English, not any API's vocabulary.
 
-TRANSLATED_WEIGHT = 0.3
-"""How much a word of the query counts when a synonym translates it."""
+Source: RFC 9110 section 9.3 (method semantics)."""
+
+_INTENT = {word: act for act, verbs in VERBS.items() for word in verbs}
 
 DEPRECATED_PENALTY = 0.2
 """How much less a deprecated operation scores (its replacement is the better answer)."""
@@ -77,36 +101,36 @@ DEPTH_PENALTY = 0.05
 """How much less each path segment makes an operation score: between equals, the general
 operation (``GET /balance_transactions``) before the nested one (``.../{id}/...``)."""
 
-ACTION_BOOST = 0.5
-"""How much more a function scores when its action is the one the query's verb asks for."""
+ACTION_BOOST = 1.0
+"""How much more a function's BM25 score counts when its action is the one the query's
+verb asks for."""
 
 RRF_K = 10
 """Reciprocal-rank fusion's constant: a function at rank ``r`` (0-based) of a ranking earns
 ``weight / (RRF_K + r)`` (Cormack, Clarke and Buettcher, SIGIR 2009)."""
 
 EMBEDDING_WEIGHT = 1.0
-"""How much the embedding's ranking counts beside BM25's in the fusion.
-
-The fusion's constants (this, :data:`RRF_K`, :data:`INTENT_SIMILARITY`) were chosen on the
-dev half with BM25 *without* :data:`~httpllm.toolsets._vocabulary.SYNONYMS`: the table was
-written while reading the dev tasks, so with it BM25 looks better on dev than on new
-wording, and dev would ask for less of the embedding than new wording needs (with the
-table, dev picks weight 0.5, which loses 0.09 on the fresh split). Equal weights tied with
-RRF 20 at weight 1.5 or 2; ``benchmarks/README.md`` has the grid."""
+"""How much the embedding's ranking counts beside BM25's in the fusion."""
 
 INTENT_SIMILARITY = 0.05
 """Added to a function's cosine similarity when its action is the one the query's verb
-asks for (the model tells "delete a repository" from "list repositories" poorly)."""
+asks for (a sentence model tells "delete a repository" from "list repositories" poorly)."""
 
-MIN_SIMILARITY = 0.3
+SAVED_FORMAT = 1
+"""The format of a saved index (:meth:`SearchIndex.save`)."""
+
+MIN_SIMILARITY = 0.2
 """Least cosine similarity for a function that shares no word with the query to be
-returned by the hybrid ranker (below it, the model says the two are unrelated)."""
+returned by the hybrid ranker (below it, the model finds the two unrelated)."""
 
 _RUN = re.compile(r"[^\W_]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
 _PARAMETER = re.compile(r"^\{.*\}$")
 _HTML_TAG = re.compile(r"</?[A-Za-z][^<>]*>")
 """An HTML tag in a description (CommonMark allows them; Stripe's summaries are ``<p>``)."""
+
+SCHEMA_WORDS = 200
+"""Most property names, enum values and descriptions taken from one schema."""
 
 
 def words(text: str) -> list[str]:
@@ -141,95 +165,160 @@ def action(function: Function) -> str:
             "put": "update", "patch": "update", "delete": "delete"}.get(function.method, "")
 
 
-def _texts(function: Function) -> dict[str, str]:
+def meaning(function: Function) -> str:
+    """The text the embedding model reads for one function: its summary and its path's
+    nouns, ``"Merge a pull request (repos pulls merge)"``. On the ``dev`` tasks it ranks as
+    well as the summary with the description's first sentence, at a third of the word
+    pieces (so of the time to embed a document), and better than the summary alone, with
+    the method and path, the tags or the name's words."""
+    summary = _HTML_TAG.sub("", function.description).partition("\n\n")[0].strip()
+    nouns = " ".join(words(" ".join(s for s in function.path.split("/")
+                                    if s and not _PARAMETER.match(s))))
+    return f"{summary} ({nouns})" if nouns else summary
+
+
+def _schema_words(schema: Any) -> tuple[list[str], list[str]]:
+    """The property names and string enum values (first list) and the descriptions (second)
+    of ``schema``, its items and its combined schemas, two levels of properties deep,
+    :data:`SCHEMA_WORDS` of each at most (an iterative walk: schemas may be recursive)."""
+    names: list[str] = []
+    descriptions: list[str] = []
+    stack: list[tuple[Any, int]] = [(schema, 0)]
+    seen: set[int] = set()
+    while stack and len(names) < SCHEMA_WORDS:
+        node, depth = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen or depth > 2:
+            continue
+        seen.add(id(node))
+        for key in ("allOf", "anyOf", "oneOf"):
+            members = node.get(key)
+            if isinstance(members, list):
+                stack.extend((m, depth) for m in members)
+        stack.append((node.get("items"), depth))
+        enum = node.get("enum")
+        if isinstance(enum, list):
+            names.extend(e for e in enum[:30] if isinstance(e, str))
+        properties = node.get("properties")
+        if isinstance(properties, dict):
+            for name, sub in properties.items():
+                names.append(str(name))
+                if isinstance(sub, dict) and isinstance(sub.get("description"), str) \
+                        and len(descriptions) < SCHEMA_WORDS:
+                    descriptions.append(sub["description"][:200])
+                stack.append((sub, depth + 1))
+    return names, descriptions
+
+
+def _texts(function: Function, tags: Mapping[str, str]) -> dict[str, str]:
     """The text of each field of :data:`FIELD_WEIGHTS` for one function."""
     summary, _, description = _HTML_TAG.sub("", function.description).partition("\n\n")
-    segments = [s for s in function.path.split("/") if s]
-    names = [a.wire_name for a in function.arguments if a.location != "body"]
-    body = next((a.schema for a in function.arguments if a.location == "body"), None)
-    if isinstance(body, dict) and isinstance(body.get("properties"), dict):
-        names.extend(body["properties"])
+    names: list[str] = []
+    descriptions: list[str] = []
+    for argument in function.arguments:
+        schema: Schema = argument.schema if isinstance(argument.schema, dict) else {}
+        if argument.location == "body":
+            found, said = _schema_words(schema)
+            names.extend(found)
+            descriptions.extend(said)
+            continue
+        names.append(argument.wire_name)
+        names.extend(_schema_words({"enum": schema.get("enum")})[0])
+        if isinstance(schema.get("description"), str):
+            descriptions.append(schema["description"][:200])
     return {
         "name": f"{function.name} {function.operation_id or ''}",
-        "path": " ".join(segments),
+        "path": " ".join(s for s in function.path.split("/") if s and not _PARAMETER.match(s)),
         "summary": summary,
-        "tags": " ".join(function.tags),
+        "tags": " ".join([*function.tags, *(tags.get(t, "") for t in function.tags)]),
         "description": description,
         "parameters": " ".join(names),
+        "parameter_descriptions": " ".join(descriptions),
+        "responses": " ".join(_schema_words(_output(function))[0]),
     }
+
+
+def _output(function: Function) -> Schema | None:
+    """The function's success response schema; ``None`` when it has none or it cannot be
+    computed (the search never fails for a response it cannot read)."""
+    try:
+        return function.output
+    except Exception:  # an output computed lazily must not sink the index
+        return None
 
 
 @dataclass(frozen=True, slots=True)
 class _Query:
-    own: list[str]
-    synonyms: list[str]
-    translated: list[str]
-    intents: list[str]
+    tokens: list[str]
+    intent: str | None
 
 
-def _meaning(function: Function) -> str:
-    """The text the embedding model reads for one function: its summary, method and path
-    (on the dev half, adding the tags, the description's first sentence or the whole
-    description ranks worse; the path's words alone no better)."""
-    summary = _HTML_TAG.sub("", function.description).partition("\n\n")[0].strip()
-    return f"{summary}. {function.method.upper()} {function.path}"
-
-
-def _ranker(ranker: str | None) -> Literal["bm25", "hybrid"]:
+def _ranker(ranker: str | None, embedder: object) -> Literal["bm25", "hybrid"]:
     """The ranker that ``ranker`` (or :data:`RANKER_VARIABLE`, or ``auto``) asks for.
 
     Raises:
         ValueError: not one of :data:`RANKERS`.
     """
-    from httpllm.toolsets import _embed
+    from httpllm.toolsets import embedders
 
     chosen = ranker or os.environ.get(RANKER_VARIABLE) or "auto"
     if chosen not in RANKERS:
         raise ValueError(f"expected a search ranker among {', '.join(RANKERS)}, got {chosen!r}")
     if chosen == "auto":
-        return "hybrid" if _embed.available() else "bm25"
+        return "hybrid" if embedder is not None or embedders.available() else "bm25"
     return "hybrid" if chosen == "hybrid" else "bm25"
 
 
 class SearchIndex:
     """A BM25 index of functions, one per field, searched with :meth:`search`; with the
-    hybrid ranker, also the functions' sentence embeddings (computed on the first search).
+    hybrid ranker, also the functions' sentence embeddings (read from the cache, else
+    computed on the first search and stored).
 
     >>> index = SearchIndex(app.functions)  # doctest: +SKIP
     >>> [f.name for f in index.search("merge a PR", k=3)]  # doctest: +SKIP
-    ['pulls_merge', 'pulls_merge-async', 'pulls_check-if-merged']
+    ['pulls_merge', 'pulls_check-if-merged', 'pulls_merge-async']
 
     Args:
         functions: the functions to index (an application's ``functions``).
         ranker: ``auto`` (the default, unless :data:`RANKER_VARIABLE` says otherwise),
             ``bm25`` or ``hybrid``; :attr:`ranker` holds the one chosen.
+        embedder: what embeds texts for the hybrid ranker: an
+            :class:`~httpllm.toolsets.embedders.Embedder`, a callable
+            ``(list[str]) -> list[list[float]]``, ``"builtin"`` or ``"fastembed:MODEL"``
+            (see :func:`httpllm.toolsets.embedders.resolve`); default: the built-in model.
+        tags: the document's tag descriptions by tag name (``tags`` of the document).
+        cache: whether the functions' vectors are read from and kept in the user's cache
+            (:mod:`httpllm.toolsets._store`).
 
     Raises:
         MissingExtra: ``bm25s`` or ``PyStemmer`` is not installed (the ``search`` extra),
-            or ``ranker="hybrid"`` without the ``search-embed`` extra.
-        ValueError: ``ranker`` is not one of :data:`RANKERS`.
+            or the hybrid ranker is asked for without an embedder or the ``search-embed``
+            extra.
+        ValueError: ``ranker`` is not one of :data:`RANKERS`, or ``embedder`` is no embedder.
     """
 
-    def __init__(self, functions: Sequence[Function], *, ranker: str | None = None) -> None:
+    def __init__(self, functions: Sequence[Function], *, ranker: str | None = None,
+                 embedder: Any = None, tags: Mapping[str, str] | None = None,
+                 cache: bool = True, _fields: dict[str, Any] | None = None) -> None:
         bm25s, stemmer, np = _libraries()
-        self.ranker = _ranker(ranker)
+        self.ranker = _ranker(ranker, embedder)
+        self.embedder: Embedder | None = None
         if self.ranker == "hybrid":
-            from httpllm.toolsets import _embed
+            from httpllm.toolsets import embedders
 
-            _embed._load()
+            self.embedder = embedders.resolve(embedder)
         self.functions = tuple(functions)
-        self._embeddings: list[Any] = []
+        self.cache = cache
+        self._np = np
+        self._vectors: list[Any] = []
         self._embedding = threading.Lock()
         self._stem: Callable[[str], str] = stemmer.stemWord
         self._stemming = threading.Lock()  # a PyStemmer stemmer is not thread-safe
         self._stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN_PLUS)
-        self._synonyms = {tuple(self._tokens(k, stop=False)): self._tokens(v)
-                          for k, v in SYNONYMS.items()}
-        self._longest = max((len(k) for k in self._synonyms), default=0)
-        texts = [_texts(f) for f in self.functions]
-        self._fields = {field: self._bm25(bm25s, [self._tokens(t[field]) for t in texts])
-                        for field in FIELD_WEIGHTS}
-        self._np = np
+        if _fields is None:
+            texts = [_texts(f, tags or {}) for f in self.functions]
+            _fields = {field: self._bm25(bm25s, [self._tokens(t[field]) for t in texts])
+                       for field in FIELD_WEIGHTS}
+        self._fields = _fields
         self._actions = np.array([action(f) for f in self.functions])
         depth = np.array([f.path.count("/") for f in self.functions], dtype="float32")
         deprecated = np.array([f.deprecated for f in self.functions], dtype="float32")
@@ -245,70 +334,69 @@ class SearchIndex:
         index.index(corpus, show_progress=False)
         return index
 
-    def _tokens(self, text: str, *, stop: bool = True) -> list[str]:
-        """Stemmed words of ``text``, stop words left out unless ``stop`` is false."""
-        return [self._stem(w) for w in words(text) if not (stop and w in self._stopwords)]
+    def _tokens(self, text: str) -> list[str]:
+        """Stemmed words of ``text``, stop words left out."""
+        return [self._stem(w) for w in words(text) if w not in self._stopwords]
 
     def _query(self, text: str) -> _Query:
-        """The query's own words, the words its synonyms bring, and its verb's action.
-
-        A word a synonym translates counts only :data:`TRANSLATED_WEIGHT` among the own
-        words ("PR" is also a word of GitHub's "fork-pr" settings): the synonym says what
-        the user meant.
-        """
+        """The query's stemmed words and its intent (:data:`VERBS`)."""
         said = words(text)
         with self._stemming:
-            raw = [self._stem(w) for w in said]
-        covered: set[int] = set()
-        synonyms: list[str] = []
-        for size in range(self._longest, 0, -1):
-            for at in range(len(raw) - size + 1):
-                found = self._synonyms.get(tuple(raw[at:at + size]))
-                if found is not None:
-                    synonyms.extend(found)
-                    covered.update(range(at, at + size))
-        own = [t for i, (t, w) in enumerate(zip(raw, said, strict=True))
-               if w not in self._stopwords and i not in covered]
-        translated = [raw[i] for i in sorted(covered) if said[i] not in self._stopwords]
-        intents = [INTENTS[w] for w in said if w in INTENTS]
-        return _Query(own=own, synonyms=list(dict.fromkeys(synonyms)), translated=translated,
-                      intents=intents[:1])
+            tokens = [self._stem(w) for w in said if w not in self._stopwords]
+        intent = next((_INTENT[w] for w in said if w in _INTENT), None)
+        return _Query(tokens=tokens, intent=intent)
+
+    def _intended(self, parsed: _Query) -> np.ndarray[Any, Any]:
+        """1 for each function whose action the query's intent asks for, else 0."""
+        wanted = {"get": ("get", "list")}.get(parsed.intent or "", (parsed.intent,))
+        out: np.ndarray[Any, Any] = self._np.isin(self._actions, wanted).astype("float32")
+        return out
 
     def scores(self, query: str) -> np.ndarray[Any, Any]:
-        """Each function's score for ``query`` (higher is better), in index order."""
+        """Each function's BM25 score for ``query`` (higher is better), in index order."""
         parsed = self._query(query)
         total = self._np.zeros(len(self.functions), dtype="float32")
-        for tokens, weight in ((parsed.own, 1.0), (parsed.synonyms, SYNONYM_WEIGHT),
-                               (parsed.translated, TRANSLATED_WEIGHT)):
-            if not tokens:
-                continue
-            for field, field_weight in FIELD_WEIGHTS.items():
+        if parsed.tokens:
+            for field, weight in FIELD_WEIGHTS.items():
                 if self._fields.get(field) is not None:
-                    total += weight * field_weight * self._fields[field].get_scores(tokens)
+                    total += weight * self._fields[field].get_scores(parsed.tokens)
         total *= 1.0 + ACTION_BOOST * self._intended(parsed)
         out: np.ndarray[Any, Any] = total * self._prior
         return out
 
-    def similarities(self, query: str) -> np.ndarray[Any, Any]:
-        """Each function's cosine similarity to ``query`` by the embedding model, in index
-        order (the functions are embedded on the first call).
+    def vectors(self) -> np.ndarray[Any, Any]:
+        """The functions' embeddings, ``(len(functions), dimensions)``, in index order: read
+        from the cache when there, else computed (and stored) on the first call.
 
         Raises:
-            MissingExtra: the ``search-embed`` extra is not installed.
+            MissingExtra: the ranker is not hybrid (no embedder).
         """
-        from httpllm.toolsets import _embed
+        from httpllm.toolsets import _store
 
+        if self.embedder is None:
+            raise MissingExtra("this search index has no embedder (ranker='bm25')")
         with self._embedding:
-            if not self._embeddings:
-                self._embeddings.append(_embed.embed([_meaning(f) for f in self.functions]))
-        out: np.ndarray[Any, Any] = self._embeddings[0] @ _embed.embed([query])[0]
+            if not self._vectors:
+                texts = [meaning(f) for f in self.functions]
+                name = self.embedder.name
+                key = _store.key(name, texts) if self.cache and name else ""
+                found = _store.read(key, len(texts)) if key else None
+                if found is None:
+                    found = self.embedder.embed(texts)
+                    if key:
+                        _store.write(key, found, name)
+                self._vectors.append(found)
+        out: np.ndarray[Any, Any] = self._vectors[0]
         return out
 
-    def _intended(self, parsed: _Query) -> np.ndarray[Any, Any]:
-        """1 for each function whose action the query's verb asks for, else 0."""
-        wanted = parsed.intents[0] if parsed.intents else None
-        out: np.ndarray[Any, Any] = (self._actions == wanted).astype("float32")
-        return out
+    def similarities(self, query: str) -> np.ndarray[Any, Any]:
+        """Each function's cosine similarity to ``query`` by the embedder, in index order."""
+        vectors = self.vectors()
+        if self.embedder is None or not len(self.functions):
+            out: np.ndarray[Any, Any] = self._np.zeros(len(self.functions), dtype="float32")
+            return out
+        similarity: np.ndarray[Any, Any] = vectors @ self.embedder.embed([query])[0]
+        return similarity
 
     def fused(self, query: str) -> np.ndarray[Any, Any]:
         """Each function's hybrid score for ``query``: reciprocal-rank fusion of BM25's
@@ -331,20 +419,109 @@ class SearchIndex:
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query``, best first; only those tagged
         ``tag`` (case-insensitive) when given. With BM25 alone, functions that share no
-        word with the query (or its synonyms) are never returned; the hybrid ranker also
-        returns those the model finds alike (:data:`MIN_SIMILARITY`). The list may be
-        shorter than ``k``."""
+        word with the query are never returned; the hybrid ranker also returns those the
+        model finds alike (:data:`MIN_SIMILARITY`). The list may be shorter than ``k``."""
         if k <= 0 or not self.functions or not words(query):
             return []
         scores = self.fused(query) if self.ranker == "hybrid" else self.scores(query)
         wanted = None if tag is None else tag.casefold()
         out: list[Function] = []
-        for i in self._np.argsort(-scores, kind="stable"):
+        for i in _descending(self._np, scores):
             if scores[i] <= 0 or len(out) == k:
                 break
             if wanted is None or wanted in (t.casefold() for t in self.functions[i].tags):
                 out.append(self.functions[i])
         return out
+
+
+    def save(self, folder: Path) -> None:
+        """Write the index into ``folder`` (an empty folder): the functions' names, methods,
+        paths, one-line summaries and tags (``functions.json``), each field's BM25 (bm25s'
+        own ``save``: JSON and ``.npy`` files) and, for the hybrid ranker, the vectors
+        (``vectors.npy``). :meth:`load` reads it back without the document.
+
+        Raises:
+            OSError: the folder cannot be written.
+        """
+        import json
+
+        records = [{"name": f.name, "operationId": f.operation_id, "method": f.method,
+                    "path": f.path, "summary": one_line(f), "tags": list(f.tags),
+                    "deprecated": f.deprecated} for f in self.functions]
+        (folder / "functions.json").write_text(json.dumps({
+            "format": SAVED_FORMAT, "ranker": self.ranker,
+            "embedder": self.embedder.name if self.embedder is not None else "",
+            "functions": records}), encoding="utf-8")
+        for field, index in self._fields.items():
+            if index is not None:
+                index.save(str(folder / field), show_progress=False)
+        if self.embedder is not None:
+            self._np.save(folder / "vectors.npy", self.vectors(), allow_pickle=False)
+
+    @classmethod
+    def load(cls, folder: Path, *, embedder: Any = None) -> SearchIndex | None:
+        """The index :meth:`save` wrote into ``folder``, its functions standing for the
+        document's (name, operationId, method, path, one-line summary and tags only: for
+        showing results, not for calling); ``None`` when the folder is not a complete,
+        well-formed saved index (nothing in it is run: JSON and ``.npy`` read without
+        pickle), or was saved with another embedder than ``embedder``.
+
+        Raises:
+            MissingExtra: as :class:`SearchIndex`.
+        """
+        import json
+
+        from httpllm.toolsets import _store
+
+        bm25s, _, _ = _libraries()
+        try:
+            saved = json.loads((folder / "functions.json").read_text(encoding="utf-8"))
+            functions = tuple(_stand_in(r) for r in saved["functions"])
+            fields = {field: (bm25s.BM25.load(str(folder / field), show_progress=False,
+                                              allow_pickle=False)
+                              if (folder / field).is_dir() else None)
+                      for field in FIELD_WEIGHTS}
+        except Exception:  # any unreadable saved index is a miss
+            return None
+        if saved.get("format") != SAVED_FORMAT or saved.get("ranker") not in RANKERS or any(
+                f is not None and f.scores.get("num_docs") != len(functions)
+                for f in fields.values()):
+            return None
+        index = cls(functions, ranker=saved.get("ranker"), embedder=embedder,
+                    cache=False, _fields=fields)
+        name = index.embedder.name if index.embedder is not None else ""
+        if name != saved.get("embedder"):
+            return None
+        if index.embedder is not None:
+            vectors = _store.load_matrix(folder / "vectors.npy", len(functions))
+            if vectors is None:
+                return None
+            index._vectors.append(vectors)
+        return index
+
+
+def _stand_in(record: Mapping[str, Any]) -> Function:
+    """A function standing for a saved one in search results (no parameters)."""
+    def text(key: str) -> str:
+        value = record.get(key)
+        if not isinstance(value, str):
+            raise ValueError(f"expected a string {key}")
+        return value
+
+    tags = record.get("tags")
+    if not isinstance(tags, list) or not all(isinstance(t, str) for t in tags):
+        raise ValueError("expected a list of tags")
+    operation_id = record.get("operationId")
+    return Function(name=text("name"), description=text("summary"), parameters={},
+                    method=text("method"), path=text("path"),
+                    operation_id=operation_id if isinstance(operation_id, str) else None,
+                    tags=tuple(tags), deprecated=record.get("deprecated") is True,
+                    arguments=(), schema={})
+
+
+def _descending(numpy: Any, scores: Any) -> Iterator[int]:
+    """Indexes of ``scores`` from the highest, ties in index order."""
+    yield from (int(i) for i in numpy.argsort(-scores, kind="stable"))
 
 
 def _libraries() -> tuple[Any, Any, Any]:

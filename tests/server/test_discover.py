@@ -1,0 +1,33 @@
+"""httpllm.server.discover: `--mode discover` builds the search index once, from the start."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+
+import httpllm
+from httpllm.server.discover import discover_tools
+
+pytest.importorskip("mcp")
+pytest.importorskip("bm25s")
+
+SPEC = Path(__file__).resolve().parents[2] / "specs" / "petstore-3.0.yaml"
+
+
+def test_index_is_built_once_from_the_start(monkeypatch: pytest.MonkeyPatch,
+                                            tmp_path: Path) -> None:
+    """The served trio starts building the application's search index at once, in a
+    thread; the trio's searches use that one index."""
+    monkeypatch.setenv("HTTPLLM_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("HTTPLLM_SEARCH_RANKER", "bm25")
+    app = httpllm.compile(SPEC, "mcp")
+    tools = discover_tools(app)
+    builder = next(t for t in threading.enumerate() if t.name == "httpllm-search-index")
+    builder.join(timeout=60)
+    assert len(app._search) == 1
+    index = app._search[0]
+    assert tools[0].tool["name"] == "search_operations"
+    assert app.search("remove a pet", 1)[0].name == "deletePet"
+    assert app._search == [index]
