@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import add_compile_options, compile_from
+from httpllm.cli._common import add_compile_options, at_least, compile_from
 from httpllm.errors import HttpllmError
 
 __all__ = ["register"]
@@ -65,6 +65,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             "list (needs the search extra)")
     serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
+    serve.add_argument("--max-page-bytes", type=at_least(0), default=None, metavar="BYTES",
+                       help="list the tools in pages of at most BYTES bytes, which hosts "
+                            "follow by cursor (1048576); 0: one page, for a host that "
+                            "reads only the first")
     add_compile_options(serve)
     serve.set_defaults(handler=run, provider="mcp")
     serve._option_string_actions["--provider"].help = "tool dialect; default mcp"
@@ -162,6 +166,11 @@ def run(args: argparse.Namespace) -> int:
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
+    if args.max_page_bytes is not None:
+        if 0 < args.max_page_bytes < server.MIN_PAGE_BYTES:
+            raise UsageError(f"--max-page-bytes {args.max_page_bytes}: expected 0 (one page) "
+                             f"or at least {server.MIN_PAGE_BYTES} bytes")
+        options["max_page_bytes"] = args.max_page_bytes
     shown = f"{len(app.functions):,} tools"
     if args.mode == "discover":
         from httpllm.server.discover import discover_tools

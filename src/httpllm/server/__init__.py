@@ -4,6 +4,7 @@
 - :mod:`~httpllm.server.tools`: the tool set as plain data (:class:`ServedTool`, :class:`Call`);
 - :mod:`~httpllm.server.answer`: an HTTP answer -> a ``CallToolResult``;
 - :mod:`~httpllm.server.credentials`: credentials and forwarded headers, per call;
+- :mod:`~httpllm.server.listing`: ``tools/list`` in pages of at most 1 MiB, with cursors;
 - :mod:`~httpllm.server.build`: :func:`mcp_server`, the SDK's low-level ``Server``;
 - :mod:`~httpllm.server.run`: :func:`serve` over stdio or HTTP.
 
@@ -12,13 +13,22 @@ Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
 
 from __future__ import annotations
 
-from httpllm.server.build import DEFAULT_MAX_RESULT_CHARS, Executor, function_tools, mcp_server
+from httpllm.server.build import (
+    DEFAULT_MAX_PAGE_BYTES,
+    DEFAULT_MAX_RESULT_CHARS,
+    Executor,
+    function_tools,
+    mcp_server,
+)
 from httpllm.server.credentials import AuthHook
+from httpllm.server.listing import MIN_PAGE_BYTES
 from httpllm.server.run import http_app, serve
 from httpllm.server.tools import Call, Handler, ServedTool, function_tool
 
 __all__ = [
+    "DEFAULT_MAX_PAGE_BYTES",
     "DEFAULT_MAX_RESULT_CHARS",
+    "MIN_PAGE_BYTES",
     "AuthHook",
     "Call",
     "Executor",

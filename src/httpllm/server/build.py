@@ -1,7 +1,8 @@
 """``mcp_server(app)``: the compiled document as an ``mcp`` SDK low-level ``Server``.
 
 ``tools/list`` answers the tool set (built on first use and kept: GitHub's 1,223 tools are
-built once, in milliseconds, from the functions the compile made); ``tools/call`` finds the
+built once, in milliseconds, from the functions the compile made) in pages of at most
+``max_page_bytes`` (see :mod:`httpllm.server.listing`); ``tools/call`` finds the
 tool and runs its handler. A compiled function's call is validated, executed with
 :func:`httpllm.execute.aexecute` on one shared ``httpx.AsyncClient`` and answered by
 :class:`~httpllm.server.answer.Answers`; every failure the model can act on is an
@@ -31,6 +32,7 @@ from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
     HttpllmError,
     InvalidArguments,
+    OptionError,
     RequestBuildError,
     TransportError,
     UnknownFunction,
@@ -42,9 +44,11 @@ from httpllm.records import Function
 from httpllm.server import credentials as headers
 from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials
+from httpllm.server.listing import DEFAULT_MAX_PAGE_BYTES, MIN_PAGE_BYTES, Listing
 from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
 
-__all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
+__all__ = ["DEFAULT_MAX_PAGE_BYTES", "DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools",
+           "mcp_server"]
 
 DEFAULT_MAX_RESULT_CHARS = DEFAULT_BUDGET
 """Characters of answer a model reads per call (about 10k tokens; Claude Code warns at
@@ -212,6 +216,7 @@ def mcp_server(
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
     output_schemas: bool = True,
     name: str | None = None,
+    max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
 ) -> Server[Any]:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
 
@@ -238,6 +243,9 @@ def mcp_server(
             ``structuredContent`` (an answer off its schema is then an error that shows
             it); ``False`` for APIs that drift from their documents: every answer is text.
         name: the server's name in ``serverInfo`` (default ``"httpllm"``).
+        max_page_bytes: most bytes of one ``tools/list`` response (1 MiB); longer listings
+            come in pages a host follows by ``nextCursor``, a tool larger than a page alone
+            in its own. ``0``: one page however large, for a host that reads no cursor.
 
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``
@@ -246,7 +254,12 @@ def mcp_server(
 
     Raises:
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
+        OptionError: ``max_page_bytes`` is neither 0 nor at least
+            :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
+    if max_page_bytes and max_page_bytes < MIN_PAGE_BYTES:
+        raise OptionError(f"max_page_bytes must be 0 (one page) or at least "
+                          f"{MIN_PAGE_BYTES:,}, not {max_page_bytes!r}", option="max_page_bytes")
     application = app if isinstance(app, Application) else compile(app, "mcp")
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
@@ -254,7 +267,7 @@ def mcp_server(
                                                 forward=tuple(forward_headers)),
                         client=client, output_schemas=output_schemas)
     served: dict[str, ServedTool] = {}
-    listing: list[Mapping[str, Any]] = []
+    pages: list[Listing] = []
 
     def tool_set() -> dict[str, ServedTool]:
         if not served:
@@ -263,16 +276,20 @@ def mcp_server(
                 t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
                 for t in tools]
             served.update((t.name, t) for t in given)
-            listing.extend(t.tool for t in served.values())
+            pages.append(Listing.of([t.tool for t in served.values()], max_page_bytes))
         return served
+
+    def listed(cursor: Any) -> dict[str, Any]:
+        tool_set()
+        return pages[0].page(cursor)
 
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: PaginatedRequestParams | None) -> dict[str, Any]:
-        tool_set()
-        # 2026-07-28 wants the result type and cache directives (older revisions drop
-        # them): the listing never changes while the server runs, for any user.
-        return {"tools": listing, "resultType": "complete", "ttlMs": _LIST_TTL_MS,
-                "cacheScope": "public"}
+        # 2026-07-28 wants the result type and cache directives on every page (older
+        # revisions drop them): the listing never changes while the server runs, for any
+        # user, and a cursor stays valid as long as it does.
+        return {**listed(params.cursor if params else None), "resultType": "complete",
+                "ttlMs": _LIST_TTL_MS, "cacheScope": "public"}
 
     async def call_tool(ctx: ServerRequestContext[Any, Any],
                         params: CallToolRequestParams) -> dict[str, Any]:
@@ -316,8 +333,7 @@ def mcp_server(
         # every tool on each listing (a quarter of a compile on GitHub's 1,223 tools); the
         # tools are checked against the SDK's Tool models by the tests instead.
         if ctx.method == "tools/list" and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            tool_set()
-            return {"tools": listing}
+            return listed((ctx.params or {}).get("cursor"))
         return await call_next(ctx)
 
     server.middleware.append(listed_as_built)
