@@ -32,7 +32,6 @@ from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
     HttpllmError,
     InvalidArguments,
-    OptionError,
     RequestBuildError,
     TransportError,
     UnknownFunction,
@@ -44,7 +43,12 @@ from httpllm.records import Function
 from httpllm.server import credentials as headers
 from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials
-from httpllm.server.listing import DEFAULT_MAX_PAGE_BYTES, MIN_PAGE_BYTES, Listing
+from httpllm.server.listing import (
+    DEFAULT_MAX_PAGE_BYTES,
+    Listing,
+    checked_page_bytes,
+    cursor_of,
+)
 from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
 
 __all__ = ["DEFAULT_MAX_PAGE_BYTES", "DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools",
@@ -257,9 +261,7 @@ def mcp_server(
         OptionError: ``max_page_bytes`` is neither 0 nor at least
             :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
-    if max_page_bytes and max_page_bytes < MIN_PAGE_BYTES:
-        raise OptionError(f"max_page_bytes must be 0 (one page) or at least "
-                          f"{MIN_PAGE_BYTES:,}, not {max_page_bytes!r}", option="max_page_bytes")
+    checked_page_bytes(max_page_bytes)
     application = app if isinstance(app, Application) else compile(app, "mcp")
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
@@ -279,16 +281,13 @@ def mcp_server(
             pages.append(Listing.of([t.tool for t in served.values()], max_page_bytes))
         return served
 
-    def listed(cursor: Any) -> dict[str, Any]:
-        tool_set()
-        return pages[0].page(cursor)
-
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: PaginatedRequestParams | None) -> dict[str, Any]:
         # 2026-07-28 wants the result type and cache directives on every page (older
         # revisions drop them): the listing never changes while the server runs, for any
         # user, and a cursor stays valid as long as it does.
-        return {**listed(params.cursor if params else None), "resultType": "complete",
+        tool_set()
+        return {**pages[0].page(cursor_of(params)), "resultType": "complete",
                 "ttlMs": _LIST_TTL_MS, "cacheScope": "public"}
 
     async def call_tool(ctx: ServerRequestContext[Any, Any],
@@ -333,7 +332,8 @@ def mcp_server(
         # every tool on each listing (a quarter of a compile on GitHub's 1,223 tools); the
         # tools are checked against the SDK's Tool models by the tests instead.
         if ctx.method == "tools/list" and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
-            return listed((ctx.params or {}).get("cursor"))
+            tool_set()
+            return pages[0].page(cursor_of(ctx.params))
         return await call_next(ctx)
 
     server.middleware.append(listed_as_built)

@@ -33,7 +33,10 @@ from typing import Any
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_PARAMS
 
-__all__ = ["DEFAULT_MAX_PAGE_BYTES", "ENVELOPE_BYTES", "MIN_PAGE_BYTES", "Listing"]
+from httpllm.errors import OptionError
+
+__all__ = ["DEFAULT_MAX_PAGE_BYTES", "ENVELOPE_BYTES", "MIN_PAGE_BYTES", "Listing",
+           "checked_page_bytes", "cursor_of"]
 
 DEFAULT_MAX_PAGE_BYTES = 1_048_576
 """Most bytes of one ``tools/list`` response (1 MiB): the Python SDK client refuses an SSE
@@ -54,6 +57,27 @@ _DIGEST_CHARS = 16
 
 _TOKEN = re.compile(r"([1-9][0-9]*):([0-9a-f]+)")
 """What a cursor decodes to: the first tool's index, the listing digest."""
+
+
+def checked_page_bytes(size: int) -> int:
+    """``size`` if it can bound a page: 0 (one page) or at least :data:`MIN_PAGE_BYTES`.
+
+    Raises:
+        OptionError: any other value (``option="max_page_bytes"``).
+    """
+    if size != 0 and not (isinstance(size, int) and size >= MIN_PAGE_BYTES):
+        raise OptionError(f"max_page_bytes must be 0 (one page) or at least "
+                          f"{MIN_PAGE_BYTES:,}, not {size!r}", option="max_page_bytes")
+    return size
+
+
+def cursor_of(params: Any) -> Any:
+    """The ``cursor`` of ``tools/list`` params: the SDK's ``PaginatedRequestParams``, the
+    raw JSON object (handshake-era requests reach the server's middleware unparsed), or
+    ``None``; whatever a client sent, checked by :meth:`Listing.page`."""
+    if isinstance(params, Mapping):
+        return params.get("cursor")
+    return getattr(params, "cursor", None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +109,7 @@ class Listing:
         return cls(tools=tools, sizes=tuple(sizes),
                    digest=digest.hexdigest()[:_DIGEST_CHARS], max_page_bytes=max_page_bytes)
 
-    def page(self, cursor: str | None) -> dict[str, Any]:
+    def page(self, cursor: Any) -> dict[str, Any]:
         """``{"tools": [...], "nextCursor": "..."}`` from ``cursor`` on (``None``: the
         first page); ``nextCursor`` is absent on the last page.
 

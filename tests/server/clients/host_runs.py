@@ -48,12 +48,16 @@ class HostReport:
 
 
 def private_env(home: Path) -> dict[str, str]:
-    """The environment a host runs in: a private home, no telemetry, no update checks."""
+    """The environment a host runs in: a private home, no telemetry, no update checks, and
+    time for a large document's server to start."""
     keep = {k: v for k, v in os.environ.items() if k in ("PATH", "LANG", "TMPDIR", "TERM")}
     return {**keep, "HOME": str(home), "CODEX_HOME": str(home / ".codex"),
             "XDG_CONFIG_HOME": str(home / ".config"), "NO_COLOR": "1",
             "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1", "DISABLE_AUTOUPDATER": "1",
-            "DISABLE_TELEMETRY": "1"}
+            "DISABLE_TELEMETRY": "1",
+            # Claude Code gives a stdio server 30 s to start and answer `initialize` (Stripe's
+            # compile and start-up took 44 s on this 2-core machine under load): 2 minutes.
+            "MCP_TIMEOUT": "120000"}
 
 
 def run_claude(name: str, command: list[str], env: dict[str, str], home: Path, *,

@@ -4,8 +4,9 @@ COMMAND [ARG ...]``.
 The host starts this script as if it were the server; it starts COMMAND, copies the host's
 lines to it and its lines back unchanged, and appends one JSON line to LOG for every
 ``tools/list`` response: ``{"bytes": 1041873, "tools": 130, "cursor": false,
-"next": true, "error": null}`` (``bytes``: the line as written, ``cursor``: whether the request carried
-one). A test reads LOG to see how many pages a host asked for and how large each was.
+"next": true, "error": null}`` (``bytes``: the line as written, ``cursor``: whether the
+request carried one). A test reads LOG to see how many pages a host asked for and how
+large each was.
 """
 
 from __future__ import annotations

@@ -1,0 +1,130 @@
+"""The MCP client matrix, measured: client x transport x document -> list time, pages, calls.
+
+    python benchmarks/mcp_clients.py [--src PATH] [--no-output-schemas] [--hosts]
+        [--documents github,stripe,...] [--limit SECONDS] [--json out.json]
+
+Each run starts ``httpllm serve`` on one document (over stdio through the client, or over
+streamable HTTP on a loopback port) and points one client at it: the official TypeScript
+SDK client (``client.listTools()`` page by page, following ``nextCursor``, as a host calls
+it; validator compile for every output schema included) and the Python SDK client in the
+2025-11-25 and 2026-07-28 eras; with ``--hosts`` also Claude Code (``mcp_status``) and
+Codex (``mcp/ServerStatus/list``). The clients are the tests' (``tests/server/clients/``,
+installed by their ``setup.sh``); the calls are the tests' three valid calls and one
+invalid one per document, against the tests' upstream on 127.0.0.1.
+
+Reported per run: seconds to list every tool (client side, from the first ``tools/list``
+to the last page; hosts: from the host's start to its answer), the number of pages and the
+largest in bytes (as written on stdio; over HTTP the page's result JSON), tools listed,
+valid calls that succeeded (of 3) and whether the invalid call was an error result, or why
+the run failed. ``--src`` serves another source tree (``/work/main/src`` for the "before"
+column). The machine may be shared and has 2 cores: compare figures of one run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+BENCH = Path(__file__).resolve().parent
+sys.path[:0] = [str(BENCH.parent / "tests" / "server"), str(BENCH.parent / "tests"), str(BENCH)]
+
+from _util import specs_root  # noqa: E402 - the tests' helpers are on sys.path now
+from clients import documents, runners  # noqa: E402
+from clients.host_runs import run_claude, run_codex  # noqa: E402
+from clients.node import install  # noqa: E402
+from loopback import running  # noqa: E402
+
+
+def _row(document: str, report: Any, total: int) -> dict[str, Any]:
+    calls = getattr(report, "calls", [])
+    return {
+        "document": document, "client": getattr(report, "client", getattr(report, "host", "")),
+        "transport": getattr(report, "transport", "stdio"),
+        "list_seconds": round(getattr(report, "list_seconds", 0) or getattr(
+            report, "seconds", 0), 2),
+        "pages": len(report.pages) if hasattr(report, "pages") else None,
+        "largest_page": max(report.pages) if getattr(report, "pages", None) else None,
+        "tools": len(getattr(report, "names", None) or getattr(report, "tools", [])),
+        "of_tools": total,
+        "calls_ok": sum(c.ok for c in calls[:3]) if calls else None,
+        "invalid_is_error": (calls[3].is_error is True) if len(calls) > 3 else None,
+        "error": (report.error or "").replace("\n", " ")[:300],
+    }
+
+
+def run(args: argparse.Namespace) -> list[dict[str, Any]]:
+    import httpllm
+
+    if args.src:
+        runners.ENV["PYTHONPATH"] = args.src
+    if args.no_output_schemas:
+        documents.OUTPUT_SCHEMAS = "off"
+    install()
+    if args.hosts:
+        install("hosts")
+    chosen = [d for d in documents.DOCUMENTS if not args.documents or d.id in args.documents]
+    rows = []
+    with running(documents.UPSTREAM) as api, tempfile.TemporaryDirectory() as scratch:
+        for document in chosen:
+            path = document.location(specs_root())
+            total = len(httpllm.compile(path, "mcp").functions)
+            command = runners.serve_command(path, documents.serve_flags(document, api))
+            calls = [(c.tool, c.arguments) for c in document.calls] + [document.invalid]
+            for transport in runners.TRANSPORTS:
+                for client in runners.CLIENTS:
+                    log = Path(scratch) / f"{document.id}-{client}-{transport}.jsonl"
+                    rows.append(_row(document.id, _one(client, transport, command, calls, log,
+                                                       args.limit), total))
+                    print(json.dumps(rows[-1]), flush=True)
+            if args.hosts and document.hosts:
+                for host in (run_claude, run_codex):
+                    log = Path(scratch) / f"{document.id}-{host.__name__}.jsonl"
+                    home = Path(tempfile.mkdtemp(dir=scratch))
+                    report = host("api", runners.tapped(command, log),
+                                  {"PYTHONPATH": runners.ENV["PYTHONPATH"]}, home,
+                                  limit=args.limit)
+                    report.pages = runners.tapped_pages(log)  # type: ignore[attr-defined]
+                    rows.append(_row(document.id, report, total))
+                    print(json.dumps(rows[-1]), flush=True)
+    return rows
+
+
+def _one(client: str, transport: str, command: list[str],
+         calls: list[tuple[str, dict[str, Any]]], log: Path, limit: float) -> Any:
+    if transport == "http":
+        with runners.http_server(command) as url:
+            return _client(client, url, calls, None, limit)
+    return _client(client, runners.tapped(command, log), calls, log, limit)
+
+
+def _client(client: str, target: list[str] | str, calls: list[tuple[str, dict[str, Any]]],
+            log: Path | None, limit: float) -> Any:
+    if client == "typescript":
+        return runners.run_typescript(target, calls, log=log, limit=limit)
+    return anyio.run(lambda: runners.run_python(client.removeprefix("python-"), target, calls,
+                                                log=log, limit=limit))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--src", help="serve this source tree (PYTHONPATH) instead")
+    parser.add_argument("--no-output-schemas", action="store_true")
+    parser.add_argument("--hosts", action="store_true", help="also Claude Code and Codex")
+    parser.add_argument("--documents", type=lambda s: s.split(","), default=[])
+    parser.add_argument("--limit", type=float, default=300.0,
+                        help="seconds one client run may take (300)")
+    parser.add_argument("--json", type=Path, help="write the rows here too")
+    args = parser.parse_args()
+    rows = run(args)
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    main()
