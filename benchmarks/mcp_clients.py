@@ -2,13 +2,14 @@
 
     python benchmarks/mcp_clients.py [--src PATH] [--no-output-schemas] [--hosts]
         [--documents github,stripe,...] [--limit SECONDS] [--json out.json]
+    python benchmarks/mcp_clients.py --table before.json after.json
 
 Each run starts ``httpllm serve`` on one document (over stdio through the client, or over
 streamable HTTP on a loopback port) and points one client at it: the official TypeScript
 SDK client (``client.listTools()`` page by page, following ``nextCursor``, as a host calls
 it; validator compile for every output schema included) and the Python SDK client in the
 2025-11-25 and 2026-07-28 eras; with ``--hosts`` also Claude Code (``mcp_status``) and
-Codex (``mcp/ServerStatus/list``). The clients are the tests' (``tests/server/clients/``,
+Codex (``mcpServerStatus/list``). The clients are the tests' (``tests/server/clients/``,
 installed by their ``setup.sh``); the calls are the tests' three valid calls and one
 invalid one per document, against the tests' upstream on 127.0.0.1.
 
@@ -68,14 +69,16 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
     install()
     if args.hosts:
         install("hosts")
-    chosen = [d for d in documents.DOCUMENTS if not args.documents or d.id in args.documents]
+    chosen = [d for d in (*documents.DOCUMENTS, *documents.LISTED_ONLY)
+              if not args.documents or d.id in args.documents]
     rows = []
     with running(documents.UPSTREAM) as api, tempfile.TemporaryDirectory() as scratch:
         for document in chosen:
             path = document.location(specs_root())
             total = len(httpllm.compile(path, "mcp").functions)
             command = runners.serve_command(path, documents.serve_flags(document, api))
-            calls = [(c.tool, c.arguments) for c in document.calls] + [document.invalid]
+            calls = [(c.tool, c.arguments) for c in document.calls] + (
+                [document.invalid] if document.invalid else [])
             for transport in runners.TRANSPORTS:
                 for client in runners.CLIENTS:
                     log = Path(scratch) / f"{document.id}-{client}-{transport}.jsonl"
@@ -111,6 +114,29 @@ def _client(client: str, target: list[str] | str, calls: list[tuple[str, dict[st
                                                 log=log, limit=limit))
 
 
+def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
+    """A Markdown table of two runs side by side, one row per document, client, transport."""
+    def cell(row: dict[str, Any] | None) -> str:
+        if row is None:
+            return "-"
+        if row["error"] or row["tools"] != row["of_tools"]:
+            why = (row["error"][:60].replace("|", "/")
+                   or f"{row['tools']} of {row['of_tools']} tools")
+            return f"fails: {why}"
+        calls = "" if row["calls_ok"] is None else (
+            f", calls {row['calls_ok']}/3" + ("" if row["invalid_is_error"] else " (invalid!)"))
+        largest = row["largest_page"] or 0
+        return (f"{row['list_seconds']:.2f} s, {row['pages']} p <= "
+                f"{largest / 2**20:.2f} MiB{calls}")
+    key = ("document", "client", "transport")
+    old = {tuple(r[k] for k in key): r for r in before}
+    lines = ["| document | client | transport | before | after |", "|---|---|---|---|---|"]
+    for row in after:
+        lines.append(f"| {row['document']} | {row['client']} | {row['transport']} | "
+                     f"{cell(old.get(tuple(row[k] for k in key)))} | {cell(row)} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", help="serve this source tree (PYTHONPATH) instead")
@@ -120,7 +146,12 @@ def main() -> None:
     parser.add_argument("--limit", type=float, default=300.0,
                         help="seconds one client run may take (300)")
     parser.add_argument("--json", type=Path, help="write the rows here too")
+    parser.add_argument("--table", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
+                        help="print two --json files as a Markdown table, run nothing")
     args = parser.parse_args()
+    if args.table:
+        print(table(*(json.loads(p.read_text()) for p in args.table)))
+        return
     rows = run(args)
     if args.json:
         args.json.write_text(json.dumps(rows, indent=1) + "\n")

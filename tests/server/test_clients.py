@@ -122,6 +122,7 @@ def test_client_lists_and_calls(document: Document, client: str, transport: str,
     target: list[str] | str = (
         tapped(serve_command(path, serve_flags(document, api)), log) if log is not None
         else http_servers.url(document, path, api))
+    assert document.invalid is not None
     calls = [(c.tool, c.arguments) for c in document.calls] + [document.invalid]
     before = len(SEEN)
     if client == "typescript":

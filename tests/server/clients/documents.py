@@ -42,9 +42,10 @@ class Document:
     id: str
     path: str
     """Under the corpus (``HTTPLLM_SPECS``), or ``repo:`` and a path in the repository."""
-    calls: tuple[Exchange, Exchange, Exchange]
-    invalid: tuple[str, dict[str, Any]]
-    """A tool and arguments its input schema refuses."""
+    calls: tuple[Exchange, ...]
+    """Three calls (none for a document only listed)."""
+    invalid: tuple[str, dict[str, Any]] | None
+    """A tool and arguments its input schema refuses (``None``: only listed)."""
     credentials: tuple[str, ...] = ()
     """``serve`` flags giving the credentials the calls need."""
     corpus: bool = True
@@ -141,6 +142,13 @@ DOCUMENTS: tuple[Document, ...] = (
 )
 """Petstore (default tier), GitHub, Stripe, PayPal payments, SendGrid and a Swagger 2.0
 document (Netlify), each with its calls."""
+
+LISTED_ONLY: tuple[Document, ...] = (
+    Document(id="digitalocean", path="real/digitalocean/specification/DigitalOcean-public.v2.yaml",
+             calls=(), invalid=None),
+)
+"""Documents the benchmark also lists (no calls): DigitalOcean, 659 operations in 1,508
+files, whose output schemas carried patterns JavaScript refuses."""
 
 SEEN: list[str] = []
 """``"METHOD /path"`` of every request the upstream received, in order."""

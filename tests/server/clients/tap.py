@@ -44,22 +44,27 @@ def main(argv: list[str]) -> int:
     out = sys.stdout.buffer
     with open(log_path, "a", encoding="utf-8") as log:
         for line in server.stdout:
+            _record(line, asked, log)  # before the host has the line and may end us
             out.write(line)
             out.flush()
-            try:
-                message = json.loads(line)
-            except ValueError:
-                continue
-            key = json.dumps(message.get("id")) if isinstance(message, dict) else None
-            if key is None or "method" in message or key not in asked:
-                continue
-            result = message.get("result") or {}
-            log.write(json.dumps({"bytes": len(line.rstrip(b"\r\n")),
-                                  "tools": len(result.get("tools") or []),
-                                  "cursor": asked.pop(key), "next": "nextCursor" in result,
-                                  "error": message.get("error")}) + "\n")
-            log.flush()
     return server.wait()
+
+
+def _record(line: bytes, asked: dict[Any, bool], log: IO[str]) -> None:
+    """Append ``line`` to ``log`` if it answers a tools/list request."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return
+    key = json.dumps(message.get("id")) if isinstance(message, dict) else None
+    if key is None or "method" in message or key not in asked:
+        return
+    result = message.get("result") or {}
+    log.write(json.dumps({"bytes": len(line.rstrip(b"\r\n")),
+                          "tools": len(result.get("tools") or []),
+                          "cursor": asked.pop(key), "next": "nextCursor" in result,
+                          "error": message.get("error")}) + "\n")
+    log.flush()
 
 
 if __name__ == "__main__":
