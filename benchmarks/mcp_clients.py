@@ -55,8 +55,17 @@ def _row(document: str, report: Any, total: int) -> dict[str, Any]:
         "of_tools": total,
         "calls_ok": sum(c.ok for c in calls[:3]) if calls else None,
         "invalid_is_error": (calls[3].is_error is True) if len(calls) > 3 else None,
-        "error": (report.error or "").replace("\n", " ")[:300],
+        "error": (report.error or _host_trouble(report, total)).replace("\n", " ")[:300],
     }
+
+
+def _host_trouble(report: Any, total: int) -> str:
+    """What a host said when it loaded fewer tools than listed (its status, its message)."""
+    tools = getattr(report, "tools", None)
+    if tools is None or len(tools) == total:
+        return ""
+    said = getattr(report, "summary", "") if getattr(report, "host", "") == "codex" else ""
+    return f"{report.status or 'no status'}" + (f": {said}" if said else "")
 
 
 def run(args: argparse.Namespace) -> list[dict[str, Any]]:

@@ -140,7 +140,7 @@ def run_typescript(target: list[str] | str, calls: Sequence[tuple[str, dict[str,
         report.error = f"no report within {limit:.0f} s"
         return report
     if run.returncode != 0 or not run.stdout.strip():
-        report.error = (run.stderr or run.stdout).strip()[-1500:] or f"exit {run.returncode}"
+        report.error = _node_error(run.stderr or run.stdout) or f"exit {run.returncode}"
         return report
     data = json.loads(run.stdout.strip().splitlines()[-1])
     report.protocol = data["protocolVersion"]
@@ -151,6 +151,14 @@ def run_typescript(target: list[str] | str, calls: Sequence[tuple[str, dict[str,
                             structured=c["structured"], thrown=c["thrown"] or "")
                     for c in data["calls"]]
     return report
+
+
+def _node_error(output: str) -> str:
+    """The error line of a node crash (``SyntaxError: Invalid regular expression: ...``),
+    else the end of its output."""
+    errors = [line.strip() for line in output.splitlines()
+              if line.lstrip().startswith(("Error", "McpError")) or "Error: " in line]
+    return errors[0][:1500] if errors else output.strip()[-1500:]
 
 
 async def run_python(era: str, target: list[str] | str,
