@@ -2,7 +2,7 @@
 
     python benchmarks/mcp_clients.py [--src PATH] [--no-output-schemas] [--hosts]
         [--documents github,stripe,...] [--limit SECONDS] [--json out.json]
-    python benchmarks/mcp_clients.py --table before.json after.json
+    python benchmarks/mcp_clients.py --table before.json[,more.json] after.json[,more.json]
 
 Each run starts ``httpllm serve`` on one document (over stdio through the client, or over
 streamable HTTP on a loopback port) and points one client at it: the official TypeScript
@@ -88,13 +88,13 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
             command = runners.serve_command(path, documents.serve_flags(document, api))
             calls = [(c.tool, c.arguments) for c in document.calls] + (
                 [document.invalid] if document.invalid else [])
-            for transport in runners.TRANSPORTS:
-                for client in runners.CLIENTS:
+            for transport in args.transports:
+                for client in args.clients:
                     log = Path(scratch) / f"{document.id}-{client}-{transport}.jsonl"
                     rows.append(_row(document.id, _one(client, transport, command, calls, log,
                                                        args.limit), total))
                     print(json.dumps(rows[-1]), flush=True)
-            if args.hosts and document.hosts:
+            if args.hosts and document.hosts and args.clients == runners.CLIENTS:
                 for host in (run_claude, run_codex):
                     log = Path(scratch) / f"{document.id}-{host.__name__}.jsonl"
                     home = Path(tempfile.mkdtemp(dir=scratch))
@@ -140,7 +140,7 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
     key = ("document", "client", "transport")
     old = {tuple(r[k] for k in key): r for r in before}
     lines = ["| document | client | transport | before | after |", "|---|---|---|---|---|"]
-    for row in after:
+    for row in {tuple(r[k] for k in key): r for r in after}.values():
         lines.append(f"| {row['document']} | {row['client']} | {row['transport']} | "
                      f"{cell(old.get(tuple(row[k] for k in key)))} | {cell(row)} |")
     return "\n".join(lines)
@@ -152,14 +152,19 @@ def main() -> None:
     parser.add_argument("--no-output-schemas", action="store_true")
     parser.add_argument("--hosts", action="store_true", help="also Claude Code and Codex")
     parser.add_argument("--documents", type=lambda s: s.split(","), default=[])
+    parser.add_argument("--clients", type=lambda s: s.split(","), default=runners.CLIENTS,
+                        help=f"of {','.join(runners.CLIENTS)} (all)")
+    parser.add_argument("--transports", type=lambda s: s.split(","),
+                        default=runners.TRANSPORTS, help="stdio,http (both)")
     parser.add_argument("--limit", type=float, default=300.0,
                         help="seconds one client run may take (300)")
     parser.add_argument("--json", type=Path, help="write the rows here too")
-    parser.add_argument("--table", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
+    parser.add_argument("--table", nargs=2, metavar=("BEFORE", "AFTER"),
                         help="print two --json files as a Markdown table, run nothing")
     args = parser.parse_args()
-    if args.table:
-        print(table(*(json.loads(p.read_text()) for p in args.table)))
+    if args.table:  # later files' rows replace earlier ones of the same run
+        print(table(*([row for p in paths.split(",") for row in json.loads(Path(p).read_text())]
+                      for paths in args.table)))
         return
     rows = run(args)
     if args.json:

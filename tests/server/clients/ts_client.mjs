@@ -18,7 +18,9 @@ const options = { timeout: plan.timeoutMs ?? 120000 };
 
 function transportFor(plan) {
   if (plan.transport === "stdio") {
-    return new StdioClientTransport({ command: plan.command, args: plan.args, stderr: "inherit" });
+    // The server gets this process's environment (PYTHONPATH), not the SDK's short default.
+    return new StdioClientTransport({ command: plan.command, args: plan.args, env: process.env,
+                                      stderr: "inherit" });
   }
   return new StreamableHTTPClientTransport(new URL(plan.url));
 }
