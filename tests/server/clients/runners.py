@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -153,11 +154,14 @@ def run_typescript(target: list[str] | str, calls: Sequence[tuple[str, dict[str,
     return report
 
 
+_NODE_ERROR = re.compile(r"\s*(?:\w*Error|Error)(?: \[\w+\])?: ")
+"""A line naming a JavaScript error: ``SyntaxError: ...``, ``TypeError: fetch failed``."""
+
+
 def _node_error(output: str) -> str:
     """The error line of a node crash (``SyntaxError: Invalid regular expression: ...``),
     else the end of its output."""
-    errors = [line.strip() for line in output.splitlines()
-              if line.lstrip().startswith(("Error", "McpError")) or "Error: " in line]
+    errors = [line.strip() for line in output.splitlines() if _NODE_ERROR.match(line)]
     return errors[0][:1500] if errors else output.strip()[-1500:]
 
 
@@ -194,7 +198,10 @@ async def run_python(era: str, target: list[str] | str,
                 for name, arguments in calls:
                     report.calls.append(await _call(client, name, arguments))
     except Exception as exc:  # the report says what stopped the run
-        report.error = f"{type(exc).__name__}: {exc}"[:1500] or type(exc).__name__
+        cause: BaseException = exc
+        while getattr(cause, "exceptions", None):  # a task group's first failure says why
+            cause = cause.exceptions[0]  # type: ignore[attr-defined]
+        report.error = f"{type(cause).__name__}: {cause}"[:1500]
     return report
 
 
