@@ -40,7 +40,7 @@ from loopback import running
 import httpllm
 from httpllm.server import DEFAULT_MAX_PAGE_BYTES
 
-LIMIT = 600.0
+LIMIT = 300.0
 """Seconds one client's whole run may take (a bound, not a measurement)."""
 
 
