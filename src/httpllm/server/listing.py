@@ -41,7 +41,9 @@ __all__ = ["DEFAULT_MAX_PAGE_BYTES", "ENVELOPE_BYTES", "MIN_PAGE_BYTES", "Listin
 DEFAULT_MAX_PAGE_BYTES = 1_048_576
 """Most bytes of one ``tools/list`` response (1 MiB): the Python SDK client refuses an SSE
 event over 1 MiB, the TypeScript SDK client a stdio message over 10 MiB, Claude Code and
-Codex a stdio line over 16 MiB."""
+Codex a stdio line over 16 MiB. Hosts also bound the pages they follow: Claude Code 2.1
+gives up after 64 (``listMaxPages``) and loads no tool at all, Codex 0.171 stopped after
+100, so a listing must stay well under 64 MiB (measured 2026-12-04, issue 28)."""
 
 ENVELOPE_BYTES = 1_024
 """Bytes of each page kept for what surrounds the tools: ``{"jsonrpc":"2.0","id":...,
