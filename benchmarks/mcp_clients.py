@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
 
     if args.src:
         runners.ENV["PYTHONPATH"] = args.src
-    if args.no_output_schemas:
+    if args.no_output_schemas:  # the main of before this branch knows only this flag
         documents.OUTPUT_SCHEMAS = "off"
     install()
     if args.hosts:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -19,17 +19,21 @@ START_TIMEOUT = 10.0
 
 
 @contextmanager
-def running(app: Any, *, lifespan: str = "auto") -> Iterator[str]:
-    """``app`` behind uvicorn on a free 127.0.0.1 port, in a thread; yields its base URL.
+def running(app: Any, *, lifespan: str = "auto", sock: socket.socket | None = None,
+            config: Callable[[Any], uvicorn.Config] | None = None) -> Iterator[str]:
+    """``app`` behind uvicorn on ``sock`` (else a free 127.0.0.1 port), in a thread; yields
+    its base URL. ``config(app)`` makes the ``uvicorn.Config`` (default: uvicorn's own).
 
     Raises:
         RuntimeError: uvicorn did not start within :data:`START_TIMEOUT`.
     """
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
+    if sock is None:
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan=lifespan))
+    server = uvicorn.Server(config(app) if config is not None else
+                            uvicorn.Config(app, log_level="warning", lifespan=lifespan))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + START_TIMEOUT

@@ -239,3 +239,29 @@ def test_send_without_credentials_names_only_flags_there_are(
     assert (status, out) == (1, "")
     assert err.count("\n") == 1 and "pass --auth SCHEME=VALUE with one of" in err
     assert "False" not in err and "require_auth" not in err
+
+
+def test_a_short_credential_is_masked_where_it_is_placed_only(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """`--auth apiKey=x` masks the X-Api-Key header's value, not every "x" of the request
+    (it printed `[redacted]-api-key: [redacted]`); `--auth apiKey=Rex` leaves the body's
+    "Rex" readable (it printed `{"name":"[redacted]"}`): the preview is the user's own call."""
+    status, out, _ = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
+                          "--auth", "apiKey=x")
+    assert status == 0
+    assert "x-api-key: [redacted]" in out.splitlines()
+    _, out, _ = call(capsys, SPEC, "createPet", "--args", '{"body": {"name": "Rex"}}',
+                     "--auth", "apiKey=Rex")
+    head, _, body = out.partition("\n\n")
+    assert "x-api-key: [redacted]" in head.splitlines()
+    assert body == '{"name":"Rex"}\n'
+
+
+def test_a_long_credential_is_masked_wherever_it_shows(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A credential of 8 characters or more is masked in the body of the preview too (it
+    cannot be there by chance)."""
+    key = "k-1234567890"
+    _, out, _ = call(capsys, SPEC, "createPet", "--args",
+                     json.dumps({"body": {"name": key}}), "--auth", f"apiKey={key}")
+    assert key not in out and '{"name":"[redacted]"}' in out

@@ -36,3 +36,16 @@ def test_findings_name_the_function_and_pointer(tmp_path: Path,
     assert main(["lint", str(spec)]) == 0
     out = capsys.readouterr().out
     assert "warning: no-description: bare: #/paths/~1a/get: " in out
+
+
+def test_help_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    """`lint --help` lists each rule with its severity and what it finds."""
+    from httpllm.toolsets.lint import RULES
+
+    with pytest.raises(SystemExit):
+        main(["lint", "--help"])
+    out = capsys.readouterr().out
+    for rule in RULES:
+        assert f"  {rule.severity:<8} {rule.name}" in out
+    assert "  warning  too-many-parameters: more than 20 arguments" in out
+    assert ":data:" not in out and "``" not in out

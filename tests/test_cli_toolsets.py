@@ -50,9 +50,10 @@ def test_defer_prints_the_native_deferred_tool_list(capsys: pytest.CaptureFixtur
     assert [t["name"] for t in tools[1:] if not t.get("defer_loading")] == ["getPet"]
 
 
-def test_defer_on_a_provider_without_it_exits_one(capsys: pytest.CaptureFixture[str]) -> None:
-    """--defer on gemini exits 1 with one line saying it has no native deferred loading."""
-    assert main(["compile", SPEC, "--provider", "gemini", "--defer"]) == 1
+def test_defer_on_a_provider_without_it_exits_two(capsys: pytest.CaptureFixture[str]) -> None:
+    """--defer on gemini is a usage error (exit 2, as a flag value a provider cannot take)
+    with one line saying it has no native deferred loading."""
+    assert main(["compile", SPEC, "--provider", "gemini", "--defer"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "no native deferred loading" in err
 
@@ -66,9 +67,10 @@ def test_budget_flags_without_group_by_are_a_usage_error(
 
 def test_an_unknown_always_name_is_named_with_its_flag(
         capsys: pytest.CaptureFixture[str]) -> None:
-    """--always with a name no function has exits 1 with one line naming --always."""
+    """--always with a name no function has is a usage error (exit 2) with one line naming
+    --always."""
     assert main(["compile", SPEC, "--provider", "claude", "--defer", "--always",
-                 "nosuch"]) == 1
+                 "nosuch"]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and "--always" in err and "nosuch" in err
     assert "always:" not in err.replace("--always", "")

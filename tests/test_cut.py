@@ -68,3 +68,11 @@ def test_note_says_how_much_and_how_to_ask_for_less() -> None:
     assert "2,000" in text and f"{cut.items:,} item(s) left out" in text
     assert "call listPets again with limit, page" in text
     assert "no paging or filter argument" in note(cut, 2_000, "listPets", [])
+
+
+def test_one_long_string_keeps_half_the_budget() -> None:
+    """A JSON answer holding one long text keeps half the budget of it, not 1,000
+    characters (a 5 MB text was cut to 1,000 while the note said 40,000)."""
+    cut = cut_json({"text": "x" * 5_000_000}, 40_000)
+    assert cut.value is not None and len(cut.value["text"]) == 20_001  # with the "…"
+    assert len(cut.text) <= 40_000

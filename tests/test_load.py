@@ -336,3 +336,11 @@ def test_a_yaml_key_given_twice_is_refused_with_its_line() -> None:
 def test_yaml_merge_keys_may_be_overridden() -> None:
     """A `<<` merge followed by a key it also brings is YAML's override, not a duplicate."""
     assert load_text("b: &x {c: 1, d: 1}\ne:\n  <<: *x\n  c: 2\n")["e"] == {"c": 2, "d": 1}
+
+
+def test_size_limit_speaks_in_binary_units() -> None:
+    """A document over the size limit is refused with both sizes in KiB/MiB, not a bare
+    count of bytes."""
+    text = "{}" + " " * (3 * 1024 * 1024)
+    with pytest.raises(LimitExceeded, match=r"larger than 2 MiB \(3\.0 MiB\)"):
+        load_text(text, limits=Limits(max_bytes=2 * 1024 * 1024))

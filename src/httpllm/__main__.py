@@ -2,4 +2,5 @@
 
 from httpllm.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when ``serve --workers`` processes re-import it
+    raise SystemExit(main())

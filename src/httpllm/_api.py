@@ -14,15 +14,17 @@ from typing import Any, Literal
 
 from httpllm._gc import pausing_gc
 from httpllm._types import JSON
-from httpllm.compose.bounded import finish_bounded
+from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
 from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
+from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.dialects._sizes import list_size
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
-from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, load_text, source_of
+from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
 from httpllm.loss import Loss, distinct
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
@@ -42,10 +44,14 @@ class Warning:  # the field's word; shadows the builtin only inside this module
     Attributes:
         pointer: where, spelled like a ``$ref``.
         message: what was found and what was done.
+        rule: what a caller may act on, or ``""``: ``"tool-limit"`` when the whole tool
+            list has more tools than the provider takes in one request (moot for a list
+            split into groups or loaded on demand).
     """
 
     pointer: str
     message: str
+    rule: str = ""
 
     def to_json(self) -> dict[str, str]:
         """The warning as a JSON object."""
@@ -83,6 +89,7 @@ class Application:
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
     _search: list[Any] = field(default_factory=list, repr=False, compare=False)
+    _code_surface: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -289,6 +296,23 @@ class Application:
         return index.search(query, k, tag=tag)
 
 
+    def code_tools(self, **kwargs: Any) -> Any:
+        """Code mode (:func:`httpllm.codemode.code_mode`): two tools, ``search_docs`` (the
+        typed TypeScript module of this API, a few operations at a time) and ``execute``
+        (a program against it, run in a sandbox that holds no credential), in this
+        application's dialect; ``.tools`` for the provider's SDK, ``.handle(name,
+        arguments)`` / ``.ahandle`` to answer their calls. Keyword options:
+        ``execute_options`` (``auth``, ``base_url``, ``client`` ...), ``read_only``,
+        ``confirm``, ``limits``, ``api``, ``k``, ``max_answer_chars``, ``send``, ``deno``.
+
+        Raises:
+            MissingExtra: Deno is not installed (``pip install 'httpllm[code]'``).
+        """
+        from httpllm.codemode import code_mode
+
+        return code_mode(self, **kwargs)
+
+
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
     """The operation's error; a message about another file (a referenced one that cannot
     be read ...) names that file."""
@@ -351,7 +375,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     """Compile a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document into one function per operation.
 
     Args:
-        spec: a path, JSON/YAML text, bytes, or an already-parsed ``dict``.
+        spec: a path, JSON/YAML text, bytes, an already-parsed ``dict``, or an
+            ``http(s)://`` URL (fetched only with ``allow_network``; it is then the
+            ``document_url`` unless one is given).
         provider: the dialect name (``"chatgpt"``, ``"3.1"`` ...; see
             ``httpllm.dialects.providers()``).
         reference: keep a ``$defs`` entry for every named schema a function reaches
@@ -369,7 +395,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         collapse_deep: past ``max_depth``, send the deeper parts as JSON text instead.
         include: selectors of the operations to compile (see :mod:`httpllm.selection`).
         exclude: selectors of operations to leave out.
-        allow_network: allow ``$ref``s to ``http(s)://`` (off: never fetch).
+        allow_network: allow a URL as ``spec`` and ``$ref``s to ``http(s)://`` (off: never
+            fetch).
         allow_outside_root: allow ``$ref``s to files outside the document's folder.
         root: the folder whose files ``$ref``s may read (e.g. the repository holding the
             document and its shared schemas) instead of the document's folder.
@@ -404,12 +431,19 @@ def compile(  # the public name the project is known by (shadows the builtin her
     _check_options(dialect, options)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
-    raw, path, label = source_of(spec)
-    document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
-                                                                       limits=limits)
-    base = path.as_uri() if path is not None else ROOT
-    loader = Loader(path, limits=limits, allow_network=allow_network,
-                    allow_outside_root=allow_outside_root, bound=root)
+    if is_url(spec):  # fetched within the network gate; relative refs resolve against it
+        label = base = str(spec).strip()
+        loader = Loader(None, limits=limits, allow_network=allow_network,
+                        allow_outside_root=allow_outside_root, bound=root)
+        document = loader.document(base)
+        document_url = document_url or base
+    else:
+        raw, path, label = source_of(spec)
+        document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
+                                                                           limits=limits)
+        base = path.as_uri() if path is not None else ROOT
+        loader = Loader(path, limits=limits, allow_network=allow_network,
+                        allow_outside_root=allow_outside_root, bound=root)
     upgraded = upgrade(document, loader=loader, base=base)
     loader.files[base] = upgraded.root
     resolver = Resolver(upgraded.root, base, loader)
@@ -434,26 +468,28 @@ def compile(  # the public name the project is known by (shadows the builtin her
     failed = named.close((schema for draft in drafts for schema in draft.schemas()), "request")
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
-    renderer = Renderer(dialect, options, inliner.origins)
     responses = Responses(resolver, doc.version, reference=reference, warn=warn)
+    renderer = Renderer(dialect, options, inliner.origins, output_names=responses.name_of)
     # Every response is recorded before any function renders: a dialect that reads
     # ``output`` while rendering (mcp) computes them all at its first read.
     outputs = [None if draft.response is None else responses.add(draft.site.pointer,
                                                                   draft.response)
                for draft in drafts]
     functions: list[Function] = []
+    bounds = (parameters_limit(len(drafts)), Sizes())
     for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
-                                     separate, warnings))
+                                     separate, warnings, bounds))
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
-                    for check in dialect.request_limits for problem in check(functions))
+                    for check in (*dialect.request_limits, _list_size(dialect))
+                    for problem in check(functions))
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
-        warnings.append(Warning(pointer="#/paths", message=(
+        warnings.append(Warning(pointer="#/paths", rule="tool-limit", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
             "per request; select fewer with include=/exclude=")))
     errors.sort(key=_in_document_order(upgraded.root, doc.sites))
@@ -466,6 +502,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later])
+
+
+def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:
+    return functools.partial(list_size, dialect=dialect)
 
 
 def _in_document_order(root: Any, sites: Sequence[OperationSite]
@@ -545,12 +585,13 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
-            warnings: list[Warning]) -> list[Function]:
+            warnings: list[Warning], bounds: tuple[int, Sizes]) -> list[Function]:
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
     function = finish_bounded(draft, composer, inliner, separate, output,
-                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)))
+                              lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
+                              limit=bounds[0], sizes=bounds[1])
     parts = ([function] if not renderer.options.split_unions
              else split(function, inliner.origins, composer.pool.claim))
     return [renderer.render(part) for part in parts]

@@ -21,8 +21,9 @@ DEFAULT_BUDGET = 40_000
 """Most characters of one answer a model reads, by default (the MCP server's
 ``max_result_chars``, the agent loop's ``max_answer_chars``): about 10k tokens."""
 
-_STRING_CAPS = (None, 1000, 100, 20)
-"""String lengths (characters) tried in turn when shortening arrays alone is not enough."""
+_STRING_CAPS = (1000, 100, 20)
+"""String lengths (characters) tried in turn when shortening arrays alone is not enough,
+after half the budget (one long text value keeps as much as fits)."""
 
 PAGING = ("limit", "per_page", "perPage", "page_size", "pageSize", "size", "count", "top",
           "$top", "max_results", "maxResults", "first", "last", "fields", "$select", "select",
@@ -115,27 +116,38 @@ def cut_json(value: Any, budget: int) -> Cut:
     text = dumps(value)
     if len(text) <= budget:
         return Cut(text=text, value=value, total=len(text))
-    longest = _capped(value, None, None)[1][4]
     emptied: Cut | None = None  # every array emptied: kept only if no string cap does better
-    for chars in _STRING_CAPS:
-        found = _bisect(value, budget, longest, chars)
+    for chars in (None, *sorted({budget // 2, *_STRING_CAPS}, reverse=True)):
+        found = _search(value, budget, chars)
         if found is None:
             continue
         shorter_text, shorter, stats, kept = found
         fitted = Cut(text=shorter_text, value=shorter, total=len(text), arrays=stats[0],
                      kept=kept, items=stats[1], strings=stats[2], chars=stats[3])
-        if kept > 0 or longest == 0:
+        if kept > 0 or stats[0] == 0:
             return fitted
         emptied = emptied or fitted
     return emptied or Cut(text=text[:budget], total=len(text), chars=len(text) - budget)
 
 
-def _bisect(value: Any, budget: int, longest: int,
+def _search(value: Any, budget: int,
             chars: int | None) -> tuple[str, Any, list[int], int] | None:
     """The copy with the longest array cap that fits the budget, with its text, stats and
-    cap; ``None`` when not even empty arrays fit."""
+    cap; ``None`` when not even empty arrays fit. Caps are tried 0, 1, 2, 4 ... (each
+    copy costs only the items it keeps) until one does not fit, then bisected."""
     best = None
-    low, high = 0, longest
+    cap, over = 0, None
+    while over is None:
+        shorter, stats = _capped(value, cap, chars)
+        shorter_text = dumps(shorter)
+        if len(shorter_text) > budget:
+            over = cap
+        else:
+            best = (shorter_text, shorter, stats, cap)
+            if stats[0] == 0:  # no array was cut: a larger cap changes nothing
+                return best
+            cap = cap * 2 or 1
+    low, high = (best[3] + 1 if best else 0), over - 1
     while low <= high:
         middle = (low + high) // 2
         shorter, stats = _capped(value, middle, chars)

@@ -21,7 +21,8 @@ from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "load_text", "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "size_text",
+           "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -188,6 +189,19 @@ def _key(key: Any) -> str:
     return "null" if key is None else str(key)
 
 
+def size_text(size: int) -> str:
+    """A size in bytes as people read it: binary units past 1 KiB.
+
+    >>> size_text(64 * 1024 * 1024), size_text(70_000_000), size_text(100)
+    ('64 MiB', '66.8 MiB', '100 bytes')
+    """
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= scale:
+            whole = size % scale == 0
+            return f"{size // scale} {unit}" if whole else f"{size / scale:.1f} {unit}"
+    return f"{size} bytes"
+
+
 def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limits()) -> Any:
     """Decode JSON or YAML text into plain JSON values.
 
@@ -204,7 +218,8 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
         LoadError: neither valid JSON nor valid YAML.
     """
     if len(text) > limits.max_bytes:
-        raise LimitExceeded(f"larger than {limits.max_bytes} bytes", source=label)
+        raise LimitExceeded(f"larger than {size_text(limits.max_bytes)} "
+                            f"({size_text(len(text))})", source=label)
     if isinstance(text, bytes):
         data = text
         try:
@@ -221,6 +236,17 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
     return _check_shape(value, limits, label)
+
+
+def is_url(spec: Source) -> bool:
+    """Whether ``spec`` is an ``http(s)://`` URL: a document to fetch (through
+    :meth:`Loader.document`), never a path (which would mangle it to ``https:/host``).
+
+    >>> is_url("https://petstore3.swagger.io/api/v3/openapi.json"), is_url("openapi.yaml")
+    (True, False)
+    """
+    return (isinstance(spec, str) and "\n" not in spec
+            and spec.strip()[:8].lower().startswith(("http://", "https://")))
 
 
 def source_of(spec: Source) -> tuple[Any, Path | None, str]:
@@ -331,15 +357,31 @@ class Loader:
         self.files[uri] = value
         return value
 
+    def document(self, url: str) -> Any:
+        """The document at an ``http(s)://`` ``url``, fetched as a ``$ref`` to it would be
+        (the same gate, limits and timeout).
+
+        Raises:
+            AccessDenied: without ``allow_network``.
+            LoadError: it cannot be fetched or decoded.
+        """
+        if not self.allow_network:
+            raise AccessDenied(f"{url} is a URL: reading the document from it needs the "
+                               "network (pass allow_network=True, or download it and give "
+                               "its path)")
+        return self(url)
+
     def _read(self, path: Path) -> Any:
         path = path.resolve()
         if self.folder is None:
             raise AccessDenied(f"file reference {str(path)!r} in a document given as text "
                                "(give the document as a path to read files beside it)")
         if not self.allow_outside_root and not path.is_relative_to(self.folder):
+            both = os.path.commonpath([path, self.folder])
             raise AccessDenied(
                 f"{path} is outside {self._where} {self.folder} "
-                "(pass root= a folder holding both, or allow_outside_root=True)"
+                f"(pass root= a folder holding both, such as {both}, or "
+                "allow_outside_root=True)"
             )
         try:
             data = path.read_bytes()

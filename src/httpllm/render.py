@@ -17,6 +17,7 @@ from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.names import safe_argument_names
 from httpllm.compose.parameters import as_validated
+from httpllm.compose.prune import Bounded, Sizes, bound
 from httpllm.dialects import Dialect, Options, RenderContext
 from httpllm.dialects._depth import limit_depth
 from httpllm.dialects._examples import place_examples
@@ -33,6 +34,7 @@ __all__ = ["STEPS", "Renderer", "Rendering", "Step", "cut_description"]
 
 _FAIL = "$unrepresentable"
 _POINTER = "parameters#"
+_OUTPUT = "output#"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -65,12 +67,18 @@ class Renderer:
         dialect: the provider dialect.
         options: the compile options.
         origins: ``id(shared node) -> document pointer`` of the inlined named schemas.
+        output_names: the named schema a shared node of the outputs stands for (the
+            ``$defs`` name a bounded output shares it under), or ``None``.
     """
 
-    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str]) -> None:
+    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str],
+                 output_names: Callable[[Any], str | None] | None = None) -> None:
         self.dialect = dialect
         self.options = options
         self.origins = origins
+        self.output_names = output_names
+        self.output_sizes = Sizes()
+        self._bounded: dict[int, tuple[Any, Bounded | None]] = {}
         self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
@@ -365,6 +373,57 @@ def assemble(job: Rendering, renderer: Renderer) -> None:
                           extra=extra)
 
 
+def outputs(job: Rendering, renderer: Renderer) -> None:
+    """A dialect with ``output_max`` (MCP): the output schema within that many bytes
+    (:func:`~httpllm.compose.prune.bound`: repeats shared, deep levels cut to stubs,
+    a ``cut`` loss and a note in the schema's description), then the dialect's rules
+    over it (ECMA-262 patterns), their losses at ``output#`` pointers."""
+    limit, function = renderer.dialect.output_max, job.function
+    output = function.output if limit is not None else None
+    if output is None or limit is None:
+        return
+    hit = renderer._bounded.get(id(output))
+    if hit is None or hit[0] is not output:
+        hit = renderer._bounded[id(output)] = (output, bound(
+            output, limit, names=renderer.output_names, sizes=renderer.output_sizes))
+    bounded = hit[1]
+    losses = list(function.losses)
+    schema = output if bounded is None else bounded.schema
+    if bounded is not None and bounded.cut:
+        schema = _noted(schema, bounded, limit)
+        losses.append(Loss(pointer=_OUTPUT, keyword="outputSchema", action="cut",
+                           dialect=renderer.dialect.name, note=_cut_note(bounded, limit)))
+    rendered, lost = renderer._walk(schema, False, _OUTPUT)
+    if rendered is output:
+        return
+    job.function = evolve(function, losses=(*losses, *lost),
+                          output_source=functools.partial(_same, rendered))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _cut_note(bounded: Bounded, limit: int) -> str:
+    kept = ("no level" if bounded.levels == -1 else
+            f"{bounded.levels + 1} level{'s' if bounded.levels else ''}"  # type: ignore[operator]
+            )
+    return (f"output schema of {bounded.before:,} bytes cut to {bounded.after:,} (limit "
+            f"{limit:,}): {kept} kept, deeper values described by their type only")
+
+
+def _noted(schema: Schema, bounded: Bounded, limit: int) -> Schema:
+    """The bounded output with a sentence saying it was cut (for a model reading it)."""
+    if not isinstance(schema, dict):
+        return schema
+    note = (f"(Schema shortened to fit {limit // 1024} KiB: values below "
+            f"{'the top' if bounded.levels == -1 else f'level {(bounded.levels or 0) + 1}'}"
+            " are not described.)")
+    text = schema.get("description")
+    return {**schema, "description": f"{text}\n\n{note}" if isinstance(text, str) and text
+            else note}
+
+
 def finish(job: Rendering, renderer: Renderer) -> None:
     """The dialect's ``finish`` on the parameters root, once."""
     dialect, rendered = renderer.dialect, job.function
@@ -404,5 +463,5 @@ def distinct_losses(job: Rendering, renderer: Renderer) -> None:
 
 STEPS: tuple[Step, ...] = (rename_arguments, validated, unroll_refs, apply_rules,
                            unroll_rendered, check_strict_limits, name_arguments, assemble,
-                           finish, depth, examples, distinct_losses)
+                           outputs, finish, depth, examples, distinct_losses)
 """The render steps, in order. New step = one function here + one entry."""

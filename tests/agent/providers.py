@@ -46,6 +46,14 @@ def conforms(typed: Any, value: Any) -> Any:
     return TypeAdapter(typed).validate_python(value)
 
 
+def joined(content: Any) -> str:
+    """A result's text: the string, or its text parts joined by newlines (an answer and
+    its note travel as two parts, so the answer part stays JSON)."""
+    if isinstance(content, str):
+        return content
+    return "\n".join(part["text"] for part in content)
+
+
 def _text(arguments: Any) -> str:
     return arguments if isinstance(arguments, str) else json.dumps(arguments)
 
@@ -79,7 +87,7 @@ def _chat_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for m in messages:
         checked = conforms(ChatCompletionToolMessageParam, m)
-        rows.append((checked["tool_call_id"], None, checked["content"], False))
+        rows.append((checked["tool_call_id"], None, joined(checked["content"]), False))
     return rows
 
 
@@ -98,7 +106,7 @@ def _responses_read(messages: list[dict[str, Any]]) -> list[Row]:
     for m in messages:
         checked = conforms(FunctionCallOutput, m)
         assert set(m) == {"type", "call_id", "output"} and m["type"] == "function_call_output"
-        rows.append((checked["call_id"], None, checked["output"], False))
+        rows.append((checked["call_id"], None, joined(checked["output"]), False))
     return rows
 
 
@@ -117,7 +125,7 @@ def _anthropic_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for block in message["content"]:  # each block on its own (see docs/pitfalls.md)
         checked = conforms(anthropic_types.ToolResultBlockParam, block)
-        rows.append((checked["tool_use_id"], None, checked["content"],
+        rows.append((checked["tool_use_id"], None, joined(checked["content"]),
                      checked.get("is_error", False)))
     return rows
 
@@ -138,8 +146,10 @@ def _gemini_read(messages: list[dict[str, Any]]) -> list[Row]:
     for part in content.parts:
         response = part.function_response
         assert response is not None and response.response is not None
-        [(key, text)] = response.response.items()
-        rows.append((response.id, response.name, text, key == "error"))
+        [(key, text), *note] = response.response.items()
+        assert [k for k, _ in note] in ([], ["note"])
+        rows.append((response.id, response.name, joined([{"text": text}, *(
+            {"text": v} for _, v in note)]), key == "error"))
     return rows
 
 
@@ -163,8 +173,8 @@ def _bedrock_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for block in message["content"]:
         result = block["toolResult"]
-        [item] = result["content"]
-        rows.append((result["toolUseId"], None, item["text"], result.get("status") == "error"))
+        rows.append((result["toolUseId"], None, joined(result["content"]),
+                     result.get("status") == "error"))
     return rows
 
 
@@ -200,8 +210,8 @@ def _mistral_read(messages: list[dict[str, Any]]) -> list[Row]:
     for m in messages:
         checked = mistral_models.ToolMessage.model_validate(m)
         MistralCommonToolMessage.model_validate(m)
-        assert checked.role == "tool" and isinstance(checked.content, str)
-        rows.append((checked.tool_call_id, checked.name, checked.content, False))
+        assert checked.role == "tool"
+        rows.append((checked.tool_call_id, checked.name, joined(m["content"]), False))
     return rows
 
 

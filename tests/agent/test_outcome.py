@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import httpx
 
+import httpllm
 from httpllm.agent.calls import ToolCall
-from httpllm.agent.outcome import REDACTED, answered, body_text, failed, unknown
+from httpllm.agent.outcome import REDACTED, answered, failed, unknown
 from httpllm.agent.runner import secrets_of
 from httpllm.errors import RequestBuildError, TransportError
 from httpllm.execute import Result
@@ -13,17 +14,20 @@ from httpllm.execute import Result
 CALL = ToolCall(name="getPet", arguments={}, id="c1")
 
 
-def test_body_text_by_media_type() -> None:
+def test_answers_by_media_type() -> None:
     """JSON is compact text, text is kept, binary is described, empty is said."""
-    json_body = Result(status=200, headers=httpx.Headers(), body={"a": [1, "é"]})
-    assert body_text(json_body) == '{"a":[1,"é"]}'
+    def text(result: Result) -> str:
+        return answered(CALL, result, (), ()).text
+
+    assert text(Result(status=200, headers=httpx.Headers(), body={"a": [1, "é"]})) == \
+        '{"a":[1,"é"]}'
     png = Result(status=200, headers=httpx.Headers({"content-type": "image/png"}),
                  body="\x89PNG", content=b"\x89PNG")
-    assert body_text(png) == "(4 bytes of image/png, not shown)"
+    assert text(png) == "A binary answer (image/png, 4 bytes)."
     plain = Result(status=200, headers=httpx.Headers({"content-type": "text/plain"}),
                    body="ok", content=b"ok")
-    assert body_text(plain) == "ok"
-    assert body_text(Result(status=204, headers=httpx.Headers(), body="")) == "(empty body)"
+    assert text(plain) == "ok"
+    assert text(Result(status=204, headers=httpx.Headers(), body="")) == "(empty body)"
 
 
 def test_credentials_are_redacted_in_every_form() -> None:
@@ -42,11 +46,16 @@ def test_credentials_are_redacted_in_every_form() -> None:
 
 def test_failures_say_what_happened() -> None:
     """A transport error names its cause; a build error its reason; both are 'failed'."""
-    try:
-        raise TransportError("GET http://x/?key=s3cret") from httpx.ConnectError("refused")
+    function = httpllm.compile({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                "paths": {"/x": {"get": {"operationId": "getPet", "responses": {
+                                    "200": {"description": "ok"}}}}}}, "chatgpt")
+    try:  # nothing listens on port 9 of the loopback interface
+        function.execute("getPet", {}, base_url="http://127.0.0.1:9")
     except TransportError as exc:
         sent = failed(CALL, exc, ("removed a trailing comma",), ("s3cret",))
-    assert sent.kind == "failed" and "could not be sent (ConnectError: refused)" in sent.text
+    assert sent.kind == "failed" and sent.text.startswith(
+        "getPet failed: GET http://127.0.0.1:9/x: could not be sent (ConnectError")
+    assert "nothing reached the API" in sent.text
     assert sent.text.endswith("(httpllm repaired the arguments before sending: "
                               "removed a trailing comma.)")
     built = failed(CALL, RequestBuildError("no credentials"), (), ())

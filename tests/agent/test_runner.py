@@ -15,7 +15,7 @@ import httpllm
 from httpllm.agent.outcome import REDACTED
 
 from .conftest import API_KEY, compiled
-from .providers import PROVIDERS, Call, Provider, Row
+from .providers import PROVIDERS, Call, Provider, Row, joined
 
 CALLS: list[Call] = [
     ("call_1", "getPet", {"petId": 7}),
@@ -130,7 +130,7 @@ def test_repairs_are_named(live_server: str) -> None:
     ]
     messages = app.handle(PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY},
                           base_url=live_server)
-    fenced, stringified, truncated = (m["content"] for m in messages)
+    fenced, stringified, truncated = (joined(m["content"]) for m in messages)
     assert "removed a Markdown code fence; removed a trailing comma" in fenced
     assert _echo(fenced.split("\n(httpllm")[0])["raw_path"] == "/pets/7"
     assert "decoded body from JSON text" in stringified
@@ -260,7 +260,7 @@ def test_a_long_answer_is_cut_with_a_note(live_server: str) -> None:
     cut, short = (m["content"] for m in app.handle(
         PROVIDERS["chatgpt"].build(calls), auth={"key": API_KEY}, base_url=live_server,
         max_answer_chars=1_000))
-    answer, note = cut.rsplit("\n", 1)
+    answer, note = (part["text"] for part in cut)  # the note in a part of its own
     assert len(answer) <= 1_000 and isinstance(json.loads(answer), dict)
     assert note.startswith("[Answer cut to fit 1,000 characters (it had ")
     assert "createPet has no paging or filter argument" in note

@@ -357,7 +357,7 @@ def test_schemes_no_flag_can_carry_are_said_so(capsys: pytest.CaptureFixture[str
     status, _, err = run(capsys, "call", str(spec), "getA", "--args", "{}", "--auth", "nope=x")
     assert status == 2
     assert "no compiled operation requires a security scheme named 'nope'" in err
-    assert "(they require: key, tls, weird)" in err
+    assert "(they require: key, tls, weird;" in err
 
 
 def test_separate_says_when_it_matches_nothing(capsys: pytest.CaptureFixture[str],

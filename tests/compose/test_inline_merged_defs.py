@@ -17,6 +17,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from checkers.census import conflicts  # the helper the corpus checks use
 
 
+@pytest.fixture(autouse=True)
+def _unbounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parameters are not cut here (`big` is past any byte limit on purpose): what is
+    checked is the naming of the refs a keeping function keeps."""
+    monkeypatch.setattr("httpllm.compose.bounded.PARAMETERS_MIN", 10**9)
+    monkeypatch.setattr("httpllm.compose.bounded.PARAMETERS_MAX", 10**9)
+
+
 def _operation(name: str, schema: dict[str, Any]) -> dict[str, Any]:
     body = {"content": {"application/json": {"schema": schema}}}
     return {"post": {"operationId": name, "requestBody": body,

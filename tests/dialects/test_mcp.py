@@ -125,3 +125,28 @@ def test_argument_names_claude_clients_refuse_are_renamed() -> None:
     assert list(tool["inputSchema"]["properties"]) == ["filter_status"]
     request = build_request(app.function("list"), {"filter_status": "sold"})
     assert "filter%5Bstatus%5D=sold" in str(request.url)
+
+
+def test_a_large_output_schema_is_bounded_with_a_loss_and_a_note() -> None:
+    """An output schema past `OUTPUT_MAX` bytes is cut (a `cut` loss, a sentence in its
+    description); what the tool lists is `Function.output`, which answers are checked
+    against."""
+    import json
+
+    from httpllm.dialects.mcp import OUTPUT_MAX
+
+    text = "words " * 200
+    item = {"type": "object", "description": "An item. More.", "properties": {
+        f"f{i}": {"type": "object", "description": text, "properties": {
+            "g": {"type": "string", "description": text}}} for i in range(40)}}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "get": {"operationId": "list", "responses": {"200": {"description": "ok",
+            "content": {"application/json": {"schema": {"type": "array",
+                                                        "items": item}}}}}}}}}
+    app = httpllm.compile(doc, "mcp")
+    (function,) = app.functions
+    (tool,) = app.tools()
+    size = len(json.dumps(tool["outputSchema"], separators=(",", ":")).encode())
+    assert size <= OUTPUT_MAX + 200  # the result wrapper and the note
+    assert [x.keyword for x in function.losses if x.action == "cut"] == ["outputSchema"]
+    assert "Schema shortened" in tool["outputSchema"]["properties"]["result"]["description"]

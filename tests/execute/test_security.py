@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -143,3 +144,50 @@ def test_redact_masks_long_secrets_anywhere_and_short_ones_alone(
     from httpllm.execute.security import redact
 
     assert redact(text, secrets) == expected
+
+
+SECRET = 'k"e\\y/ 1+é'
+"""A credential whose every encoding differs from it."""
+
+
+@pytest.mark.parametrize("echoed", [
+    SECRET,
+    json.dumps(SECRET)[1:-1],  # JSON-escaped, non-ASCII kept
+    json.dumps(SECRET, ensure_ascii=True)[1:-1],  # \\u00e9
+    json.dumps(SECRET).replace('\\"', "\\u0022")[1:-1],  # another JSON spelling of "
+    json.dumps(json.dumps(SECRET)[1:-1])[1:-1],  # JSON text inside a JSON string
+    "k%22e%5Cy%2F%201%2B%C3%A9",  # percent-encoded, upper-case hex
+    "k%22e%5cy%2f+1%2b%c3%a9",  # lower-case hex, + for the space
+    "k%22e%5Cy/ 1+%C3%A9",  # some characters encoded, some not
+    "k&quot;e\\y/ 1+é",  # HTML-escaped
+])
+def test_redact_finds_a_secret_in_every_encoding(echoed: str) -> None:
+    """A secret is masked however an API echoes it: raw, JSON-escaped (once or twice),
+    percent-encoded (either case, + for space, mixed), HTML-escaped."""
+    from httpllm.execute.security import redact
+
+    assert redact(f"<{echoed}>", [SECRET]) == "<[redacted]>"
+
+
+def test_secrets_of_gives_the_forms_a_scheme_puts_on_the_wire() -> None:
+    """Basic gives its password, user:password and the base64 token (also URL-safe); a
+    bearer header gives the token alone; a Basic header value gives its password."""
+    from httpllm.execute.security import redact, secrets_of
+
+    found = secrets_of({"basic": ("ann", "s3cret??>")}, {"Authorization": "Bearer t0ken-1",
+                                                          "X-Other": "Basic YW5uOnB3ZA=="})
+    assert {"s3cret??>", "ann:s3cret??>", "YW5uOnMzY3JldD8_Pg", "YW5uOnMzY3JldD8/Pg",
+            "t0ken-1", "pwd"} <= set(found)
+    assert redact("Authorization: Basic YW5uOnMzY3JldD8/Pg==", found) == \
+        "Authorization: Basic [redacted]=="
+
+
+def test_redact_json_masks_keys_and_values_and_keeps_what_is_clean() -> None:
+    """Every string and key of a JSON value is masked; a value with no secret is returned
+    as the same object."""
+    from httpllm.execute.security import redact_json
+
+    clean = {"a": [1, "b"]}
+    assert redact_json(clean, ["s3cret-1"]) is clean
+    assert redact_json({"s3cret-1": ["x s3cret-1"]}, ["s3cret-1"]) == {
+        "[redacted]": ["x [redacted]"]}

@@ -9,6 +9,7 @@ import pytest
 
 from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute import aexecute, execute
+from httpllm.execute.send import MAX_ANSWER_BYTES
 
 from .records import function, param
 
@@ -231,3 +232,92 @@ async def test_httpx_log_lines_are_masked_on_an_async_client(
     await async_client.aclose()
     logged = [r.getMessage() for r in caplog.records if r.name == "httpx"]
     assert "sekrit-value-123" not in logged[0] and "sekrit-value-123" in logged[1]
+
+
+async def _endless(request: Any) -> Any:
+    """A JSON answer of 1 GB without ``Content-Length``, sent until the client goes."""
+    from starlette.responses import StreamingResponse
+
+    async def chunks() -> Any:
+        yield b'{"items":['
+        for _ in range(15_000):
+            if await request.is_disconnected():
+                return
+            yield b'"' + b"x" * 65_536 + b'",'
+    return StreamingResponse(chunks(), media_type="application/json")
+
+
+async def _sized(request: Any) -> Any:
+    """``size`` bytes of JSON text (a string), with their ``Content-Length``; ``gzip=1``
+    compresses them."""
+    import gzip
+
+    from starlette.responses import Response
+
+    size = int(request.query_params["size"])
+    body = b'"' + b"y" * (size - 2) + b'"'
+    if request.query_params.get("gzip"):
+        return Response(gzip.compress(body), media_type="application/json",
+                        headers={"Content-Encoding": "gzip"})
+    return Response(body, media_type="application/json")
+
+
+@pytest.fixture(scope="module")
+def streaming() -> Any:
+    """An API with an endless answer and sized ones, behind uvicorn on 127.0.0.1."""
+    from loopback import running
+    from starlette.applications import Starlette
+    from starlette.routing import Route
+
+    app = Starlette(routes=[Route("/endless", _endless), Route("/sized", _sized)])
+    with running(app, lifespan="off") as url:
+        yield url
+
+
+ENDLESS = function(path="/endless", name="getEndless")
+SIZED = function(param("query", "size", {"type": "integer"}),
+                 param("query", "gzip", {"type": "integer"}), path="/sized", name="getSized")
+
+
+def test_an_endless_answer_is_read_to_the_byte_limit(streaming: str) -> None:
+    """An answer that would run to 1 GB is read to ``max_bytes`` and said to be cut, its
+    size unknown; its body is the text read (a JSON prefix does not parse)."""
+    result = execute(ENDLESS, {}, base_url=streaming, max_bytes=1_000_000)
+    assert result.truncated and len(result.content) == 1_000_000 and result.size is None
+    assert isinstance(result.body, str) and result.body.startswith('{"items":["xxx')
+
+
+@pytest.mark.anyio
+async def test_aexecute_reads_to_the_byte_limit_too(streaming: str) -> None:
+    """The async twin stops at the limit as well."""
+    result = await aexecute(ENDLESS, {}, base_url=streaming, max_bytes=500_000)
+    assert result.truncated and len(result.content) == 500_000
+
+
+def test_a_declared_size_is_kept_and_none_reads_everything(streaming: str) -> None:
+    """A cut answer keeps the size the server declared; ``max_bytes=None`` reads a large
+    answer whole, parsed; a compressed answer is limited after decoding (its declared
+    size is the compressed one: unknown)."""
+    cut = execute(SIZED, {"size": 3_000_000}, base_url=streaming, max_bytes=1_000_000)
+    assert cut.truncated and cut.size == 3_000_000
+    whole = execute(SIZED, {"size": 12_000_000}, base_url=streaming, max_bytes=None)
+    assert not whole.truncated and whole.size == 12_000_000 and len(whole.body) == 11_999_998
+    default = execute(SIZED, {"size": 12_000_000}, base_url=streaming)
+    assert default.truncated and len(default.content) == MAX_ANSWER_BYTES
+    bomb = execute(SIZED, {"size": 3_000_000, "gzip": 1}, base_url=streaming,
+                   max_bytes=1_000_000)
+    assert bomb.truncated and len(bomb.content) == 1_000_000 and bomb.size is None
+
+
+def test_a_read_timeout_says_the_request_was_sent() -> None:
+    """A read timeout comes after the request went out: the message says so."""
+    with pytest.raises(TransportError) as caught:
+        execute(WEATHER, {"city": "Oslo"},
+                client=client(Recorder(httpx.ReadTimeout("timed out"))))
+    assert ": sent, no answer" in caught.value.message
+    assert "it may have taken effect" in caught.value.message
+    with pytest.raises(TransportError) as refused:
+        execute(WEATHER, {"city": "Oslo"},
+                client=client(Recorder(httpx.ConnectError("refused"))))
+    assert ": could not be sent (ConnectError: refused); nothing reached the API" in \
+        refused.value.message

@@ -43,7 +43,7 @@ async def test_unreachable_api_is_a_readable_error() -> None:
     async with session_with(httpllm.mcp_server(document(dead))) as session:
         result = await session.call_tool("getItem", {"item_id": "a"})
     assert result.is_error
-    assert f"could not be sent to {dead}" in text(result)
+    assert f"GET {dead}/items/a: could not be sent (ConnectError" in text(result)
     assert "Traceback" not in text(result)
 
 
@@ -96,6 +96,30 @@ async def test_modern_protocol_client_lists_and_calls(upstream: str) -> None:
     assert {t.name for t in tools} >= {"getItem", "getMissing"}
     assert found.structured_content == {"id": "q"} and not found.is_error
     assert missing.is_error and "404 Not Found" in text(missing)
+
+
+async def test_auto_leaves_output_schemas_out_past_the_budget(
+        upstream: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """`output_schemas="auto"` (the default) lists them within `OUTPUT_BUDGET` and none,
+    with a log warning, past it; `"on"` lists them anyway."""
+    import httpllm.server.tools as served
+
+    async def listed(mode: Any) -> list[Any]:
+        server = httpllm.mcp_server(document(upstream), output_schemas=mode)
+        async with session_with(server) as session:
+            return [t.output_schema for t in (await session.list_tools()).tools]
+
+    assert any(await listed("auto"))
+    monkeypatch.setattr(served, "OUTPUT_BUDGET", 10)
+    monkeypatch.setattr("httpllm.server.build.OUTPUT_BUDGET", 10)
+    with caplog.at_level(logging.WARNING, logger="httpllm.server"):
+        assert not any(await listed("auto"))
+    assert "output schemas left out" in caplog.text
+    assert any(await listed("on"))
+    assert not any(await listed("off"))
+    with pytest.raises(ValueError, match="'auto', 'on' or 'off'"):
+        httpllm.mcp_server(document(upstream), output_schemas="maybe")  # type: ignore[arg-type]
 
 
 async def test_output_schemas_can_be_left_out(upstream: str) -> None:

@@ -10,8 +10,9 @@ order, in pages of at most 1 MiB; three calls with valid arguments must succeed 
 upstream on 127.0.0.1 and one with invalid arguments must come back as an ``isError`` result
 with nothing sent.
 
-``HTTPLLM_MATRIX_OUTPUT_SCHEMAS=off`` serves every document with ``--no-output-schemas``,
-to check listing and calls apart from output-schema size and portability.
+``HTTPLLM_MATRIX_OUTPUT_SCHEMAS=off`` (or ``on``) serves every document with
+``--output-schemas off`` (or ``on``) instead of the default ``auto``, to check listing and
+calls apart from output schemas.
 """
 
 from __future__ import annotations

@@ -86,7 +86,35 @@ async def test_credential_and_headers_come_from_each_request(endpoint: str) -> N
             result = await session.call_tool("whoAmI", {"n": 5})
     assert result.structured_content == {
         "auth_sha": hashlib.sha256(f"Bearer {token}".encode()).hexdigest(),
-        "n": "5", "tenant": "acme"}
+        "n": "5", "tenant": "[redacted]"}  # it arrived: a host's header value is never shown
+
+
+@pytest.mark.anyio
+async def test_a_missing_user_header_tells_the_client_which_header_to_send(
+        endpoint: str) -> None:
+    """`--auth-header token=X-Upstream-Token` and a client without that header: the answer
+    names the header the MCP client must send, not the operator's flags; nothing is sent."""
+    with anyio.fail_after(LIMIT):
+        async with session_at(endpoint) as session:
+            result = await session.call_tool("whoAmI", {"n": 1})
+    (block,) = result.content
+    assert result.is_error and isinstance(block, types.TextContent)
+    assert "must send it in the X-Upstream-Token header" in block.text
+    assert "--auth-env" not in block.text and "nothing was sent" in block.text
+
+
+def test_an_idle_connection_outlives_five_seconds(endpoint: str) -> None:
+    """A kept-alive connection idle for 6 s (uvicorn's default closes it after 5 s, which
+    failed the TypeScript client's first call after a slow listing) still carries the next
+    request."""
+    from test_listen import exchange
+
+    port = int(endpoint.rsplit(":", 1)[1].split("/")[0])
+    with socket.create_connection(("127.0.0.1", port)) as sock:
+        first = exchange(sock, port)
+        time.sleep(6)
+        second = exchange(sock, port)
+    assert first == second == 400
 
 
 def _rpc(client: httpx.Client, url: str, message: dict[str, Any],

@@ -12,6 +12,7 @@ from mcp.client._memory import InMemoryTransport
 from mcp.client.session import ClientSession
 
 import httpllm
+from httpllm.server.tools import lists_output
 
 DOCUMENTS = ("1password/spec.yaml", "ably/control-v1.yaml", "resend/resend.yaml",
              "figma/openapi.yaml", "paypal/checkout_orders_v2.json")
@@ -42,4 +43,4 @@ async def test_real_document_lists_valid_tools(specs_dir: Path, name: str) -> No
         assert again.input_schema == function.parameters
         assert again.annotations is not None and again.annotations.open_world_hint is True
         assert again.annotations.read_only_hint is (function.method in {"get", "head"})
-        assert (again.output_schema is not None) is (function.output is not None)
+        assert (again.output_schema is not None) is lists_output(function)

@@ -59,7 +59,9 @@ def test_search_then_describe() -> None:
                                       "path": "/pets", "summary": "Create a pet"}
     described = trio.handle(DESCRIBE, '{"names": ["createPet", "feedPet"]}')
     assert described["operations"][0] == app.tools()[1]
-    assert "no operation named 'feedPet'" in described["operations"][1]["error"]
+    assert described["operations"][1]["error"] == (
+        "no function named 'feedPet' in this application; did you mean 'createPet', "
+        "'getPet'? Nothing was sent; find names with search_operations.")
 
 
 def test_search_tag_is_an_enum_of_the_tags() -> None:
@@ -81,7 +83,8 @@ def test_invalid_calls_get_feedback() -> None:
     wrong = trio.handle(INVOKE, {"name": "getPet", "arguments": {"petId": "seven"}})
     assert wrong["error"].startswith("Invalid arguments for getPet; nothing was sent.")
     assert "petId: expected an integer" in wrong["error"]
-    assert "no operation named 'feedPet'" in trio.handle(INVOKE, {"name": "feedPet"})["error"]
+    unknown = trio.handle(INVOKE, {"name": "feedPet"})["error"]
+    assert "did you mean 'createPet', 'getPet'? Nothing was sent" in unknown  # difflib
     with pytest.raises(httpllm.UnknownFunction):
         trio.handle("delete_everything", {})
 

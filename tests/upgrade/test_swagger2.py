@@ -167,3 +167,52 @@ def test_parameter_with_name_and_ref_reads_the_ref_as_its_schema() -> None:
     assert out["paths"]["/a"]["get"]["parameters"] == [
         {"name": "m", "in": "query", "schema": {"$ref": "#/components/schemas/M"}}]
     assert [n.pointer for n in c.notes] == ["#/paths/~1a/get/parameters/0/$ref"]
+
+
+ADLA_HOST: dict[str, Any] = {
+    "hostTemplate": "{accountName}.{adlaJobDnsSuffix}",
+    "positionInOperation": "last",
+    "parameters": [
+        {"name": "accountName", "description": "The account.", "required": True,
+         "type": "string", "in": "path", "x-ms-skip-url-encoding": True},
+        {"$ref": "#/parameters/adlaJobDnsSuffixInPath"},
+    ],
+}
+"""Azure Data Lake Analytics' host (azure-rest-api-specs, datalake-analytics job
+2017-09-01-preview): an account without a default, a DNS suffix by `$ref` with one."""
+
+
+def test_parameterized_host_becomes_server_variables() -> None:
+    """x-ms-parameterized-host gives the server: the host template after each scheme, plus
+    basePath, its parameters (inline or by $ref) as variables with their default, enum
+    and description; a parameter without a default is noted."""
+    root: dict[str, Any] = {
+        "swagger": "2.0", "info": {"title": "t", "version": "1"}, "schemes": ["https"],
+        "basePath": "/v1", "x-ms-parameterized-host": ADLA_HOST, "paths": {},
+        "parameters": {"adlaJobDnsSuffixInPath": {
+            "name": "adlaJobDnsSuffix", "in": "path", "required": True, "type": "string",
+            "default": "azuredatalakeanalytics.net", "enum": ["azuredatalakeanalytics.net"],
+            "x-ms-parameter-location": "client"}}}
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    assert out["servers"] == [{"url": "https://{accountName}.{adlaJobDnsSuffix}/v1",
+                               "variables": {
+                                   "accountName": {"description": "The account."},
+                                   "adlaJobDnsSuffix": {"default": "azuredatalakeanalytics.net",
+                                                        "enum": ["azuredatalakeanalytics.net"]}}}]
+    assert "x-ms-parameterized-host" not in out
+    assert [n.pointer for n in c.notes] == ["#/x-ms-parameterized-host/parameters/0"]
+    assert "'accountName' has no default" in c.notes[0].message
+
+
+def test_parameterized_host_without_scheme_prefix() -> None:
+    """useSchemePrefix: false keeps the template as the whole URL start (the parameter
+    holds the scheme, as Cognitive Services' {Endpoint})."""
+    spec = {"hostTemplate": "{Endpoint}/formrecognizer/v2.1", "useSchemePrefix": False,
+            "parameters": [{"name": "Endpoint", "in": "path", "required": True,
+                            "type": "string", "default": "https://westus2.api.cognitive.microsoft.com"}]}
+    c = ctx({"swagger": "2.0", "x-ms-parameterized-host": spec, "schemes": ["https"]})
+    assert swagger2.servers(c.root, ["https"], c) == [
+        {"url": "{Endpoint}/formrecognizer/v2.1",
+         "variables": {"Endpoint": {"default": "https://westus2.api.cognitive.microsoft.com"}}}]
+    assert c.notes == []

@@ -11,6 +11,7 @@ from httpllm._api import Application
 from httpllm.agent import Outcome, ToolCall, arun_call, run_call, secrets_of
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.execute import Result, aexecute, execute
+from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.records import Function
 
 __all__ = ["Caller"]
@@ -30,6 +31,7 @@ class Caller:
         server_variables: values for the server URL's variables.
         max_answer_chars: most characters of one answer the model reads; a longer one is
             cut with a note (see :func:`httpllm.agent.handle`); ``None``: never cut.
+        max_answer_bytes: most bytes of one answer read (see :func:`httpllm.agent.handle`).
     """
 
     def __init__(
@@ -43,14 +45,17 @@ class Caller:
         host_arguments: Mapping[str, Any] | None = None,
         server_variables: Mapping[str, str] | None = None,
         max_answer_chars: int | None = DEFAULT_BUDGET,
+        max_answer_bytes: int | None = MAX_ANSWER_BYTES,
     ) -> None:
         self.functions = {f.name: f for f in app.functions}
         self._client = client
         self._async_client = async_client
         self._host = dict(host_arguments or {})
         self._options: dict[str, Any] = {"auth": auth, "base_url": base_url,
-                                         "server_variables": server_variables}
-        self._secrets = secrets_of(auth)
+                                         "server_variables": server_variables,
+                                         "max_bytes": max_answer_bytes}
+        self._secrets = secrets_of(auth, {**(async_client.headers if async_client else {}),
+                                          **(client.headers if client else {})})
         self._budget = max_answer_chars
 
     def _keywords(self, function: Function) -> dict[str, Any]:

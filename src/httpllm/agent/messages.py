@@ -16,6 +16,11 @@ request shape:
 | ``mistral`` | one ``{"role": "tool", "content", "name", "tool_call_id"?}`` per call |
 | ``mcp`` | one ``CallToolResult`` ``{"content": [text], "isError"}`` per call |
 
+An outcome's note (what a cut left out, the repairs made) is kept apart from the answer, so
+a JSON answer stays JSON: a second text part (``chat``, ``responses``, ``anthropic``,
+``bedrock``, ``mistral``, ``mcp``), a ``note`` key beside ``output`` (``gemini``); Ollama's
+tool message is one string, so there the note follows the answer on a line of its own.
+
 Source: the same provider pages as :mod:`httpllm.agent.calls`; Gemini ``FunctionResponse``
 ("use 'output' ... and 'error' key to specify error details").
 """
@@ -33,17 +38,29 @@ Message = dict[str, Any]
 Writer = Callable[[Sequence[Outcome]], list[Message]]
 
 
+def _parts(o: Outcome, kind: str = "text") -> str | list[dict[str, str]]:
+    """The outcome's text alone, or its text and note as two text parts."""
+    if not o.note:
+        return o.text
+    return [{"type": kind, "text": o.text}, {"type": kind, "text": o.note}]
+
+
+def _joined(o: Outcome) -> str:
+    return f"{o.text}\n{o.note}" if o.note else o.text
+
+
 def _chat(outcomes: Sequence[Outcome]) -> list[Message]:
-    return [{"role": "tool", "tool_call_id": o.call.id, "content": o.text} for o in outcomes]
-
-
-def _responses(outcomes: Sequence[Outcome]) -> list[Message]:
-    return [{"type": "function_call_output", "call_id": o.call.id, "output": o.text}
+    return [{"role": "tool", "tool_call_id": o.call.id, "content": _parts(o)}
             for o in outcomes]
 
 
+def _responses(outcomes: Sequence[Outcome]) -> list[Message]:
+    return [{"type": "function_call_output", "call_id": o.call.id,
+             "output": _parts(o, "input_text")} for o in outcomes]
+
+
 def _anthropic(outcomes: Sequence[Outcome]) -> list[Message]:
-    blocks = [{"type": "tool_result", "tool_use_id": o.call.id, "content": o.text,
+    blocks = [{"type": "tool_result", "tool_use_id": o.call.id, "content": _parts(o),
                **({} if o.ok else {"is_error": True})} for o in outcomes]
     return [{"role": "user", "content": blocks}] if blocks else []
 
@@ -51,29 +68,32 @@ def _anthropic(outcomes: Sequence[Outcome]) -> list[Message]:
 def _gemini(outcomes: Sequence[Outcome]) -> list[Message]:
     parts = [{"functionResponse": {**({"id": o.call.id} if o.call.id else {}),
                                    "name": o.call.name,
-                                   "response": {"output" if o.ok else "error": o.text}}}
+                                   "response": {"output" if o.ok else "error": o.text,
+                                                **({"note": o.note} if o.note else {})}}}
              for o in outcomes]
     return [{"role": "user", "parts": parts}] if parts else []
 
 
 def _bedrock(outcomes: Sequence[Outcome]) -> list[Message]:
-    blocks = [{"toolResult": {"toolUseId": o.call.id, "content": [{"text": o.text}],
+    blocks = [{"toolResult": {"toolUseId": o.call.id,
+                              "content": [{"text": t} for t in (o.text, *filter(None, [o.note]))],
                               **({} if o.ok else {"status": "error"})}} for o in outcomes]
     return [{"role": "user", "content": blocks}] if blocks else []
 
 
 def _ollama(outcomes: Sequence[Outcome]) -> list[Message]:
-    return [{"role": "tool", "content": o.text, "tool_name": o.call.name} for o in outcomes]
+    return [{"role": "tool", "content": _joined(o), "tool_name": o.call.name}
+            for o in outcomes]
 
 
 def _mistral(outcomes: Sequence[Outcome]) -> list[Message]:
-    return [{"role": "tool", "content": o.text, "name": o.call.name,
+    return [{"role": "tool", "content": _parts(o), "name": o.call.name,
              **({"tool_call_id": o.call.id} if o.call.id else {})} for o in outcomes]
 
 
 def _mcp(outcomes: Sequence[Outcome]) -> list[Message]:
-    return [{"content": [{"type": "text", "text": o.text}], "isError": not o.ok}
-            for o in outcomes]
+    return [{"content": [{"type": "text", "text": t} for t in (o.text, *filter(None, [o.note]))],
+             "isError": not o.ok} for o in outcomes]
 
 
 MESSAGES: dict[str, Writer] = {

@@ -28,6 +28,7 @@ from httpllm.dialects import Dialect, Options
 from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
 from httpllm.execute.security import secrets_of
+from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.records import Function
 
 __all__ = [
@@ -194,6 +195,7 @@ def handle(
     host_arguments: Mapping[str, Any] | None = None,
     server_variables: Mapping[str, str] | None = None,
     max_answer_chars: int | None = DEFAULT_BUDGET,
+    max_answer_bytes: int | None = MAX_ANSWER_BYTES,
 ) -> list[dict[str, Any]]:
     """Run every tool call in ``response``, one after the other, and return the messages
     to append to the conversation, in the provider's format (see :mod:`.messages`).
@@ -209,8 +211,12 @@ def handle(
         host_arguments: values of ``separate=`` arguments; each function gets those it has.
         server_variables: values for the server URL's variables.
         max_answer_chars: most characters of one answer the model reads (about 10k
-            tokens by default); a longer answer is cut, JSON kept JSON, with a note saying
-            how much was left out and which arguments ask for less. ``None``: never cut.
+            tokens by default); every credential is masked first, then a longer answer
+            is cut, the answer kept JSON and the note saying how much was left out and
+            which arguments ask for less kept apart (a part of its own, see
+            :mod:`.messages`). ``None``: never cut.
+        max_answer_bytes: most bytes of an answer read (10 MiB by default; the rest is
+            never read and the note says so); ``None``: read it all.
 
     Raises:
         UnknownDialect: no such format.
@@ -220,9 +226,10 @@ def handle(
     write = MESSAGES[format]
     if not calls:
         return write([])
-    secrets = secrets_of(auth)
+    secrets = secrets_of(auth, client.headers if client is not None else None)
     options: dict[str, Any] = {"auth": auth, "base_url": base_url,
-                               "server_variables": server_variables}
+                               "server_variables": server_variables,
+                               "max_bytes": max_answer_bytes}
     with _sync_client(client) as sender:
         def send(function: Function, arguments: Any) -> Result:
             return execute(function, arguments, client=sender,
@@ -244,6 +251,7 @@ async def ahandle(
     host_arguments: Mapping[str, Any] | None = None,
     server_variables: Mapping[str, str] | None = None,
     max_answer_chars: int | None = DEFAULT_BUDGET,
+    max_answer_bytes: int | None = MAX_ANSWER_BYTES,
     limit: int = DEFAULT_LIMIT,
 ) -> list[dict[str, Any]]:
     """:func:`handle` on an ``httpx.AsyncClient``, at most ``limit`` calls at once; the
@@ -257,9 +265,10 @@ async def ahandle(
     write = MESSAGES[format]
     if not calls:
         return write([])
-    secrets = secrets_of(auth)
+    secrets = secrets_of(auth, client.headers if client is not None else None)
     options: dict[str, Any] = {"auth": auth, "base_url": base_url,
-                               "server_variables": server_variables}
+                               "server_variables": server_variables,
+                               "max_bytes": max_answer_bytes}
     outcomes: list[Outcome | None] = [None] * len(calls)
     limiter = anyio.CapacityLimiter(max(1, limit))
     async with _async_client(client) as sender:

@@ -8,8 +8,9 @@ Exit status (the same for every command):
   invalid arguments, a file that cannot be written); one line on stderr.
 - 2: a usage error (an unknown flag, a value a flag cannot take: ``--unroll -1``,
   ``--envelope bogus``, ``--strict`` for a provider without one); one line on stderr.
-- 3: a partial result that ``--fail-on skipped,fallback,warning`` names, or a compile
-  that gave no tool at all.
+- 3: a partial result that ``--fail-on skipped,fallback,warning`` names, operations
+  skipped because a ``$ref`` needs ``--root``, ``--allow-outside-root`` or
+  ``--allow-network``, or a compile that gave no tool at all.
 - 4: ``call --send``: the API answered with a status other than 2xx.
 
 Messages speak in flags (``--allow-outside-root``), never in Python option names, and a

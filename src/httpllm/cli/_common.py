@@ -19,7 +19,7 @@ from httpllm.errors import HttpllmError
 from httpllm.pointer import escape
 from httpllm.records import Argument
 
-__all__ = ["FLAGS", "UsageError", "add_compile_options", "auth_from", "compile_from",
+__all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "compile_from",
            "at_least", "flag_takes", "in_flags", "key_values", "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
@@ -56,8 +56,13 @@ _NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
 """Library hints the command line has no use for (``call`` needs credentials only with
 ``--send``; a document is a file or text there, never a dict): left out of the message."""
 
-_OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;)/.]|$)|"
+_OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;:)/.]|$)|"
                      r"\binclude=/exclude=")
+
+
+SPEC_HELP = ("OpenAPI or Swagger document: a path, an http(s) URL (with --allow-network), "
+             "or - for stdin")
+"""The help of every command's SPEC argument."""
 
 
 class UsageError(Exception):
@@ -111,10 +116,9 @@ def provider_name(text: str) -> str:
     from httpllm.errors import UnknownDialect
 
     try:
-        get_dialect(text)
+        return get_dialect(text).name  # case-blind: "Claude" is claude
     except UnknownDialect as exc:
         raise argparse.ArgumentTypeError(exc.message) from None
-    return text
 
 
 non_negative = at_least(0)
@@ -160,7 +164,8 @@ def add_compile_options(parser: argparse.ArgumentParser) -> None:
                              "'header:X-Api-Version' or 'api_version' (repeatable); "
                              "'call' takes its value from --host-arg")
     parser.add_argument("--allow-network", action="store_true",
-                        help="allow $refs to http(s) URLs (never fetched otherwise)")
+                        help="allow a URL as SPEC and $refs to http(s) URLs (never fetched "
+                             "otherwise)")
     parser.add_argument("--allow-outside-root", action="store_true",
                         help="allow $refs to files outside the document's folder")
     parser.add_argument("--document-url", default=None, metavar="URL",
@@ -289,29 +294,33 @@ def auth_from(app: Application, values: list[str] | None,
             document does not declare, or a Basic credential without a colon.
     """
     given = key_values(values, "--auth")
+    flags = dict.fromkeys(given, "--auth")
     for scheme, variable in key_values(env, "--auth-env").items():
         if variable not in os.environ:
             raise UsageError(f"--auth-env {scheme}={variable}: the environment variable "
                              f"{variable} is not set")
         given[scheme] = os.environ[variable]
+        flags[scheme] = "--auth-env"
     if not given:
         return None
     schemes = security_schemes(app)
     auth: dict[str, Any] = {}
     for scheme, value in given.items():
         declared = schemes.get(scheme)
+        flag = flags[scheme]
         if declared is None:
             known = ", ".join(sorted(schemes)) or "none"
-            raise UsageError(f"--auth {scheme}=...: no compiled operation requires a security "
-                             f"scheme named {scheme!r} (they require: {known})")
+            raise UsageError(f"{flag} {scheme}=...: no compiled operation requires a security "
+                             f"scheme named {scheme!r} (they require: {known}; 'httpllm "
+                             "inspect' lists them)")
         if not flag_takes(declared):
-            raise UsageError(f"--auth {scheme}=...: {scheme!r} is {_scheme_kind(declared)}, "
+            raise UsageError(f"{flag} {scheme}=...: {scheme!r} is {_scheme_kind(declared)}, "
                              "whose credential cannot be given as text; give the httpx "
                              "client its auth in Python (httpllm.execute(..., client=...))")
         if declared.get("type") == "http" and str(declared.get("scheme")).lower() == "basic":
             user, colon, password = value.partition(":")
             if not colon:
-                raise UsageError(f"--auth {scheme}=USER:PASSWORD: HTTP Basic needs both, "
+                raise UsageError(f"{flag} {scheme}=USER:PASSWORD: HTTP Basic needs both, "
                                  "separated by a colon")
             auth[scheme] = (user, password)
         else:

@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Iterable
 
+from httpllm import _api
 from httpllm._api import Application
 from httpllm.cli._common import in_flags
 
@@ -24,31 +25,33 @@ no tool at all."""
 FAIL_ON = ("skipped", "fallback", "warning")
 """What ``--fail-on`` may name: an operation skipped, a strict-mode fallback, a warning."""
 
-_VARIABLE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|#/\S*|\d[\d,.]*")
+_VARIABLE = re.compile(r"'[^']*'|\"[^\"]*\"|`[^`]*`|#/\S*|(?:[a-z][a-z+]*://|/)\S*|\d[\d,.]*")
+"""What differs between messages of one kind: quoted names, pointers, paths and URLs,
+numbers."""
 
 
 def kind(message: str) -> str:
     """The kind of a warning or error message: its first clause, with numbers, quoted
-    names and pointers left out, so that messages differing only in those group together.
+    names, pointers, paths and URLs left out, so that messages differing only in those
+    group together (the key of a group, never shown).
 
     >>> kind("1,223 tools exceed chatgpt's limit of 128 per request; select fewer")
-    "N tools exceed chatgpt's limit of N per request"
+    "_ tools exceed chatgpt's limit of _ per request"
+    >>> kind("/x/spec/schemas/a.yaml is outside the document's folder /x/spec/namespaces")
+    "_ is outside the document's folder _"
     """
     head = re.split(r"[:;(]", message, maxsplit=1)[0]
-    return " ".join(_VARIABLE.sub("N", head).split())
+    return " ".join(_VARIABLE.sub("_", head).split())
 
 
-def _grouped(lines: Iterable[tuple[str, str]]) -> list[tuple[str, int, list[str]]]:
-    """``(kind, count, [detail ...])`` of ``(message, detail)`` pairs, most frequent first."""
+def _grouped(lines: Iterable[tuple[str, str]]) -> list[tuple[int, list[str]]]:
+    """``(count, [detail ...])`` of ``(message, detail)`` pairs grouped by :func:`kind`,
+    most frequent first; each group's details in the order met."""
     groups: dict[str, list[str]] = collections.defaultdict(list)
-    examples: dict[str, str] = {}
     for message, detail in lines:
-        key = kind(message)
-        groups[key].append(detail)
-        examples.setdefault(key, message)
+        groups[kind(message)].append(detail)
     ordered = sorted(groups.items(), key=lambda item: (-len(item[1]), item[0]))
-    return [(examples[key] if len(details) == 1 else key, len(details), details)
-            for key, details in ordered]
+    return [(len(details), details) for _, details in ordered]
 
 
 def fallbacks(app: Application) -> list[str]:
@@ -56,29 +59,39 @@ def fallbacks(app: Application) -> list[str]:
     return [f.name for f in app.functions if any(x.action == "fallback" for x in f.losses)]
 
 
-def report(app: Application, *, verbose: bool) -> None:
-    """Skipped operations and warnings on standard error, one line per kind with a count
-    (every one, with its pointer, under ``verbose``)."""
+def report(app: Application, *, verbose: bool, hidden: Iterable[_api.Warning] = ()) -> None:
+    """Skipped operations and warnings on standard error, one line per kind: the first
+    one in full (its figures, what was done, the flag that helps) and how many more are
+    alike (every one, with its pointer, under ``verbose``). ``hidden``: warnings that do
+    not apply to what the command wrote (the tool limit, for groups)."""
     skipped = [(e.message, f"{e.method.upper()} {e.path}".strip() + f": {e.pointer}: "
                 f"{e.message}") for e in app.errors]
+    shown = [w for w in app.warnings if w not in set(hidden)]
     for label, pairs in (("skipped", skipped),
                          ("warning", [(w.message, f"{w.pointer}: {w.message}")
-                                      for w in app.warnings])):
-        for first, count, details in _grouped(pairs):
+                                      for w in shown])):
+        for count, details in _grouped(pairs):
             if verbose:
                 for detail in details:
                     _say(f"{label}: {in_flags(detail)}")
             elif count == 1:
                 _say(f"{label}: {in_flags(details[0])}")
             else:
-                _say(f"{label}: {count} x {in_flags(first)} (-v lists each)")
+                _say(f"{label}: {in_flags(details[0])} (and {count - 1:,} more like it; "
+                     "-v lists each)")
+    gated = [e for e in app.errors if e.kind == "AccessDenied"]
+    if gated:
+        _say(f"{len(gated):,} of {app.operations:,} operations skipped because a $ref needs "
+             "a file or URL the gate refused: pass the flag the message names (--root DIR, "
+             f"--allow-outside-root or --allow-network), or --exclude them (exit {PARTIAL})")
 
 
 def summary(app: Application, *, written: int | None = None, target: str | None = None,
-            extra: str = "", tools: int | None = None) -> str:
+            extra: str = "", tools: int | None = None, warnings: int | None = None) -> str:
     """The one line that ends a compile: tools emitted, operations skipped by kind,
     strict fallbacks, warnings by kind, and what was written where. ``tools``: how many
-    tools were written when that is not one per function (``--discover``'s three).
+    tools were written when that is not one per function (``--discover``'s three);
+    ``warnings``: how many were reported, when some did not apply.
 
     >>> # "14 tools for chatgpt; 2 operations skipped (RefError 2); 1 warning; 9.1 kB to out.json"
     """
@@ -94,8 +107,9 @@ def summary(app: Application, *, written: int | None = None, target: str | None 
     fell = fallbacks(app)
     if fell:
         parts.append(f"{len(fell)} strict fallback{'s' if len(fell) != 1 else ''}")
-    if app.warnings:
-        parts.append(f"{len(app.warnings)} warning{'s' if len(app.warnings) != 1 else ''}")
+    warned = len(app.warnings) if warnings is None else warnings
+    if warned:
+        parts.append(f"{warned:,} warning{'s' if warned != 1 else ''}")
     if extra:
         parts.append(extra)
     if written is not None:
@@ -104,16 +118,19 @@ def summary(app: Application, *, written: int | None = None, target: str | None 
     return "; ".join(parts)
 
 
-def failed(app: Application, fail_on: Iterable[str]) -> list[str]:
-    """What of ``fail_on`` (see :data:`FAIL_ON`) the result shows, as phrases."""
+def failed(app: Application, fail_on: Iterable[str], *, warnings: int | None = None
+           ) -> list[str]:
+    """What of ``fail_on`` (see :data:`FAIL_ON`) the result shows, as phrases
+    (``warnings``: how many apply, when some did not)."""
     found = []
     wanted = set(fail_on)
+    warned = len(app.warnings) if warnings is None else warnings
     if "skipped" in wanted and app.errors:
         found.append(f"{len(app.errors)} skipped")
     if "fallback" in wanted and fallbacks(app):
         found.append(f"{len(fallbacks(app))} strict fallbacks")
-    if "warning" in wanted and app.warnings:
-        found.append(f"{len(app.warnings)} warnings")
+    if "warning" in wanted and warned:
+        found.append(f"{warned} warnings")
     return found
 
 

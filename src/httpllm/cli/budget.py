@@ -55,7 +55,7 @@ def render(report: Budget) -> str:
     lines += ["", f"total tokens of the tool list: {report.total_tokens:,}", "", "limits:"]
     for limit in report.limits:
         bound = "no documented limit" if limit.limit is None else f"limit {limit.limit:,}"
-        state = "  OVER" if limit.over else ""
+        state = "  OVER" if limit.over else f"; {limit.note}" if limit.note else ""
         source = f"  (source: {limit.source})" if limit.source else ""
         lines.append(f"  {limit.name}: {limit.value:,} ({bound}){state}{source}")
     return "\n".join(lines)

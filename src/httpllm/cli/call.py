@@ -1,7 +1,8 @@
 """``httpllm call``: validate a tool call and print (or send) the request.
 
-Credentials given with ``--auth``/``--auth-env`` are sent but never printed: wherever a
-credential would show in the printed request it reads ``[redacted]``.
+Credentials given with ``--auth``/``--auth-env`` are sent but never printed: the header,
+query parameter or cookie that carries one reads ``[redacted]`` (see :func:`preview`), and
+the answer printed by ``--send`` has every credential masked in every encoding.
 """
 
 from __future__ import annotations
@@ -9,10 +10,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from httpllm.cli._common import (
+    SPEC_HELP,
     UsageError,
     add_compile_options,
     auth_from,
@@ -20,9 +22,9 @@ from httpllm.cli._common import (
     in_flags,
     key_values,
 )
-from httpllm.records import Function
+from httpllm.records import Function, Server
 
-__all__ = ["UPSTREAM_ERROR", "register"]
+__all__ = ["PREVIEW_MASK_FROM", "UPSTREAM_ERROR", "preview", "register"]
 
 UPSTREAM_ERROR = 4
 """Exit status of ``call --send`` when the API answers with a status other than 2xx."""
@@ -35,7 +37,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Validate a tool call's arguments and print the HTTP request they make "
                     "(credentials masked); --send sends it. Exit status: 0 done, 1 invalid "
                     "arguments or document, 2 a usage error, 4 the API answered non-2xx.")
-    call.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
+    call.add_argument("spec", help=SPEC_HELP)
     call.add_argument("function", help="function name")
     call.add_argument("--args", required=True, help="the arguments, as JSON")
     call.add_argument("--base-url", default=None, help="server URL to use")
@@ -74,10 +76,33 @@ def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None
               f"credentials: {in_flags(missing(function, auth or {}))}", file=sys.stderr)
 
 
+def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
+    """Each ``--server-var`` names a variable of the server URL, and each variable without
+    a default (an ``x-ms-parameterized-host`` account name ...) is given.
+
+    Raises:
+        UsageError: an unknown variable, or one without a value.
+    """
+    from httpllm.execute.wire import VARIABLE
+
+    names = list(dict.fromkeys(VARIABLE.findall(server.url)))
+    unknown = sorted(set(given) - set(names))
+    if unknown:
+        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
+                         f"variable {unknown[0]!r} (it has: {', '.join(names) or 'none'})")
+    missing = [n for n in names if n not in given and n not in server.variables]
+    if missing and server.url.startswith(f"{{{missing[0]}}}"):  # the scheme and host
+        raise UsageError(f"the server {server.url!r} starts with {{{missing[0]}}}, which has "
+                         "no default: give the whole URL with --base-url")
+    if missing:
+        raise UsageError(f"the server {server.url!r} needs --server-var {missing[0]}=VALUE "
+                         f"(it has no default; or give the whole URL with --base-url)")
+
+
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
     from httpllm.execute import build_request, execute, validate  # httpx: only when calling
-    from httpllm.execute.security import redact, secrets_of
+    from httpllm.execute.security import credentials, redact, secrets_of
 
     app = compile_from(args)
     function = app.function(args.function)
@@ -91,33 +116,81 @@ def run(args: argparse.Namespace) -> int:
     auth = auth_from(app, args.auth, args.auth_env)
     variables = key_values(args.server_var, "--server-var")
     server = function.servers[0] if function.servers and not args.base_url else None
-    unknown = sorted(set(variables) - set(server.variables)) if server else []
-    if server is not None and unknown:
-        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
-                         f"variable {unknown[0]!r} (it has: "
-                         f"{', '.join(server.variables) or 'none'})")
+    if server is not None:
+        _check_server_variables(server, variables)
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
         "server_variables": variables or None,
     }
-    secrets = secrets_of(auth)
     # The printed request is not sent: it shows the call even without --auth.
     request = build_request(function, args.args, **options, require_auth=bool(args.send))
-    print(redact(f"{request.method} {request.url}", secrets))
-    for key, value in request.headers.items():
-        print(redact(f"{key}: {value}", secrets))
-    if request.content:
-        print()
-        print(redact(request.content.decode("utf-8", "replace"), secrets))
+    for line in preview(request, credentials(function, auth or {}, required=False),
+                        secrets_of(auth)):
+        print(line)
     if not args.send:
         _note_missing_credentials(function, auth)
         return 0
     response = execute(function, args.args, **options)
     print(f"\n=> {response.status}")
     body = response.body
-    print(redact(body if isinstance(body, str) else json.dumps(body, indent=2), secrets))
+    # The answer may echo the request: every credential masked, in every encoding.
+    print(redact(body if isinstance(body, str) else json.dumps(body, indent=2),
+                 secrets_of(auth)))
+    if response.truncated:
+        size = f"{response.size:,}" if response.size is not None else "an unknown number of"
+        print(f"httpllm: note: the answer was cut at {len(response.content):,} bytes of "
+              f"{size}", file=sys.stderr)
     if not 200 <= response.status < 300:
         print(f"httpllm: the API answered {response.status} (exit {UPSTREAM_ERROR})",
               file=sys.stderr)
         return UPSTREAM_ERROR
     return 0
+
+
+PREVIEW_MASK_FROM = 8
+"""Characters from which a credential is also masked wherever else it shows in the printed
+request (a value that long does not occur by chance); a shorter one (``--auth apiKey=x``)
+only where it is placed, so ``x`` in ``x-api-key`` or ``Rex`` in the body stay readable."""
+
+
+def preview(request: Any, placements: Sequence[tuple[str, str, str]],
+            secrets: tuple[str, ...]) -> list[str]:
+    """The request as ``call`` prints it: each credential masked where it is placed — the
+    header that carries it (``Authorization: Bearer [redacted]``), its query parameter,
+    its cookie — and a credential of :data:`PREVIEW_MASK_FROM` characters or more wherever
+    else it occurs. The rest is the user's own call, shown as it will be sent.
+
+    >>> import httpx
+    >>> request = httpx.Request("GET", "http://x/pets?api_key=Rex&name=Rex",
+    ...                         headers={"x-api-key": "x"})
+    >>> preview(request, [("query", "api_key", "Rex"), ("header", "x-api-key", "x")], ("Rex",))
+    ['GET http://x/pets?api_key=[redacted]&name=Rex', 'host: x', 'x-api-key: [redacted]']
+    """
+    from urllib.parse import unquote_plus
+
+    from httpllm.execute.security import REDACTED, redact
+
+    headers = {n.lower() for kind, n, _ in placements if kind == "header"}
+    queries = {n for kind, n, _ in placements if kind == "query"}
+    cookies = {n for kind, n, _ in placements if kind == "cookie"}
+    long = tuple(s for s in secrets if len(s) >= PREVIEW_MASK_FROM)
+    url = str(request.url)
+    if queries and "?" in url:
+        base, _, query = url.partition("?")
+        url = base + "?" + "&".join(
+            f"{k}={REDACTED}" if unquote_plus(k) in queries else f"{k}{eq}{v}"
+            for k, eq, v in (pair.partition("=") for pair in query.split("&")))
+    lines = [f"{request.method} {url}"]
+    for key, value in request.headers.items():
+        if key.lower() in headers:
+            scheme, _, token = value.partition(" ")
+            value = f"{scheme} {REDACTED}" if token and key.lower() == "authorization" \
+                else REDACTED
+        elif key.lower() == "cookie" and cookies:
+            value = "; ".join(f"{n}={REDACTED}" if n in cookies else f"{n}={v}" for n, _, v in
+                              (pair.partition("=") for pair in value.split("; ")))
+        lines.append(f"{key}: {value}")
+    lines = [redact(line, long) for line in lines]
+    if request.content:
+        lines += ["", redact(request.content.decode("utf-8", "replace"), long)]
+    return lines

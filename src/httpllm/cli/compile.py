@@ -8,9 +8,16 @@ import sys
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import UsageError, add_compile_options, compile_from, dumps, write
+from httpllm.cli._common import (
+    SPEC_HELP,
+    UsageError,
+    add_compile_options,
+    compile_from,
+    dumps,
+    write,
+)
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
-from httpllm.cli.toolsets import add_toolset_options, run_toolsets
+from httpllm.cli.toolsets import add_toolset_options, check_defer, run_toolsets
 from httpllm.dialects import get_dialect, providers
 
 __all__ = ["register"]
@@ -47,7 +54,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description="Compile an OpenAPI document into the provider's tool list. Exit "
                     "status: 0 done, 1 the document cannot be used, 2 a usage error, 3 a "
                     "partial result named by --fail-on, or no tool at all.")
-    comp.add_argument("spec", nargs="?", help="OpenAPI document: a path, or - for stdin")
+    comp.add_argument("spec", nargs="?", help=SPEC_HELP)
     add_compile_options(comp)
     comp.add_argument("-o", "--output", help="write to this file instead of stdout")
     comp.add_argument("--losses", action="store_true",
@@ -84,18 +91,23 @@ def why_empty(app: Application, args: argparse.Namespace) -> str:
 
 def finish(app: Application, args: argparse.Namespace, *, written: int | None,
            target: str | None, extra: str = "", tools: int | None = None) -> int:
-    """Report, summarize and choose the exit status of a compile's command."""
+    """Report, summarize and choose the exit status of a compile's command: a result the
+    gate cut (operations skipped because a ``$ref`` needs ``--root``,
+    ``--allow-outside-root`` or ``--allow-network``) is partial, as is no tool at all."""
+    split = args.group_by is not None or args.defer or args.discover
+    hidden = [w for w in app.warnings if split and w.rule == "tool-limit"]
     if not args.quiet:
-        report(app, verbose=args.verbose)
-    status = 0
+        report(app, verbose=args.verbose, hidden=hidden)
+    status = PARTIAL if any(e.kind == "AccessDenied" for e in app.errors) else 0
     if not app.functions:
         print(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
         status = PARTIAL
-    bad = failed(app, args.fail_on)
+    bad = failed(app, args.fail_on, warnings=len(app.warnings) - len(hidden))
     if bad:
         status = PARTIAL
     if not args.quiet:
-        line = summary(app, written=written, target=target, extra=extra, tools=tools)
+        line = summary(app, written=written, target=target, extra=extra, tools=tools,
+                       warnings=len(app.warnings) - len(hidden))
         if bad:
             line += f" (--fail-on: {', '.join(bad)})"
         print(f"httpllm: {line}", file=sys.stderr)
@@ -108,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
         return _providers()
     if not args.spec:
         raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
+    if args.defer:
+        check_defer(args.provider)
     app = compile_from(args)
     written = run_toolsets(args, app)  # --group-by / --defer write their own output
     if written is not None:

@@ -9,7 +9,14 @@ import argparse
 from typing import Any
 
 from httpllm._api import Application
-from httpllm.cli._common import add_compile_options, compile_from, dumps, flag_takes, in_flags
+from httpllm.cli._common import (
+    SPEC_HELP,
+    add_compile_options,
+    compile_from,
+    dumps,
+    flag_takes,
+    in_flags,
+)
 from httpllm.cli._common import security_schemes as _schemes
 from httpllm.cli.budget import add_budget_options, run_budget
 
@@ -20,7 +27,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``inspect`` command."""
     insp = sub.add_parser("inspect", help="operations, servers, security schemes, "
                                           "recursive schemas and errors")
-    insp.add_argument("spec", help="OpenAPI document: a path, or - for stdin")
+    insp.add_argument("spec", help=SPEC_HELP)
     add_compile_options(insp)
     add_budget_options(insp)
     insp.set_defaults(handler=run)
@@ -96,7 +103,11 @@ def _print(app: Application) -> None:
         print(f"  {f.name:<40} {f.method.upper():<7} {f.path}  ({args_text})")
     print("\nServers:")
     for server in _servers(app):
-        variables = ", ".join(f"{k}={v}" for k, v in server["variables"].items())
+        from httpllm.execute.wire import VARIABLE
+
+        variables = ", ".join(f"{n}={server['variables'][n]}" if n in server["variables"]
+                              else f"{n} (no default: give it)"
+                              for n in dict.fromkeys(VARIABLE.findall(server["url"])))
         print(f"  {server['url']}" + (f"  ({variables}; --server-var NAME=VALUE on call)"
                                       if variables else ""))
     if not _servers(app):

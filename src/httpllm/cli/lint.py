@@ -10,7 +10,7 @@ import argparse
 import json
 from collections import Counter
 
-from httpllm.cli._common import add_compile_options, compile_from, positive
+from httpllm.cli._common import SPEC_HELP, add_compile_options, compile_from, positive
 from httpllm.toolsets.budget import strict_eligibility
 from httpllm.toolsets.lint import Finding, lint
 
@@ -19,8 +19,10 @@ __all__ = ["register"]
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``lint`` command."""
-    parser = sub.add_parser("lint", help="report what makes worse tools (exit 1 on errors)")
-    parser.add_argument("spec", help="OpenAPI document (path)")
+    parser = sub.add_parser("lint", help="report what makes worse tools (exit 1 on errors)",
+                            epilog=rules_text(),
+                            formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("spec", help=SPEC_HELP)
     add_compile_options(parser)
     parser.add_argument("--max-tools", type=positive, default=None, metavar="N",
                         help="an error past N tools in one request")
@@ -29,6 +31,27 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                              "extra)")
     parser.add_argument("--json", action="store_true", help="print the findings as JSON")
     parser.set_defaults(handler=run)
+
+
+def rules_text() -> str:
+    """The rules by severity, each with what it finds (the bullets of
+    :mod:`httpllm.toolsets.lint`'s docstring, the one place they are said)."""
+    import re
+    import textwrap
+
+    from httpllm.toolsets import lint as rules
+
+    said = {name: " ".join(text.split()).rstrip(";.") for name, text in re.findall(
+        r"^- ``([a-z-]+)``: (.*?)(?=^- |^\S|\Z)", rules.__doc__ or "", re.DOTALL | re.MULTILINE)}
+    lines = ["rules (an error makes the exit status 1):"]
+    for rule in rules.RULES:
+        what = re.sub(r":data:`(\w+)`", lambda m: str(getattr(rules, m.group(1), m.group(1))),
+                      said.get(rule.name, ""))
+        what = re.sub(r"``([^`]*)``", r"\1", what)
+        lines += textwrap.wrap(f"{rule.severity:<8} {rule.name}" + (f": {what}" if what else ""),
+                               width=88, initial_indent="  ", subsequent_indent=" " * 11,
+                               break_on_hyphens=False)
+    return "\n".join(lines)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,7 +6,8 @@ import argparse
 import json
 import sys
 
-from httpllm.cli._common import UsageError, add_compile_options, compile_from
+from httpllm._api import Application
+from httpllm.cli._common import SPEC_HELP, UsageError, add_compile_options, compile_from
 
 __all__ = ["register"]
 
@@ -14,7 +15,7 @@ __all__ = ["register"]
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add the ``search`` command."""
     find = sub.add_parser("search", help="find the operations that serve a task")
-    find.add_argument("spec", help="OpenAPI document (path)")
+    find.add_argument("spec", help=SPEC_HELP)
     find.add_argument("query", help="the task in words, e.g. 'merge a PR'")
     find.add_argument("-k", type=_positive, default=10, metavar="N",
                       help="how many operations to print (default 10)")
@@ -37,12 +38,23 @@ def _positive(text: str) -> int:
     return number
 
 
+def _check_tag(app: Application, tag: str | None) -> None:
+    """``--tag`` names a tag of some operation, else a usage error listing the tags."""
+    tags = sorted({t for f in app.functions for t in f.tags})
+    if tag is None or tag in tags:
+        return
+    shown = ", ".join(tags[:30]) + (f" ... ({len(tags)} in all)" if len(tags) > 30 else "")
+    raise UsageError(f"--tag {tag}: no operation has the tag {tag!r} (tags: "
+                     f"{shown or 'none'})")
+
+
 def run(args: argparse.Namespace) -> int:
     from httpllm.toolsets.search import SearchIndex, one_line
 
     if not args.query.strip():
         raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
     app = compile_from(args)
+    _check_tag(app, args.tag)
     index = SearchIndex(app.functions, ranker=args.ranker)
     found = index.search(args.query, args.k, tag=args.tag)
     if not found:

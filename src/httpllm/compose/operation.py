@@ -468,8 +468,9 @@ class Composer:
                         continue
                     variables = server.get("variables")
                     variables = variables if isinstance(variables, dict) else {}
-                    defaults = {k: str(v.get("default", "")) for k, v in variables.items()
-                                if isinstance(v, dict)}
+                    # A variable without a default has no value until the host gives one.
+                    defaults = {k: str(v["default"]) for k, v in variables.items()
+                                if isinstance(v, dict) and "default" in v}
                     enums = {k: tuple(str(e) for e in v["enum"]) for k, v in variables.items()
                              if isinstance(v, dict) and isinstance(v.get("enum"), list)}
                     out.append(Server(url=absolute(server["url"], self.document_url),

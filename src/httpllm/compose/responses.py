@@ -25,6 +25,7 @@ from httpllm._types import Schema
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
+from httpllm.pointer import unescape
 from httpllm.refs import Resolver
 
 __all__ = ["ResponseSite", "Responses"]
@@ -64,6 +65,7 @@ class Responses:
         self._warn = warn
         self._sites: dict[str, ResponseSite] = {}
         self._outputs: dict[str, Schema | None] | None = None
+        self._origins: dict[int, str] = {}
         self._lock = threading.Lock()
 
     def add(self, key: str, site: ResponseSite) -> Callable[[], Schema | None]:
@@ -100,6 +102,7 @@ class Responses:
         graph = named.finish()
         self.cycles = graph.cycles
         inliner = Inliner(named, reference=self._reference)
+        self._origins = inliner.origins
         outputs: dict[str, Schema | None] = {}
         for key, schema in emended.items():
             site = self._sites[key]
@@ -121,6 +124,12 @@ class Responses:
                 continue
             outputs[key] = {**out, "$defs": defs} if defs and isinstance(out, dict) else out
         return outputs
+
+    def name_of(self, node: Any) -> str | None:
+        """The name of the named schema a shared node of the outputs was inlined from
+        (``"customer"`` for ``#/components/schemas/customer``), or ``None``."""
+        pointer = self._origins.get(id(node))
+        return None if pointer is None else unescape(pointer.rsplit("/", 1)[-1])
 
     def _dropped(self, pointer: str, exc: HttpllmError) -> None:
         where = f" at {exc.pointer}" if exc.pointer and exc.pointer != pointer else ""

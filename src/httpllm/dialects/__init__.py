@@ -88,7 +88,8 @@ def _load_entry_points() -> None:
 
 
 def get_dialect(name: str) -> Dialect:
-    """The dialect registered as ``name`` (or an alias of it).
+    """The dialect registered as ``name`` (or an alias of it); case-blind when no name
+    matches exactly (``"Claude"`` is ``claude``).
 
     Raises:
         UnknownDialect: no such provider; the message lists the known ones.
@@ -96,6 +97,9 @@ def get_dialect(name: str) -> Dialect:
     if name not in _REGISTRY and name not in _ALIASES:
         _load_entry_points()
     key = _ALIASES.get(name, name)
+    if key not in _REGISTRY:
+        folded = {n.lower(): n for n in (*_REGISTRY, *_ALIASES)}.get(name.lower(), name)
+        key = _ALIASES.get(folded, folded)
     if key not in _REGISTRY:
         known = ", ".join(providers())
         raise UnknownDialect(f"unknown provider {name!r}; known providers: {known}")

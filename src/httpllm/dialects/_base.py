@@ -163,6 +163,13 @@ class Dialect:
         outputs: whether the envelope carries each function's success response schema
             (``Function.output``); only then does a compile's ``warnings`` compute the
             response schemas.
+        output_max: most bytes of compact JSON a function's output schema may have in
+            the tool (``None``, the default: the output as compiled, unchanged). Where
+            set, the render step ``outputs`` bounds each output
+            (:func:`httpllm.compose.prune.bound`: repeats shared, deep levels cut, a
+            ``cut`` loss) and applies the dialect's rules to it (ECMA-262 patterns for
+            MCP). MCP: 16 KiB (issue 28: a client compiles a validator per output
+            schema when it lists).
         variant: ``(options) -> dialect``: the record to use for these options (Gemini's
             ``envelope="json-schema"`` has other rules); ``None``: this one.
         decodes: tool-call values differ from the operation's (a string enum for an
@@ -210,6 +217,7 @@ class Dialect:
     group: Callable[[list[JSON]], list[JSON]] | None = None
     envelopes: tuple[str, ...] = ()
     outputs: bool = False
+    output_max: int | None = None
     variant: Callable[[Options], Dialect] | None = None
     decodes: bool = False
     aliases: tuple[str, ...] = ()

@@ -11,6 +11,12 @@ carries ``annotations`` from the HTTP method's semantics (RFC 9110 section 9.2: 
 methods are read-only; PUT and DELETE are idempotent); every tool reaches an outside API,
 so ``openWorldHint`` is true.
 
+What a tool carries is bounded: each output schema to :data:`OUTPUT_MAX` bytes (the render
+step ``outputs``: repeated named schemas once under ``$defs``, deep levels cut, with a
+``cut`` loss), and every ``pattern`` (input and output) is written as ECMA-262 with the
+``u`` flag reads it (:mod:`httpllm.dialects._patterns`), since JavaScript clients compile
+them so.
+
 Source: modelcontextprotocol ``docs/specification/2025-11-25/server/tools.mdx`` (Tool,
 output schema, structured content) and ``2026-07-28``; python-sdk ``mcp_types/_v2025_11_25``
 (``Tool``, ``OutputSchema``), ``mcp/shared/tool_name_validation.py`` (SEP-986);
@@ -23,14 +29,22 @@ from typing import Any
 
 from httpllm._types import JSON, Schema
 from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._patterns import ecma_patterns
 from httpllm.dialects._rules import filter_keywords
 from httpllm.dialects.anthropic import ARGUMENT_CHARACTERS, ARGUMENT_MAX
 from httpllm.records import Function
 
-__all__ = ["DIALECTS", "MCP", "RESULT", "hints", "output_schema"]
+__all__ = ["DIALECTS", "MCP", "OUTPUT_MAX", "RESULT", "hints", "output_schema"]
 
 RESULT = "result"
 """The property a non-object output is wrapped in."""
+
+OUTPUT_MAX = 16 * 1024
+"""Most bytes of one tool's ``outputSchema`` (compact JSON): the official TypeScript SDK
+client compiles an Ajv validator for every output schema when it lists, at about 0.1-0.3
+MB of schema per second on a 2-core machine (measured here on GitHub's 1,223 tools: 6.8 MB
+of output schemas, 24-70 s); 16 KiB keeps the top levels a model reads (Stripe's
+``Account``: its own properties and theirs) at about 0.1 s per tool."""
 
 _SAFE = frozenset({"get", "head", "options", "trace"})
 _IDEMPOTENT = _SAFE | {"put", "delete"}
@@ -89,10 +103,13 @@ MCP = Dialect(
     keywords=None,
     refs="keep",
     one_of=True,
-    rules=(filter_keywords,),
+    # JavaScript clients compile patterns with the u flag and refuse the whole listing
+    # over one they cannot (issue 28: SendGrid, PayPal, DigitalOcean, Okta).
+    rules=(filter_keywords, ecma_patterns),
     finish=_record_wrap,
     envelope=_envelope,
     outputs=True,
+    output_max=OUTPUT_MAX,
     # MCP itself allows any property name, but the clients that pass a server's tools to
     # Claude (Claude Code, Claude Desktop) send them to the Messages API, which refuses the
     # whole tool list for one key outside ^[a-zA-Z0-9_.-]{1,64}$ (anthropics/claude-code

@@ -21,7 +21,9 @@ Rules chosen where OpenAPI leaves room:
   would send nothing: :mod:`httpllm.execute.wire`);
 - header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
   (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
-  types (``Function.extra["accept"]``) and ``Content-Type`` from the body's media type;
+  types (``Function.extra["accept"]``, JSON ones first: a mock server or an API may answer
+  with the first, and the model reads JSON best) and ``Content-Type`` from the body's
+  media type;
 - cookies are ``name=value`` pairs joined by ``"; "`` in one ``Cookie`` header
   (RFC 6265 section 5.4; OpenAPI 3.1.1 Appendix D), values percent-encoded as ``form``
   style does;
@@ -45,7 +47,7 @@ import httpx
 
 from httpllm import pointer
 from httpllm.errors import RequestBuildError
-from httpllm.execute.body import Body, Upload, encode_body, sends_null
+from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
 from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
@@ -204,8 +206,8 @@ def assemble(
 def _request(function: Function, url: str, parts: _Parts, body: Body | None) -> httpx.Request:
     headers = list(parts.headers)
     accept = function.extra.get("accept")
-    if isinstance(accept, (list, tuple)):
-        accept = ", ".join(str(a) for a in accept)
+    if isinstance(accept, (list, tuple)):  # JSON first: a mock or API may pick the first
+        accept = ", ".join(sorted((str(a) for a in accept), key=lambda a: not is_json(a)))
     if isinstance(accept, str) and accept:
         headers.append(("Accept", accept))
     if parts.cookies:

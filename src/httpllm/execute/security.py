@@ -19,23 +19,22 @@ Object); RFC 6750 section 2.1 (bearer); RFC 7617 section 2 (basic); RFC 6265 sec
 from __future__ import annotations
 
 import base64
+import functools
+import html
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
-from urllib.parse import quote, quote_plus
 
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["REDACTED", "Credential", "Placement", "applies", "credentials", "missing", "redact",
-           "secrets_of"]
+__all__ = ["ALONE_BELOW", "NOT_SECRET_HEADERS", "REDACTED", "Credential", "Placement", "applies",
+           "credentials", "found_in", "missing", "redact", "redact_json", "secrets_of"]
 
 REDACTED = "[redacted]"
 """What stands for a credential in any text httpllm shows: an answer the model reads, a
 printed request, an error message, a log line."""
-
-_SHORT_SECRET = 6
-"""Secrets shorter than this are replaced only where they stand alone (see :func:`redact`)."""
 
 Credential = str | tuple[str, str]
 """An API key or token, or ``(user, password)`` for HTTP basic."""
@@ -174,17 +173,18 @@ def applies(scheme: Mapping[str, Any]) -> bool:
 
 
 def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str, ...]:
-    """The credential texts in ``auth`` that must never reach the model: each key or
-    token, each basic password and its ``Authorization`` token, each also as it is
-    percent-encoded in a URL or a form (an API may echo its query string); and the values
-    of ``headers`` whose names speak of credentials (``Authorization``, ``X-Api-Key``,
-    ``Cookie`` ...), with a ``"Bearer abc"`` value also giving ``"abc"``. The one list of
-    what to mask, for every place that shows text: the agent loop, the trio, the MCP
-    server, the command line, transport errors and httpx's log lines; pass it to
-    :func:`redact`.
+    """Every host-supplied secret of a call, each as the host gave it (:func:`redact`
+    finds it in every encoding): each key or token, each basic password with its
+    ``user:password`` and the base64 ``Authorization`` token of it, and the value of every
+    header the host adds (``--header``, forwarded headers, a client's own headers) whatever
+    its name (``X-Client-Credential`` is a secret too), with a ``"Bearer abc"`` value also
+    giving ``"abc"`` (and a ``"Basic ..."`` one its password). Headers that only negotiate
+    the answer (:data:`NOT_SECRET_HEADERS`: ``Accept``, ``User-Agent`` ...) are left out.
+    The one list of what to mask, for every place that shows text: the agent loop, the
+    trio, the MCP server, the command line, transport errors and httpx's log lines.
 
     >>> secrets_of({"key": "a b", "basic": ("ann", "pw")})
-    ('YW5uOnB3', 'a%20b', 'a b', 'a+b', 'pw')
+    ('YW5uOnB3', 'ann:pw', 'a b', 'pw')
     >>> secrets_of(None, {"Authorization": "Bearer t0ken", "Accept": "text/plain"})
     ('Bearer t0ken', 't0ken')
     """
@@ -193,38 +193,153 @@ def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str
         if isinstance(credential, str):
             found.add(credential)
         elif isinstance(credential, (tuple, list)) and len(credential) == 2:
-            user, password = (str(part) for part in credential)
-            found.update((password, _basic(user, password)))
+            found.update(_basic_secrets(*(str(part) for part in credential)))
     for name, value in (headers or {}).items():
-        if isinstance(value, str) and any(w in name.lower() for w in _SECRET_HEADER_WORDS):
-            found.update((value, *value.split(" ", 1)[1:]))
-    found |= {quote(s, safe="") for s in found} | {quote_plus(s) for s in found}
-    found.discard("")
+        if isinstance(value, str) and name.lower() not in NOT_SECRET_HEADERS:
+            found.update((value, *_scheme_token(value)))
+    found = {s for s in found if s.strip()}
     return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
 
 
-_SECRET_HEADER_WORDS = ("auth", "key", "token", "secret", "session", "cookie", "password")
+NOT_SECRET_HEADERS = frozenset({"accept", "accept-encoding", "accept-language", "connection",
+                                "content-type", "user-agent", "cache-control"})
+"""Header names whose values only negotiate the answer: never secrets (masking
+``application/json`` in every answer would only hurt)."""
+
+ALONE_BELOW = 4
+"""Secrets shorter than this (in characters) are masked only where they stand alone."""
+
+
+def _basic_secrets(user: str, password: str) -> tuple[str, ...]:
+    """A basic credential's secrets: the password, ``user:password`` and its base64 token
+    (standard and URL-safe, without padding, so a padded echo is masked too)."""
+    token = _basic(user, password).rstrip("=")
+    return (password, f"{user}:{password}", token, token.replace("+", "-").replace("/", "_"))
+
+
+def _scheme_token(value: str) -> tuple[str, ...]:
+    """What follows an ``Authorization`` scheme word: ``"Bearer abc"`` -> ``("abc",)``; a
+    ``"Basic <base64>"`` value also gives the password it carries."""
+    scheme, _, token = value.partition(" ")
+    if not token:
+        return ()
+    if scheme.lower() == "basic":
+        try:
+            user, _, password = base64.b64decode(token, validate=True).decode().partition(":")
+        except ValueError:
+            return (token,)
+        return (token, *_basic_secrets(user, password)) if password else (token,)
+    return (token,)
 
 
 def redact(text: str, secrets: Iterable[str]) -> str:
-    """``text`` with every secret replaced by :data:`REDACTED`, longest secret first.
+    """``text`` with every secret replaced by :data:`REDACTED`, in every form a secret takes
+    in an answer: as is, JSON-escaped (once or twice: a ``"`` as ``\\"`` or ``\\u0022``),
+    percent-encoded (either case of hex digits, ``+`` for a space, any mix of encoded and
+    plain characters), HTML-escaped; longest secret first.
 
-    A secret shorter than 6 characters is replaced only where it stands alone, with no
-    letter or digit on either side: a test key ``"ab"`` is masked in ``key=ab&x=1`` but
-    does not turn every ``"about"`` into ``"[redacted]out"``.
+    A secret of :data:`ALONE_BELOW` characters or more is replaced wherever it occurs (an
+    answer never shows one whole); a shorter one (a test key ``"ab"``) only where no letter
+    or digit touches it, so it does not turn every ``"about"`` into ``"[redacted]out"``
+    (a secret that short is guessed in a few thousand tries: masking cannot protect it).
 
     >>> redact("GET /x?key=ab&about=1", ["ab"])
     'GET /x?key=[redacted]&about=1'
+    >>> redact("q=a%2fb+c&r=a%2Fb%20c", ["a/b c"])
+    'q=[redacted]&r=[redacted]'
     """
-    for secret in secrets:
-        if secret not in text:
-            continue
-        if len(secret) >= _SHORT_SECRET:
-            text = text.replace(secret, REDACTED)
-        else:
-            alone = rf"(?<![0-9A-Za-z]){re.escape(secret)}(?![0-9A-Za-z])"
-            text = re.sub(alone, REDACTED, text)
+    for pattern in _patterns(tuple(secrets)):
+        text = pattern.sub(REDACTED, text)
     return text
+
+
+def found_in(text: str, secrets: Iterable[str]) -> bool:
+    """Whether any secret occurs in ``text`` in any form :func:`redact` masks."""
+    return any(pattern.search(text) for pattern in _patterns(tuple(secrets)))
+
+
+def redact_json(value: Any, secrets: Iterable[str], *, text: str | None = None) -> Any:
+    """A JSON value with every secret masked (:func:`redact`) in every string and key; the
+    same object when no secret occurs (``text``: its compact JSON text, when known, which
+    makes that check cheap). Iterative: answers nest as deep as ``json.loads`` allows.
+
+    Raises:
+        RecursionError: ``value`` nests deeper than ``json.dumps`` can write (when
+            ``text`` is not given).
+    """
+    patterns = _patterns(tuple(secrets))
+    if not patterns:
+        return value
+    if text is None:
+        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    if not any(pattern.search(text) for pattern in patterns):
+        return value
+
+    def masked(node: str) -> str:
+        for pattern in patterns:
+            node = pattern.sub(REDACTED, node)
+        return node
+
+    holder: list[Any] = [None]
+    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
+    while stack:
+        node, parent, key = stack.pop()
+        if isinstance(node, dict):
+            new: Any = {}
+            for k, v in node.items():
+                name = masked(k) if isinstance(k, str) else k
+                new[name] = None
+                stack.append((v, new, name))
+        elif isinstance(node, list):
+            new = [None] * len(node)
+            stack.extend((v, new, i) for i, v in enumerate(node))
+        else:
+            new = masked(node) if isinstance(node, str) else node
+        parent[key] = new
+    return holder[0]
+
+
+@functools.lru_cache(maxsize=256)
+def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
+    """One compiled pattern per distinct secret, longest first (see :func:`redact`)."""
+    ordered = sorted({s for s in secrets if s}, key=lambda s: (-len(s), s))
+    patterns = []
+    for secret in ordered:
+        source = "".join(_forms(ch) for ch in secret)
+        if len(secret) < ALONE_BELOW:
+            source = rf"(?<![0-9A-Za-z]){source}(?![0-9A-Za-z])"
+        patterns.append(re.compile(source))
+    return tuple(patterns)
+
+
+@functools.lru_cache(maxsize=4096)
+def _forms(ch: str) -> str:
+    """A pattern matching one character of a secret in each form it can take: itself,
+    percent-encoded (its UTF-8 bytes, hex digits in either case; ``+`` for a space),
+    JSON-escaped once or twice (``\\"``, ``\\u0022``, ``\\/``), HTML-escaped. ASCII
+    letters and digits stand for themselves: no encoder changes them."""
+    if ch.isascii() and ch.isalnum():
+        return ch
+    forms = {ch, "".join(f"%{b:02X}" for b in ch.encode()), html.escape(ch),
+             f"&#{ord(ch)};", f"&#x{ord(ch):x};"}
+    units = ch.encode("utf-16-be")
+    unicode = "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
+    for escaped in (json.dumps(ch)[1:-1], json.dumps(ch, ensure_ascii=False)[1:-1], unicode):
+        forms |= {escaped, json.dumps(escaped)[1:-1]}
+    if ch == "/":
+        forms |= {"\\/", "\\\\\\/"}
+    if ch == " ":
+        forms.add("+")
+    alternatives = sorted((_hex_either_case(re.escape(f)) for f in forms), key=len,
+                          reverse=True)
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+def _hex_either_case(source: str) -> str:
+    """An escaped pattern whose ``%XX`` and ``\\uXXXX`` hex letters match either case."""
+    return re.sub(r"(?<=%)[0-9A-F]{2}|(?<=\\\\u)[0-9a-f]{4}",
+                  lambda m: "".join(f"[{c}{c.swapcase()}]" if c.isalpha() else c
+                                    for c in m.group()), source)
 
 
 def _basic(user: str, password: str) -> str:

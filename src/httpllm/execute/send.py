@@ -2,16 +2,22 @@
 
 Invalid arguments raise :class:`~httpllm.errors.InvalidArguments` before anything is sent;
 a non-2xx answer is a :class:`Result` like any other; a failure to send maps to
-:class:`~httpllm.errors.TransportError`.
+:class:`~httpllm.errors.TransportError`, whose message says whether the request went out
+(a read timeout: "sent, no answer within 30 s — it may have taken effect").
+
+The answer is read as a stream and stops at ``max_bytes`` (:data:`MAX_ANSWER_BYTES` by
+default, counted after content decoding, so a compressed bomb stops too): a 400 MB answer
+costs 10 MiB, and the :class:`Result` says it was cut (``truncated``, ``size``).
 """
 
 from __future__ import annotations
 
+import codecs
 import contextvars
 import json
 import logging
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +31,11 @@ from httpllm.execute.security import Credential, redact, secrets_of
 from httpllm.execute.validate import validate
 from httpllm.records import Function
 
-__all__ = ["Result", "aexecute", "execute"]
+__all__ = ["AFTER_SENDING", "MAX_ANSWER_BYTES", "Result", "aexecute", "execute"]
+
+MAX_ANSWER_BYTES = 10 * 2**20
+"""Most bytes of one answer read by default (10 MiB, after content decoding); the rest is
+never read. ``max_bytes=None`` reads everything."""
 
 Auth = Mapping[str, Credential] | httpx.Auth
 """Credentials by security scheme name, or an ``httpx.Auth`` for the schemes that need one."""
@@ -39,14 +49,22 @@ class Result:
         status: the HTTP status code (``200``, ``404`` ...).
         headers: the response headers.
         body: the body parsed as JSON when the response says it is JSON (``application/json``
-            or ``+json``) and parses, else the body as text (``""`` when empty).
-        content: the raw body bytes (for binary responses).
+            or ``+json``), parses and was read whole; else the body as text (``""`` when
+            empty). A cut body (``truncated``) is always text: a JSON prefix does not parse.
+        content: the raw body bytes read (for binary responses); at most ``max_bytes``.
+        truncated: the body was longer than ``max_bytes`` and only its first ``max_bytes``
+            were read (:func:`execute`); ``content`` and ``body`` hold that part.
+        size: the whole body's size in bytes: ``len(content)`` when read whole, the
+            ``Content-Length`` the server declared when cut (after content decoding it is
+            unknown: ``None``).
     """
 
     status: int
     headers: httpx.Headers
     body: Any
     content: bytes = b""
+    truncated: bool = False
+    size: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -131,27 +149,73 @@ def _sending(auth: Any) -> Iterator[None]:
         _SHOWN.reset(token)
 
 
-def _result(response: httpx.Response) -> Result:
-    body: Any = response.text
-    if response.content and is_json(response.headers.get("content-type", "")):
-        try:
-            body = json.loads(response.content)
-        except (ValueError, RecursionError):
-            body = response.text
-    return Result(
-        status=response.status_code,
-        headers=response.headers,
-        body=body,
-        content=response.content,
-    )
+def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result:
+    encoding = response.encoding or "utf-8"
+    try:
+        decoder = codecs.getincrementaldecoder(encoding)("replace")
+    except LookupError:
+        decoder = codecs.getincrementaldecoder("utf-8")("replace")
+    # A cut body may end inside a character: leave the partial character out.
+    body: Any = decoder.decode(content, final=not truncated)
+    if content and not truncated and is_json(response.headers.get("content-type", "")):
+        with suppress(ValueError, RecursionError):
+            body = json.loads(content)
+    size: int | None = len(content)
+    if truncated:
+        declared = response.headers.get("content-length", "")
+        size = int(declared) if declared.isdigit() and not response.headers.get(
+            "content-encoding") else None
+    return Result(status=response.status_code, headers=response.headers, body=body,
+                  content=content, truncated=truncated, size=size)
 
 
-def _transport_error(request: httpx.Request, exc: httpx.RequestError,
-                     auth: Any = None) -> TransportError:
-    """The error naming the request, with any credential of ``auth`` that travels in the
-    URL (an API key in the query) shown as ``[redacted]``: a message is logged and shown, a
-    credential never is."""
-    text = f"{request.method} {request.url}: {type(exc).__name__}: {exc}"
+def _take(buffer: bytearray, chunk: bytes, max_bytes: int | None) -> bool:
+    """Append ``chunk`` to ``buffer`` up to ``max_bytes``; whether the limit was passed."""
+    if max_bytes is not None and len(buffer) + len(chunk) > max_bytes:
+        buffer += chunk[: max_bytes - len(buffer)]
+        return True
+    buffer += chunk
+    return False
+
+
+def _read(response: httpx.Response, chunks: Iterable[bytes], max_bytes: int | None) -> Result:
+    buffer = bytearray()
+    truncated = any(_take(buffer, chunk, max_bytes) for chunk in chunks)
+    return _result(response, bytes(buffer), truncated)
+
+
+async def _aread(response: httpx.Response, chunks: AsyncIterator[bytes],
+                 max_bytes: int | None) -> Result:
+    buffer = bytearray()
+    async for chunk in chunks:
+        if _take(buffer, chunk, max_bytes):
+            return _result(response, bytes(buffer), True)
+    return _result(response, bytes(buffer), False)
+
+
+AFTER_SENDING = (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError)
+"""Failures after the request went out: the API may have acted on it."""
+
+
+def _transport_error(request: httpx.Request, exc: httpx.RequestError, auth: Any = None,
+                     response: httpx.Response | None = None) -> TransportError:
+    """The error naming the request and saying whether it was sent, with any credential
+    of ``auth`` that travels in the URL (an API key in the query) shown as ``[redacted]``:
+    a message is logged and shown, a credential never is."""
+    where = f"{request.method} {request.url}"
+    detail = f"{type(exc).__name__}{': ' + str(exc).splitlines()[0] if str(exc) else ''}"
+    if response is not None:
+        text = (f"{where}: sent; HTTP {response.status_code} began but the rest of the answer "
+                f"did not arrive ({detail}) — it may have taken effect")
+    elif isinstance(exc, httpx.ReadTimeout):
+        timeout = request.extensions.get("timeout", {}).get("read")
+        within = f" within {timeout:g} s" if isinstance(timeout, (int, float)) else ""
+        text = f"{where}: sent, no answer{within} — it may have taken effect ({detail})"
+    elif isinstance(exc, AFTER_SENDING):
+        text = (f"{where}: sent, but the connection ended without an answer — it may have "
+                f"taken effect ({detail})")
+    else:
+        text = f"{where}: could not be sent ({detail}); nothing reached the API"
     return TransportError(redact(text, secrets_of(auth)))
 
 
@@ -166,6 +230,7 @@ def execute(
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
+    max_bytes: int | None = MAX_ANSWER_BYTES,
 ) -> Result:
     """Validate a tool call, build its request and send it.
 
@@ -180,9 +245,14 @@ def execute(
         files: files by pointer into the arguments, ``{"#/body/avatar": b"..."}``.
         require_auth: ``False`` when credentials come from elsewhere; an ``httpx.Auth`` as
             ``auth`` or a ``client`` with its own ``auth`` says so too.
+        max_bytes: most bytes of the answer read (after content decoding); the rest is
+            never read and the result says so (``truncated``). ``None``: read it all (a
+            download you trust); the default bounds what a hostile API can make you hold.
 
     Returns:
-        The status, headers and body; a non-2xx answer is returned, not raised.
+        The status, headers and body; a non-2xx answer is returned, not raised. The body
+        is never redacted: it is the API's answer to the host; what a model reads goes
+        through :func:`httpllm.execute.answer.fit`, which masks every credential first.
 
     Raises:
         InvalidArguments: the arguments are invalid (nothing was sent); ``.errors`` has the
@@ -190,7 +260,9 @@ def execute(
         RequestBuildError: valid arguments that cannot become a request, or an operation
             whose security requirements no credential meets (see ``build_request``).
         TransportError: the request could not be sent or its answer read (connection,
-            timeout, protocol, too many redirects, undecodable body).
+            timeout, protocol, too many redirects, undecodable body); the message says
+            whether the request went out ("sent, no answer within 30 s — it may have taken
+            effect").
     """
     request, send_auth = _prepare(
         function,
@@ -203,16 +275,37 @@ def execute(
         require_auth=require_auth,
         client=client,
     )
+    with _sending(auth):
+        if client is None:
+            with httpx.Client() as own:
+                return _send(own, request, send_auth, auth, max_bytes)
+        return _send(client, request, send_auth, auth, max_bytes)
+
+
+def _send(client: httpx.Client, request: httpx.Request, send_auth: Any, auth: Any,
+          max_bytes: int | None) -> Result:
+    response = None
     try:
-        with _sending(auth):
-            if client is None:
-                with httpx.Client() as own:
-                    response = own.send(request, auth=send_auth)
-            else:
-                response = client.send(request, auth=send_auth)
+        response = client.send(request, auth=send_auth, stream=True)
+        try:
+            return _read(response, response.iter_bytes(), max_bytes)
+        finally:
+            response.close()
     except httpx.RequestError as exc:
-        raise _transport_error(request, exc, auth) from exc
-    return _result(response)
+        raise _transport_error(request, exc, auth, response) from exc
+
+
+async def _asend(client: httpx.AsyncClient, request: httpx.Request, send_auth: Any, auth: Any,
+                 max_bytes: int | None) -> Result:
+    response = None
+    try:
+        response = await client.send(request, auth=send_auth, stream=True)
+        try:
+            return await _aread(response, response.aiter_bytes(), max_bytes)
+        finally:
+            await response.aclose()
+    except httpx.RequestError as exc:
+        raise _transport_error(request, exc, auth, response) from exc
 
 
 async def aexecute(
@@ -226,6 +319,7 @@ async def aexecute(
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
+    max_bytes: int | None = MAX_ANSWER_BYTES,
 ) -> Result:
     """:func:`execute` on an ``httpx.AsyncClient``.
 
@@ -245,13 +339,8 @@ async def aexecute(
         require_auth=require_auth,
         client=client,
     )
-    try:
-        with _sending(auth):
-            if client is None:
-                async with httpx.AsyncClient() as own:
-                    response = await own.send(request, auth=send_auth)
-            else:
-                response = await client.send(request, auth=send_auth)
-    except httpx.RequestError as exc:
-        raise _transport_error(request, exc, auth) from exc
-    return _result(response)
+    with _sending(auth):
+        if client is None:
+            async with httpx.AsyncClient() as own:
+                return await _asend(own, request, send_auth, auth, max_bytes)
+        return await _asend(client, request, send_auth, auth, max_bytes)

@@ -4,8 +4,13 @@
 - :mod:`~httpllm.server.tools`: the tool set as plain data (:class:`ServedTool`, :class:`Call`);
 - :mod:`~httpllm.server.answer`: an HTTP answer -> a ``CallToolResult``;
 - :mod:`~httpllm.server.credentials`: credentials and forwarded headers, per call;
+- :mod:`~httpllm.server.admission`: who the HTTP endpoint admits (tokens, Host/Origin);
+- :mod:`~httpllm.server.limits`: sessions and upstream calls per client;
+- :mod:`~httpllm.server.endpoint`: the streamable-HTTP app with both, and the protocol
+  rules the SDK leaves to servers (no answer to a cancelled request, ``ping`` in every era);
 - :mod:`~httpllm.server.listing`: ``tools/list`` in pages of at most 1 MiB, with cursors;
 - :mod:`~httpllm.server.build`: :func:`mcp_server`, the SDK's low-level ``Server``;
+- :mod:`~httpllm.server.listen`: uvicorn set up for sharing a process and facing clients;
 - :mod:`~httpllm.server.run`: :func:`serve` over stdio or HTTP.
 
 Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
@@ -13,6 +18,7 @@ Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
 
 from __future__ import annotations
 
+from httpllm.server.admission import JwtVerifier, StaticTokens
 from httpllm.server.build import (
     DEFAULT_MAX_PAGE_BYTES,
     DEFAULT_MAX_RESULT_CHARS,
@@ -20,7 +26,8 @@ from httpllm.server.build import (
     function_tools,
     mcp_server,
 )
-from httpllm.server.credentials import AuthHook
+from httpllm.server.credentials import AuthHook, FromRequestHeaders
+from httpllm.server.limits import Limits
 from httpllm.server.listing import MIN_PAGE_BYTES
 from httpllm.server.run import http_app, serve
 from httpllm.server.tools import Call, Handler, ServedTool, function_tool
@@ -32,8 +39,12 @@ __all__ = [
     "AuthHook",
     "Call",
     "Executor",
+    "FromRequestHeaders",
     "Handler",
+    "JwtVerifier",
+    "Limits",
     "ServedTool",
+    "StaticTokens",
     "function_tool",
     "function_tools",
     "http_app",

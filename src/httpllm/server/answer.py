@@ -1,42 +1,46 @@
 """An HTTP answer (:class:`httpllm.execute.Result`) -> the ``CallToolResult`` a model reads.
 
+Every answer first goes through :func:`httpllm.execute.answer.fit`: each credential of the
+call masked in every encoding, *then* cut to the budget, with a note (its own text block,
+so the answer block stays valid JSON) saying what was left out and how to ask for less.
+
 - 2xx JSON with an ``outputSchema`` listed: ``structuredContent`` (wrapped as
-  ``{"result": ...}`` when the schema was) plus the same JSON as text;
-- 2xx JSON that does not match the listed schema (or no JSON where one is listed):
-  ``isError`` naming the mismatch, with the answer as text; MCP clients reject
-  ``structuredContent`` that does not match (and a success without it), which would lose
-  the answer;
-- other 2xx JSON or text: one text block; an image: an image block (within budget); other
-  binary: a text block naming its type and size;
+  ``{"result": ...}`` when the schema was) plus the same JSON as text, when it passes the
+  schema as the strictest client checks it (:mod:`.contract`: Ajv with ajv-formats, formats
+  asserted); an answer that fails it, or that a cut made no longer JSON, is ``isError`` with
+  a first block leading with the reason and the answer as it came (an MCP client refuses
+  ``structuredContent`` off the schema, and a success without it: a protocol error would
+  lose the answer);
+- 2xx text: one text block; with a listed schema that wraps a string
+  (``{"result": string}``), also its ``structuredContent``; an empty body is an empty
+  answer (``""``), not an error;
+- 2xx binary (``image/*``, ``audio/*``, anything else), whatever its schema says: an
+  image, audio or embedded-resource block, read whole (a body cut at the byte limit, or
+  holding a credential, is described instead);
 - non-2xx: ``isError`` with ``HTTP <status> <reason>`` and the body.
 
-Every text is cut to the budget (:mod:`httpllm.cut`) with a note saying how much was
-left out and how to ask for less, and every credential the call used is replaced by
-``[redacted]`` (an upstream that echoes its request must not hand a secret to the model).
-
-Source: MCP 2025-11-25 ``server/tools`` (structured content, output schema, error handling).
+Source: MCP 2025-11-25 ``server/tools`` (structured content, output schema, error handling,
+image, audio and embedded-resource content).
 """
 
 from __future__ import annotations
 
 import base64
 import threading
+from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-import jsonschema_rs
-
-from httpllm.cut import cut_json, cut_text, dumps, narrowing, note
+from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
-from httpllm.execute.body import is_json
-from httpllm.execute.security import REDACTED, redact
+from httpllm.execute.answer import Fitted, fit
+from httpllm.execute.security import REDACTED
 from httpllm.records import Function
+from httpllm.server.contract import Checker, checker
+from httpllm.server.tools import lists_output
 
 __all__ = ["REDACTED", "Answers", "failure"]
-
-_TEXTUAL = ("text/", "application/xml", "application/javascript", "application/yaml",
-            "application/x-www-form-urlencoded", "application/x-ndjson")
 
 
 def failure(text: str) -> dict[str, Any]:
@@ -44,24 +48,8 @@ def failure(text: str) -> dict[str, Any]:
     return {"content": [{"type": "text", "text": text}], "isError": True}
 
 
-def _scrub_value(value: Any, secrets: tuple[str, ...]) -> Any:
-    """A copy of a JSON value with secrets redacted in every string (iterative)."""
-    holder: list[Any] = [None]
-    stack: list[tuple[Any, Any, Any]] = [(value, holder, 0)]
-    while stack:
-        node, parent, key = stack.pop()
-        if isinstance(node, dict):
-            new: Any = {}
-            for k, v in node.items():
-                new[redact(k, secrets)] = None
-                stack.append((v, new, redact(k, secrets)))
-        elif isinstance(node, list):
-            new = [None] * len(node)
-            stack.extend((v, new, i) for i, v in enumerate(node))
-        else:
-            new = redact(node, secrets) if isinstance(node, str) else node
-        parent[key] = new
-    return holder[0]
+Listed = Callable[[str], "Mapping[str, Any] | None"]
+"""``listed(tool name) -> the outputSchema the server lists for it`` (or ``None``)."""
 
 
 class Answers:
@@ -71,122 +59,107 @@ class Answers:
         budget: most characters of answer text a model reads (longer answers are cut).
         structured: whether tools list their ``outputSchema`` (answers then carry
             ``structuredContent``); without, every answer is text.
+        listed: the ``outputSchema`` the server lists for a tool, when it is not the one
+            the ``mcp`` dialect makes of the function's output (answers are checked
+            against what clients were given).
     """
 
-    def __init__(self, budget: int, *, structured: bool = True) -> None:
+    def __init__(self, budget: int, *, structured: bool = True,
+                 listed: Listed | None = None) -> None:
         self.budget = budget
         self.structured = structured
-        self._checks: dict[str, tuple[dict[str, Any], bool, Any]] = {}
+        self.listed = listed
+        self._checks: dict[str, tuple[bool, Checker | None]] = {}
         self._lock = threading.Lock()
 
     def __call__(self, function: Function, result: Result,
                  secrets: tuple[str, ...] = ()) -> dict[str, Any]:
-        """The ``CallToolResult`` (as JSON) of one HTTP answer."""
-        ctype = result.headers.get("content-type", "")
+        """The ``CallToolResult`` (as JSON) of one HTTP answer, credentials masked."""
+        fitted = fit(result, secrets=secrets, budget=self.budget, tool=function.name,
+                     narrowing=narrowing(function))
         if not result.ok:
-            return self._error(function, result, ctype, secrets)
-        try:
-            if result.content and is_json(ctype) and not isinstance(result.body, str):
-                return self._json(function, result.body, secrets)
-            if self._output(function) is not None:
-                return self._json(function, result.body if result.content else None,
-                                  secrets)
-        except RecursionError:  # nested past what json.dumps can write back
-            return self._text(function, result.content.decode("utf-8", "replace"), secrets)
-        if result.content and not ctype.lower().startswith(_TEXTUAL) and ctype:
-            return self._binary(result, ctype)
-        return self._text(function, result.body or (
-            f"{function.method.upper()} {function.path} answered HTTP "
-            f"{_status(result.status)} with no body."), secrets)
-
-    def _error(self, function: Function, result: Result, ctype: str,
-               secrets: tuple[str, ...]) -> dict[str, Any]:
-        body = result.body if isinstance(result.body, str) else dumps(result.body)
-        if result.content and ctype and not ctype.lower().startswith(_TEXTUAL) and \
-                not is_json(ctype):
-            body = f"({ctype}, {len(result.content):,} bytes)"
-        cut = cut_text(body, self.budget)
-        head = (f"{function.method.upper()} {function.path} answered HTTP "
-                f"{_status(result.status)}" + (":" if cut.text else " with no body."))
-        blocks = [head, cut.text] if cut.text else [head]
-        if cut.cut:
-            blocks.append(note(cut, self.budget, function.name, narrowing(function)))
-        return failure(redact("\n".join(blocks), secrets))
-
-    def _json(self, function: Function, body: Any, secrets: tuple[str, ...]) -> dict[str, Any]:
-        cut = cut_json(body, self.budget)
-        text = redact(cut.text, secrets)
-        blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
-        if cut.cut:
-            blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
-                                                         narrowing(function))})
-        if self._output(function) is None:
+            return self._error(function, result, fitted)
+        if fitted.kind == "binary":
+            return _binary(function, fitted)
+        blocks = [{"type": "text", "text": fitted.text}]
+        if fitted.note:
+            blocks.append({"type": "text", "text": fitted.note})
+        check = self._check(function)
+        if check is None:
             return {"content": blocks}
-        value = cut.value if text == cut.text else _scrub_value(cut.value, secrets)
-        _, wrapped, validator = self._check(function)
-        structured = {RESULT: value} if wrapped else value
-        problem = None if cut.value is not None or body is None else \
-            "the answer was cut as text, so it is no longer JSON"
+        return self._structured(function, result, fitted, blocks, *check)
+
+    def _structured(self, function: Function, result: Result, fitted: Fitted,
+                    blocks: list[dict[str, Any]], wrapped: bool,
+                    check: Checker | None) -> dict[str, Any]:
+        if fitted.kind == "json" and fitted.value is not None:
+            structured: Any = {RESULT: fitted.value} if wrapped else fitted.value
+        elif fitted.kind in ("text", "empty") and wrapped:
+            structured = {RESULT: fitted.text}  # a text answer to a string schema
+        else:
+            structured = None
+        problem: str | None
+        if structured is None:
+            problem = ("the answer was cut as text, so it is no longer JSON"
+                       if fitted.kind == "json" else
+                       f"it is {'empty' if fitted.kind == 'empty' else 'not JSON'}")
+        else:
+            problem = None if check is None else check(structured)
         if problem is None:
-            problem = _mismatch(validator, structured)
-        if problem is not None:
-            said = "no content" if body is None else "an answer"
-            blocks.insert(0, {"type": "text", "text": (
-                f"{function.method.upper()} {function.path} succeeded with {said} that does "
-                f"not match its documented response schema ({problem}); the answer as it "
-                "came is below.")})
-            return {"content": blocks, "isError": True}
-        return {"content": blocks, "structuredContent": structured}
+            return {"content": blocks, "structuredContent": structured}
+        said = "no content" if fitted.kind == "empty" else "an answer"
+        lead = (f"Mismatch: {problem}. {function.method.upper()} {function.path} answered "
+                f"HTTP {_status(result.status)} with {said} that does not match its "
+                "documented response schema, so it comes as plain data; the answer as it "
+                "came is below.")
+        if fitted.kind == "empty":
+            blocks = []
+        return {"content": [{"type": "text", "text": lead}, *blocks], "isError": True}
 
-    def _output(self, function: Function) -> Any:
-        """The function's listed output schema, or ``None``."""
-        return function.output if self.structured else None
+    def _error(self, function: Function, result: Result, fitted: Fitted) -> dict[str, Any]:
+        head = (f"{function.method.upper()} {function.path} answered HTTP "
+                f"{_status(result.status)}")
+        if not fitted.text:
+            return failure(f"{head} with no body.")
+        blocks = [{"type": "text", "text": f"{head}:\n{fitted.text}"}]
+        if fitted.note:
+            blocks.append({"type": "text", "text": fitted.note})
+        return {"content": blocks, "isError": True}
 
-    def _check(self, function: Function) -> tuple[dict[str, Any], bool, Any]:
-        """The listed output schema, whether it wraps, and its validator (per tool)."""
+    def _check(self, function: Function) -> tuple[bool, Checker | None] | None:
+        """``(whether the listed schema wraps, its check)`` for a tool listing an
+        ``outputSchema``, else ``None``."""
+        if not self.structured:
+            return None
         with self._lock:
             hit = self._checks.get(function.name)
         if hit is None:
-            assert function.output is not None
+            if function.output is None or not lists_output(function):
+                return None
             schema, wrapped = output_schema(function.output)
-            try:
-                validator: Any = jsonschema_rs.Draft202012Validator(schema)
-            except (ValueError, jsonschema_rs.ValidationError):
-                validator = None  # a schema the checker cannot compile: clients judge it
-            hit = (schema, wrapped, validator)
+            given = self.listed(function.name) if self.listed is not None else None
+            hit = (wrapped, checker(dict(given if given is not None else schema)))
             with self._lock:
                 self._checks[function.name] = hit
         return hit
 
-    def _binary(self, result: Result, ctype: str) -> dict[str, Any]:
-        media = ctype.split(";", 1)[0].strip().lower()
-        data = base64.b64encode(result.content).decode("ascii")
-        if media.startswith("image/") and len(data) <= self.budget:
-            return {"content": [{"type": "image", "data": data, "mimeType": media}]}
-        return {"content": [{"type": "text", "text": (
-            f"A binary answer ({media}, {len(result.content):,} bytes), not shown.")}]}
 
-    def _text(self, function: Function, body: str, secrets: tuple[str, ...]) -> dict[str, Any]:
-        cut = cut_text(body, self.budget)
-        blocks = [{"type": "text", "text": redact(cut.text, secrets)}]
-        if cut.cut:
-            blocks.append({"type": "text", "text": note(cut, self.budget, function.name,
-                                                         narrowing(function))})
+def _binary(function: Function, fitted: Fitted) -> dict[str, Any]:
+    """An image, audio or embedded-resource block of a binary answer read whole; else the
+    sentence describing it (cut at the byte limit, or holding a credential)."""
+    if not fitted.data:
+        blocks = [{"type": "text", "text": fitted.text}]
+        if fitted.note:
+            blocks.append({"type": "text", "text": fitted.note})
         return {"content": blocks}
-
-
-def _mismatch(validator: Any, instance: Any) -> str | None:
-    """The first way ``instance`` fails the schema, as ``at /path: message``, or ``None``."""
-    if validator is None:
-        return None
-    try:
-        error = next(iter(validator.iter_errors(instance)), None)
-    except (ValueError, TypeError) as exc:
-        return str(exc).splitlines()[0]
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.instance_path) or "(root)"
-    return f"at {where}: {error.message.splitlines()[0][:200]}"
+    data = base64.b64encode(fitted.data).decode("ascii")
+    media = fitted.media_type
+    kind = media.split("/", 1)[0]
+    if kind in ("image", "audio"):
+        return {"content": [{"type": kind, "data": data, "mimeType": media}]}
+    uri = f"httpllm://answer/{function.name}"
+    return {"content": [{"type": "resource", "resource": {
+        "uri": uri, "mimeType": media, "blob": data}}, {"type": "text", "text": fitted.text}]}
 
 
 def _status(code: int) -> str:

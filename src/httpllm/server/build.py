@@ -21,6 +21,8 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
+from mcp.server.auth.provider import TokenVerifier
+from mcp.server.auth.settings import AuthSettings
 from mcp.server.context import CallNext, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.shared.exceptions import MCPError
@@ -30,26 +32,40 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from httpllm._api import Application, compile
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
+    CallError,
     HttpllmError,
     InvalidArguments,
     RequestBuildError,
     TransportError,
-    UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
-from httpllm.execute.security import Credential, credentials, redact
+from httpllm.execute.answer import sent_text
+from httpllm.execute.security import Credential, credentials, redact, secrets_of
+from httpllm.execute.send import MAX_ANSWER_BYTES
 from httpllm.load import Source
 from httpllm.records import Function
 from httpllm.server import credentials as headers
+from httpllm.server.admission import authenticated
 from httpllm.server.answer import Answers, failure
-from httpllm.server.credentials import AuthHook, Credentials
+from httpllm.server.credentials import AuthHook, Credentials, FromRequestHeaders
+from httpllm.server.endpoint import Admission, HttpllmServer, answer_ping
+from httpllm.server.limits import CallSlots, Limits
 from httpllm.server.listing import (
     DEFAULT_MAX_PAGE_BYTES,
     Listing,
     checked_page_bytes,
     cursor_of,
 )
-from httpllm.server.tools import Answer, Call, Handler, ServedTool, function_tool
+from httpllm.server.tools import (
+    OUTPUT_BUDGET,
+    Answer,
+    Call,
+    Handler,
+    OutputSchemas,
+    ServedTool,
+    function_tool,
+    output_schemas_listed,
+)
 
 __all__ = ["DEFAULT_MAX_PAGE_BYTES", "DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools",
            "mcp_server"]
@@ -79,18 +95,25 @@ class Executor:
         credentials: the host's credentials and headers.
         budget: most characters of answer per call.
         output_schemas: whether answers follow listed output schemas (see ``Answers``).
+        max_bytes: most bytes of an answer read (``None``: all).
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
+        limits: the upstream calls a session and a client may have in flight.
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
                  budget: int, client: httpx.AsyncClient | None,
-                 output_schemas: bool = True) -> None:
+                 output_schemas: bool = True, limits: Limits | None = None,
+                 max_bytes: int | None = MAX_ANSWER_BYTES) -> None:
         self.app = app
         self.base_url = base_url
         self.credentials = credentials
+        self.slots = CallSlots(limits or Limits())
         self.answers = Answers(budget, structured=output_schemas)
+        self.max_bytes = max_bytes
         self.client = None if client is None else headers.hooked(client)
+        # A host's client may carry credentials in its own headers: never shown either.
+        self._client_secrets = secrets_of(None, client.headers) if client else ()
         self._own = client is None
 
     @asynccontextmanager
@@ -110,37 +133,54 @@ class Executor:
         """Validate, send and answer one call of the function ``name``."""
         try:
             function = self.app.function(name)
-        except UnknownFunction as exc:
+            result, secrets = await self.send(function, arguments, call)
+        except HttpllmError as exc:
             return failure(exc.message)
+        return self.answers(function, result, secrets)
+
+    async def send(self, function: Function, arguments: Any, call: Call
+                   ) -> tuple[Any, tuple[str, ...]]:
+        """Validate and send one call with the call's credentials and headers: the HTTP
+        result and the credentials used (to redact from what the model reads).
+
+        Raises:
+            CallError: the call was not sent; the message is what the model reads
+                (credentials redacted).
+        """
+        name = function.name
         try:
             resolved = await self.credentials.resolve(call)
         except Exception as exc:  # the host's hook: report the kind, never its text
             log.error("auth hook failed for %s: %s", name, type(exc).__name__)
-            return failure(f"{name}: the server could not get credentials for this call "
-                           f"({type(exc).__name__}); nothing was sent.")
+            raise CallError(f"{name}: the server could not get credentials for this call "
+                            f"({type(exc).__name__}); nothing was sent.") from None
         token = headers.forwarding(resolved.headers)
         try:
             checked = validate(function, arguments)
             if not checked.ok:
-                return failure(checked.feedback())
+                raise CallError(checked.feedback())
             if self._own and not _credentialed(function, resolved.auth, resolved.headers):
                 raise RequestBuildError("no credentials")
-            if self.client is None:
-                async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
-                    result = await self._send(function, arguments, resolved.auth, client)
-            else:
-                result = await self._send(function, arguments, resolved.auth, self.client)
+            async with self.slots.hold(getattr(call.request, "scope", None), call.session_id):
+                result = await self._send(function, arguments, resolved.auth)
         except HttpllmError as exc:
-            return failure(redact(self._explain(function, exc, resolved.auth),
-                                 resolved.secrets))
+            if type(exc) is CallError:
+                raise
+            raise CallError(redact(self._explain(function, exc, resolved.auth),
+                                   resolved.secrets + self._client_secrets)) from None
         finally:
             headers.reset(token)
-        return self.answers(function, result, resolved.secrets)
+        return result, resolved.secrets + self._client_secrets
 
     async def _send(self, function: Function, arguments: Any,
-                    auth: dict[str, Credential], client: httpx.AsyncClient) -> Any:
-        return await aexecute(function, arguments, client=client, base_url=self.base_url,
-                              auth=auth or None)
+                    auth: dict[str, Credential]) -> Any:
+        if self.client is not None:
+            return await aexecute(function, arguments, client=self.client,
+                                  base_url=self.base_url, auth=auth or None,
+                                  max_bytes=self.max_bytes)
+        async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
+            return await aexecute(function, arguments, client=client, base_url=self.base_url,
+                                  auth=auth or None, max_bytes=self.max_bytes)
 
     def _explain(self, function: Function, exc: HttpllmError,
                  auth: Mapping[str, Credential]) -> str:
@@ -148,17 +188,21 @@ class Executor:
         if isinstance(exc, InvalidArguments):
             return exc.message
         if isinstance(exc, TransportError):
-            cause = exc.__cause__
-            why = type(cause).__name__ if cause is not None else "TransportError"
-            detail = str(cause).splitlines()[0] if cause is not None and str(cause) else ""
-            where = self.base_url or (function.servers[0].url if function.servers else "")
-            return (f"{function.method.upper()} {function.path}: the request could not be "
-                    f"sent to {where} ({why}{': ' + detail if detail else ''}); nothing came "
-                    "back. The API may be down or unreachable from this server.")
+            return sent_text(exc, tool=function.name)
         if isinstance(exc, RequestBuildError):
             try:
                 credentials(function, auth)
             except RequestBuildError:
+                hook = self.credentials.hook
+                if isinstance(hook, FromRequestHeaders) and (sent := hook.wanted(
+                        function.security, auth)):
+                    schemes = " + ".join(scheme for scheme, _ in sent)
+                    names = " and ".join(header for _, header in sent)
+                    return (f"{function.name} needs the {schemes} credential, which this "
+                            f"request did not carry; nothing was sent. The MCP client must "
+                            f"send it in the {names} header of its HTTP requests to this "
+                            "server (set the header in the client's configuration of this "
+                            "MCP server).")
                 wanted = " or ".join(" + ".join(r) for r in function.security if r)
                 return (f"{function.name} needs credentials for {wanted}, which this server "
                         "was not given; nothing was sent. Whoever runs the server must "
@@ -196,14 +240,18 @@ def _header_of(scheme: Any) -> str:
 
 def _call(ctx: ServerRequestContext[Any, Any], name: str, executor: Executor) -> Call:
     request = ctx.request
-    raw = getattr(request, "headers", None)
-    seen = {k.lower(): v for k, v in raw.items()} if raw is not None else {}
+    seen = executor.credentials.incoming(
+        getattr(request, "headers", None),
+        admitted=authenticated(getattr(request, "scope", None) or {}))
 
     async def run(function: str, arguments: Any) -> Answer:
         return await executor.run(function, arguments, call)
 
+    async def send(function: Function, arguments: Any) -> tuple[Any, tuple[str, ...]]:
+        return await executor.send(function, arguments, call)
+
     call = Call(tool=name, headers=seen, request=request,
-                session_id=seen.get("mcp-session-id"), run=run)
+                session_id=seen.get("mcp-session-id"), run=run, send=send)
     return call
 
 
@@ -216,12 +264,16 @@ def mcp_server(
     headers: Mapping[str, str] | None = None,
     forward_headers: Iterable[str] = (),
     max_result_chars: int = DEFAULT_MAX_RESULT_CHARS,
+    max_answer_bytes: int | None = MAX_ANSWER_BYTES,
     client: httpx.AsyncClient | None = None,
     tools: Iterable[ServedTool | tuple[Mapping[str, Any], Handler]] | None = None,
-    output_schemas: bool = True,
+    output_schemas: OutputSchemas | bool = "auto",
     name: str | None = None,
+    token_verifier: TokenVerifier | None = None,
+    auth_settings: AuthSettings | None = None,
+    limits: Limits | None = None,
     max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
-) -> Server[Any]:
+) -> HttpllmServer:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
 
     Args:
@@ -236,6 +288,8 @@ def mcp_server(
         forward_headers: incoming HTTP request headers copied onto the upstream request.
         max_result_chars: most characters of answer a model reads per call; longer answers
             are cut with a note saying how much and how to ask for less.
+        max_answer_bytes: most bytes of an upstream answer read (10 MiB; ``None``: all);
+            the rest is never read and the model is told where it was cut.
         client: the ``httpx.AsyncClient`` to send with (kept open; a request hook that adds
             the forwarded headers is appended to it); default: one per server. Its own
             auth or headers count as credentials: calls are then not refused for lack of
@@ -243,10 +297,24 @@ def mcp_server(
         tools: the tool set, replacing one tool per function: :class:`ServedTool`\\ s or
             ``(tool JSON, handler)`` pairs (see :func:`function_tools` to extend the
             default set).
-        output_schemas: list each operation's ``outputSchema`` and answer
+        output_schemas: ``"on"``: list each operation's ``outputSchema`` (bounded per
+            tool, see ``httpllm.dialects.mcp.OUTPUT_MAX``) and answer
             ``structuredContent`` (an answer off its schema is then an error that shows
-            it); ``False`` for APIs that drift from their documents: every answer is text.
+            it); ``"off"`` for APIs that drift from their documents: every answer is
+            text; ``"auto"`` (the default): ``"on"`` when the schemas together fit in
+            :data:`~httpllm.server.tools.OUTPUT_BUDGET` bytes (a client compiles a
+            validator for each when it lists), else ``"off"`` with a log warning.
+            ``True``/``False`` mean ``"on"``/``"off"``.
         name: the server's name in ``serverInfo`` (default ``"httpllm"``).
+        token_verifier: over HTTP, admit only requests whose bearer token it accepts (the
+            SDK's ``TokenVerifier``: :class:`~httpllm.server.admission.StaticTokens`,
+            :class:`~httpllm.server.admission.JwtVerifier` or your own). That token admits
+            the client to this server and is never sent upstream: ``Authorization`` is
+            then withheld from ``call.headers`` and cannot be forwarded.
+        auth_settings: with ``token_verifier``, the SDK's ``AuthSettings`` of an OAuth
+            resource server (``issuer_url``, ``resource_server_url``, ``required_scopes``):
+            RFC 9728 metadata and ``resource_metadata`` in 401 answers.
+        limits: sessions and upstream calls per client (:class:`~httpllm.server.Limits`).
         max_page_bytes: most bytes of one ``tools/list`` response (1 MiB); longer listings
             come in pages a host follows by ``nextCursor``, a tool larger than a page alone
             in its own. ``0``: one page however large, for a host that reads no cursor.
@@ -254,22 +322,32 @@ def mcp_server(
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``
         on streams, or ``server.streamable_http_app()`` for an ASGI app (mount it and run
-        ``server.session_manager.run()`` in your app's lifespan).
+        ``server.session_manager.run()`` in your app's lifespan); that app validates
+        ``Host``/``Origin``, requires the token and keeps the limits.
 
     Raises:
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
+        ValueError: ``forward_headers`` names ``Authorization`` while a ``token_verifier``
+            reads it, or ``auth_settings`` comes without ``token_verifier``.
         OptionError: ``max_page_bytes`` is neither 0 nor at least
             :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
     checked_page_bytes(max_page_bytes)
+    admission = Admission(token_verifier=token_verifier, auth_settings=auth_settings,
+                          limits=limits or Limits())
+    withheld = ("authorization",) if token_verifier is not None else ()
     application = app if isinstance(app, Application) else compile(app, "mcp")
+    output_schemas = _listed(application, output_schemas)
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
-                                                forward=tuple(forward_headers)),
-                        client=client, output_schemas=output_schemas)
+                                                forward=tuple(forward_headers),
+                                                withheld=withheld),
+                        client=client, output_schemas=output_schemas, limits=admission.limits,
+                        max_bytes=max_answer_bytes)
     served: dict[str, ServedTool] = {}
     pages: list[Listing] = []
+    executor.answers.listed = lambda tool: _output_of(tool_set().get(tool))
 
     def tool_set() -> dict[str, ServedTool]:
         if not served:
@@ -283,10 +361,10 @@ def mcp_server(
 
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: PaginatedRequestParams | None) -> dict[str, Any]:
+        tool_set()
         # 2026-07-28 wants the result type and cache directives on every page (older
         # revisions drop them): the listing never changes while the server runs, for any
         # user, and a cursor stays valid as long as it does.
-        tool_set()
         return {**pages[0].page(cursor_of(params)), "resultType": "complete",
                 "ttlMs": _LIST_TTL_MS, "cacheScope": "public"}
 
@@ -320,8 +398,9 @@ def mcp_server(
         schema = None if found is None else found.tool.get("inputSchema")
         return schema if isinstance(schema, Mapping) else None
 
-    server: Server[Any] = Server(name or "httpllm", version=_version(), lifespan=lifespan,
-                                 get_tool_input_schema=input_schema)
+    server = HttpllmServer(name or "httpllm", version=_version(), lifespan=lifespan,
+                           get_tool_input_schema=input_schema)
+    server.admission = admission
     # Registered as raw handlers: they answer JSON objects, not SDK models (1,223 Tool
     # models per listing would cost more than the listing itself).
     server.add_request_handler("tools/list", PaginatedRequestParams, list_tools)
@@ -337,7 +416,25 @@ def mcp_server(
         return await call_next(ctx)
 
     server.middleware.append(listed_as_built)
+    server.middleware.append(answer_ping)
     return server
+
+
+def _output_of(tool: ServedTool | None) -> Mapping[str, Any] | None:
+    """The ``outputSchema`` a served tool lists (answers are checked against it)."""
+    schema = None if tool is None else tool.tool.get("outputSchema")
+    return schema if isinstance(schema, Mapping) else None
+
+
+def _listed(app: Application, mode: OutputSchemas | bool) -> bool:
+    """Whether the tools list their output schemas (``"auto"`` tells when it leaves them
+    out)."""
+    listed, size = output_schemas_listed(app.functions, mode)
+    if mode == "auto" and not listed:
+        log.warning("output schemas left out: %s bytes for %s tools (auto lists up to %s); "
+                    "answers are text", f"{size:,}", f"{len(app.functions):,}",
+                    f"{OUTPUT_BUDGET:,}")
+    return listed
 
 
 def _version() -> str:

@@ -10,6 +10,12 @@ document's server or the host's ``base_url``.
 
 Each call also yields its *secrets* (credential values, and the values of headers whose
 names say they carry one) so answers and messages can be scrubbed of them.
+
+``withheld`` names incoming headers no hook sees and nothing forwards: ``Authorization``
+when it carries the token that admits the client to this server (that token is for this
+server only; MCP forbids passing it through). :class:`FromRequestHeaders` is the hook
+``--auth-header SCHEME=HEADER`` makes: each user's credential from a header of their own
+requests.
 """
 
 from __future__ import annotations
@@ -24,8 +30,8 @@ import httpx
 from httpllm.execute.security import Credential, secrets_of
 from httpllm.server.tools import Call
 
-__all__ = ["AuthHook", "Credentials", "Resolved", "add_headers", "forwarding", "hooked",
-           "reset"]
+__all__ = ["AuthHook", "Credentials", "FromRequestHeaders", "Resolved", "add_headers",
+           "forwarding", "hooked", "reset"]
 
 AuthHook = Callable[[Call], Mapping[str, Credential] |
                     Awaitable[Mapping[str, Credential] | None] | None]
@@ -54,6 +60,24 @@ class Credentials:
     hook: AuthHook | None = None
     headers: Mapping[str, str] = field(default_factory=dict)
     forward: tuple[str, ...] = ()
+    withheld: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for name in self.forward:
+            if name.lower() in self.withheld:
+                raise ValueError(f"forward_headers: {name} carries the token that admits "
+                                 "clients to this server (token_verifier); it is never "
+                                 "sent upstream")
+
+    def incoming(self, headers: Mapping[str, str] | None, *,
+                 admitted: bool = False) -> dict[str, str]:
+        """An incoming request's headers as hooks see them: names in lower case, the
+        withheld ones left out, and ``Authorization`` too when its token ``admitted`` the
+        request (``{}`` off HTTP)."""
+        if headers is None:
+            return {}
+        hidden = {*self.withheld, "authorization"} if admitted else set(self.withheld)
+        return {k.lower(): v for k, v in headers.items() if k.lower() not in hidden}
 
     async def resolve(self, call: Call) -> Resolved:
         """The credentials and headers of one call.
@@ -74,6 +98,29 @@ class Credentials:
             if value is not None:
                 headers[name] = value
         return Resolved(auth=auth, headers=headers, secrets=secrets_of(auth, headers))
+
+
+@dataclass(frozen=True, slots=True)
+class FromRequestHeaders:
+    """An auth hook reading each scheme's credential from a header of the incoming request:
+    ``FromRequestHeaders({"apiKey": "X-User-Key"})`` (one credential per user over HTTP)."""
+
+    headers: Mapping[str, str]
+    """Security scheme name -> the request header that carries its credential."""
+
+    def __call__(self, call: Call) -> dict[str, Credential]:
+        return {scheme: call.headers[header.lower()] for scheme, header in self.headers.items()
+                if header.lower() in call.headers}
+
+    def wanted(self, security: Iterable[Iterable[str]],
+               given: Mapping[str, Credential]) -> list[tuple[str, str]]:
+        """``[(scheme, header), ...]``: what a client must send to meet the first of
+        ``security``'s requirements that headers can meet (schemes ``given`` already has
+        aside); ``[]`` when none can be."""
+        for requirement in map(list, security):
+            if requirement and all(s in given or s in self.headers for s in requirement):
+                return [(s, self.headers[s]) for s in requirement if s not in given]
+        return []
 
 
 def forwarding(headers: Mapping[str, str]) -> contextvars.Token[Mapping[str, str] | None]:

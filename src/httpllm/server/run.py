@@ -2,22 +2,34 @@
 
 Over stdio nothing but protocol reaches stdout: the SDK points file descriptor 1 at stderr
 while it serves, and this module writes only to stderr. Over HTTP the server binds
-127.0.0.1 unless told otherwise and serves ``/mcp``; the SDK's DNS-rebinding protection is
-on for loopback addresses.
+127.0.0.1 unless told otherwise and serves ``/mcp``; ``Host``/``Origin`` are validated on
+every address (:mod:`~httpllm.server.endpoint`), and an address other machines reach is
+refused without a token verifier unless ``allow_unauthenticated=True``.
+
+uvicorn runs as :func:`~httpllm.server.listen.uvicorn_config` sets it up: the host's
+logging left alone, a 75 s keep-alive, a deadline for each request's headers.
 """
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import anyio
 
 from httpllm._api import Application
 from httpllm.load import Source
+from httpllm.server.admission import is_loopback
 from httpllm.server.build import mcp_server
 
-__all__ = ["bind", "http_app", "serve"]
+__all__ = ["DEFAULT_HEADER_TIMEOUT", "DEFAULT_KEEP_ALIVE", "bind", "http_app", "serve",
+           "serve_workers"]
+
+DEFAULT_KEEP_ALIVE = 75.0
+"""Seconds an idle kept-alive connection stays open (nginx's default: 75 s)."""
+DEFAULT_HEADER_TIMEOUT = 10.0
+"""Seconds a client has to send a request's line and headers once it starts one."""
 
 
 def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
@@ -40,14 +52,34 @@ def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     return sock
 
 
-def http_app(server: Any, *, host: str = "127.0.0.1", path: str = "/mcp") -> Any:
-    """The server's streamable-HTTP Starlette app (its lifespan runs the session manager)."""
-    return server.streamable_http_app(streamable_http_path=path, host=host)
+def http_app(server: Any, *, host: str = "127.0.0.1", path: str = "/mcp",
+             json_response: bool = False, stateless: bool = False,
+             allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = ()) -> Any:
+    """The server's streamable-HTTP Starlette app (its lifespan runs the session manager).
+
+    Args:
+        server: from :func:`~httpllm.mcp_server`.
+        host: the address it will be served on (``Host``/``Origin`` are validated for it).
+        path: the MCP endpoint's path.
+        json_response: answer each request with one JSON object instead of an SSE stream.
+        stateless: no sessions: any request can go to any process (run several behind a
+            load balancer); server-to-client requests and the GET stream are unavailable.
+        allowed_hosts: ``Host`` values to accept besides the bind address and loopback
+            (the names clients use: ``mcp.example.com``).
+        allowed_origins: browser ``Origin`` values to accept besides loopback pages.
+    """
+    return server.streamable_http_app(
+        streamable_http_path=path, host=host, json_response=json_response,
+        stateless_http=stateless, allowed_hosts=allowed_hosts, allowed_origins=allowed_origins)
 
 
 def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdio", *,
           host: str = "127.0.0.1", port: int = 8000, path: str = "/mcp",
-          sock: socket.socket | None = None, **options: Any) -> None:
+          sock: socket.socket | None = None, json_response: bool = False,
+          stateless: bool = False, allowed_hosts: Iterable[str] = (),
+          allowed_origins: Iterable[str] = (), allow_unauthenticated: bool = False,
+          keep_alive: float = DEFAULT_KEEP_ALIVE,
+          header_timeout: float = DEFAULT_HEADER_TIMEOUT, **options: Any) -> None:
     """Serve the document over MCP until the client goes away (stdio) or the process is
     stopped (HTTP).
 
@@ -58,22 +90,62 @@ def serve(app: Application | Source, transport: Literal["stdio", "http"] = "stdi
         port: the TCP port (HTTP).
         path: the endpoint path (HTTP).
         sock: a socket from :func:`bind` to serve on instead of binding ``host:port``.
-        **options: as :func:`httpllm.server.mcp_server` (``auth``, ``base_url`` ...).
+        json_response, stateless, allowed_hosts, allowed_origins: as :func:`http_app`.
+        allow_unauthenticated: serve an address other machines reach with no
+            ``token_verifier`` (refused otherwise: anyone who reaches it could call every
+            tool with the server's credentials).
+        keep_alive: seconds an idle connection stays open (HTTP).
+        header_timeout: seconds a client has to send a request's headers (HTTP).
+        **options: as :func:`httpllm.server.mcp_server` (``auth``, ``base_url``,
+            ``token_verifier``, ``limits`` ...).
 
     Raises:
-        ValueError: an unknown transport.
+        ValueError: an unknown transport, or a non-loopback ``host`` with no
+            ``token_verifier`` and no ``allow_unauthenticated=True``.
     """
+    if transport not in ("stdio", "http"):
+        raise ValueError(f"unknown transport {transport!r}; expected 'stdio' or 'http'")
+    if (transport == "http" and not is_loopback(host) and not allow_unauthenticated
+            and options.get("token_verifier") is None):
+        raise ValueError(f"host={host!r} is reachable from other machines: pass "
+                         "token_verifier= so only clients with a token are served, or "
+                         "allow_unauthenticated=True")
     server = mcp_server(app, **options)
     if transport == "stdio":
         anyio.run(_stdio, server)
-    elif transport == "http":
-        import uvicorn  # only HTTP needs it
+        return
+    import uvicorn  # only HTTP needs it
 
-        config = uvicorn.Config(http_app(server, host=host, path=path), host=host, port=port,
-                                log_level="warning")
-        uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
-    else:
-        raise ValueError(f"unknown transport {transport!r}; expected 'stdio' or 'http'")
+    from httpllm.server.listen import uvicorn_config
+
+    asgi = http_app(server, host=host, path=path, json_response=json_response,
+                    stateless=stateless, allowed_hosts=allowed_hosts,
+                    allowed_origins=allowed_origins)
+    config = uvicorn_config(asgi, host=host, port=port, keep_alive=keep_alive,
+                            header_timeout=header_timeout)
+    uvicorn.Server(config).run(sockets=[sock] if sock is not None else None)
+
+
+def serve_workers(factory: str, *, sock: socket.socket, workers: int,
+                  keep_alive: float = DEFAULT_KEEP_ALIVE,
+                  header_timeout: float = DEFAULT_HEADER_TIMEOUT) -> None:
+    """Run ``workers`` processes accepting on ``sock``, each serving the ASGI app that
+    ``factory`` (``"module:function"``, called with no argument in each process) returns,
+    until the process is stopped. Serve statelessly (:func:`http_app` ``stateless=True``):
+    consecutive requests of a client may reach different processes.
+
+    A worker compiling a large document on a busy machine may take a while to answer
+    uvicorn's health check: it is given 60 s, not 5.
+    """
+    from uvicorn.supervisors import Multiprocess
+
+    from httpllm.server.listen import uvicorn_config
+
+    config = uvicorn_config(factory, host=str(sock.getsockname()[0]),
+                            port=sock.getsockname()[1], keep_alive=keep_alive,
+                            header_timeout=header_timeout, factory=True, workers=workers,
+                            timeout_worker_healthcheck=60)
+    Multiprocess(config, sockets=[sock]).run()
 
 
 async def _stdio(server: Any) -> None:

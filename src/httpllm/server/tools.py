@@ -11,16 +11,30 @@ so another tool set (a search -> describe -> invoke trio ...) plugs in through
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import json
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from httpllm._types import JSON
 from httpllm.dialects import Options
-from httpllm.dialects.mcp import MCP, hints
+from httpllm.dialects.mcp import MCP, hints, output_schema
 from httpllm.records import Function
 
-__all__ = ["Call", "Handler", "ServedTool", "function_tool", "title_of"]
+__all__ = ["OUTPUT_BUDGET", "Call", "Handler", "OutputSchemas", "ServedTool", "function_tool",
+           "lists_output", "output_schemas_listed", "title_of"]
+
+OutputSchemas = Literal["auto", "on", "off"]
+"""Whether tools list their ``outputSchema``: ``"on"``, ``"off"``, or ``"auto"``: when
+they all fit in :data:`OUTPUT_BUDGET`."""
+
+OUTPUT_BUDGET = 256 * 1024
+"""Most bytes of output schemas (compact JSON, all tools together) ``"auto"`` lists. The
+official TypeScript SDK client compiles an Ajv validator for each when it lists: measured
+on this project's 2-core machine at 0.1-0.3 MB of schema per second (GitHub's 6.8 MB took
+24-70 s), so 256 KiB keeps ``listTools()`` within a few seconds (issue 28). GitHub's and
+Stripe's descriptions are past it even with every schema bounded (``mcp`` dialect's
+``OUTPUT_MAX``): they list none, and answer text only."""
 
 _TITLE_MAX = 120
 """Longest first line used as a title, in characters."""
@@ -43,6 +57,10 @@ class Call:
         run: ``await call.run(function_name, arguments)`` executes one compiled function with
             the server's credentials, headers and answer budget (what a meta-tool such as
             ``invoke`` delegates to).
+        send: ``await call.send(function, arguments) -> (Result, secrets)`` validates and
+            sends one call with the server's credentials and headers and gives the HTTP
+            result as data (what code mode's bindings use); raises ``CallError`` with the
+            text the model reads.
     """
 
     tool: str
@@ -50,6 +68,8 @@ class Call:
     request: Any = None
     session_id: str | None = None
     run: Callable[[str, Any], Awaitable[Answer]] | None = field(default=None, repr=False)
+    send: Callable[[Function, Any], Awaitable[tuple[Any, tuple[str, ...]]]] | None = field(
+        default=None, repr=False)
 
 
 Handler = Callable[[dict[str, Any], Call], Awaitable[Answer]]
@@ -77,6 +97,26 @@ class ServedTool:
         return str(self.tool["name"])
 
 
+def output_schemas_listed(functions: Iterable[Function],
+                          mode: OutputSchemas | bool = "auto") -> tuple[bool, int]:
+    """``(whether tools list their output schemas, their bytes together)`` for ``mode``
+    (``True``/``False`` are ``"on"``/``"off"``).
+
+    Raises:
+        ValueError: an unknown mode.
+    """
+    if isinstance(mode, bool):
+        mode = "on" if mode else "off"
+    if mode not in ("auto", "on", "off"):
+        raise ValueError(f"output_schemas is 'auto', 'on' or 'off', not {mode!r}")
+    if mode == "off":
+        return False, 0
+    total = sum(len(json.dumps(output_schema(f.output)[0], ensure_ascii=False,
+                               separators=(",", ":")).encode())
+                for f in functions if f.output is not None)
+    return mode == "on" or total <= OUTPUT_BUDGET, total
+
+
 def title_of(description: str) -> str | None:
     """The description's first line when it is short (a ``summary`` comes first).
 
@@ -87,13 +127,28 @@ def title_of(description: str) -> str | None:
     return first if first and len(first) <= _TITLE_MAX else None
 
 
+def lists_output(function: Function) -> bool:
+    """Whether the function's tool lists an ``outputSchema``: it has one, and its success
+    answer may be JSON or text. An answer that can only be binary (``image/png`` described
+    as ``{type: string, format: binary}``) comes as an image, audio or resource block,
+    which a listed schema would make a client refuse (it wants ``structuredContent``)."""
+    if function.output is None:
+        return False
+    from httpllm.execute.answer import TEXTUAL
+    from httpllm.execute.body import is_json
+
+    media = function.extra.get("accept")
+    types = [str(m).lower() for m in media] if isinstance(media, (list, tuple)) else []
+    return not types or any(is_json(m) or m.startswith(TEXTUAL) for m in types)
+
+
 def function_tool(function: Function, options: Options | None = None, *,
                   output: bool = True) -> ServedTool:
     """The MCP ``Tool`` of a compiled function: the ``mcp`` envelope, a ``title`` and the
     annotations, ``destructiveHint`` added for ``DELETE``; ``output=False`` leaves the
-    ``outputSchema`` out."""
+    ``outputSchema`` out, as does a binary-only answer (:func:`lists_output`)."""
     tool = dict(cast(dict[str, Any], MCP.envelope(function, options or Options())))
-    if not output:
+    if not output or not lists_output(function):
         tool.pop("outputSchema", None)
     title = title_of(function.description)
     annotations: dict[str, Any] = {**hints(function.method)}

@@ -66,12 +66,15 @@ class Limit:
         limit: the limit, or ``None`` when the provider documents none.
         source: where the limit comes from (a ``Dialect.limit_sources`` entry, or the
             option that set it).
+        note: what the compile already did to stay within it (``"3 operationIds
+            longer shortened with a hash"``), or ``""``.
     """
 
     name: str
     value: int
     limit: int | None
     source: str
+    note: str = ""
 
     @property
     def over(self) -> bool:
@@ -81,7 +84,7 @@ class Limit:
     def to_json(self) -> dict[str, JSON]:
         """The limit as a JSON object."""
         return {"name": self.name, "value": self.value, "limit": self.limit,
-                "source": self.source, "over": self.over}
+                "source": self.source, "over": self.over, "note": self.note}
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -198,17 +201,25 @@ def _limits(app: Compiled, functions: Sequence[Function], lines: Sequence[ToolBu
     dialect = app.dialect
     sources = dialect.limit_sources
 
-    def limit(name: str, value: int, field: str, bound: int | None) -> Limit:
-        return Limit(name=name, value=value, limit=bound, source=sources.get(field, ""))
+    def limit(name: str, value: int, field: str, bound: int | None, note: str = "") -> Limit:
+        return Limit(name=name, value=value, limit=bound, source=sources.get(field, ""),
+                     note=note)
 
-    raw_names = [len(f.operation_id or f.name) for f in functions]
-    described = [len(_original_description(f)) for f in functions]
+    # Names and descriptions are measured as sent: the compile already shortened or cut
+    # what was longer, and the note says how many.
+    hashed = sum(1 for f in functions if len(f.operation_id or "") > dialect.name_max)
+    cut = sum(1 for f in functions if _original_description(f) != f.description)
     out = [
         limit("tools per request", len(functions), "tool_limit", dialect.tool_limit),
-        limit("longest name (operationId, characters)", max(raw_names, default=0),
-              "name_max", dialect.name_max),
-        limit("longest description (characters)", max(described, default=0),
-              "description_max", dialect.description_max),
+        limit("longest name (characters)", max((len(f.name) for f in functions), default=0),
+              "name_max", dialect.name_max,
+              f"{hashed:,} longer operationId{'s' if hashed != 1 else ''} shortened with a "
+              "hash" if hashed else ""),
+        limit("longest description (characters)",
+              max((len(f.description) for f in functions), default=0),
+              "description_max", dialect.description_max,
+              f"{cut:,} description{'s' if cut != 1 else ''} cut to the limit (a loss "
+              "entry keeps each)" if cut else ""),
     ]
     if dialect.has_strict:
         eligible = sum(1 for ok, _ in strict.values() if ok)

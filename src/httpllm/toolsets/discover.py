@@ -20,13 +20,12 @@ Stainless and Speakeasy serve large APIs to models the same way (``shared/docs/p
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from httpllm._types import JSON, Schema
-from httpllm.cut import DEFAULT_BUDGET, cut_json, cut_text, narrowing, note
+from httpllm.cut import DEFAULT_BUDGET, narrowing
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import CallError, UnknownFunction
 from httpllm.records import Argument, Function
@@ -120,7 +119,8 @@ class Discovery:
         execute_options: keyword options for :func:`httpllm.execute.execute`
             (``base_url``, ``auth``, ``client`` ...), given by the host, never the model.
         max_answer_chars: most characters of an invoked operation's answer the model
-            reads; a longer body is cut, JSON kept JSON, and the answer gets a ``note``
+            reads; every credential is masked first (:func:`httpllm.execute.answer.fit`),
+            then a longer body is cut, JSON kept JSON, and the answer gets a ``note``
             saying how much was left out (:mod:`httpllm.cut`); ``None``: never.
     """
 
@@ -173,54 +173,58 @@ class Discovery:
         for name in names:
             try:
                 out.append(envelope(self.app.function(name), options))
-            except UnknownFunction:
-                out.append({"name": name, "error": f"no operation named {name!r}; "
-                                                   f"find names with {SEARCH}"})
+            except UnknownFunction as exc:
+                out.append({"name": name, "error": _unknown(exc)})
         return {"operations": out}
 
     def _invoke(self, name: str, arguments: Any) -> JSON:
         from httpllm.execute import execute, validate
+        from httpllm.execute.answer import fit
 
         try:
             function = self.app.function(name)
-        except UnknownFunction:
-            return {"error": f"no operation named {name!r}; find names with {SEARCH}"}
+        except UnknownFunction as exc:  # its message names the closest (difflib)
+            return {"error": _unknown(exc)}
         checked = validate(function, arguments)
         if not checked.ok:
             return {"error": checked.feedback()}
+        secrets = self._secrets()
         try:
             result = execute(function, arguments, **self.execute_options)
         except CallError as exc:
-            return self._redacted({"error": exc.message})
-        body = result.body
-        try:
-            text = json.dumps(body, ensure_ascii=False, separators=(",", ":"))
-        except (TypeError, ValueError):
-            body = text = str(body)
-        answer: dict[str, Any] = {"status": result.status, "body": body}
-        budget = self.max_answer_chars
-        if budget is not None and len(text) > budget:
-            cut = cut_text(body, budget) if isinstance(body, str) else cut_json(body, budget)
-            answer["body"] = cut.text if cut.value is None else cut.value
-            answer["note"] = note(cut, budget, name, narrowing(function))
-        return self._redacted(answer)
+            from httpllm.errors import TransportError
+            from httpllm.execute.answer import sent_text
 
-    def _redacted(self, answer: JSON) -> JSON:
-        """``answer`` with the host's credentials (``execute_options["auth"]``) replaced by
-        ``[redacted]`` wherever they occur, as the agent loop and the MCP server do (an
-        API may echo its request)."""
-        from httpllm.execute.security import REDACTED, redact, secrets_of
+            text = sent_text(exc, tool=name) if isinstance(exc, TransportError) else \
+                exc.message
+            return {"error": _masked(text, secrets)}
+        fitted = fit(result, secrets=secrets, budget=self.max_answer_chars, tool=name,
+                     narrowing=narrowing(function))
+        answer: dict[str, Any] = {"status": result.status,
+                                  "body": fitted.value if fitted.value is not None else
+                                  fitted.text}
+        if fitted.note:
+            answer["note"] = fitted.note
+        return answer
 
-        secrets = secrets_of(self.execute_options.get("auth"))
-        if not secrets:
-            return answer
-        text = redact(json.dumps(answer, ensure_ascii=False),
-                      [json.dumps(s, ensure_ascii=False)[1:-1] for s in secrets])
-        try:
-            redacted: JSON = json.loads(text)
-        except ValueError:  # a replacement cut an escape apart: keep nothing of the body
-            return {"error": f"the answer held a credential and was withheld ({REDACTED})"}
-        return redacted
+    def _secrets(self) -> tuple[str, ...]:
+        """The host's secrets: ``auth``, and the headers of a client it passed."""
+        from httpllm.execute.security import secrets_of
+
+        client = self.execute_options.get("client")
+        return secrets_of(self.execute_options.get("auth"),
+                          getattr(client, "headers", None))
+
+
+def _unknown(exc: UnknownFunction) -> str:
+    said = exc.message if exc.message.endswith(("?", ".")) else f"{exc.message}."
+    return f"{said} Nothing was sent; find names with {SEARCH}."
+
+
+def _masked(text: str, secrets: tuple[str, ...]) -> str:
+    from httpllm.execute.security import redact
+
+    return redact(text, secrets)
 
 
 def _bound(discovery: Discovery, name: str) -> Handler:

@@ -22,6 +22,8 @@ Warnings:
   (``difflib`` similarity below :data:`RECOGNIZABLE`);
 - ``duplicate-description``: the same description on several operations;
 - ``too-many-parameters``: more than :data:`MAX_ARGUMENTS` arguments;
+- ``tool-too-large``: a tool (name, description, parameters) over :data:`TOOL_TOKENS`
+  tokens, a tenth of a 128k-token context window, by itself;
 - ``strict-fallback``: a tool that cannot be strict, and why;
 - ``union-flattened``: a union (``anyOf``/``oneOf``/``allOf``/type list) the provider
   rewrites.
@@ -56,13 +58,24 @@ from httpllm.toolsets.budget import Eligibility, strict_eligibility
 from httpllm.toolsets.tokens import Tokenizer, tokenizer_for
 from httpllm.walk import nodes
 
-__all__ = ["MAX_ARGUMENTS", "RULES", "Finding", "LintContext", "Rule", "Severity", "lint"]
+__all__ = ["MAX_ARGUMENTS", "RULES", "TOOL_TOKENS", "Finding", "LintContext", "Rule",
+           "Severity", "lint"]
 
 Severity = Literal["error", "warning", "info"]
 
 MAX_ARGUMENTS = 20
 """Arguments past which ``too-many-parameters`` warns: httpllm's own threshold (no
 provider documents one; each argument is one more thing for the model to fill)."""
+
+TOOL_TOKENS = 12_800
+"""Tokens past which one tool is ``tool-too-large``: a tenth of a 128,000-token context
+window, the smallest of the current models the dialects serve (OpenAI GPT-4o and GPT-4.1
+mini, Llama 3.1, Mistral Large 2, DeepSeek V3: 128k; Claude: 200k), which a model pays on
+every request before any message. Kubernetes' ``createBatchV1NamespacedJob`` had 70,000
+(issue 26); compile keeps parameters within ``compose.bounded.PARAMETERS_MAX`` (about
+12,000 tokens), so a finding means the rest of the tool (its description) is large, or a
+dialect made it grow. Counted with the dialect's tokenizer (the ``tokens`` extra), else
+estimated at 4 bytes of JSON a token."""
 
 RECOGNIZABLE = 0.6
 """Least ``difflib`` similarity between a name and its ``operationId`` (lower case)."""
@@ -235,6 +248,36 @@ def _too_many_parameters(ctx: LintContext) -> Iterable[tuple[str, str, str | Non
                               "separate=... for host-supplied ones"), f.name
 
 
+def _estimate(text: str) -> int:
+    return len(text.encode()) // 4
+
+
+def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    import json
+
+    from httpllm.toolsets.tokens import MissingTokenizer
+
+    count: Callable[[str], int] = _estimate
+    how = "estimated at 4 bytes a token"
+    try:
+        if ctx.tokenizer is not None:
+            tokenizer = ctx.tokenizer()
+            count, how = tokenizer.count, tokenizer.label()
+    except MissingTokenizer:
+        pass
+    for f in ctx.app.functions:
+        text = json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
+                          separators=(",", ":"))
+        if len(text) // 8 <= TOOL_TOKENS:  # at most 8 characters a token: cannot be over
+            continue
+        tokens = count(text)
+        if tokens > TOOL_TOKENS:
+            yield f.pointer, (f"{f.name} alone has {tokens:,} tokens ({how}), over "
+                              f"{TOOL_TOKENS:,} (a tenth of a 128k-token context window): "
+                              "serve it with --mode discover, leave it out (--exclude), or "
+                              "put it in a group of its own"), f.name
+
+
 def _strict_fallback(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         eligible, reason = ctx.strict.get(f.name, (None, ""))
@@ -302,6 +345,7 @@ RULES: tuple[Rule, ...] = (
     Rule(name="name-unrecognizable", severity="warning", check=_name_unrecognizable),
     Rule(name="duplicate-description", severity="warning", check=_duplicate_description),
     Rule(name="too-many-parameters", severity="warning", check=_too_many_parameters),
+    Rule(name="tool-too-large", severity="warning", check=_tool_too_large),
     Rule(name="strict-fallback", severity="warning", check=_strict_fallback),
     Rule(name="union-flattened", severity="warning", check=_union_flattened),
     Rule(name="no-operation-id", severity="info", check=_no_operation_id),

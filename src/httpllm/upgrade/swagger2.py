@@ -432,11 +432,68 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, 
     host, path = root.get("host"), root.get("basePath")
     host = host if isinstance(host, str) else ""
     path = "/" + path.strip("/") if isinstance(path, str) and path.strip("/") else ""
-    if not host:
-        return [{"url": path or "/"}]
     listed = [s for s in schemes if s in ("http", "https", "ws", "wss")] if isinstance(
         schemes, list) else []
+    parameterized = root.get("x-ms-parameterized-host")
+    if isinstance(parameterized, dict) and isinstance(parameterized.get("hostTemplate"), str):
+        return parameterized_host(parameterized, path, listed, ctx)
+    if not host:
+        return [{"url": path or "/"}]
     return [{"url": f"{s}://{host}{path}"} for s in listed or ["https"]]
+
+
+def parameterized_host(spec: dict[str, Any], path: str, schemes: list[str],
+                       ctx: Context) -> list[dict[str, Any]]:
+    """``x-ms-parameterized-host`` -> Server Objects: ``hostTemplate`` + ``basePath``, after
+    each scheme unless ``useSchemePrefix`` is false (the template then holds the scheme, as
+    ``{Endpoint}/formrecognizer/v2.1``); each of its ``parameters`` (inline or a
+    ``$ref``) becomes a server variable with its ``default``, ``enum`` and
+    ``description``. The host supplies the values (``server_variables=``,
+    ``--server-var``), never the model, and the request builder's rules hold: a value
+    stays in its part of the URL, and credentials go only to origins the defaults and
+    enums make. A parameter without a ``default`` gets none (OpenAPI 3.x would require
+    one): the host must give it. ``positionInOperation`` only orders generated SDK
+    methods' arguments: nothing to carry.
+
+    >>> spec = {"hostTemplate": "{account}.example.net", "parameters": [
+    ...     {"name": "account", "in": "path", "required": True, "type": "string"}]}
+    >>> parameterized_host(spec, "/v1", [], Context(root={}))
+    [{'url': 'https://{account}.example.net/v1', 'variables': {'account': {}}}]
+
+    Source: AutoRest x-ms-extensions, ``x-ms-parameterized-host``
+    (Azure/autorest docs/extensions/readme.md).
+    """
+    ctx.tally["x_ms_parameterized_host"] += 1
+    template = spec["hostTemplate"].rstrip("/")
+    prefixed = spec.get("useSchemePrefix", True) is not False
+    variables: dict[str, dict[str, Any]] = {}
+    given = spec.get("parameters")
+    for i, raw in enumerate(given if isinstance(given, list) else []):
+        param = ctx.lookup(raw["$ref"]) if isinstance(raw, dict) and isinstance(
+            raw.get("$ref"), str) else raw
+        if not isinstance(param, dict) or not isinstance(param.get("name"), str):
+            ctx.note(f"#/x-ms-parameterized-host/parameters/{i}", "a host parameter without "
+                     "a readable name: not carried (its {name} in hostTemplate has no value)")
+            continue
+        variable: dict[str, Any] = {}
+        if param.get("default") is not None:
+            variable["default"] = str(param["default"])
+        if isinstance(param.get("enum"), list):
+            variable["enum"] = [str(e) for e in param["enum"]]
+        if isinstance(param.get("description"), str):
+            variable["description"] = param["description"]
+        variables[param["name"]] = variable
+        if "default" in variable:
+            continue
+        how = f"(server_variables=, as {param['name']}=VALUE) or the whole URL (base_url=)"
+        if not prefixed and template.startswith(f"{{{param['name']}}}"):
+            rest = template[len(param["name"]) + 2:] + path
+            how = f"as the whole URL (base_url=, e.g. https://HOST{rest})"
+        ctx.note(f"#/x-ms-parameterized-host/parameters/{i}", f"host parameter "
+                 f"{param['name']!r} has no default: the host gives it {how}")
+    urls = ([f"{s}://{template}{path}" for s in schemes or ["https"]] if prefixed else
+            [f"{template}{path}"])
+    return [{"url": url, **({"variables": variables} if variables else {})} for url in urls]
 
 
 def security_scheme(node: Any, ctx: Context) -> Any:
@@ -524,7 +581,7 @@ def x_ms_paths(root: dict[str, Any], ctx: Context) -> None:
 
 
 _MOVED = ("swagger", "host", "basePath", "schemes", "consumes", "produces", "definitions",
-          "parameters", "responses", "securityDefinitions", "paths")
+          "parameters", "responses", "securityDefinitions", "paths", "x-ms-parameterized-host")
 """Top-level 2.0 fields the document rules replace."""
 
 DocumentRule = Callable[[dict[str, Any], dict[str, Any], Context], dict[str, Any]]

@@ -171,15 +171,16 @@ UPSTREAM = Starlette(routes=[Route("/{path:path}", _answer,
                                    methods=["GET", "POST", "PUT", "PATCH", "DELETE"])])
 """The upstream API of every document (their paths do not collide)."""
 
-OUTPUT_SCHEMAS = os.environ.get("HTTPLLM_MATRIX_OUTPUT_SCHEMAS", "on")
-"""``off`` serves every document with ``--no-output-schemas`` (to check listing and calls
-apart from output-schema size and portability); ``on`` (the default) serves them as a user
-would."""
+OUTPUT_SCHEMAS = os.environ.get("HTTPLLM_MATRIX_OUTPUT_SCHEMAS", "auto")
+"""``serve --output-schemas`` for every document: ``auto`` (the default, as a user gets it),
+``on``, or ``off`` (to check listing and calls apart from output schemas)."""
 
 
 def serve_flags(document: Document, base_url: str) -> list[str]:
     """The ``httpllm serve`` flags (after the document) for ``document``."""
     flags = ["--base-url", base_url, *document.credentials]
     if OUTPUT_SCHEMAS == "off":
-        flags.append("--no-output-schemas")
+        flags.append("--no-output-schemas")  # what servers before --output-schemas know too
+    elif OUTPUT_SCHEMAS == "on":
+        flags += ["--output-schemas", "on"]
     return flags

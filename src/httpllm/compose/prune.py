@@ -1,0 +1,419 @@
+"""A schema within a size bound: repeated named schemas shared once, deep levels cut.
+
+A schema as a tool carries it can be far larger than its document (each place a named
+schema is used gets its own inlined copy; a recursive graph goes under ``$defs`` in every
+tool that reaches it): Stripe's ``tools/list`` was 215 MB, a median tool 727 KB of output
+schema; Kubernetes' ``createAppsV1NamespacedStatefulSet`` 350 KB of parameters (70k
+tokens). :func:`bound` gives a form of at most ``limit`` bytes of JSON:
+
+1. the schema is expanded level by level (a *level* is one step into ``properties``,
+   ``items``, ``additionalProperties`` and the other keywords about nested values;
+   ``anyOf``/``allOf``/``$ref`` stay on the same level), ``$ref``\\ s into the root's
+   ``$defs`` followed;
+2. a named schema that appears more than once (the same node, at the same remaining depth)
+   is written once under ``$defs`` and referred to (``{"$ref": "#/$defs/Name"}``);
+3. the deepest levels that fit are kept; a node past them becomes a *stub*: its ``type``
+   and the first sentence of its ``description``, nothing else, so every value the
+   schema accepted is still accepted (the bound only widens).
+
+When even the first level does not fit, the stubs lose their descriptions, and at last
+the root itself is a stub. The caller reports the result (:class:`Bounded`) as a loss.
+Iterative, memoized by ``(node, level)``: the cost is the number of distinct nodes times
+the levels kept, never the size of the expanded tree.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.pointer import escape, unescape
+from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, children, fold, rebuild
+
+__all__ = ["LEVELS_MAX", "Bounded", "bound", "byte_size"]
+
+LEVELS_MAX = 24
+"""Most levels :func:`bound` tries to keep."""
+
+_NESTED = frozenset({"properties", "patternProperties", "additionalProperties", "items",
+                     "prefixItems", "additionalItems", "unevaluatedItems",
+                     "unevaluatedProperties", "contains", "propertyNames"})
+"""Keywords about values nested in the instance: one level deeper."""
+
+_STUB_TEXT = 160
+"""Longest description a stub keeps, in characters."""
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s|\n")
+_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+_ENCODE = json.encoder.encode_basestring
+
+
+def _dumps(value: Any) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON."""
+    if isinstance(value, str):
+        text = _ENCODE(value)
+        return len(text) if text.isascii() else len(text.encode())
+    if value is None or isinstance(value, bool):
+        return 4 if value is not False else 5
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def _own(node: dict[str, Any]) -> int:
+    """Bytes of ``node`` as compact JSON, its subschemas not counted (their keys, commas
+    and brackets are)."""
+    size = 2 + max(len(node) - 1, 0)
+    for key, value in node.items():
+        size += _dumps(key) + 1
+        if key in IN_MAPPING and isinstance(value, dict):
+            size += 2 + max(len(value) - 1, 0) + sum(_dumps(k) + 1 for k in value)
+            size += sum(5 for v in value.values() if v is True)
+            size += sum(6 for v in value.values() if v is False)
+        elif key in IN_ARRAY and isinstance(value, list):
+            size += 2 + max(len(value) - 1, 0)
+            size += sum(_dumps(v) for v in value if not isinstance(v, dict))
+        elif not (key in IN_VALUE and isinstance(value, dict)):
+            size += _dumps(value)
+    return size
+
+
+def _combine(node: dict[str, Any], kids: list[int]) -> int:
+    return _own(node) + sum(kids)
+
+
+def byte_size(schema: Schema, memo: FoldMemo | None = None) -> int:
+    """Bytes of ``schema`` as compact UTF-8 JSON (a shared subtree counted at each place,
+    as serialized); computed once per distinct node per ``memo``."""
+    if not isinstance(schema, dict):
+        return _dumps(schema)
+    return fold(schema, _combine, 0, memo)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Bounded:
+    """What :func:`bound` made.
+
+    Attributes:
+        schema: the bounded schema.
+        before: bytes of the schema given.
+        after: bytes of ``schema``.
+        levels: the levels kept (``None``: all of them, only repeats were shared;
+            ``-1``: not even the first, the root is a stub).
+        shared: the named schemas written once under ``$defs`` instead of repeated
+            (their names before the ``_<digest>`` suffix).
+    """
+
+    schema: Schema
+    before: int
+    after: int
+    levels: int | None
+    shared: tuple[str, ...] = ()
+
+    @property
+    def cut(self) -> bool:
+        """Whether any level was cut (else only repeats were shared)."""
+        return self.levels is not None
+
+
+class Sizes:
+    """What :func:`bound` measured, kept by the caller for schemas that share nodes (the
+    functions of one compile): sizes of subtrees and of nodes alone, by identity (each
+    entry holds its node, so an id is never reused while it lives)."""
+
+    def __init__(self) -> None:
+        self.trees: FoldMemo = {}
+        self.owns: dict[int, tuple[Any, int]] = {}
+
+    def own(self, node: dict[str, Any]) -> int:
+        """:func:`_own` of a node, once per node."""
+        hit = self.owns.get(id(node))
+        if hit is None or hit[0] is not node:
+            hit = self.owns[id(node)] = (node, _own(node))
+        return hit[1]
+
+
+def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | None = None,
+          keep_root_properties: bool = False, sizes: Sizes | None = None) -> Bounded | None:
+    """``schema`` within ``limit`` bytes of compact JSON, or ``None`` when it fits already.
+
+    Args:
+        schema: a root schema (its ``$defs`` are where its ``$ref``\\ s point).
+        limit: most bytes.
+        names: a name for a shared node (the named schema it was inlined from), or
+            ``None``; nodes of the root's ``$defs`` are named by their key.
+        keep_root_properties: never move a root property's own schema under ``$defs``
+            (a parameters object: each argument keeps its schema in place).
+        sizes: the caller's :class:`Sizes` (for schemas that share nodes).
+    """
+    sizes = Sizes() if sizes is None else sizes
+    before = byte_size(schema, sizes.trees)
+    if before <= limit or not isinstance(schema, dict):
+        return None
+    best: _Expansion | None = None
+    builder = _Builder(schema, names)
+    for levels in range(LEVELS_MAX + 1):
+        made = _Expansion(builder, levels, keep_root_properties, sizes)
+        if made.measure() > limit:
+            break
+        best = made
+        if not made.cut:
+            break
+    if best is None:
+        made = _Expansion(_Builder(schema, names, brief=True), 0, keep_root_properties, sizes)
+        if made.measure() <= limit:
+            best = made
+    if best is None:
+        stub = _stub(schema, brief=False)
+        return Bounded(schema=stub, before=before, after=byte_size(stub), levels=-1)
+    out = best.materialize()
+    return Bounded(schema=out, before=before, after=byte_size(out),
+                   levels=best.levels if best.cut else None,
+                   shared=tuple(sorted(best.shared.values())))
+
+
+def _stub(node: Any, *, brief: bool) -> Any:
+    """What a node past the levels kept becomes: its ``type`` and the first sentence of
+    its description (none when ``brief``)."""
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    kind = node.get("type")
+    if isinstance(kind, (str, list)):
+        out["type"] = kind
+    text = node.get("description")
+    if not brief and isinstance(text, str) and text.strip():
+        first = _SENTENCE.split(text.strip(), maxsplit=1)[0]
+        out["description"] = first if len(first) <= _STUB_TEXT else (
+            first[:_STUB_TEXT - 1].rstrip() + "…")
+    return out
+
+
+class _Builder:
+    """The expansions of one schema, each node built once per remaining depth (shared by
+    the expansions to 0, 1, 2 ... levels)."""
+
+    def __init__(self, root: dict[str, Any], names: Callable[[Any], str | None] | None,
+                 *, brief: bool = False) -> None:
+        self.root = root
+        defs = root.get("$defs")
+        self.defs: Mapping[str, Any] = defs if isinstance(defs, dict) else {}
+        self.def_names = {id(v): k for k, v in self.defs.items()}
+        self.names = names
+        self.brief = brief
+        self.built: dict[tuple[int, int], tuple[Any, bool]] = {}  # -> (node, cut below)
+        self.resolved: dict[int, dict[str, Any]] = {}
+        self.source: dict[int, Any] = {}  # id(built) -> the node it was built from
+        self.held: list[Any] = []  # nodes keyed by id here: their ids must stay unique
+
+    def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
+        """A ``$ref`` into the root's ``$defs`` as its target (siblings merged over it),
+        the same object each time for the same node."""
+        found = self.resolved.get(id(node))
+        if found is not None:
+            return found
+        out, seen = node, 0
+        while isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
+            target = self.defs.get(unescape(out["$ref"][8:]))
+            if not isinstance(target, dict) or seen > 16:
+                break
+            siblings = {k: v for k, v in out.items() if k != "$ref"}
+            out, seen = ({**target, **siblings} if siblings else target), seen + 1
+        self.resolved[id(node)] = out
+        self.held.extend((node, out))
+        return out
+
+    def _kids(self, node: dict[str, Any], left: int) -> list[tuple[str, Any, Any, int]]:
+        """``(keyword, key, subschema resolved, levels left for it)`` per subschema."""
+        return [(keyword, key, self._resolve(sub) if isinstance(sub, dict) else sub,
+                 left - (keyword in _NESTED))
+                for keyword, key, sub in children(node) if keyword != "$defs"]
+
+    def build(self, levels: int) -> tuple[Any, bool]:
+        """The root expanded to ``levels`` levels (a DAG), and whether anything was cut."""
+        built, opening = self.built, set()
+        root = self._resolve(self.root)
+        stack: list[tuple[dict[str, Any], int, bool]] = [(root, levels, False)]
+        while stack:
+            node, left, ready = stack.pop()
+            key = (id(node), left)
+            if key in built:
+                continue
+            if left < 0:
+                stub = _stub(node, brief=self.brief)
+                built[key] = (stub, stub != node)
+                continue
+            kids = self._kids(node, left)
+            if not ready:
+                opening.add(key)
+                stack.append((node, left, True))
+                stack.extend((sub, at, False) for _, _, sub, at in kids
+                             if isinstance(sub, dict) and (id(sub), at) not in built
+                             and (id(sub), at) not in opening)
+                continue
+            opening.discard(key)
+            built[key] = self._made(node, left, kids)
+        return built[(id(root), levels)]
+
+    def _made(self, node: dict[str, Any], left: int,
+              kids: list[tuple[str, Any, Any, int]]) -> tuple[Any, bool]:
+        """A node whose subschemas are built (one met again on its own path, a cycle that
+        never goes a level deeper, becomes a stub)."""
+        changes, cut = [], False
+        for keyword, k, sub, at in kids:
+            if isinstance(sub, dict):
+                new, below = self.built.get((id(sub), at), (None, True))
+                if new is None:
+                    new = _stub(sub, brief=self.brief)
+                    below = new != sub
+                changes.append((keyword, k, new))
+                cut = cut or below
+        out = {k: v for k, v in node.items() if k != "$defs"}
+        made = rebuild(out, changes) if changes else out
+        self.source[id(made)] = node
+        self.held.append(made)
+        return made, cut
+
+    def name(self, node: Any) -> str | None:
+        """The name a built node is shared under, or ``None``."""
+        source = self.source.get(id(node))
+        if source is None:
+            return None
+        found = self.def_names.get(id(source))
+        if found is None and self.names is not None:
+            found = self.names(source)
+        return None if not found else (_UNSAFE.sub("_", found).strip("_") or None)
+
+
+class _Expansion:
+    """One expansion of a schema to ``levels`` levels, repeats shared under ``$defs``."""
+
+    def __init__(self, builder: _Builder, levels: int, keep_root_properties: bool,
+                 sizes: Sizes) -> None:
+        self.builder = builder
+        self.levels = levels
+        self.keep = keep_root_properties
+        self.sizes = sizes
+        self.root_built, self.cut = builder.build(levels)
+        self.order: list[dict[str, Any]] = []
+        self.shared: dict[int, str] = {}
+
+    def _own(self, node: dict[str, Any]) -> int:
+        source = self.builder.source.get(id(node))
+        if source is not None and "$defs" not in source and len(source) == len(node):
+            return self.sizes.own(source)  # the same keywords and scalars as its source
+        return _own(node)
+
+    def measure(self) -> int:
+        """Build, choose the repeats to share, and return the bytes of the result."""
+        root = self.root_built
+        if not isinstance(root, dict):
+            return _dumps(root)
+        order = self.order = _post_order(root)
+        edges = {id(node): _edges(node) for node in order}
+        counts = _occurrences(root, order, edges)
+        protected = ({id(v) for v in root.get("properties", {}).values()}
+                     if self.keep and isinstance(root.get("properties"), dict) else set())
+        tree: dict[int, int] = {}
+        alone: dict[int, int] = {}  # each shared node counted as a $ref
+        taken: set[str] = set()
+        for node in order:  # children first: a deeper repeat is named before its holder
+            own = self._own(node)
+            kids = edges[id(node)]
+            tree[id(node)] = own + sum(tree[id(k)] for k in kids)
+            alone[id(node)] = own + sum(_ref_size(self.shared[id(k)]) if id(k) in self.shared
+                                        else alone[id(k)] for k in kids)
+            if counts[id(node)] < 2 or node is root or id(node) in protected:
+                continue
+            base = self.builder.name(node)
+            if base is None or tree[id(node)] < 2 * _ref_size(base):
+                continue
+            name, n = base, 2
+            while name in taken:
+                name, n = f"{base}_{n}", n + 1
+            taken.add(name)
+            self.shared[id(node)] = name
+        total = alone[id(root)]
+        if self.shared:  # ,"$defs":{"name":{...},...}
+            total += 10 + sum(_dumps(name) + 8 + alone[key] for key, name in self.shared.items())
+            total += len(self.shared) - 1
+        return total
+
+    def materialize(self) -> Any:
+        """The measured result as a schema."""
+        return _materialize(self.root_built, self.order, self.shared)
+
+
+def _ref_size(name: str) -> int:
+    """Bytes of ``{"$ref":"#/$defs/<name>_<digest>"}``."""
+    return 26 + _dumps(escape(name))
+
+
+def _edges(node: dict[str, Any]) -> list[Any]:
+    return [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+
+
+def _post_order(root: Any) -> list[dict[str, Any]]:
+    """Each distinct node of a DAG once, children before parents."""
+    order: list[dict[str, Any]] = []
+    if not isinstance(root, dict):
+        return order
+    seen: set[int] = set()
+    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        if done:
+            order.append(node)
+            continue
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, True))
+        stack.extend((sub, False) for sub in reversed(_edges(node)) if id(sub) not in seen)
+    return order
+
+
+def _occurrences(root: Any, order: list[dict[str, Any]],
+                 edges: dict[int, list[Any]]) -> dict[int, int]:
+    """How many times each node appears in the tree a DAG serializes to."""
+    counts = {id(node): 0 for node in order}
+    if isinstance(root, dict):
+        counts[id(root)] = 1
+    for node in reversed(order):  # parents first
+        for sub in edges[id(node)]:
+            counts[id(sub)] += counts[id(node)]
+    return counts
+
+
+def _materialize(root: Any, order: list[dict[str, Any]], shared: dict[int, str]) -> Any:
+    """The DAG as a tree, each shared node written once under the root's ``$defs``, named
+    ``<name>_<digest>`` (the first 6 hex digits of its content's SHA-256): a name means one
+    schema across a tool list, which servers that merge every tool's ``$defs`` need
+    (vLLM; issue 18)."""
+    if not isinstance(root, dict):
+        return root
+    done: dict[int, Any] = {}
+    final: dict[int, str] = {}
+    defs: dict[str, Any] = {}
+    for node in order:
+        changes = []
+        for keyword, key, sub in children(node):
+            if not isinstance(sub, dict):
+                continue
+            name = final.get(id(sub))
+            new = {"$ref": "#/$defs/" + escape(name)} if name is not None else done[id(sub)]
+            if new is not sub:
+                changes.append((keyword, key, new))
+        made = done[id(node)] = rebuild(node, changes) if changes else node
+        if id(node) in shared:
+            text = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+            name = f"{shared[id(node)]}_{hashlib.sha256(text.encode()).hexdigest()[:6]}"
+            final[id(node)] = name
+            defs[name] = made
+    out = done[id(root)]
+    return {**out, "$defs": dict(sorted(defs.items()))} if defs else out

@@ -1,0 +1,169 @@
+"""Code mode end to end: programs against the recording upstream on 127.0.0.1, through
+`app.code_tools()`. The sandbox refuses network, file system, environment, endless loops
+and memory bombs with a clear error and nothing sent upstream; credentials stay on the
+host side of the binding."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from upstream import SEEN, document
+
+import httpllm
+from httpllm.codemode import Limits
+
+TOKEN = "tok-" + "c0dem0de" * 3
+
+
+@pytest.fixture(scope="module")
+def code(upstream: str, deno: str) -> Iterator[Any]:
+    """Code mode over the shop API, with a bearer token the host holds."""
+    app = httpllm.compile(document(upstream), "mcp", reference=True)
+    mode = app.code_tools(execute_options={"auth": {"token": TOKEN}},
+                          limits=Limits(seconds=8, calls=5), deno=deno)
+    yield mode
+    mode.sandbox.close()
+
+
+def run(code: Any, program: str) -> tuple[dict[str, Any], list[str]]:
+    """The answer to `program` and the requests the upstream received meanwhile."""
+    before = len(SEEN)
+    answer = code.handle("execute", {"code": program})
+    return answer, SEEN[before:]
+
+
+def test_three_operations_and_a_filtered_result(code: Any) -> None:
+    """A program calls three operations and prints only what it filtered; errors of the API
+    and of its own arguments are exceptions it can catch."""
+    answer, sent = run(code, """
+const item = await api.getItem({ item_id: "a1", verbose: true });
+const items = await api.listItems({ limit: 30 });
+const me = await api.whoAmI({ n: 7 });
+console.log(item.id, items.filter((i) => i.id.endsWith("7")).map((i) => i.id), me.n);
+try { await api.getMissing({ id: 4 }); } catch (e) { console.log(e instanceof ApiError, e.status); }
+try { await api.getItem({ item_id: 3 } as any); } catch (e) { console.log(e.name); }
+""")
+    assert answer == {"output": 'a1 ["item-00007","item-00017","item-00027"] 7\n'
+                                "true 404\nInvalidArguments"}
+    assert sent == ["GET /items/a1?verbose=true", "GET /items?limit=30", "GET /me?n=7",
+                    "GET /missing/4"]
+
+
+@pytest.mark.parametrize(("program", "expected"), [
+    ('await fetch("{upstream}/items");', 'Requires net access to "127.0.0.1:'),
+    ('await Deno.connect({{ hostname: "127.0.0.1", port: {port} }});',
+     'Requires net access to "127.0.0.1:'),
+    ('console.log(Deno.readTextFileSync("/etc/hostname"));',
+     'Requires read access to "/etc/hostname"'),
+    ('console.log(Deno.env.get("HOME"));', 'Requires env access to "HOME"'),
+    ('new Deno.Command("/bin/sh").outputSync();', 'Requires run access to "/bin/sh"'),
+])
+def test_sandbox_refuses_the_outside_world(code: Any, upstream: str, program: str,
+                                          expected: str) -> None:
+    """Network (to the very upstream the bindings reach), file system, environment and
+    subprocesses are refused with an error naming what was refused; nothing is sent
+    upstream."""
+    port = upstream.rsplit(":", 1)[1]
+    answer, sent = run(code, program.format(upstream=upstream, port=port))
+    assert expected in answer["error"] and "the sandbox has no network" in answer["error"]
+    assert "--allow" not in answer["error"] and sent == []
+
+
+@pytest.mark.parametrize(("program", "expected"), [
+    ("let n = 0;\nwhile (true) { n++; }", "stopped after 8 s (the time limit)"),
+    ("const a: number[][] = [];\nfor (;;) a.push(new Array(1e6).fill(0));",
+     "ran out of memory (the limit is 128 MiB of heap)"),
+    ("const b: Uint8Array[] = [];\nfor (;;) b.push(new Uint8Array(1 << 28).fill(1));",
+     "RangeError: Array buffer allocation failed"),
+])
+def test_sandbox_stops_loops_and_memory_bombs(code: Any, program: str,
+                                              expected: str) -> None:
+    """An endless loop is stopped at the time limit, a heap bomb and an array-buffer bomb
+    at the memory limits, each with an error saying so; nothing is sent upstream."""
+    answer, sent = run(code, "console.log('started');\n" + program)
+    assert answer["output"] == "started" and expected in answer["error"]
+    assert sent == []
+
+
+@pytest.mark.parametrize("program", [
+    'const m = await import("/etc/passwd");',
+    'export const x = 1;',
+    'const f = "imp" + "ort"; console.log(eval(f + "(\'/etc/hosts\')"));',
+])
+def test_no_module_loading_and_no_eval(code: Any, program: str) -> None:
+    """`import`/`export` are refused before anything runs (Deno reads statically imported
+    local files without a read permission), and code made from strings cannot run."""
+    answer, sent = run(code, program)
+    assert ("may not appear in a program" in answer["error"]
+            or "Code generation from strings disallowed" in answer["error"])
+    assert sent == []
+
+
+def test_a_credential_never_reaches_the_program(code: Any) -> None:
+    """The token is on the host side only: the sandbox's environment and files hold none,
+    and an API that echoes it hands the program `[redacted]`, which is all it could pass
+    on to another call."""
+    answer, sent = run(code, """
+const echoed = await api.echoAuth();
+console.log(JSON.stringify(echoed));
+const me = await api.whoAmI({ n: 1 });
+console.log(me.auth_sha);
+let env = "none";
+try { env = JSON.stringify(Deno.env.toObject()); } catch (e) { env = e.name; }
+console.log(env);
+await api.createItem({ body: { name: String((echoed as any).authorization) } });
+""")
+    assert TOKEN not in str(answer) and TOKEN[4:] not in str(answer)
+    lines = answer["output"].splitlines()
+    assert lines[0] == '{"authorization":"Bearer [redacted]"}'
+    assert lines[1] == hashlib.sha256(f"Bearer {TOKEN}".encode()).hexdigest()
+    assert lines[2] == "NotCapable"
+    assert sent == ["GET /echo-auth", "GET /me?n=1", "POST /items"]
+
+
+def test_compiler_errors_come_back_as_text(code: Any) -> None:
+    """A program that does not type-check is not run; the compiler's errors name the
+    program's own lines."""
+    answer, sent = run(code, "const i = await api.getItem({ itemId: 'x' });\nconsole.log(i.nope);")
+    assert "does not type-check" in answer["error"]
+    assert "'itemId' does not exist" in answer["error"] and "line 1" in answer["error"]
+    assert "Property 'nope' does not exist" in answer["error"] and "line 2" in answer["error"]
+    assert sent == []
+
+
+def test_calls_per_program_are_limited(code: Any) -> None:
+    """Past `Limits.calls` operations a program's calls are refused, not sent."""
+    answer, sent = run(code, """
+let refused = "";
+for (let i = 0; i < 9; i++) {
+  try { await api.getItem({ item_id: String(i) }); }
+  catch (e) { refused = e.name + ": " + e.message; }
+}
+console.log(refused);
+""")
+    assert len(sent) == 5
+    assert answer["output"].startswith("LimitExceeded: GET /items/{item_id}: this program "
+                                       "already called 5 operations")
+
+
+def test_read_only_refuses_writes(upstream: str, deno: str) -> None:
+    """A read-only code mode refuses every operation but GET and HEAD, and says so in the
+    tool's description."""
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(read_only=True, deno=deno)
+    answer, sent = run(mode, 'try { await api.createItem({ body: { name: "x" } }); }'
+                             ' catch (e) { console.log(e.name, e.message); }')
+    mode.sandbox.close()
+    assert answer["output"].startswith("Refused POST /items: this code mode is read-only")
+    assert sent == [] and "read-only" in mode.functions[1].description
+
+
+def test_search_docs_gives_declarations(code: Any) -> None:
+    """`search_docs` answers the matching operations' TypeScript declarations, and a type
+    asked for by its name."""
+    docs = code.handle("search_docs", {"query": "get one item"})["docs"]
+    assert "getItem(args: {\n    item_id: string;" in docs and "Promise<" in docs
+    assert code.handle("search_docs", {"query": ""})["error"].startswith("Invalid arguments")

@@ -1,0 +1,93 @@
+"""Over every real document, served with default options (issue 28, "Done when"): the whole
+`tools/list` result under 10 MiB, no tool over 1 MiB (a page of the paginated listing
+holds at least one), and not one listed `pattern` that JavaScript (`new RegExp(p, "u")`,
+run by node in one process) refuses."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import httpllm
+
+pytestmark = pytest.mark.corpus
+
+MiB = 1024 * 1024
+_VALUES = frozenset({"examples", "example", "default", "enum", "const"})
+
+_NODE = """
+const patterns = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const refused = [];
+for (const p of patterns) {
+  try { new RegExp(p, "u"); } catch (e) { refused.push([p, e.message]); }
+}
+process.stdout.write(JSON.stringify(refused));
+"""
+
+
+def _documents(root: Path) -> list[str]:
+    with (root / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
+        rows = [r["local_path"] for r in csv.DictReader(handle, delimiter="\t")
+                if r["set"] == "real"]
+    return [*rows, "bench/github/api.github.com.json"]
+
+
+def _patterns(node: Any, found: dict[str, str], where: str) -> None:
+    """Every `pattern` value and `patternProperties` key under `node` (not inside values)."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            if isinstance(item.get("pattern"), str):
+                found.setdefault(item["pattern"], where)
+            if isinstance(item.get("patternProperties"), dict):
+                for key in item["patternProperties"]:
+                    found.setdefault(key, where)
+            stack.extend(v for k, v in item.items() if k not in _VALUES)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _size(value: Any) -> int:
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+
+
+def test_every_listing_fits_and_every_pattern_compiles_in_javascript(specs_dir: Path) -> None:
+    """Each real document's listing is under 10 MiB with no tool over 1 MiB, and node
+    compiles every listed pattern with the `u` flag."""
+    pytest.importorskip("mcp")
+    from httpllm.server.build import function_tools
+    from httpllm.server.tools import output_schemas_listed
+
+    node = shutil.which("node")
+    if node is None:
+        if os.environ.get("CI"):
+            pytest.fail("node not found: the pattern check needs Node.js", pytrace=False)
+        pytest.skip("node not found: the pattern check needs Node.js")
+    problems: list[str] = []
+    found: dict[str, str] = {}
+    for document in _documents(specs_dir):
+        app = httpllm.compile(specs_dir / document, "mcp", allow_outside_root=True)
+        listed = output_schemas_listed(app.functions, "auto")[0]
+        tools = [t.tool for t in function_tools(app, output_schemas=listed)]
+        total = _size({"tools": tools})
+        if total > 10 * MiB:
+            problems.append(f"{document}: listing of {total / MiB:.1f} MiB")
+        problems.extend(f"{document}: {t['name']} is {_size(t) / MiB:.1f} MiB" for t in tools
+                        if _size(t) > MiB)
+        for tool in tools:
+            _patterns(tool.get("inputSchema"), found, f"{document} {tool['name']}")
+            _patterns(tool.get("outputSchema"), found, f"{document} {tool['name']}")
+        del app, tools
+    run = subprocess.run([node, "-e", _NODE], input=json.dumps(list(found)), text=True,
+                         capture_output=True, check=True, timeout=300)
+    problems.extend(f"{found[p]}: {p!r} refused: {why}" for p, why in json.loads(run.stdout))
+    assert len(found) > 300  # the corpus lists a few hundred distinct patterns
+    assert problems == []

@@ -1,0 +1,284 @@
+"""The answer pipeline under attack, on every route an answer takes to a model or a person.
+
+A model pads an argument that the upstream echoes, so that the cut falls inside the
+credential the upstream echoes after it (#22 item 1: cut first and redacted after, 26 of
+27 characters of a bearer token came back). The upstream here (Starlette behind uvicorn
+on 127.0.0.1) echoes the padding, then the call's credential in one encoding: as sent,
+JSON-escaped (the token holds ``"`` and ``\\``), percent-encoded (lower-case hex, ``+``
+for a space), as the base64 ``Basic`` token, without its ``Bearer`` word. No window of six
+characters of any form of the secret may reach the model, on any route: the MCP server
+(success and error paths), ``app.handle``, the discover trio, the adapters' caller and
+``httpllm call --send``.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import io
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote_plus
+
+import anyio
+import httpx
+import pytest
+from loopback import running
+from mcp.client._memory import InMemoryTransport
+from mcp.client.session import ClientSession
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+import httpllm
+from httpllm.adapters._caller import Caller
+from httpllm.cli import main
+from httpllm.toolsets.discover import INVOKE, discover
+
+TOKEN = 'tok-"q\\x 7-AAAA-1111111111111111'
+"""A bearer token holding ``"``, ``\\`` and a space: each encoding changes it."""
+USER, PASSWORD = "ann", 'pw-"hunter\\22-BBBB-2222222222'
+BUDGET = 2_000
+"""The character budget of every route here (long strings in JSON are cut at 1,000)."""
+MODES = ("raw", "json", "url", "basic", "bare")
+
+
+def _forms() -> dict[str, str]:
+    """Each encoded form of the secrets, by mode."""
+    basic = base64.b64encode(f"{USER}:{PASSWORD}".encode()).decode()
+    lower = re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quote_plus(TOKEN))
+    return {"raw": f"Bearer {TOKEN}", "json": json.dumps(f"Bearer {TOKEN}")[1:-1],
+            "url": lower, "basic": basic, "bare": TOKEN}
+
+
+FORMS = _forms()
+
+
+def leaks(text: str) -> list[str]:
+    """Every six-character window of a secret, in any of its forms, found in ``text``."""
+    found = []
+    for form in (*FORMS.values(), TOKEN, PASSWORD):
+        secret = form.removeprefix("Bearer ")
+        found += [secret[i:i + 6] for i in range(len(secret) - 5) if secret[i:i + 6] in text]
+    return found
+
+
+def _echoed(mode: str, authorization: str) -> str:
+    token = authorization.partition(" ")[2]
+    if mode == "url":
+        return re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quote_plus(token))
+    return token if mode == "bare" else authorization
+
+
+async def echo(request: Request) -> Response:
+    """Echo the padding, then the credential in the mode's encoding; ``status`` sets the
+    status (the error path); ``headers`` echoes every request header."""
+    mode = request.path_params["mode"]
+    if mode == "binary":  # the credential inside bytes a client would pass on whole
+        return Response(b"\x00\xff" + request.headers.get("authorization", "").encode(),
+                        media_type="application/octet-stream")
+    if mode == "headers":
+        return PlainTextResponse("\n".join(f"{k}: {v}" for k, v in request.headers.items()))
+    pad = request.query_params.get("pad", "")
+    status = int(request.query_params.get("status", "200"))
+    echoed = _echoed(mode, request.headers.get("authorization", ""))
+    tail = "T" * (1_500 if mode == "json" else 300)  # masked or not, longer than the budget
+    if mode == "json":  # one long string: the cut falls inside it
+        return JSONResponse({"echo": f"{pad}|{echoed}|{tail}"}, status_code=status)
+    return PlainTextResponse(f"{pad}|{echoed}|{tail}", status_code=status)
+
+
+async def endless(request: Request) -> Response:
+    """A text answer of 650 MB without ``Content-Length``, sent until the client goes."""
+    from starlette.responses import StreamingResponse
+
+    async def chunks() -> Any:
+        for _ in range(10_000):
+            if await request.is_disconnected():
+                return
+            yield b"z" * 65_536
+    return StreamingResponse(chunks(), media_type="text/plain")
+
+
+UPSTREAM = Starlette(routes=[Route("/echo/{mode}", echo), Route("/endless", endless)])
+
+
+def document(url: str) -> dict[str, Any]:
+    """One operation per encoding, each taking the padding and a status to answer."""
+    parameters = [{"name": "pad", "in": "query", "schema": {"type": "string"}},
+                  {"name": "status", "in": "query", "schema": {"type": "integer"}}]
+    paths = {f"/echo/{mode}": {"get": {
+        "operationId": f"echo_{mode}", "parameters": parameters,
+        "security": [{"basic": []}] if mode == "basic" else [{"bearer": []}],
+        "responses": {"200": {"description": "the echo"}}}} for mode in MODES}
+    paths["/endless"] = {"get": {"operationId": "getEndless",
+                                 "responses": {"200": {"description": "a lot"}}}}
+    return {"openapi": "3.1.0", "info": {"title": "echo", "version": "1"},
+            "servers": [{"url": url}], "paths": paths,
+            "components": {"securitySchemes": {
+                "bearer": {"type": "http", "scheme": "bearer"},
+                "basic": {"type": "http", "scheme": "basic"}}}}
+
+
+AUTH: dict[str, Any] = {"bearer": TOKEN, "basic": (USER, PASSWORD)}
+
+
+def padding(mode: str) -> str:
+    """Padding that puts the middle of the echoed secret on the cut: the budget for text,
+    1,000 characters for a long JSON string."""
+    form = FORMS[mode]
+    if mode == "json":
+        # {"echo":"<pad>|Bearer tok-\"q...": the string is cut after 1,000 characters
+        return "P" * (1_000 - 1 - len(form) // 2)
+    return "P" * (BUDGET - 1 - len(form) // 2)
+
+
+@pytest.fixture(scope="module")
+def upstream() -> Iterator[str]:
+    """The echoing API behind uvicorn on 127.0.0.1."""
+    with running(UPSTREAM, lifespan="off") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def app(upstream: str) -> httpllm.Application:
+    return httpllm.compile(document(upstream), "chatgpt")
+
+
+def served(server: Any, tool: str, arguments: dict[str, Any]) -> Any:
+    """One ``tools/call`` through the SDK's client over its in-memory transport."""
+    async def call() -> Any:
+        with anyio.fail_after(30):
+            async with InMemoryTransport(server) as (read, write), \
+                    ClientSession(read, write) as session:
+                await session.initialize()
+                return await session.call_tool(tool, arguments)
+
+    return anyio.run(call)
+
+
+def arguments(mode: str, status: int = 200) -> dict[str, Any]:
+    return {"pad": padding(mode), **({"status": status} if status != 200 else {})}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_padding_would_put_the_cut_inside_the_secret(mode: str, upstream: str) -> None:
+    """The attack is real: cut before masking, the answer would end inside the secret."""
+    seen = httpx.get(f"{upstream}/echo/{mode}", params={"pad": padding(mode)},
+                     headers={"Authorization": ("Basic " + FORMS["basic"]) if mode == "basic"
+                              else f"Bearer {TOKEN}"}).text
+    shown = (json.dumps(json.loads(seen)["echo"], ensure_ascii=False)[1:1_001]
+             if mode == "json" else seen[:BUDGET])
+    assert leaks(shown) and FORMS[mode] not in shown
+
+
+@pytest.mark.parametrize("status", [200, 400])
+@pytest.mark.parametrize("mode", MODES)
+def test_mcp_server(mode: str, status: int, upstream: str) -> None:
+    """MCP success and error paths: no part of the secret, and the answer still cut."""
+    server = httpllm.mcp_server(httpllm.compile(document(upstream), "mcp"), auth=AUTH,
+                                max_result_chars=BUDGET)
+    result = served(server, f"echo_{mode}", arguments(mode, status))
+    shown = result.model_dump_json()
+    assert result.is_error is (status != 200)
+    assert "[Answer cut to fit 2,000 characters" in shown
+    assert leaks(shown) == []
+
+
+@pytest.mark.parametrize("status", [200, 400])
+@pytest.mark.parametrize("mode", MODES)
+def test_agent_handle(mode: str, status: int, app: httpllm.Application) -> None:
+    """``app.handle``: no part of the secret in the messages for the model."""
+    call = {"id": "c1", "type": "function",
+            "function": {"name": f"echo_{mode}", "arguments": json.dumps(arguments(mode, status))}}
+    messages = app.handle([call], format="chat", auth=AUTH, max_answer_chars=BUDGET)
+    assert "[Answer cut to fit 2,000 characters" in json.dumps(messages)
+    assert leaks(json.dumps(messages, ensure_ascii=False)) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_discover_invoke(mode: str, app: httpllm.Application, upstream: str) -> None:
+    """The trio's ``invoke_operation``: no part of the secret in its answer."""
+    trio = discover(app, execute_options={"auth": AUTH}, max_answer_chars=BUDGET)
+    got = trio.handle(INVOKE, {"name": f"echo_{mode}", "arguments": arguments(mode)})
+    assert got["status"] == 200 and "note" in got
+    assert leaks(json.dumps(got, ensure_ascii=False)) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_adapters_caller(mode: str, app: httpllm.Application) -> None:
+    """The caller every framework adapter runs: no part of the secret in the outcome."""
+    outcome = Caller(app, auth=AUTH, max_answer_chars=BUDGET).call(
+        f"echo_{mode}", arguments(mode))
+    assert leaks(outcome.text + getattr(outcome, "note", "")) == []
+    assert outcome.ok and "[Answer cut" in outcome.note
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_cli_call_send(mode: str, upstream: str, tmp_path: Any,
+                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """``httpllm call --send`` prints the whole answer, every encoding of the secret masked."""
+    spec = tmp_path / "echo.json"
+    spec.write_text(json.dumps(document(upstream)))
+    monkeypatch.setenv("ECHO_TOKEN", TOKEN)
+    monkeypatch.setenv("ECHO_BASIC", f"{USER}:{PASSWORD}")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["call", str(spec), f"echo_{mode}", "--args", json.dumps(arguments(mode)),
+                     "--send", "--auth-env", "bearer=ECHO_TOKEN",
+                     "--auth-env", "basic=ECHO_BASIC"])
+    assert code == 0
+    assert "[redacted]" in out.getvalue()
+    assert leaks(out.getvalue()) == []
+
+
+def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
+    """A ``--header`` value is a secret whatever the header is called
+    (``X-Client-Credential`` was shown before), as is a header of a client the host
+    passes: echoed, it comes back masked."""
+    secret = "cc-7f3a9b2e-secret-value"
+    echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
+        "operationId": "echo_header", "parameters": [
+            {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    server = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"),
+                                headers={"X-Client-Credential": secret})
+    result = served(server, "echo_header", {"mode": "headers"})
+    assert secret not in result.model_dump_json()
+    assert "[redacted]" in result.model_dump_json()
+    own = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"), client=httpx.AsyncClient(
+        headers={"X-Api-Token": secret}))  # a host's client with its own credential
+    result = served(own, "echo_header", {"mode": "headers"})
+    assert secret not in result.model_dump_json()
+
+
+def test_every_route_reads_to_the_byte_limit(app: httpllm.Application) -> None:
+    """``app.handle``, the trio and the adapters' caller stop reading at the byte limit and
+    tell the model where the answer was cut (it was read whole: 400 MB peaked at 1.6 GB)."""
+    said = "[The answer was cut at 200,000 bytes of an unknown number of bytes"
+    call = {"id": "c1", "type": "function", "function": {"name": "getEndless",
+                                                         "arguments": "{}"}}
+    [message] = app.handle([call], format="chat", max_answer_bytes=200_000)
+    assert said in message["content"][1]["text"]
+    trio = discover(app, execute_options={"max_bytes": 200_000})
+    assert said in trio.handle(INVOKE, {"name": "getEndless"})["note"]
+    outcome = Caller(app, max_answer_bytes=200_000).call("getEndless", {})
+    assert said in outcome.note and len(outcome.text) == 40_000
+
+
+def test_a_binary_answer_holding_a_secret_is_withheld(upstream: str) -> None:
+    """Binary answers are passed on whole as blocks, except one holding a credential of the
+    call: it is described, never shown (base64 would carry the secret past any mask)."""
+    echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
+        "operationId": "echo_bytes", "security": [{"bearer": []}], "parameters": [
+            {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    server = httpllm.mcp_server(httpllm.compile(echo_doc, "mcp"), auth=AUTH)
+    result = served(server, "echo_bytes", {"mode": "binary"})
+    shown = result.model_dump_json()
+    assert "withheld: it holds a credential of this call" in shown
+    assert base64.b64encode(TOKEN.encode()).decode()[:8] not in shown
+    assert leaks(shown) == []
