@@ -1,6 +1,6 @@
 """The MCP client matrix, measured: client x transport x document -> list time, pages, calls.
 
-    python benchmarks/mcp_clients.py [--src PATH] [--no-output-schemas] [--hosts]
+    python benchmarks/mcp_clients.py [--src PATH] [--output-schemas auto|on|off] [--hosts]
         [--documents github,stripe,...] [--limit SECONDS] [--json out.json]
     python benchmarks/mcp_clients.py --table before.json[,more.json] after.json[,more.json]
 
@@ -73,8 +73,7 @@ def run(args: argparse.Namespace) -> list[dict[str, Any]]:
 
     if args.src:
         runners.ENV["PYTHONPATH"] = args.src
-    if args.no_output_schemas:  # the main of before this branch knows only this flag
-        documents.OUTPUT_SCHEMAS = "off"
+    documents.OUTPUT_SCHEMAS = args.output_schemas
     install()
     if args.hosts:
         install("hosts")
@@ -149,7 +148,11 @@ def table(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--src", help="serve this source tree (PYTHONPATH) instead")
-    parser.add_argument("--no-output-schemas", action="store_true")
+    parser.add_argument("--output-schemas", choices=("auto", "on", "off"), default="auto",
+                        help="serve with this --output-schemas (off: --no-output-schemas, "
+                             "which servers from before the choice know too)")
+    parser.add_argument("--no-output-schemas", action="store_const", const="off",
+                        dest="output_schemas", help="the same as --output-schemas off")
     parser.add_argument("--hosts", action="store_true", help="also Claude Code and Codex")
     parser.add_argument("--documents", type=lambda s: s.split(","), default=[])
     parser.add_argument("--clients", type=lambda s: s.split(","), default=runners.CLIENTS,
