@@ -30,7 +30,13 @@ async def test_real_document_lists_valid_tools(specs_dir: Path, name: str) -> No
         async with InMemoryTransport(httpllm.mcp_server(app)) as (read, write), \
                 ClientSession(read, write) as session:
             await session.initialize()
-            listed = (await session.list_tools()).tools
+            listed, cursor = [], None
+            while True:  # as a host does: page by page (Figma's listing is over 1 MiB)
+                page = await session.list_tools(
+                    params=types.PaginatedRequestParams(cursor=cursor))
+                listed.extend(page.tools)
+                if (cursor := page.next_cursor) is None:
+                    break
     assert [tool.name for tool in listed] == [f.name for f in app.functions]
     for tool, function in zip(listed, app.functions, strict=True):
         again = types.Tool.model_validate(tool.model_dump(by_alias=True, exclude_none=True))

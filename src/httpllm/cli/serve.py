@@ -95,6 +95,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                        help="cut answers longer than N characters, with a note (40000)")
     serve.add_argument("--max-answer-bytes", type=int, default=None, metavar="N",
                        help="read at most N bytes of an upstream answer (10485760)")
+    serve.add_argument("--max-page-bytes", type=at_least(0), default=None, metavar="BYTES",
+                       help="list the tools in pages of at most BYTES bytes, which hosts "
+                            "follow by cursor (1048576); 0: one page, for a host that "
+                            "reads only the first")
     _http_options(serve)
     add_compile_options(serve)
     serve.set_defaults(handler=run, provider="mcp")
@@ -301,6 +305,20 @@ def _limits(args: argparse.Namespace) -> Any:
                   calls_per_client=args.max_calls_per_client)
 
 
+def _page_bytes(size: int) -> int:
+    """``--max-page-bytes``: 0 or a page the server can fill.
+
+    Raises:
+        FlagError: any other size.
+    """
+    from httpllm.server.listing import MIN_PAGE_BYTES
+
+    if 0 < size < MIN_PAGE_BYTES:
+        raise FlagError(f"--max-page-bytes {size}: expected 0 (one page) or at least "
+                        f"{MIN_PAGE_BYTES} bytes")
+    return size
+
+
 def _server_options(args: argparse.Namespace, app: Application,
                     admission: Mapping[str, Any]) -> dict[str, Any]:
     """The keyword arguments of ``mcp_server`` the flags say (``admission``: from
@@ -315,6 +333,8 @@ def _server_options(args: argparse.Namespace, app: Application,
         options["max_result_chars"] = args.max_result_chars
     if args.max_answer_bytes is not None:
         options["max_answer_bytes"] = args.max_answer_bytes
+    if args.max_page_bytes is not None:
+        options["max_page_bytes"] = _page_bytes(args.max_page_bytes)
     if args.mode == "discover":
         from httpllm.server.discover import discover_tools
 

@@ -8,6 +8,7 @@
 - :mod:`~httpllm.server.limits`: sessions and upstream calls per client;
 - :mod:`~httpllm.server.endpoint`: the streamable-HTTP app with both, and the protocol
   rules the SDK leaves to servers (no answer to a cancelled request, ``ping`` in every era);
+- :mod:`~httpllm.server.listing`: ``tools/list`` in pages of at most 1 MiB, with cursors;
 - :mod:`~httpllm.server.build`: :func:`mcp_server`, the SDK's low-level ``Server``;
 - :mod:`~httpllm.server.listen`: uvicorn set up for sharing a process and facing clients;
 - :mod:`~httpllm.server.run`: :func:`serve` over stdio or HTTP.
@@ -18,14 +19,23 @@ Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
 from __future__ import annotations
 
 from httpllm.server.admission import JwtVerifier, StaticTokens
-from httpllm.server.build import DEFAULT_MAX_RESULT_CHARS, Executor, function_tools, mcp_server
+from httpllm.server.build import (
+    DEFAULT_MAX_PAGE_BYTES,
+    DEFAULT_MAX_RESULT_CHARS,
+    Executor,
+    function_tools,
+    mcp_server,
+)
 from httpllm.server.credentials import AuthHook, FromRequestHeaders
 from httpllm.server.limits import Limits
+from httpllm.server.listing import MIN_PAGE_BYTES
 from httpllm.server.run import http_app, serve
 from httpllm.server.tools import Call, Handler, ServedTool, function_tool
 
 __all__ = [
+    "DEFAULT_MAX_PAGE_BYTES",
     "DEFAULT_MAX_RESULT_CHARS",
+    "MIN_PAGE_BYTES",
     "AuthHook",
     "Call",
     "Executor",

@@ -1,7 +1,8 @@
 """``mcp_server(app)``: the compiled document as an ``mcp`` SDK low-level ``Server``.
 
 ``tools/list`` answers the tool set (built on first use and kept: GitHub's 1,223 tools are
-built once, in milliseconds, from the functions the compile made); ``tools/call`` finds the
+built once, in milliseconds, from the functions the compile made) in pages of at most
+``max_page_bytes`` (see :mod:`httpllm.server.listing`); ``tools/call`` finds the
 tool and runs its handler. A compiled function's call is validated, executed with
 :func:`httpllm.execute.aexecute` on one shared ``httpx.AsyncClient`` and answered by
 :class:`~httpllm.server.answer.Answers`; every failure the model can act on is an
@@ -49,6 +50,12 @@ from httpllm.server.answer import Answers, failure
 from httpllm.server.credentials import AuthHook, Credentials, FromRequestHeaders
 from httpllm.server.endpoint import Admission, HttpllmServer, answer_ping
 from httpllm.server.limits import CallSlots, Limits
+from httpllm.server.listing import (
+    DEFAULT_MAX_PAGE_BYTES,
+    Listing,
+    checked_page_bytes,
+    cursor_of,
+)
 from httpllm.server.tools import (
     OUTPUT_BUDGET,
     Answer,
@@ -60,7 +67,8 @@ from httpllm.server.tools import (
     output_schemas_listed,
 )
 
-__all__ = ["DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools", "mcp_server"]
+__all__ = ["DEFAULT_MAX_PAGE_BYTES", "DEFAULT_MAX_RESULT_CHARS", "Executor", "function_tools",
+           "mcp_server"]
 
 DEFAULT_MAX_RESULT_CHARS = DEFAULT_BUDGET
 """Characters of answer a model reads per call (about 10k tokens; Claude Code warns at
@@ -264,6 +272,7 @@ def mcp_server(
     token_verifier: TokenVerifier | None = None,
     auth_settings: AuthSettings | None = None,
     limits: Limits | None = None,
+    max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
 ) -> HttpllmServer:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
 
@@ -306,6 +315,9 @@ def mcp_server(
             resource server (``issuer_url``, ``resource_server_url``, ``required_scopes``):
             RFC 9728 metadata and ``resource_metadata`` in 401 answers.
         limits: sessions and upstream calls per client (:class:`~httpllm.server.Limits`).
+        max_page_bytes: most bytes of one ``tools/list`` response (1 MiB); longer listings
+            come in pages a host follows by ``nextCursor``, a tool larger than a page alone
+            in its own. ``0``: one page however large, for a host that reads no cursor.
 
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``
@@ -317,7 +329,10 @@ def mcp_server(
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
         ValueError: ``forward_headers`` names ``Authorization`` while a ``token_verifier``
             reads it, or ``auth_settings`` comes without ``token_verifier``.
+        OptionError: ``max_page_bytes`` is neither 0 nor at least
+            :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
+    checked_page_bytes(max_page_bytes)
     admission = Admission(token_verifier=token_verifier, auth_settings=auth_settings,
                           limits=limits or Limits())
     withheld = ("authorization",) if token_verifier is not None else ()
@@ -331,7 +346,7 @@ def mcp_server(
                         client=client, output_schemas=output_schemas, limits=admission.limits,
                         max_bytes=max_answer_bytes)
     served: dict[str, ServedTool] = {}
-    listing: list[Mapping[str, Any]] = []
+    pages: list[Listing] = []
     executor.answers.listed = lambda tool: _output_of(tool_set().get(tool))
 
     def tool_set() -> dict[str, ServedTool]:
@@ -341,16 +356,17 @@ def mcp_server(
                 t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
                 for t in tools]
             served.update((t.name, t) for t in given)
-            listing.extend(t.tool for t in served.values())
+            pages.append(Listing.of([t.tool for t in served.values()], max_page_bytes))
         return served
 
     async def list_tools(ctx: ServerRequestContext[Any, Any],
                          params: PaginatedRequestParams | None) -> dict[str, Any]:
         tool_set()
-        # 2026-07-28 wants the result type and cache directives (older revisions drop
-        # them): the listing never changes while the server runs, for any user.
-        return {"tools": listing, "resultType": "complete", "ttlMs": _LIST_TTL_MS,
-                "cacheScope": "public"}
+        # 2026-07-28 wants the result type and cache directives on every page (older
+        # revisions drop them): the listing never changes while the server runs, for any
+        # user, and a cursor stays valid as long as it does.
+        return {**pages[0].page(cursor_of(params)), "resultType": "complete",
+                "ttlMs": _LIST_TTL_MS, "cacheScope": "public"}
 
     async def call_tool(ctx: ServerRequestContext[Any, Any],
                         params: CallToolRequestParams) -> dict[str, Any]:
@@ -396,7 +412,7 @@ def mcp_server(
         # tools are checked against the SDK's Tool models by the tests instead.
         if ctx.method == "tools/list" and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
             tool_set()
-            return {"tools": listing}
+            return pages[0].page(cursor_of(ctx.params))
         return await call_next(ctx)
 
     server.middleware.append(listed_as_built)
