@@ -58,6 +58,7 @@ class Compiled(Protocol):
     @property
     def options(self) -> Options: ...
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]: ...
+    def response_schema(self, function: Function) -> Schema | None: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -396,7 +397,7 @@ def _surface(app: Compiled) -> Surface:
     cache = getattr(app, "_code_surface", None)
     if isinstance(cache, list):
         if not cache:
-            cache.append(Surface(app.functions))
+            cache.append(Surface(app.functions, app.response_schema))
         found: Surface = cache[0]
         return found
-    return Surface(app.functions)
+    return Surface(app.functions, app.response_schema)
