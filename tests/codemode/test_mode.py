@@ -167,3 +167,66 @@ def test_search_docs_gives_declarations(code: Any) -> None:
     docs = code.handle("search_docs", {"query": "get one item"})["docs"]
     assert "getItem(args: {\n    item_id: string;" in docs and "Promise<" in docs
     assert code.handle("search_docs", {"query": ""})["error"].startswith("Invalid arguments")
+
+
+def test_answer_bytes_per_program_are_limited(upstream: str, deno: str) -> None:
+    """Past `Limits.answer_bytes` of answers the answer that crossed the limit is withheld
+    and every later call is refused unsent."""
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(limits=Limits(seconds=8, answer_bytes=5_000), deno=deno)
+    answer, sent = run(mode, """
+console.log((await api.listItems({ limit: 100 })).length);
+for (let i = 0; i < 2; i++) {
+  try { await api.listItems({ limit: 100 }); } catch (e) { console.log(e.name + ": " + e.message); }
+}
+""")
+    mode.sandbox.close()
+    first, crossed, refused = answer["output"].splitlines()
+    assert first == "100" and "error" not in answer
+    assert crossed == ("LimitExceeded: GET /items: the answers of this program passed 5,000 "
+                       "bytes; this one was not handed over")
+    assert refused.startswith("LimitExceeded: GET /items: this program already received ")
+    assert refused.endswith(" bytes of answers, the most one may")
+    assert sent == ["GET /items?limit=100"] * 2
+
+
+def test_output_is_cut_to_the_answer_budget(code: Any, upstream: str, deno: str) -> None:
+    """What the model reads of a program's output is cut to `max_answer_chars`, with a note
+    that says how much was left out and to print less; the default is the budget of every
+    other mode's answers."""
+    from httpllm.cut import DEFAULT_BUDGET
+
+    assert code.max_answer_chars == DEFAULT_BUDGET
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(max_answer_chars=300, deno=deno)
+    answer, sent = run(mode, 'console.log("x".repeat(1000));')
+    mode.sandbox.close()
+    assert answer["output"] == "x" * 300 + (
+        "\n[Output cut to fit 300 characters (it had 1,000): 700 left out. Print less: "
+        "filter, count or summarize in the program, or print a part at a time.]")
+    assert sent == []
+
+
+def test_confirm_decides_on_writes(upstream: str, deno: str) -> None:
+    """The host's `confirm` is asked before every operation but GET and HEAD (an async one
+    too); what it refuses is not sent, and reads never ask it."""
+    asked: list[tuple[str, Any]] = []
+
+    async def confirm(function: Any, arguments: Any) -> bool:
+        asked.append((function.name, arguments))
+        return arguments["body"]["name"] == "allowed"
+
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(confirm=confirm, deno=deno)
+    answer, sent = run(mode, """
+await api.getItem({ item_id: "r" });
+console.log((await api.createItem({ body: { name: "allowed" } }) as any).created.name);
+try { await api.createItem({ body: { name: "refused" } }); }
+catch (e) { console.log(e.name, e.message); }
+""")
+    mode.sandbox.close()
+    assert answer["output"].splitlines() == [
+        "allowed", "Refused POST /items: the host did not allow this call; nothing was sent"]
+    assert asked == [("createItem", {"body": {"name": "allowed"}}),
+                     ("createItem", {"body": {"name": "refused"}})]
+    assert sent == ["GET /items/r", "POST /items"]
