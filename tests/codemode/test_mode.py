@@ -6,6 +6,7 @@ host side of the binding."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from upstream import SEEN, document
 
 import httpllm
+from httpllm.agent import read_calls
 from httpllm.codemode import Limits
 
 TOKEN = "tok-" + "c0dem0de" * 3
@@ -230,3 +232,32 @@ catch (e) { console.log(e.name, e.message); }
     assert asked == [("createItem", {"body": {"name": "allowed"}}),
                      ("createItem", {"body": {"name": "refused"}})]
     assert sent == ["GET /items/r", "POST /items"]
+
+
+@pytest.mark.parametrize(("provider", "key", "fmt", "response"), [
+    ("claude", "input_schema", "anthropic", {"content": [
+        {"type": "text", "text": "Let me look."},
+        {"type": "tool_use", "id": "t1", "name": "execute", "input": {"code": "{program}"}}]}),
+    ("chatgpt", "function", "chat", {"choices": [{"message": {"tool_calls": [
+        {"id": "t1", "type": "function", "function": {
+            "name": "execute", "arguments": "{arguments}"}}]}}]}),
+])
+def test_an_agent_loop_step(upstream: str, deno: str, provider: str, key: str, fmt: str,
+                            response: dict[str, Any]) -> None:
+    """In an agent loop: the two tools in the provider's own envelope, the provider's
+    response read with `httpllm.agent.read_calls`, each call answered by `handle`."""
+    program = 'console.log((await api.getItem({ item_id: "loop" })).id);'
+    text = (json.dumps(response).replace('"{program}"', json.dumps(program))
+            .replace('"{arguments}"', json.dumps(json.dumps({"code": program}))))
+    app = httpllm.compile(document(upstream), provider, reference=True)
+    mode = app.code_tools(deno=deno)
+    try:
+        assert [t.get("name") or t["function"]["name"] for t in mode.tools] == [
+            "search_docs", "execute"]
+        assert all(key in tool for tool in mode.tools)
+        (call,) = read_calls(json.loads(text), fmt)
+        before = len(SEEN)
+        assert mode.handle(call.name, call.arguments) == {"output": "loop"}
+        assert SEEN[before:] == ["GET /items/loop"]
+    finally:
+        mode.sandbox.close()
