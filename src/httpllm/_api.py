@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._gc import pausing_gc
-from httpllm._types import JSON
+from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
 from httpllm.compose.names import function_name, sanitize
@@ -283,6 +283,17 @@ class Application:
         from httpllm.toolsets.lint import lint
 
         return lint(self, **kwargs)
+
+    def response_schema(self, function: Function) -> Schema | None:
+        """``function``'s emended success response schema whole: ``function.output``,
+        except for a dialect that bounds output schemas (``Dialect.output_max``: ``mcp``),
+        whose ``output`` is the bounded one a listed tool carries. Code mode types what an
+        operation resolves to from this (:mod:`httpllm.codemode.surface`). ``None``: no
+        success response schema.
+        """
+        if self._responses is None or self.dialect.output_max is None:
+            return function.output
+        return self._responses.output(function.pointer)
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query`` (a task in a user's words), best
