@@ -344,3 +344,50 @@ def test_size_limit_speaks_in_binary_units() -> None:
     text = "{}" + " " * (3 * 1024 * 1024)
     with pytest.raises(LimitExceeded, match=r"larger than 2 MiB \(3\.0 MiB\)"):
         load_text(text, limits=Limits(max_bytes=2 * 1024 * 1024))
+
+
+def string_bomb(copies: int = 100_000, size: int = 100_000) -> str:
+    """A YAML document of about 600 KB whose one 100 KB string is aliased ``copies`` times:
+    few values (the node limit passes it), 10 GB once written out."""
+    return (f"openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\n"
+            f"x-big: &s \"{'A' * size}\"\nx-copies: [" + "*s," * copies + "]\n")
+
+
+def test_an_aliased_string_counts_its_size_at_every_place() -> None:
+    """The expanded size bounds a YAML document, not the number of aliases: one 100 KB
+    string aliased 100,000 times is refused, the error naming the limit, before anything
+    writes it out (`compile -o` and `tools/list` ran out of memory on it)."""
+    text = string_bomb()
+    assert len(text) < 600_000
+    with pytest.raises(LimitExceeded, match=r"larger than 256 MiB after YAML alias "
+                                            r"expansion \(max_expanded_bytes\)"):
+        load_text(text)
+
+
+def test_the_expanded_size_limit_counts_keys_strings_and_shared_mappings() -> None:
+    """`max_expanded_bytes` counts keys and strings at every place a shared mapping or
+    string occurs; a document within it loads, as ordinary anchors do."""
+    text = "a: &a {key: '" + "x" * 1000 + "'}\nb: [" + "*a, " * 50 + "]\n"
+    assert len(load_text(text, limits=Limits(max_expanded_bytes=60_000))["b"]) == 50
+    with pytest.raises(LimitExceeded, match=r"larger than 39\.1 KiB after YAML alias"):
+        load_text(text, limits=Limits(max_expanded_bytes=40_000))
+    with pytest.raises(LimitExceeded, match="larger than 30 KiB"):
+        load_text("s: &s '" + "y" * 1000 + "'\nl: [" + "*s, " * 40 + "]\n",
+                  limits=Limits(max_expanded_bytes=30 * 1024))
+
+
+def test_a_yaml_string_bomb_is_one_line_on_the_command_line(tmp_path: Path) -> None:
+    """`httpllm compile -o` on the string bomb stops with one line naming the limit and
+    writes nothing."""
+    import subprocess
+    import sys
+
+    spec = tmp_path / "bomb.yaml"
+    spec.write_text(string_bomb())
+    out = tmp_path / "tools.json"
+    done = subprocess.run([sys.executable, "-m", "httpllm", "compile", str(spec), "-p", "openai",
+                           "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "max_expanded_bytes" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()

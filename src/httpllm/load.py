@@ -36,11 +36,16 @@ class Limits:
         max_depth: deepest nesting of objects and arrays (default 256 levels).
         max_nodes: most JSON values after YAML alias expansion (default 5,000,000): a
             YAML "billion laughs" document is refused before anything walks it.
+        max_expanded_bytes: largest size, as JSON text, after YAML alias expansion
+            (default 256 MiB): each key and string counts at every place an alias puts it,
+            so one 100 KB string aliased 100,000 times (few values, 10 GB written out) is
+            refused before ``compile -o`` or a server's ``tools/list`` writes it.
     """
 
     max_bytes: int = 64 * 1024 * 1024
     max_depth: int = 256
     max_nodes: int = 5_000_000
+    max_expanded_bytes: int = 256 * 1024 * 1024
 
 
 DEFAULT_LIMITS = Limits()
@@ -103,23 +108,26 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
 
     A walk of its own, not :mod:`httpllm.walk`'s: it walks every dict and list of the
     decoded data (the schema walker descends subschemas only). A node shared through YAML
-    aliases is sized once (its size counts at every place it occurs)."""
-    sizes: IdentityMemo[int] = IdentityMemo()
+    aliases is sized once, and its size (values, and bytes as JSON text) counts at every
+    place it occurs; so does a shared string's."""
+    sizes: IdentityMemo[tuple[int, int]] = IdentityMemo()
     stack: list[tuple[Any, int, bool]] = [(value, 0, False)]
     while stack:
         node, depth, done = stack.pop()
         if not isinstance(node, (dict, list)):
             continue
         if done:
-            items = node.values() if isinstance(node, dict) else node
-            size = sizes.put(node, 1 + sum(
-                (sizes.get(v) or 1) if isinstance(v, (dict, list)) else 1 for v in items
-            ))
-            if size > limits.max_nodes:
+            count, size = _sized(node, sizes)
+            sizes.put(node, (count, size))
+            if count > limits.max_nodes:
                 raise LimitExceeded(
                     f"more than {limits.max_nodes} values after YAML alias expansion",
                     source=label,
                 )
+            if size > limits.max_expanded_bytes:
+                raise LimitExceeded(
+                    f"larger than {size_text(limits.max_expanded_bytes)} after YAML alias "
+                    "expansion (max_expanded_bytes)", source=label)
             continue
         if sizes.get(node) is not None:
             continue
@@ -135,6 +143,24 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
             if isinstance(child, (dict, list)) and sizes.get(child) is None:
                 stack.append((child, depth + 1, False))
     return value
+
+
+def _sized(node: dict[str, Any] | list[Any],
+           sizes: IdentityMemo[tuple[int, int]]) -> tuple[int, int]:
+    """``(values, bytes as JSON text)`` of ``node`` once its containers are sized: each
+    child counts whole at every place it occurs."""
+    count, size = 1, 1 + len(node)  # brackets and commas
+    if isinstance(node, dict):
+        size += sum(len(k) + 3 for k in node)  # quotes and colon
+    for child in node.values() if isinstance(node, dict) else node:
+        if isinstance(child, (dict, list)):
+            inner = sizes.get(child) or (1, 2)
+            count += inner[0]
+            size += inner[1]
+        else:
+            count += 1
+            size += len(child) + 2 if isinstance(child, str) else 5
+    return count, size
 
 
 def _too_deep(value: Any, limit: int, label: str) -> LimitExceeded:
