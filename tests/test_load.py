@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -391,3 +392,63 @@ def test_a_yaml_string_bomb_is_one_line_on_the_command_line(tmp_path: Path) -> N
     assert "max_expanded_bytes" in done.stderr and "Traceback" not in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
     assert not out.exists()
+
+
+REGISTRY_SECRET = "dXNlcjpyZWdpc3RyeS1wYXNzd29yZA=="
+
+
+def _downloads(tmp_path: Path) -> Path:
+    """A downloaded document beside a home folder's files: `.docker/config.json` (a
+    registry credential), a service-account key, a schema in a dot-folder, and an ordinary
+    schema file; one operation refers to each."""
+    (tmp_path / ".docker").mkdir()
+    (tmp_path / ".docker" / "config.json").write_text(json.dumps(
+        {"auths": {"registry.example.com": {"auth": REGISTRY_SECRET}}}))
+    (tmp_path / "key.json").write_text(json.dumps(
+        {"type": "service_account", "private_key": REGISTRY_SECRET, "client_email": "a@b.c"}))
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "pet.yaml").write_text("type: object\nproperties: {name: {type: "
+                                                  "string}}\n")
+    (tmp_path / "pet.yaml").write_text("type: object\nproperties: {name: {type: string}}\n")
+    (tmp_path / "ignore.txt").write_text("type: object\n")
+    refs = {"docker": ".docker/config.json", "dockerAuths": ".docker/config.json#/auths",
+            "key": "key.json", "hidden": ".hidden/pet.yaml", "text": "ignore.txt",
+            "pet": "pet.yaml"}
+    paths = "".join(
+        f"  /{name}:\n    post:\n      operationId: {name}\n      requestBody:\n"
+        f"        content:\n          application/json:\n            schema:\n"
+        f"              $ref: '{ref}'\n      responses: {{'200': {{description: ok}}}}\n"
+        for name, ref in refs.items())
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n" + paths)
+    return spec
+
+
+def test_dotfiles_and_files_that_are_no_schema_are_never_inlined(tmp_path: Path) -> None:
+    """A `$ref` to a dotfile, a file in a dot-folder, a file that is not JSON or YAML, or a
+    JSON file with no OpenAPI or JSON Schema content is refused (AccessDenied, naming the
+    operation's pointer); the registry credential appears in no tool. The ordinary schema
+    file beside them is read."""
+    app = httpllm.compile(_downloads(tmp_path), "chatgpt")
+    assert [f.name for f in app.functions] == ["pet"]
+    refused = {e.pointer.split("/")[2]: e for e in app.errors}
+    assert set(refused) == {"~1docker", "~1dockerAuths", "~1key", "~1hidden", "~1text"}
+    assert {e.kind for e in refused.values()} == {"AccessDenied"}
+    assert "dot" in refused["~1docker"].message and "dot" in refused["~1hidden"].message
+    assert "OpenAPI or JSON Schema" in refused["~1key"].message
+    assert REGISTRY_SECRET not in json.dumps(app.tools())
+
+
+def test_the_gate_refuses_dotfiles_even_outside_the_root(tmp_path: Path) -> None:
+    """With `allow_outside_root=True` a dotfile is still refused; the document itself may
+    live in a dot-folder (only what it refers to is checked)."""
+    inner = tmp_path / ".cache" / "specs"
+    inner.mkdir(parents=True)
+    root = inner / "openapi.yaml"
+    root.write_text("openapi: 3.1.0\n")
+    (inner / "pet.yaml").write_text("type: string\n")
+    (tmp_path / ".netrc.json").write_text('{"machine": "x"}')
+    loader = Loader(root, allow_outside_root=True)
+    assert loader((inner / "pet.yaml").as_uri()) == {"type": "string"}
+    with pytest.raises(AccessDenied, match="dot"):
+        loader((tmp_path / ".netrc.json").as_uri())

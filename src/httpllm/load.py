@@ -3,7 +3,10 @@
 Nothing is fetched over the network and no file outside the document's folder (or the
 ``bound`` folder the caller names, e.g. a repository) is read unless the caller opts in
 (``allow_network`` / ``allow_outside_root``); symbolic links are followed before the check,
-so a link that leaves the folder is refused too.
+so a link that leaves the folder is refused too. A file a ``$ref`` names must be a JSON or
+YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content, and
+never a dotfile or a file in a dot-folder (``.docker/config.json``, ``.aws/``, ``.env``):
+the document is untrusted input, and what it refers to ends up in tools a model reads.
 """
 
 from __future__ import annotations
@@ -306,6 +309,80 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
 
 
+_DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
+"""What a file a ``$ref`` names may be: a JSON or YAML document."""
+
+_SCHEMA_WORDS = frozenset({
+    # OpenAPI / Swagger documents and their component collections
+    "openapi", "swagger", "paths", "components", "definitions", "schemas", "responses",
+    "parameters", "requestBodies", "securitySchemes", "securityDefinitions", "examples",
+    "headers", "links", "callbacks", "pathItems", "webhooks",
+    # operations, parameters, bodies, examples
+    "operationId", "requestBody", "content", "schema", "summary", "description",
+    "externalValue", "in",
+    "explode", "allowReserved", "mediaType", "encoding",
+    # JSON Schema
+    "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "properties",
+    "patternProperties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf",
+    "oneOf", "not", "enum", "const", "format", "nullable", "discriminator", "minimum",
+    "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+})
+"""Keys that mark OpenAPI or JSON Schema content (``type`` counts when its value is a JSON
+Schema type; ``description`` since a response, body, header or example may hold nothing
+else). Generic words (``name``, ``value``, ``title``, ``data``) are left out: a Kubernetes
+secret or a cloud service-account key has them too."""
+
+_SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean",
+                           "null", "file"})
+
+
+def _check_name(path: Path, folder: Path) -> None:
+    """Refuse a ``$ref``'s file that is a dotfile, lies in a dot-folder (below the folder
+    the document's files share with it), or is not named as a JSON or YAML document.
+
+    Raises:
+        AccessDenied: naming the file and why.
+    """
+    base = Path(os.path.commonpath([path, folder]))
+    hidden = [part for part in path.relative_to(base).parts if part.startswith(".")]
+    if hidden:
+        raise AccessDenied(
+            f"{path} is a dotfile or in a dot-folder ({hidden[0]}): such files hold a "
+            "machine's settings and credentials and are never read for a $ref")
+    if path.suffix.lower() not in _DOCUMENT_SUFFIXES:
+        raise AccessDenied(f"{path} is not a JSON or YAML document (.json, .yaml, .yml): "
+                           "only those are read for a $ref")
+
+
+def _schema_content(value: Any, levels: int = 4) -> bool:
+    """Whether ``value`` has an OpenAPI or JSON Schema keyword among the keys of its first
+    ``levels`` levels of mappings (a schema, a path item, an example object, a file of
+    named schemas, a whole document). A JSON Schema may also be ``true``/``false``."""
+    if isinstance(value, bool):
+        return True
+    layer = [value] if isinstance(value, dict) else []
+    seen = 0
+    for _ in range(levels):
+        below: list[Any] = []
+        for node in layer:
+            for key, child in node.items():
+                if key in _SCHEMA_WORDS or (key == "type" and _is_type(child)):
+                    return True
+                if isinstance(child, dict):
+                    below.append(child)
+            seen += len(node)
+            if seen > 100_000:  # a huge file with no keyword near its top: not a schema
+                return False
+        layer = below
+    return False
+
+
+def _is_type(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_is_type(v) for v in value)
+    return isinstance(value, str) and value in _SCHEMA_TYPES
+
+
 class Loader:
     """Reads the files a document refers to, within the gate; caches each file once.
 
@@ -409,6 +486,18 @@ class Loader:
                 f"(pass root= a folder holding both, such as {both}, or "
                 "allow_outside_root=True)"
             )
+        if self.root is not None and path == self.root.resolve():
+            return self._decode(path)
+        _check_name(path, self.folder)
+        value = self._decode(path)
+        if not _schema_content(value):
+            raise AccessDenied(
+                f"{path} does not read as OpenAPI or JSON Schema content (no keyword of "
+                "either in its first levels): a file that is not part of the API "
+                "description is never inlined into a tool")
+        return value
+
+    def _decode(self, path: Path) -> Any:
         try:
             data = path.read_bytes()
         except OSError as exc:
