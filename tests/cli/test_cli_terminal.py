@@ -50,7 +50,7 @@ def document(tmp_path: Path) -> Path:
 
 def run(*argv: str, cache: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "httpllm", *argv], capture_output=True,
-                          text=True, timeout=120, encoding="utf-8",
+                          text=True, timeout=120, encoding="utf-8", stdin=subprocess.DEVNULL,
                           env={**__import__("os").environ, "HTTPLLM_CACHE_DIR": str(cache)})
 
 
@@ -66,6 +66,7 @@ def clean(text: str) -> None:
     pytest.param(("compile", "{spec}", "-v"), id="compile-summary"),
     pytest.param(("compile", "{spec}", "--losses"), id="compile-losses"),
     pytest.param(("search", "{spec}", "list pets"), id="search"),
+    pytest.param(("serve", "{spec}"), id="serve-stdio"),
     pytest.param(("call", "{spec}", "listPets", "--args", "{{\"limit\": 1}}"),
                  id="call-dry-run"),
 ])
