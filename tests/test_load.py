@@ -452,3 +452,19 @@ def test_the_gate_refuses_dotfiles_even_outside_the_root(tmp_path: Path) -> None
     assert loader((inner / "pet.yaml").as_uri()) == {"type": "string"}
     with pytest.raises(AccessDenied, match="dot"):
         loader((tmp_path / ".netrc.json").as_uri())
+
+
+def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path: Path) -> None:
+    """Files each within `max_expanded_bytes` but past it together are refused: a document
+    cannot spread the string bomb over many files (`Loader.expanded` counts them all)."""
+    part = "type: string\nx-big: &s '" + "z" * 1000 + "'\nenum: [" + "*s, " * 20 + "]\n"
+    for n in range(3):
+        (tmp_path / f"part{n}.yaml").write_text(part)
+    root = tmp_path / "openapi.yaml"
+    root.write_text("openapi: 3.1.0\n")
+    loader = Loader(root, limits=Limits(max_expanded_bytes=50_000))
+    loader((tmp_path / "part0.yaml").as_uri())
+    loader((tmp_path / "part1.yaml").as_uri())
+    assert 40_000 < loader.expanded < 50_000
+    with pytest.raises(LimitExceeded, match="with the files read before it after YAML alias"):
+        loader((tmp_path / "part2.yaml").as_uri())

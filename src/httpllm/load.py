@@ -40,9 +40,10 @@ class Limits:
         max_nodes: most JSON values after YAML alias expansion (default 5,000,000): a
             YAML "billion laughs" document is refused before anything walks it.
         max_expanded_bytes: largest size, as JSON text, after YAML alias expansion
-            (default 256 MiB): each key and string counts at every place an alias puts it,
-            so one 100 KB string aliased 100,000 times (few values, 10 GB written out) is
-            refused before ``compile -o`` or a server's ``tools/list`` writes it.
+            (default 256 MiB), of a document, and of the YAML files its references name
+            together: each key and string counts at every place an alias puts it, so one
+            100 KB string aliased 100,000 times (few values, 10 GB written out) is refused
+            before ``compile -o`` or a server's ``tools/list`` writes it.
     """
 
     max_bytes: int = 64 * 1024 * 1024
@@ -106,13 +107,17 @@ def _load_yaml(text: str, label: str) -> Any:
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
 
 
-def _check_shape(value: Any, limits: Limits, label: str) -> Any:
+def _check_shape(value: Any, limits: Limits, label: str,
+                 allowance: int | None = None) -> tuple[Any, int]:
     """Check depth and expanded size iteratively; turn non-string keys into strings.
 
     A walk of its own, not :mod:`httpllm.walk`'s: it walks every dict and list of the
     decoded data (the schema walker descends subschemas only). A node shared through YAML
     aliases is sized once, and its size (values, and bytes as JSON text) counts at every
-    place it occurs; so does a shared string's."""
+    place it occurs; so does a shared string's. ``allowance``: the bytes left of
+    ``max_expanded_bytes`` (a :class:`Loader` shares it among the files it reads).
+    Returns the value and its expanded size."""
+    allowance = limits.max_expanded_bytes if allowance is None else allowance
     sizes: IdentityMemo[tuple[int, int]] = IdentityMemo()
     stack: list[tuple[Any, int, bool]] = [(value, 0, False)]
     while stack:
@@ -127,10 +132,12 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
                     f"more than {limits.max_nodes} values after YAML alias expansion",
                     source=label,
                 )
-            if size > limits.max_expanded_bytes:
+            if size > allowance:
+                together = (" with the files read before it"
+                            if allowance < limits.max_expanded_bytes else "")
                 raise LimitExceeded(
-                    f"larger than {size_text(limits.max_expanded_bytes)} after YAML alias "
-                    "expansion (max_expanded_bytes)", source=label)
+                    f"larger than {size_text(limits.max_expanded_bytes)}{together} after "
+                    "YAML alias expansion (max_expanded_bytes)", source=label)
             continue
         if sizes.get(node) is not None:
             continue
@@ -145,7 +152,8 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
         for child in items:
             if isinstance(child, (dict, list)) and sizes.get(child) is None:
                 stack.append((child, depth + 1, False))
-    return value
+    found = sizes.get(value) if isinstance(value, (dict, list)) else None
+    return value, found[1] if found else len(str(value))
 
 
 def _sized(node: dict[str, Any] | list[Any],
@@ -246,6 +254,14 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
         LimitExceeded: too large, too deep, or a YAML alias bomb.
         LoadError: neither valid JSON nor valid YAML.
     """
+    return _decode_text(text, label, limits)[0]
+
+
+def _decode_text(text: str | bytes, label: str, limits: Limits,
+                 allowance: int | None = None) -> tuple[Any, int]:
+    """:func:`load_text`, also giving a YAML document's expanded size (``0`` for JSON,
+    where nothing expands and ``max_bytes`` bounds the size), within ``allowance`` bytes
+    of expansion (default ``limits.max_expanded_bytes``)."""
     if len(text) > limits.max_bytes:
         raise LimitExceeded(f"larger than {size_text(limits.max_bytes)} "
                             f"({size_text(len(text))})", source=label)
@@ -258,13 +274,13 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
-                return _check_json_shape(json.loads(text), limits, label)
+                return _check_json_shape(json.loads(text), limits, label), 0
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
         value = _load_yaml(text, label)
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
-    return _check_shape(value, limits, label)
+    return _check_shape(value, limits, label, allowance)
 
 
 def is_url(spec: Source) -> bool:
@@ -430,6 +446,9 @@ class Loader:
         self.allow_outside_root = allow_outside_root
         self.files: dict[str, Any] = {}
         self.transform: Callable[[str, Any], Any] | None = None
+        self.expanded = 0
+        """Bytes, as JSON text after alias expansion, of the YAML files read so far: all
+        together stay within ``limits.max_expanded_bytes``."""
 
     def __call__(self, uri: str) -> Any:
         """Load the document at an absolute ``file://`` or ``http(s)://`` URI (no fragment).
@@ -503,7 +522,13 @@ class Loader:
         except OSError as exc:
             raise LoadError(f"cannot read referenced file: {exc.strerror}",
                             source=str(path)) from exc
-        return load_text(data, label=str(path), limits=self.limits)
+        return self._decoded(data, str(path))
+
+    def _decoded(self, data: bytes, label: str) -> Any:
+        value, size = _decode_text(data, label, self.limits,
+                                   self.limits.max_expanded_bytes - self.expanded)
+        self.expanded += size
+        return value
 
     def _fetch(self, uri: str) -> Any:
         import httpx  # only with the explicit network opt-in
@@ -513,4 +538,4 @@ class Loader:
             response.raise_for_status()
         except httpx.HTTPError as exc:
             raise LoadError(f"cannot fetch: {exc}", source=uri) from exc
-        return load_text(response.content, label=uri, limits=self.limits)
+        return self._decoded(response.content, uri)
