@@ -334,8 +334,7 @@ _SCHEMA_WORDS = frozenset({
     "parameters", "requestBodies", "securitySchemes", "securityDefinitions", "examples",
     "headers", "links", "callbacks", "pathItems", "webhooks",
     # operations, parameters, bodies, examples
-    "operationId", "requestBody", "content", "schema", "summary", "description",
-    "externalValue", "in",
+    "operationId", "requestBody", "content", "schema", "summary", "externalValue", "in",
     "explode", "allowReserved", "mediaType", "encoding",
     # JSON Schema
     "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "properties",
@@ -344,9 +343,18 @@ _SCHEMA_WORDS = frozenset({
     "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
 })
 """Keys that mark OpenAPI or JSON Schema content (``type`` counts when its value is a JSON
-Schema type; ``description`` since a response, body, header or example may hold nothing
-else). Generic words (``name``, ``value``, ``title``, ``data``) are left out: a Kubernetes
-secret or a cloud service-account key has them too."""
+Schema type). Generic words (``name``, ``value``, ``title``, ``description``, ``data``) are
+left out: a Kubernetes secret, a cloud service-account key or an application's settings
+have them too."""
+
+_OBJECT_FIELDS = frozenset({
+    "description", "summary", "value", "externalValue", "required", "deprecated", "style",
+    "explode", "example", "examples", "content", "schema", "headers", "links", "name", "in",
+    "allowEmptyValue", "allowReserved", "title",
+})
+"""The fields of a small OpenAPI object (a response, a body, a header, an example) that may
+hold nothing but a ``description``: a file whose keys are all among them (or ``x-``
+extensions) is OpenAPI content too."""
 
 _SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean",
                            "null", "file"})
@@ -373,9 +381,14 @@ def _check_name(path: Path, folder: Path) -> None:
 def _schema_content(value: Any, levels: int = 4) -> bool:
     """Whether ``value`` has an OpenAPI or JSON Schema keyword among the keys of its first
     ``levels`` levels of mappings (a schema, a path item, an example object, a file of
-    named schemas, a whole document). A JSON Schema may also be ``true``/``false``."""
+    named schemas, a whole document), or is a small OpenAPI object (only
+    :data:`_OBJECT_FIELDS`: ``{"description": "ok"}``) or a mapping of names to them (a
+    file of named examples). A JSON Schema may also be ``true``/``false``."""
     if isinstance(value, bool):
         return True
+    if _small_object(value) or (isinstance(value, dict) and value and all(
+            _small_object(v) for v in value.values())):
+        return True  # one small object, or a file of named ones (examples, headers)
     layer = [value] if isinstance(value, dict) else []
     seen = 0
     for _ in range(levels):
@@ -391,6 +404,11 @@ def _schema_content(value: Any, levels: int = 4) -> bool:
                 return False
         layer = below
     return False
+
+
+def _small_object(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(
+        k in _OBJECT_FIELDS or k.startswith("x-") for k in value)
 
 
 def _is_type(value: Any) -> bool:
