@@ -476,6 +476,7 @@ def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path:
     ({"Pet": {"type": "object"}}, True),  # a file of named schemas
     ({"E400": {"value": {"errors": []}}, "E404": {"summary": "gone"}}, True),  # examples
     ({"get": {"responses": {"200": {"description": "ok"}}}}, True),  # a path item
+    ({"scheme": {"type": "http", "scheme": "bearer"}}, True),  # a security scheme
     ({"description": "my app", "database": {"password": "hunter2"}}, False),  # settings
     ({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {"k": "djE="}}, False),
     ({"type": "service_account", "private_key": "-----BEGIN"}, False),

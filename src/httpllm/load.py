@@ -336,6 +336,8 @@ _SCHEMA_WORDS = frozenset({
     # operations, parameters, bodies, examples
     "operationId", "requestBody", "content", "schema", "summary", "externalValue", "in",
     "explode", "allowReserved", "mediaType", "encoding",
+    # security schemes (their credentials come from the host, never from a file)
+    "scheme", "bearerFormat", "flows", "openIdConnectUrl", "authorizationUrl", "tokenUrl",
     # JSON Schema
     "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "properties",
     "patternProperties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf",
@@ -343,9 +345,9 @@ _SCHEMA_WORDS = frozenset({
     "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
 })
 """Keys that mark OpenAPI or JSON Schema content (``type`` counts when its value is a JSON
-Schema type). Generic words (``name``, ``value``, ``title``, ``description``, ``data``) are
-left out: a Kubernetes secret, a cloud service-account key or an application's settings
-have them too."""
+Schema or security scheme type). Generic words (``name``, ``value``, ``title``,
+``description``, ``data``) are left out: a Kubernetes secret, a cloud service-account key
+or an application's settings have them too."""
 
 _OBJECT_FIELDS = frozenset({
     "description", "summary", "value", "externalValue", "required", "deprecated", "style",
@@ -357,7 +359,9 @@ hold nothing but a ``description``: a file whose keys are all among them (or ``x
 extensions) is OpenAPI content too."""
 
 _SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean",
-                           "null", "file"})
+                           "null", "file",
+                           # security scheme types (OpenAPI 3.x, Swagger 2.0)
+                           "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS", "basic"})
 
 
 def _check_name(path: Path, folder: Path) -> None:
