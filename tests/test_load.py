@@ -452,6 +452,10 @@ def test_the_gate_refuses_dotfiles_even_outside_the_root(tmp_path: Path) -> None
     assert loader((inner / "pet.yaml").as_uri()) == {"type": "string"}
     with pytest.raises(AccessDenied, match="dot"):
         loader((tmp_path / ".netrc.json").as_uri())
+    bound = Loader(root, bound=tmp_path)  # a repository whose document is in a dot-folder
+    assert bound((inner / "pet.yaml").as_uri()) == {"type": "string"}
+    with pytest.raises(AccessDenied, match="dot"):
+        bound((tmp_path / ".netrc.json").as_uri())
 
 
 def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path: Path) -> None:

@@ -366,7 +366,8 @@ _SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "bo
 
 def _check_name(path: Path, folder: Path) -> None:
     """Refuse a ``$ref``'s file that is a dotfile, lies in a dot-folder (below the folder
-    the document's files share with it), or is not named as a JSON or YAML document.
+    it shares with ``folder``, the document's own: a document kept in ``.specs/`` may
+    read its neighbours), or is not named as a JSON or YAML document.
 
     Raises:
         AccessDenied: naming the file and why.
@@ -529,7 +530,7 @@ class Loader:
             )
         if self.root is not None and path == self.root.resolve():
             return self._decode(path)
-        _check_name(path, self.folder)
+        _check_name(path, self.root.resolve().parent if self.root else self.folder)
         value = self._decode(path)
         if not _schema_content(value):
             raise AccessDenied(
