@@ -268,7 +268,7 @@ def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         text = json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
                           separators=(",", ":"))
-        if len(text) // 8 <= TOOL_TOKENS:  # at most 8 characters a token: cannot be over
+        if len(text.encode()) <= TOOL_TOKENS:  # a token is at least one byte: cannot be over
             continue
         tokens = count(text)
         if tokens > TOOL_TOKENS:
