@@ -221,6 +221,14 @@ def _tell_output_schemas(app: Any, mode: str) -> None:
               "--output-schemas on lists them", file=sys.stderr)
 
 
+def _output_schemas(app: Any, mode: str) -> bool:
+    """``--output-schemas`` decided here (``auto`` by the listing's size), so the server
+    does not log its own unprefixed copy of :func:`_tell_output_schemas`' line."""
+    from httpllm.server.tools import output_schemas_listed
+
+    return output_schemas_listed(app.functions, mode)[0]  # type: ignore[arg-type]
+
+
 def _hook(pairs: Mapping[str, str]) -> Any:
     if not pairs:
         return None
@@ -327,7 +335,8 @@ def _server_options(args: argparse.Namespace, app: Application,
         "base_url": args.base_url, "auth": credentials_from(args, app),
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
         "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
-        "output_schemas": args.output_schemas, "limits": _limits(args), **admission,
+        "output_schemas": _output_schemas(app, args.output_schemas), "limits": _limits(args),
+        **admission,
     }
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
