@@ -185,6 +185,23 @@ def test_a_tool_list_past_a_quarter_of_a_window_is_a_warning(
     assert err[1].startswith("httpllm: 40 tools for chatgpt; 1 warning;")
 
 
+def test_one_tool_past_a_quarter_of_a_window_says_tool(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """One tool of 140 kB (a description claude keeps whole) is "the 1 tool takes", never
+    "the 1 tools take"."""
+    spec = tmp_path / "one.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/big": {"post": {"operationId": "bigOne", "responses": {
+            "200": {"description": "ok"}},
+            "description": " ".join(f"part{i}" for i in range(17_000))}}}}))
+    status, _, err = run(capsys, "compile", str(spec), "-p", "claude", "-o",
+                         str(tmp_path / "out.json"))
+    assert status == 0
+    assert err[0].startswith("httpllm: warning: #/paths: the 1 tool takes about 39,741 tokens ")
+    assert err[1].startswith("httpllm: 1 tool for claude; 1 warning;")
+
+
 def test_serve_says_how_large_the_listing_is_once(tmp_path: Path) -> None:
     """`serve` of the same 40 tools says on stderr how large they are (with
     --output-schemas off among the fixes), that auto leaves the output schemas out, then

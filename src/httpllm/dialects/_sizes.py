@@ -31,7 +31,8 @@ def list_size(functions: Sequence[Function], dialect: Dialect) -> list[str]:
         return []
     largest = max(functions, key=lambda f: len(json.dumps(f.parameters)))
     outputs = " or --output-schemas off" if dialect.outputs else ""
-    return [f"the {len(functions):,} tools take about {tokens:,} tokens ({size / 2**20:.1f} "
+    tools = "the 1 tool takes" if len(functions) == 1 else f"the {len(functions):,} tools take"
+    return [f"{tools} about {tokens:,} tokens ({size / 2**20:.1f} "
             f"MB of JSON; the largest, {largest.name}) on every request, over "
             f"{LIST_TOKENS:,} (a quarter of a 128k-token context window): send fewer with "
             "--include/--exclude, groups (httpllm toolsets), or serve --mode discover"
