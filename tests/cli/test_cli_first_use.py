@@ -185,21 +185,57 @@ def test_a_tool_list_past_a_quarter_of_a_window_is_a_warning(
     assert err[1].startswith("httpllm: 40 tools for chatgpt; 1 warning;")
 
 
-def test_one_tool_past_a_quarter_of_a_window_says_tool(
-        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """One tool of 140 kB (a description claude keeps whole) is "the 1 tool takes", never
-    "the 1 tools take"."""
-    spec = tmp_path / "one.json"
-    spec.write_text(json.dumps({
+def _one(path: Path, parts: int) -> Path:
+    """One operation whose description (which claude and mcp keep whole) holds ``parts``
+    words: about 8 bytes each."""
+    path.write_text(json.dumps({
         "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
         "paths": {"/big": {"post": {"operationId": "bigOne", "responses": {
             "200": {"description": "ok"}},
-            "description": " ".join(f"part{i}" for i in range(17_000))}}}}))
-    status, _, err = run(capsys, "compile", str(spec), "-p", "claude", "-o",
-                         str(tmp_path / "out.json"))
+            "description": " ".join(f"part{i}" for i in range(parts))}}}}))
+    return path
+
+
+TOO_LARGE = (r"one tool takes about [\d,]+ tokens as {dialect} gets it \(bigOne: [\d,]+ KiB of "
+             r"JSON\), over 12,800 alone \(a tenth of a 128k-token context window\): leave it "
+             r"out \(--exclude\), put it in a group of its own, or serve --mode discover")
+"""One tool's size warning, with its figures and the ways to send it less often."""
+
+
+def test_one_tool_too_large_alone_is_a_warning(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A tool of 64 kB (about 16,000 tokens) is a warning naming it, its size as the
+    provider gets it and the fixes, though the list (one tool) is under 32,000; exit 0."""
+    status, _, err = run(capsys, "compile", str(_one(tmp_path / "one.json", 8_000)), "-p",
+                         "claude", "-o", str(tmp_path / "out.json"))
     assert status == 0
-    assert err[0].startswith("httpllm: warning: #/paths: the 1 tool takes about 39,741 tokens ")
+    assert re.fullmatch("httpllm: warning: #/paths/~1big/post: "
+                        + TOO_LARGE.format(dialect="claude"), err[0]), err[0]
     assert err[1].startswith("httpllm: 1 tool for claude; 1 warning;")
+
+
+def test_one_tool_past_a_quarter_of_a_window_says_tool(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """One tool of 155 kB is "the 1 tool takes", never "the 1 tools take", then the tool's
+    own warning."""
+    status, _, err = run(capsys, "compile", str(_one(tmp_path / "one.json", 17_000)), "-p",
+                         "claude", "-o", str(tmp_path / "out.json"))
+    assert status == 0
+    assert err[0].startswith("httpllm: warning: #/paths/~1big/post: one tool takes about "
+                             "39,741 tokens as claude gets it (bigOne: 155 KiB of JSON)")
+    assert err[1].startswith("httpllm: warning: #/paths: the 1 tool takes about 39,741 tokens ")
+    assert err[2].startswith("httpllm: 1 tool for claude; 2 warnings;")
+
+
+def test_serve_names_a_tool_too_large_alone(tmp_path: Path) -> None:
+    """`serve` says on stderr that one tool alone is too large (it said only "serving")."""
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve",
+                           str(_one(tmp_path / "one.json", 8_000))],
+                          input="", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, *rest = done.stderr.splitlines()
+    assert re.fullmatch("httpllm: warning: " + TOO_LARGE.format(dialect="mcp"), first), first
+    assert rest == ["httpllm: serving 1 tool over stdio"]
 
 
 def test_serve_says_how_large_the_listing_is_once(tmp_path: Path) -> None:

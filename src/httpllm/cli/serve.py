@@ -198,11 +198,17 @@ def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, An
 
 
 def _tell_sizes(app: Any) -> None:
-    """The compile's size warnings on stderr: the whole list's, and how many tools had
-    their parameters cut (``httpllm compile -v`` lists each)."""
+    """The compile's size warnings on stderr: the whole list's, the first tool too large
+    alone (and how many more), and how many tools had their parameters cut (``httpllm
+    compile -v`` lists each)."""
     for warning in app.warnings:
         if warning.pointer == "#/paths" and "tokens" in warning.message:
             print(f"httpllm: warning: {warning.message}", file=sys.stderr)
+    large = [w for w in app.warnings if w.rule == "tool-too-large"]
+    if large:
+        more = f" (and {len(large) - 1:,} more like it; httpllm compile -v lists each)" if (
+            len(large) > 1) else ""
+        print(f"httpllm: warning: {large[0].message}{more}", file=sys.stderr)
     cut = sum(1 for f in app.functions for loss in f.losses if loss.action == "cut")
     if cut:
         print(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
