@@ -21,7 +21,7 @@ from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
-from httpllm.dialects._sizes import list_size
+from httpllm.dialects._sizes import size_warnings
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
@@ -49,7 +49,8 @@ class Warning:  # the field's word; shadows the builtin only inside this module
         message: what was found and what was done.
         rule: what a caller may act on, or ``""``: ``"tool-limit"`` when the whole tool
             list has more tools than the provider takes in one request (moot for a list
-            split into groups or loaded on demand).
+            split into groups or loaded on demand); ``"tool-too-large"`` for a tool that
+            alone passes ``dialects._sizes.TOOL_TOKENS``.
     """
 
     pointer: str
@@ -529,8 +530,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
-                    for check in (*dialect.request_limits, _list_size(dialect))
-                    for problem in check(functions))
+                    for check in dialect.request_limits for problem in check(functions))
+    warnings.extend(Warning(pointer=pointer, message=message,
+                            rule="" if pointer == "#/paths" else "tool-too-large")
+                    for pointer, message in size_warnings(functions, dialect))
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -549,9 +552,6 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        _responses=responses, _later=[later],
                        _tags=_tag_descriptions(upgraded.root))
 
-
-def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:
-    return functools.partial(list_size, dialect=dialect)
 
 
 def _in_document_order(root: Any, sites: Sequence[OperationSite]
