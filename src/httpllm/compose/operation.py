@@ -33,7 +33,7 @@ from httpllm.compose.responses import ResponseSite
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
-from httpllm.parse import Document, OperationSite, OperationValidator
+from httpllm.parse import Document, OperationSite, OperationValidator, component_entries
 from httpllm.pointer import join
 from httpllm.records import Argument, Function, Server
 
@@ -95,7 +95,9 @@ def absolute(url: str, document_url: str | None) -> str:
     return urljoin(document_url, url)
 
 
-def _example_values(holder: Any) -> list[Any]:
+def _example_values(holder: Any, resolve: Callable[[Any], Any] | None = None) -> list[Any]:
+    """The example values of a parameter or media type: ``example``, then each Example
+    Object's ``value`` in ``examples`` (a Reference Object followed by ``resolve``)."""
     if not isinstance(holder, dict):
         return []
     values: list[Any] = []
@@ -103,7 +105,8 @@ def _example_values(holder: Any) -> list[Any]:
         values.append(holder["example"])
     examples = holder.get("examples")
     if isinstance(examples, dict):
-        values += [e["value"] for e in examples.values() if isinstance(e, dict) and "value" in e]
+        entries = (resolve(e) if resolve is not None else e for e in examples.values())
+        values += [e["value"] for e in entries if isinstance(e, dict) and "value" in e]
     elif isinstance(examples, list):
         values += examples
     return values
@@ -128,10 +131,9 @@ class Composer:
         self.form_style = form_style
         self.named = named
         self.resolver = doc.resolver
-        components = doc.root.get("components")
-        components = components if isinstance(components, dict) else {}
-        schemes = components.get("securitySchemes")
-        self.schemes: dict[str, Any] = schemes if isinstance(schemes, dict) else {}
+        # The map, or an entry of it, may be a ``$ref`` (SendGrid keeps its map in a file).
+        self.schemes: dict[str, Any] = component_entries(doc.root, doc.resolver,
+                                                         "securitySchemes")
         self.pool = NamePool()
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
@@ -150,6 +152,19 @@ class Composer:
             target = self.resolver.resolve(node["$ref"], base)
             return target.node, target.uri.split("#", 1)[0], target.pointer
         return node, base, pointer
+
+    def _example(self, base: str) -> Callable[[Any], Any]:
+        """Follows an Example Object's ``$ref`` met in the file ``base`` (``None`` when it
+        does not resolve: an example is not needed to call, and a ``$ref`` under the
+        root's ``components`` that fails is a compile warning)."""
+        def resolve(entry: Any) -> Any:
+            if not (isinstance(entry, dict) and isinstance(entry.get("$ref"), str)):
+                return entry
+            try:
+                return self.resolver.resolve(entry["$ref"], base).node
+            except HttpllmError:
+                return None
+        return resolve
 
     def _credential_params(self) -> set[tuple[str, str]]:
         out: set[tuple[str, str]] = set()
@@ -214,7 +229,8 @@ class Composer:
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
         self._parameter_schema(spec)
-        spec.examples = _example_values(node) or self.named.examples.get(spec.schema_pointer, [])
+        spec.examples = (_example_values(node, self._example(base))
+                         or self.named.examples.get(spec.schema_pointer, []))
         return spec
 
     def _parameter_schema(self, spec: ParameterSpec) -> None:
@@ -262,7 +278,7 @@ class Composer:
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
-        examples = _example_values(media) or self.named.examples.get(at, [])
+        examples = _example_values(media, self._example(base)) or self.named.examples.get(at, [])
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
