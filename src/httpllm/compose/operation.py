@@ -95,9 +95,7 @@ def absolute(url: str, document_url: str | None) -> str:
     return urljoin(document_url, url)
 
 
-def _example_values(holder: Any, resolve: Callable[[Any], Any] | None = None) -> list[Any]:
-    """The example values of a parameter or media type: ``example``, then each Example
-    Object's ``value`` in ``examples`` (a Reference Object followed by ``resolve``)."""
+def _example_values(holder: Any) -> list[Any]:
     if not isinstance(holder, dict):
         return []
     values: list[Any] = []
@@ -105,8 +103,7 @@ def _example_values(holder: Any, resolve: Callable[[Any], Any] | None = None) ->
         values.append(holder["example"])
     examples = holder.get("examples")
     if isinstance(examples, dict):
-        entries = (resolve(e) if resolve is not None else e for e in examples.values())
-        values += [e["value"] for e in entries if isinstance(e, dict) and "value" in e]
+        values += [e["value"] for e in examples.values() if isinstance(e, dict) and "value" in e]
     elif isinstance(examples, list):
         values += examples
     return values
@@ -152,19 +149,6 @@ class Composer:
             target = self.resolver.resolve(node["$ref"], base)
             return target.node, target.uri.split("#", 1)[0], target.pointer
         return node, base, pointer
-
-    def _example(self, base: str) -> Callable[[Any], Any]:
-        """Follows an Example Object's ``$ref`` met in the file ``base`` (``None`` when it
-        does not resolve: an example is not needed to call, and a ``$ref`` under the
-        root's ``components`` that fails is a compile warning)."""
-        def resolve(entry: Any) -> Any:
-            if not (isinstance(entry, dict) and isinstance(entry.get("$ref"), str)):
-                return entry
-            try:
-                return self.resolver.resolve(entry["$ref"], base).node
-            except HttpllmError:
-                return None
-        return resolve
 
     def _credential_params(self) -> set[tuple[str, str]]:
         out: set[tuple[str, str]] = set()
@@ -229,8 +213,7 @@ class Composer:
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
         self._parameter_schema(spec)
-        spec.examples = (_example_values(node, self._example(base))
-                         or self.named.examples.get(spec.schema_pointer, []))
+        spec.examples = _example_values(node) or self.named.examples.get(spec.schema_pointer, [])
         return spec
 
     def _parameter_schema(self, spec: ParameterSpec) -> None:
@@ -278,7 +261,7 @@ class Composer:
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
-        examples = _example_values(media, self._example(base)) or self.named.examples.get(at, [])
+        examples = _example_values(media) or self.named.examples.get(at, [])
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
