@@ -16,7 +16,6 @@ from httpllm.agent.outcome import Outcome
 from httpllm.agent.repair import Repaired, repair_text, repair_values
 from httpllm.agent.runner import (
     DEFAULT_LIMIT,
-    PROVIDER_FORMATS,
     ahandle,
     arun_call,
     format_of,
@@ -28,7 +27,6 @@ from httpllm.agent.runner import (
 __all__ = [
     "DEFAULT_LIMIT",
     "MESSAGES",
-    "PROVIDER_FORMATS",
     "SHAPES",
     "Outcome",
     "Repaired",

@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from httpllm.dialects._base import Dialect, Options, RenderContext, Rule
+from httpllm.dialects._base import (
+    TOOL_CALL_FORMATS,
+    Dialect,
+    Options,
+    RenderContext,
+    Rule,
+    ToolCallFormat,
+)
 from httpllm.dialects._rules import (
     CONSTRAINTS,
     JSON_SCHEMA_2020_12,
@@ -27,10 +34,12 @@ from httpllm.errors import UnknownDialect
 __all__ = [
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
+    "TOOL_CALL_FORMATS",
     "Dialect",
     "Options",
     "RenderContext",
     "Rule",
+    "ToolCallFormat",
     "close_objects",
     "describe",
     "filter_keywords",

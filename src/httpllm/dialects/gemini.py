@@ -208,6 +208,7 @@ def _group(declarations: list[JSON]) -> list[JSON]:
 
 GEMINI = Dialect(
     name="gemini",
+    tool_calls="gemini",
     aliases=("google",),
     keywords=SCHEMA_FIELDS,
     refs="inline",
