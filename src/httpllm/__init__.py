@@ -21,6 +21,7 @@ from httpllm.errors import (
     InvalidArguments,
     LimitExceeded,
     LoadError,
+    MissingExtra,
     MissingTokenizer,
     OptionError,
     RefError,
@@ -53,6 +54,7 @@ __all__ = [
     "LimitExceeded",
     "LoadError",
     "Loss",
+    "MissingExtra",
     "MissingTokenizer",
     "OperationError",
     "OptionError",
@@ -82,7 +84,7 @@ def mcp_server(app: Application | Source, **options: Any) -> Any:
     :func:`httpllm.server.mcp_server` for the options. Needs ``pip install 'httpllm[mcp]'``.
 
     Raises:
-        ImportError: the ``mcp`` extra is not installed.
+        MissingExtra: the ``mcp`` extra is not installed.
     """
     return _server().mcp_server(app, **options)
 
@@ -92,19 +94,13 @@ def serve(app: Application | Source, transport: str = "stdio", **options: Any) -
     :func:`httpllm.server.serve`. Needs ``pip install 'httpllm[mcp]'``.
 
     Raises:
-        ImportError: the ``mcp`` extra is not installed.
+        MissingExtra: the ``mcp`` extra is not installed.
     """
     _server().serve(app, transport, **options)
 
 
 def _server() -> Any:
     """``httpllm.server``, imported on first use (``import httpllm`` never needs ``mcp``)."""
-    try:
-        import httpllm.server as server
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "uvicorn", "starlette",
-                                                  "anyio"}:
-            raise
-        raise ImportError("serving over MCP needs the mcp extra: "
-                          "pip install 'httpllm[mcp]'") from exc
+    import httpllm.server as server  # raises MissingExtra without the mcp extra
+
     return server

@@ -34,7 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from httpllm.errors import MissingExtra
+from httpllm.errors import MissingExtra, requires_extra
 
 if TYPE_CHECKING:
     import numpy as np
@@ -157,13 +157,11 @@ def _runtime() -> tuple[Any, Any, Any]:
     Raises:
         MissingExtra: one of them is not installed.
     """
-    try:
+    with requires_extra("search-embed", "the search's embedding model",
+                        {"numpy", "onnxruntime", "tokenizers"}):
         import numpy
         import onnxruntime
         import tokenizers
-    except ImportError as exc:
-        raise MissingExtra(f"the search's embedding model needs {EXTRA}: {exc.name} is "
-                           "not installed") from exc
     return onnxruntime, tokenizers, numpy
 
 
@@ -312,11 +310,8 @@ class _Fastembed:
 
         with self._lock:
             if not self._model:
-                try:
+                with requires_extra("search-fastembed", "a fastembed model", {"fastembed"}):
                     from fastembed import TextEmbedding
-                except ImportError as exc:
-                    raise MissingExtra("a fastembed model needs the fastembed package "
-                                       "(pip install fastembed)") from exc
                 self._model.append(TextEmbedding(model_name=self.model_name,
                                                  cache_dir=self.cache_dir))
         vectors = list(self._model[0].embed(list(texts)))
