@@ -74,7 +74,7 @@ def register_provider(name: str, dialect: Dialect, *, aliases: tuple[str, ...] =
         _ALIASES[alias] = name
 
 
-def entry_points(group: str) -> Any:
+def _entry_points(group: str) -> Any:
     """``importlib.metadata.entry_points(group=group)``, imported when first asked (its
     import costs 20-30 ms, and a built-in provider never needs it)."""
     from importlib import metadata
@@ -87,7 +87,7 @@ def _load_entry_points() -> None:
     if _LOADED_ENTRY_POINTS:
         return
     _LOADED_ENTRY_POINTS = True
-    for entry in entry_points(group="httpllm.providers"):
+    for entry in _entry_points(group="httpllm.providers"):
         try:
             dialect = entry.load()
         except Exception:  # a broken plugin must not break compile()

@@ -34,6 +34,7 @@ with requires_extra("mcp", "serving over MCP", _MCP_MODULES):
         function_tools,
         mcp_server,
     )
+    from httpllm.server.code import code_tools
     from httpllm.server.credentials import AuthHook, FromRequestHeaders
     from httpllm.server.limits import Limits
     from httpllm.server.listing import MIN_PAGE_BYTES
@@ -53,6 +54,7 @@ __all__ = [
     "Limits",
     "ServedTool",
     "StaticTokens",
+    "code_tools",
     "function_tool",
     "function_tools",
     "http_app",

