@@ -20,6 +20,7 @@ from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
+from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._sizes import list_size
 from httpllm.dialects._split import split
@@ -35,7 +36,22 @@ from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from httpllm.agent.runner import AsyncHandleOptions, HandleOptions
+    from httpllm.codemode.mode import CodeMode, Confirm
+    from httpllm.codemode.mode import Send as CodeSend
+    from httpllm.codemode.sandbox import Limits as CodeLimits
+    from httpllm.execute.decode import Arguments
+    from httpllm.execute.feedback import ValidationResult
+    from httpllm.execute.request import FileValue
+    from httpllm.execute.send import AsyncExecuteOptions, ExecuteOptions, Result
+    from httpllm.toolsets.budget import Budget, Eligibility
+    from httpllm.toolsets.deferred import Search
+    from httpllm.toolsets.groups import By, Group
+    from httpllm.toolsets.lint import Finding, Rule
     from httpllm.toolsets.search import SearchIndex
+    from httpllm.toolsets.tokens import Tokenizer
 
 __all__ = ["Application", "Warning", "compile"]
 
@@ -168,7 +184,9 @@ class Application:
         """``json.dumps(self.tools())``."""
         return json.dumps(self.tools(), **kwargs)
 
-    def validate(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    def validate(self, name: str, arguments: Arguments, *,
+                 host_arguments: Mapping[str, Any] | None = None,
+                 files: Mapping[str, FileValue] | None = None) -> ValidationResult:
         """Validate a tool call: ``httpllm.execute.validate`` on the function ``name``.
 
         Raises:
@@ -176,9 +194,11 @@ class Application:
         """
         from httpllm.execute import validate
 
-        return validate(self.function(name), arguments, **kwargs)
+        return validate(self.function(name), arguments, host_arguments=host_arguments,
+                        files=files)
 
-    def execute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    def execute(self, name: str, arguments: Arguments,
+                **options: Unpack[ExecuteOptions]) -> Result:
         """Validate, build and send a tool call; return ``httpllm.execute.Result``
         (status, headers, parsed body). A non-2xx answer is returned, not raised.
 
@@ -195,16 +215,17 @@ class Application:
         """
         from httpllm.execute import execute
 
-        return execute(self.function(name), arguments, **kwargs)
+        return execute(self.function(name), arguments, **options)
 
-    async def aexecute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    async def aexecute(self, name: str, arguments: Arguments,
+                       **options: Unpack[AsyncExecuteOptions]) -> Result:
         """The async twin of :meth:`execute` (``client`` is an ``httpx.AsyncClient``)."""
         from httpllm.execute import aexecute
 
-        return await aexecute(self.function(name), arguments, **kwargs)
+        return await aexecute(self.function(name), arguments, **options)
 
     def handle(self, response: Any, *, format: str | None = None,
-               **kwargs: Any) -> list[dict[str, Any]]:
+               **options: Unpack[HandleOptions]) -> list[dict[str, Any]]:
         """Run every tool call of a model's response and return the messages to append,
         in the provider's format: ``httpllm.agent.handle`` over this application's
         functions (see its docstring for the formats and the keyword options ``client``,
@@ -222,18 +243,20 @@ class Application:
         from httpllm.agent import format_of, handle
 
         found = format or format_of(self.dialect, self.options)
-        return handle(self._by_name, response, format=found, **kwargs)
+        return handle(self._by_name, response, format=found, **options)
 
     async def ahandle(self, response: Any, *, format: str | None = None,
-                      **kwargs: Any) -> list[dict[str, Any]]:
+                      **options: Unpack[AsyncHandleOptions]) -> list[dict[str, Any]]:
         """The async twin of :meth:`handle` (``client`` is an ``httpx.AsyncClient``); the
         calls run concurrently, at most ``limit`` (default 8) at once."""
         from httpllm.agent import ahandle, format_of
 
         found = format or format_of(self.dialect, self.options)
-        return await ahandle(self._by_name, response, format=found, **kwargs)
+        return await ahandle(self._by_name, response, format=found, **options)
 
-    def budget(self, **kwargs: Any) -> Any:
+    def budget(self, *, strict: Mapping[str, Eligibility] | None = None,
+               tokenizer: Tokenizer | None = None, max_tools: int | None = None,
+               max_tokens: int | None = None) -> Budget:
         """The budget report (``httpllm.toolsets.budget.budget``): tokens, arguments,
         depth and strict eligibility per tool, and the totals against the provider's limits.
         Keyword options: ``strict``, ``tokenizer``, ``max_tools``, ``max_tokens``.
@@ -243,10 +266,11 @@ class Application:
         """
         from httpllm.toolsets.budget import budget
 
-        return budget(self, **kwargs)
+        return budget(self, strict=strict, tokenizer=tokenizer, max_tools=max_tools,
+                      max_tokens=max_tokens)
 
-    def groups(self, by: Any = "tag", *, max_tools: int | None = None,
-               max_tokens: int | None = None) -> list[Any]:
+    def groups(self, by: By = "tag", *, max_tools: int | None = None,
+               max_tokens: int | None = None) -> list[Group]:
         """The functions as named tool lists within the limits
         (``httpllm.toolsets.groups.groups``); ``by``: ``"tag"``, ``"path"`` or
         ``(function) -> key``. Every function is in exactly one group; one alone over
@@ -260,12 +284,13 @@ class Application:
 
         return groups(self, by=by, max_tools=max_tools, max_tokens=max_tokens)
 
-    def deferred_tools(self, *, always: list[str] | None = None, **kwargs: Any) -> list[JSON]:
+    def deferred_tools(self, *, always: Sequence[str] | None = None, search: Search = "bm25",
+                       namespaces: bool = True, by: By = "tag") -> list[JSON]:
         """The tool list with the provider's native deferred loading
         (``httpllm.toolsets.deferred.deferred_tools``): Anthropic ``defer_loading`` plus
         its tool-search tool, or OpenAI Responses ``tool_search`` with deferred functions
         in namespaces. ``always``: the functions to keep loaded (default: a documented
-        rule). Keyword options: ``search``, ``namespaces``, ``by``.
+        rule); ``search``, ``namespaces``, ``by``: as there.
 
         Raises:
             DialectError: the provider has no native deferred loading.
@@ -273,16 +298,20 @@ class Application:
         """
         from httpllm.toolsets.deferred import deferred_tools
 
-        return deferred_tools(self, always=always, **kwargs)
+        return deferred_tools(self, always=always, search=search, namespaces=namespaces,
+                              by=by)
 
-    def lint(self, **kwargs: Any) -> list[Any]:
+    def lint(self, *, strict: Mapping[str, Eligibility] | None = None,
+             max_tools: int | None = None, max_tokens: int | None = None,
+             rules: Iterable[Rule] | None = None) -> list[Finding]:
         """The lint findings (``httpllm.toolsets.lint.lint``), one per operation and rule,
-        each with its pointer and severity. Keyword options: ``max_tools``,
-        ``max_tokens``, ``strict``.
+        each with its pointer and severity; ``rules``: the rules to run (default: every
+        one, ``httpllm.toolsets.lint.RULES``).
         """
-        from httpllm.toolsets.lint import lint
+        from httpllm.toolsets.lint import RULES, lint
 
-        return lint(self, **kwargs)
+        return lint(self, strict=strict, max_tools=max_tools, max_tokens=max_tokens,
+                    rules=RULES if rules is None else rules)
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query`` (a task in a user's words), best
@@ -322,21 +351,28 @@ class Application:
             self._search[:] = [index]
         return index
 
-    def code_tools(self, **kwargs: Any) -> Any:
+    def code_tools(self, *, api: str = "the API", k: int = 5,
+                   execute_options: Mapping[str, Any] | None = None,
+                   send: CodeSend | None = None, read_only: bool = False,
+                   confirm: Confirm | None = None, limits: CodeLimits | None = None,
+                   deno: str | None = None,
+                   max_answer_chars: int | None = DEFAULT_BUDGET) -> CodeMode:
         """Code mode (:func:`httpllm.codemode.code_mode`): two tools, ``search_docs`` (the
         typed TypeScript module of this API, a few operations at a time) and ``execute``
         (a program against it, run in a sandbox that holds no credential), in this
         application's dialect; ``.tools`` for the provider's SDK, ``.handle(name,
-        arguments)`` / ``.ahandle`` to answer their calls. Keyword options:
-        ``execute_options`` (``auth``, ``base_url``, ``client`` ...), ``read_only``,
-        ``confirm``, ``limits``, ``api``, ``k``, ``max_answer_chars``, ``send``, ``deno``.
+        arguments)`` / ``.ahandle`` to answer their calls. The options are
+        :func:`~httpllm.codemode.code_mode`'s (``execute_options``: ``auth``,
+        ``base_url``, ``client`` ...).
 
         Raises:
             MissingExtra: Deno is not installed (``pip install 'httpllm[code]'``).
         """
         from httpllm.codemode import code_mode
 
-        return code_mode(self, **kwargs)
+        return code_mode(self, api=api, k=k, execute_options=execute_options, send=send,
+                         read_only=read_only, confirm=confirm, limits=limits, deno=deno,
+                         max_answer_chars=max_answer_chars)
 
 
 def _tag_descriptions(root: Any) -> dict[str, str]:

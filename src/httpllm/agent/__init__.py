@@ -16,6 +16,8 @@ from httpllm.agent.outcome import Outcome
 from httpllm.agent.repair import Repaired, repair_text, repair_values
 from httpllm.agent.runner import (
     DEFAULT_LIMIT,
+    AsyncHandleOptions,
+    HandleOptions,
     ahandle,
     arun_call,
     format_of,
@@ -28,6 +30,8 @@ __all__ = [
     "DEFAULT_LIMIT",
     "MESSAGES",
     "SHAPES",
+    "AsyncHandleOptions",
+    "HandleOptions",
     "Outcome",
     "Repaired",
     "ToolCall",

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import anyio
 import httpx
@@ -33,6 +33,8 @@ from httpllm.records import Function
 
 __all__ = [
     "DEFAULT_LIMIT",
+    "AsyncHandleOptions",
+    "HandleOptions",
     "ahandle",
     "arun_call",
     "format_of",
@@ -51,6 +53,34 @@ string needs two)."""
 Send = Callable[[Function, Any], Result]
 ASend = Callable[[Function, Any], Awaitable[Result]]
 
+
+
+class HandleOptions(TypedDict, total=False):
+    """The keyword options of :func:`handle` but ``format``, as ``Application.handle``
+    takes them (``**options: Unpack[HandleOptions]``); each means what :func:`handle`
+    says."""
+
+    client: httpx.Client | None
+    auth: Any
+    base_url: str | None
+    host_arguments: Mapping[str, Any] | None
+    server_variables: Mapping[str, str] | None
+    max_answer_chars: int | None
+    max_answer_bytes: int | None
+
+
+class AsyncHandleOptions(TypedDict, total=False):
+    """The keyword options of :func:`ahandle` but ``format`` (``client`` an
+    ``httpx.AsyncClient``; ``limit``: most calls at once)."""
+
+    client: httpx.AsyncClient | None
+    auth: Any
+    base_url: str | None
+    host_arguments: Mapping[str, Any] | None
+    server_variables: Mapping[str, str] | None
+    max_answer_chars: int | None
+    max_answer_bytes: int | None
+    limit: int
 
 def format_of(dialect: Dialect, options: Options) -> ToolCallFormat:
     """The tool-call format of an application compiled for ``dialect`` with ``options``:
