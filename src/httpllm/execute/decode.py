@@ -306,17 +306,7 @@ class _Walk:
 
 def resolve(ref: str, root: Schema) -> Schema | None:
     """The node a local ``$ref`` (``"#/$defs/Pet"``) names in ``root``, or ``None``."""
-    if not ref.startswith("#"):
-        return None
-    node = root
-    for token in pointer.parts(ref):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+    return pointer.get(root, ref) if ref.startswith("#") else None
 
 
 def alternatives(schema: Schema, root: Schema) -> list[dict[str, Any]]:

@@ -211,14 +211,7 @@ def _is_null_member(args: dict[str, Any], at: str) -> bool:
     tokens = pointer.parts(at)
     if not tokens:
         return False
-    node: Any = args
-    for token in tokens[:-1]:
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
+    node = pointer.get(args, tokens[:-1])
     return isinstance(node, dict) and tokens[-1] in node and node[tokens[-1]] is None
 
 
