@@ -27,8 +27,8 @@ from httpllm._types import Schema
 from httpllm.compose.inline import SizeMemo, measure
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
-from httpllm.pointer import escape, unescape
-from httpllm.refs import RefGraph
+from httpllm.pointer import escape
+from httpllm.refs import RefGraph, def_name_of
 from httpllm.walk import children, refs_in, transform
 
 __all__ = ["MAX_NODES", "unroll"]
@@ -40,7 +40,6 @@ MAX_STATES = 10_000
 """Most distinct (schema, recursion state) expansions one unroll may compute."""
 
 _CUT: dict[str, Any] = {"$cut": True}  # a child no value can reach any more (by identity)
-_PREFIX = "#/$defs/"
 _ROOT = ""
 
 Key = tuple[str, tuple[tuple[str, int], ...]]
@@ -50,10 +49,11 @@ def _name(node: dict[str, Any], pointer: str) -> str | None:
     ref = node.get("$ref")
     if not isinstance(ref, str):
         return None
-    if not ref.startswith(_PREFIX) or "/" in ref[len(_PREFIX):]:
+    name = def_name_of(ref)
+    if name is None:
         raise Unrepresentable(f"$ref {ref!r} does not name a schema under $defs",
                               pointer=pointer or None)
-    return unescape(ref[len(_PREFIX):])
+    return name
 
 
 def _direct_refs(schema: Any, pointer: str) -> list[str]:
