@@ -13,6 +13,7 @@ import importlib
 import typing
 
 from httpllm._api import Application, Warning, compile
+from httpllm._limits import Limits
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
 from httpllm.errors import (
     AccessDenied,
@@ -56,6 +57,7 @@ __all__ = [
     "HttpllmError",
     "InvalidArguments",
     "LimitExceeded",
+    "Limits",
     "LoadError",
     "Loss",
     "MissingExtra",

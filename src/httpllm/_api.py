@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._gc import pausing_gc
+from httpllm._limits import PER_COMPILE
 from httpllm._types import JSON
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
@@ -417,6 +418,18 @@ def _check_options(dialect: Dialect, options: Options) -> None:
         raise OptionError(f"provider {dialect.name!r} has no strict mode", option="strict")
 
 
+def _check_limits(limits: Limits) -> None:
+    """Refuse a change to a limit a compile cannot apply (the process's own).
+
+    Raises:
+        OptionError: ``limits`` changes a field outside ``PER_COMPILE``.
+    """
+    changed = limits.fixed_changed()
+    if changed:
+        raise OptionError(f"limits: {', '.join(changed)} cannot be set for one compile; "
+                          f"these can: {', '.join(sorted(PER_COMPILE))}", option="limits")
+
+
 @pausing_gc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
@@ -499,6 +512,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                       split_unions=split_unions, lenient=lenient, examples=examples,
                       envelope=envelope, max_depth=max_depth, collapse_deep=collapse_deep)
     _check_options(dialect, options)
+    _check_limits(limits)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     if is_url(spec):  # fetched within the network gate; relative refs resolve against it
@@ -546,7 +560,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                                                                   draft.response)
                for draft in drafts]
     functions: list[Function] = []
-    bounds = (parameters_limit(len(drafts)), Sizes())
+    bounds = (parameters_limit(len(drafts)), Sizes(), limits)
     for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
@@ -656,13 +670,13 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
-            warnings: list[Warning], bounds: tuple[int, Sizes]) -> list[Function]:
+            warnings: list[Warning], bounds: tuple[int, Sizes, Limits]) -> list[Function]:
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
     function = finish_bounded(draft, composer, inliner, separate, output,
                               lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
-                              limit=bounds[0], sizes=bounds[1])
+                              limit=bounds[0], sizes=bounds[1], limits=bounds[2])
     parts = ([function] if not renderer.options.split_unions
              else split(function, inliner.origins, composer.pool.claim))
     return [renderer.render(part) for part in parts]

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from httpllm.dialects._unroll import MAX_NODES, unroll
+from httpllm._limits import DEFAULT_LIMITS
+from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 
 FOLDER = {
@@ -143,7 +144,7 @@ def test_output_past_the_node_limit_is_refused() -> None:
     """A wide recursive schema unrolled deep is refused, not built."""
     wide = {"type": "object", "properties": {
         f"p{i}": {"$ref": "#/$defs/Wide"} for i in range(10)}}
-    with pytest.raises(Unrepresentable, match=str(MAX_NODES)):
+    with pytest.raises(Unrepresentable, match=str(DEFAULT_LIMITS.unroll_nodes)):
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
 
 
