@@ -24,7 +24,6 @@ from httpllm.compose.responses import Responses
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._sizes import list_size
-from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
 from httpllm.loss import Loss, distinct
@@ -33,6 +32,7 @@ from httpllm.parse import OperationSite, parse
 from httpllm.records import Argument, Function, OperationError, evolve
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
+from httpllm.render.split import split
 from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
 

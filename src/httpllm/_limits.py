@@ -36,9 +36,9 @@ class Limits:
             so the limit is the serializers' and the providers', not Python's stack).
         walk_nodes: most nodes one walk lists (2,000,000; ``walk``).
         unroll_nodes: most schema nodes one unrolling may build (100,000;
-            ``dialects._unroll``).
+            ``render.unroll``).
         unroll_states: most distinct (schema, recursion state) expansions of one unrolling
-            (10,000; ``dialects._unroll``).
+            (10,000; ``render.unroll``).
         value_depth: deepest nesting of a tool call's arguments that is validated or sent
             (512; ``execute.decode``, ``execute.validate``, ``execute.request``):
             jsonschema-rs recurses in native code and crashes the interpreter on instances

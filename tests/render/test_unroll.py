@@ -1,4 +1,4 @@
-"""Unit tests for dialects/_unroll.py: refs expanded, recursion unrolled k levels and cut."""
+"""Unit tests for render/unroll.py: refs expanded, recursion unrolled k levels and cut."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from httpllm._limits import DEFAULT_LIMITS
-from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
+from httpllm.render.unroll import unroll
 
 FOLDER = {
     "type": "object",
