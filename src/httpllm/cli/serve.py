@@ -33,7 +33,7 @@ from httpllm.cli._common import (
     key_values,
     security_schemes,
 )
-from httpllm.errors import HttpllmError
+from httpllm.errors import HttpllmError, MissingExtra
 
 __all__ = ["register", "worker_app"]
 
@@ -403,9 +403,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from httpllm.server import serve
         from httpllm.server.admission import is_loopback
-    except ImportError as exc:
-        raise UsageError("serving over MCP needs the mcp extra: "
-                         "pip install 'httpllm[mcp]'") from exc
+    except MissingExtra as exc:
+        raise UsageError(exc.message) from exc
     admission = _admission(args)
     app = compile_from(args)
     # The compiled document lives as long as the process: keep the collector from walking

@@ -46,9 +46,10 @@ from urllib.parse import urlsplit
 import httpx
 
 from httpllm import pointer
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
-from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
+from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
 from httpllm.execute.validate import omit_nulls
@@ -133,7 +134,7 @@ def build_request(
             query value without ``allowEmptyValue``, missing credentials (the message names
             the schemes that would do), credentials for an origin that no server declares
             and ``base_url`` does not name, a body that cannot take its media type,
-            arguments nested deeper than ``MAX_DEPTH``.
+            arguments nested deeper than ``DEFAULT_LIMITS.value_depth``.
 
     Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
     4.8.13 (Request Body Object); RFC 3986 section 3.
@@ -169,8 +170,9 @@ def assemble(
     Raises:
         RequestBuildError: as :func:`build_request`.
     """
-    if depth(args) > MAX_DEPTH:
-        raise RequestBuildError(f"{function.name}: arguments nested deeper than {MAX_DEPTH} levels")
+    if depth(args) > DEFAULT_LIMITS.value_depth:
+        raise RequestBuildError(f"{function.name}: arguments nested deeper than "
+                                f"{DEFAULT_LIMITS.value_depth} levels")
     values = _with_files(args, files) if files else dict(args)
     base = server_url(function, base_url, server_variables)
     parts = _Parts(nested=form_style(function))

@@ -19,7 +19,7 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
 
@@ -31,7 +31,8 @@ from httpllm.execute.security import Credential, redact, secrets_of
 from httpllm.execute.validate import validate
 from httpllm.records import Function
 
-__all__ = ["AFTER_SENDING", "MAX_ANSWER_BYTES", "Result", "aexecute", "execute"]
+__all__ = ["AFTER_SENDING", "MAX_ANSWER_BYTES", "AsyncExecuteOptions", "ExecuteOptions", "Result",
+           "aexecute", "execute"]
 
 MAX_ANSWER_BYTES = 10 * 2**20
 """Most bytes of one answer read by default (10 MiB, after content decoding); the rest is
@@ -217,6 +218,34 @@ def _transport_error(request: httpx.Request, exc: httpx.RequestError, auth: Any 
     else:
         text = f"{where}: could not be sent ({detail}); nothing reached the API"
     return TransportError(redact(text, secrets_of(auth)))
+
+
+
+class ExecuteOptions(TypedDict, total=False):
+    """The keyword options of :func:`execute`, as ``Application.execute`` takes them
+    (``**options: Unpack[ExecuteOptions]``); each means what :func:`execute` says."""
+
+    client: httpx.Client | None
+    base_url: str | None
+    auth: Auth | None
+    server_variables: Mapping[str, str] | None
+    host_arguments: Mapping[str, Any] | None
+    files: Mapping[str, FileValue] | None
+    require_auth: bool
+    max_bytes: int | None
+
+
+class AsyncExecuteOptions(TypedDict, total=False):
+    """The keyword options of :func:`aexecute` (``client`` an ``httpx.AsyncClient``)."""
+
+    client: httpx.AsyncClient | None
+    base_url: str | None
+    auth: Auth | None
+    server_variables: Mapping[str, str] | None
+    host_arguments: Mapping[str, Any] | None
+    files: Mapping[str, FileValue] | None
+    require_auth: bool
+    max_bytes: int | None
 
 
 def execute(

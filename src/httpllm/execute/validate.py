@@ -24,12 +24,13 @@ from typing import Any
 import jsonschema_rs
 
 from httpllm import _json, pointer
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
-from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
+from httpllm.execute.decode import Arguments, decode, depth, resolve
 from httpllm.execute.feedback import (
     ArgumentError,
     ArgumentNote,
@@ -42,7 +43,7 @@ from httpllm.normalize.unions import as_one_of
 from httpllm.records import Argument, Function
 from httpllm.walk import IN_MAPPING
 
-__all__ = ["MAX_DEPTH", "omit_nulls", "validate"]
+__all__ = ["omit_nulls", "validate"]
 
 
 def _is_base64(text: str) -> bool:
@@ -113,9 +114,10 @@ def validate(
     except InvalidArguments as exc:
         return ValidationResult(function=function.name, errors=exc.errors, arguments=None)
     merged = {**decoded, **host_arguments} if host_arguments else decoded
-    if depth(merged) > MAX_DEPTH:
+    if depth(merged) > DEFAULT_LIMITS.value_depth:
         error = argument_error(
-            "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
+            "#", "depth", f"at most {DEFAULT_LIMITS.value_depth} levels of nesting",
+            "a deeper value"
         )
         return ValidationResult(function=function.name, errors=(error,), arguments=None)
     merged, notes = omit_nulls(function, merged)
@@ -211,14 +213,7 @@ def _is_null_member(args: dict[str, Any], at: str) -> bool:
     tokens = pointer.parts(at)
     if not tokens:
         return False
-    node: Any = args
-    for token in tokens[:-1]:
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
+    node = pointer.get(args, tokens[:-1])
     return isinstance(node, dict) and tokens[-1] in node and node[tokens[-1]] is None
 
 

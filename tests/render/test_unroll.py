@@ -1,4 +1,4 @@
-"""Unit tests for dialects/_unroll.py: refs expanded, recursion unrolled k levels and cut."""
+"""Unit tests for render/unroll.py: refs expanded, recursion unrolled k levels and cut."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from httpllm.dialects._unroll import MAX_NODES, unroll
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import Unrepresentable
+from httpllm.render.unroll import unroll
 
 FOLDER = {
     "type": "object",
@@ -143,7 +144,7 @@ def test_output_past_the_node_limit_is_refused() -> None:
     """A wide recursive schema unrolled deep is refused, not built."""
     wide = {"type": "object", "properties": {
         f"p{i}": {"$ref": "#/$defs/Wide"} for i in range(10)}}
-    with pytest.raises(Unrepresentable, match=str(MAX_NODES)):
+    with pytest.raises(Unrepresentable, match=str(DEFAULT_LIMITS.unroll_nodes)):
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
 
 

@@ -1,4 +1,4 @@
-"""split_unions=True: one function per variant of a union request body (dialects/_split.py)."""
+"""split_unions=True: one function per variant of a union request body (render/split.py)."""
 
 from __future__ import annotations
 
