@@ -26,6 +26,7 @@ from httpllm.compose.parameters import (
     ParameterSpec,
     argument_names,
     flagged_ref_opened,
+    is_host_header,
     pick_media_type,
     without_flags,
 )
@@ -62,6 +63,8 @@ class Draft:
     body: ParameterSpec | None
     response: ResponseSite | None
     accept: list[str] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    """Header parameters that are never arguments (:func:`is_host_header`), one loss each."""
 
     def schemas(self) -> Iterator[Schema]:
         """The emended schemas of its parameters, then of its request body (lazily)."""
@@ -135,7 +138,7 @@ class Composer:
         self.pool = NamePool()
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
-        self._shared: dict[tuple[str, str], ParameterSpec | None] = {}
+        self._shared: dict[tuple[str, str], ParameterSpec | Loss | None] = {}
         self._requirements: IdentityMemo[tuple[tuple[dict[str, Any], ...],
                                                dict[str, Any]]] = IdentityMemo()
         self._server_lists: IdentityMemo[tuple[Server, ...]] = IdentityMemo()
@@ -158,8 +161,9 @@ class Composer:
                 out.add((str(scheme.get("in")), str(scheme.get("name", "")).lower()))
         return out
 
-    def _parameters(self, site: OperationSite) -> list[ParameterSpec]:
+    def _parameters(self, site: OperationSite) -> tuple[list[ParameterSpec], list[Loss]]:
         merged: dict[tuple[str, str], ParameterSpec] = {}
+        refused: list[Loss] = []
         shared = self._shared
         for holder, at in ((site.path_item, None), (site.node, site.pointer)):
             listing = holder.get("parameters")
@@ -182,13 +186,16 @@ class Composer:
                         spec = shared[key] = self._parameter(raw, site.base, f"{at}/{i}")
                 else:
                     spec = self._parameter(raw, site.base, f"{at}/{i}")
-                if spec is not None:
+                if isinstance(spec, Loss):
+                    refused.append(spec)
+                elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
-        return list(merged.values())
+        return list(merged.values()), refused
 
-    def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | None:
+    def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | Loss | None:
         """The resolved, emended Parameter Object at ``at``; ``None`` for a transport header
-        or a credential (the host supplies those).
+        or a credential (the host supplies those); a loss for a header that frames or
+        routes the request (:func:`is_host_header`: never an argument).
 
         Raises:
             SpecError: not a Parameter Object. RefError, AccessDenied: its ``$ref`` does
@@ -209,6 +216,10 @@ class Composer:
         name = node["name"]
         if location == "header" and name.lower() in IGNORED_HEADERS:
             return None
+        if location == "header" and is_host_header(name):
+            return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
+                        note=f"header {name!r} frames or routes the request: the HTTP "
+                        "client sets it, never the model (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
@@ -300,12 +311,12 @@ class Composer:
             HttpllmError: the operation is malformed or reaches a bad ``$ref``.
         """
         model = self._validate(site)
-        params = self._parameters(site)
+        params, refused = self._parameters(site)
         body = self._body(site)
         response, accept = self._response(site)
         names = argument_names(params, body is not None)
         return Draft(site=site, model=model, params=params, names=names, body=body,
-                     response=response, accept=accept)
+                     response=response, accept=accept, losses=refused)
 
     # -- step 2 ---------------------------------------------------------------------
 
@@ -358,7 +369,7 @@ class Composer:
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: _RANK[item[1].location])
-        losses: dict[Loss, None] = {}
+        losses: dict[Loss, None] = dict.fromkeys(draft.losses)
         for name, spec in specs:
             losses.update(dict.fromkeys(self._losses(spec)))
             hit = self._arguments.get(spec, name, inliner.reference)

@@ -162,7 +162,8 @@ class Executor:
             if self._own and not _credentialed(function, resolved.auth, resolved.headers):
                 raise RequestBuildError("no credentials")
             async with self.slots.hold(getattr(call.request, "scope", None), call.session_id):
-                result = await self._send(function, arguments, resolved.auth)
+                result = await self._send(function, arguments, resolved.auth,
+                                          resolved.headers)
         except HttpllmError as exc:
             if type(exc) is CallError:
                 raise
@@ -173,14 +174,17 @@ class Executor:
         return result, resolved.secrets + self._client_secrets
 
     async def _send(self, function: Function, arguments: Any,
-                    auth: dict[str, Credential]) -> Any:
+                    auth: dict[str, Credential], extra: Mapping[str, str]) -> Any:
+        # The host's headers go in as execute's headers=, over any header argument of the
+        # same name (the request hook adds them only where missing: a second line of
+        # defence for requests the host's client makes itself).
         if self.client is not None:
             return await aexecute(function, arguments, client=self.client,
                                   base_url=self.base_url, auth=auth or None,
-                                  max_bytes=self.max_bytes)
+                                  max_bytes=self.max_bytes, headers=extra)
         async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
             return await aexecute(function, arguments, client=client, base_url=self.base_url,
-                                  auth=auth or None, max_bytes=self.max_bytes)
+                                  auth=auth or None, max_bytes=self.max_bytes, headers=extra)
 
     def _explain(self, function: Function, exc: HttpllmError,
                  auth: Mapping[str, Credential]) -> str:
