@@ -86,14 +86,15 @@ def validate(
     (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``), the
     ranges of numeric formats (``int32``: -2**31 to 2**31 - 1, ``float`` ...) and ``oneOf``
     (a value matching several of its alternatives is an error naming them, even where the
-    tool spells the union ``anyOf``). OpenAPI's
-    parameter rules are checked too (and, for a strict function, ``additionalProperties:
-    false`` on every object with ``properties``, as its tool says): an empty string for a
-    query parameter without ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section
-    4.8.12.2); top-level names outside the parameter map are errors. So is a value the
-    request would not carry (:mod:`httpllm.execute.wire`): a path value that expands to nothing, ``"."`` or ``".."``
-    (it would empty or climb the path, RFC 3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for
-    a required parameter or form property, which serialize to nothing; a required body that
+    tool spells the union ``anyOf``). OpenAPI's parameter rules are checked too (and, for a
+    strict function, ``additionalProperties: false`` on every object with ``properties``,
+    as its tool says): an empty string for a query parameter without ``allowEmptyValue``
+    is an error (OpenAPI 3.1.0 section 4.8.12.2); top-level names outside the parameter
+    map are errors, and so is a model's value for an argument kept from it (``separate=``).
+    So is a value the request would not carry (:mod:`httpllm.execute.wire`): a path value
+    that expands to nothing, ``"."`` or ``".."`` (it would empty or climb the path, RFC
+    3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for a required parameter or form
+    property, which serialize to nothing; a required body that
     is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes.
 
     A ``null`` for an optional value that does not allow ``null`` is left out, with a note
