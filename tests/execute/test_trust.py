@@ -322,6 +322,17 @@ def test_a_password_in_the_base_url_is_refused_and_never_shown(api: Upstream) ->
     assert "URL-PASSWORD-42" not in json.dumps(messages) and not api.seen
 
 
+def test_the_server_refuses_a_password_in_its_base_url() -> None:
+    """``mcp_server(base_url="http://user:pass@host")`` is refused when it is made, in a
+    message that does not repeat the password."""
+    from httpllm.server import mcp_server
+
+    with pytest.raises(ValueError, match="user name or password") as refused:
+        mcp_server(document("http://127.0.0.1:9", []),
+                   base_url="http://admin:URL-PASSWORD-42@127.0.0.1:9")
+    assert "URL-PASSWORD-42" not in str(refused.value)
+
+
 @pytest.mark.anyio
 async def test_a_transport_error_never_shows_a_url_password() -> None:
     """A transport error on a request whose URL carries user info (a host's client

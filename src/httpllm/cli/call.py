@@ -18,6 +18,7 @@ from httpllm.cli._common import (
     UsageError,
     add_compile_options,
     auth_from,
+    base_url,
     compile_from,
     in_flags,
     key_values,
@@ -40,7 +41,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     call.add_argument("spec", help=SPEC_HELP)
     call.add_argument("function", help="function name")
     call.add_argument("--args", required=True, help="the arguments, as JSON")
-    call.add_argument("--base-url", default=None, help="server URL to use")
+    call.add_argument("--base-url", default=None, type=base_url, help="server URL to use")
     call.add_argument("--send", action="store_true", help="send the request")
     call.add_argument("--auth", action="append", metavar="SCHEME=VALUE",
                       help="a credential for a security scheme (repeatable); for HTTP "

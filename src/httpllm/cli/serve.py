@@ -29,6 +29,7 @@ from httpllm.cli._common import (
     add_compile_options,
     at_least,
     auth_from,
+    base_url,
     compile_from,
     key_values,
     security_schemes,
@@ -62,7 +63,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument("--port", type=_port, default=8000,
                        help="TCP port over HTTP (8000; 0 picks a free one)")
     serve.add_argument("--path", default="/mcp", help="endpoint path over HTTP (/mcp)")
-    serve.add_argument("--base-url", default=None,
+    serve.add_argument("--base-url", default=None, type=base_url,
                        help="send requests here instead of the document's server")
     serve.add_argument("--auth", action="append", default=[], metavar="SCHEME=VALUE",
                        help="a credential for a security scheme (user:password for basic); "

@@ -314,7 +314,7 @@ def server_url(
     if parsed.username or parsed.password:
         raise RequestBuildError(
             f"server URL {shown!r} has a user name or password (user:pass@); refused: "
-            "credentials go through auth= (--auth SCHEME=VALUE), never in the URL")
+            "credentials go through auth=, never in the URL")
     if parsed.query or parsed.fragment or "?" in url or "#" in url:
         raise RequestBuildError(f"server URL {shown!r} must not have a query or fragment")
     return url.rstrip("/")

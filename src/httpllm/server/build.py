@@ -19,6 +19,7 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from mcp.server.auth.provider import TokenVerifier
@@ -332,11 +333,16 @@ def mcp_server(
     Raises:
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
         ValueError: ``forward_headers`` names ``Authorization`` while a ``token_verifier``
-            reads it, or ``auth_settings`` comes without ``token_verifier``.
+            reads it, ``auth_settings`` comes without ``token_verifier``, or ``base_url``
+            has a user name or password (httpx would send them as HTTP Basic in place of
+            the configured credential; the message does not repeat them).
         OptionError: ``max_page_bytes`` is neither 0 nor at least
             :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
     checked_page_bytes(max_page_bytes)
+    if base_url is not None and "@" in urlsplit(base_url).netloc:
+        raise ValueError("base_url has a user name or password (user:pass@); give "
+                         "credentials with auth=, never in the URL")
     admission = Admission(token_verifier=token_verifier, auth_settings=auth_settings,
                           limits=limits or Limits())
     withheld = ("authorization",) if token_verifier is not None else ()
