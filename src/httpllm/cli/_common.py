@@ -20,7 +20,8 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "base_url",
-           "compile_from", "at_least", "flag_takes", "in_flags", "key_values", "non_negative", "positive", "write"]
+           "compile_from", "at_least", "flag_takes", "in_flags", "key_values", "non_negative",
+           "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",

@@ -106,6 +106,9 @@ class Executor:
                  budget: int, client: httpx.AsyncClient | None,
                  output_schemas: bool = True, limits: Limits | None = None,
                  max_bytes: int | None = MAX_ANSWER_BYTES) -> None:
+        if base_url is not None and "@" in urlsplit(base_url).netloc:
+            raise ValueError("base_url has a user name or password (user:pass@); give "
+                             "credentials with auth=, never in the URL")
         self.app = app
         self.base_url = base_url
         self.credentials = credentials
@@ -340,9 +343,6 @@ def mcp_server(
             :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
     checked_page_bytes(max_page_bytes)
-    if base_url is not None and "@" in urlsplit(base_url).netloc:
-        raise ValueError("base_url has a user name or password (user:pass@); give "
-                         "credentials with auth=, never in the URL")
     admission = Admission(token_verifier=token_verifier, auth_settings=auth_settings,
                           limits=limits or Limits())
     withheld = ("authorization",) if token_verifier is not None else ()
