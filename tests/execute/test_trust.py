@@ -226,6 +226,27 @@ def test_a_separated_argument_sent_by_the_model_is_refused(api: Upstream) -> Non
     assert api.seen[-1]["query"] == "account=mine"
 
 
+@pytest.mark.anyio
+async def test_the_server_supplies_separated_arguments_and_refuses_the_models(
+        api: Upstream) -> None:
+    """``mcp_server(host_arguments=...)`` (``serve --host-arg``) gives a separated
+    argument its value; a model sending its own is refused and nothing is sent."""
+    from httpllm.errors import CallError
+
+    doc = document(api.url, [{"name": "account", "in": "query", "required": True,
+                              "schema": {"type": "string"}}])
+    app = httpllm.compile(doc, "mcp", separate=lambda a: a.name == "account")
+    host = Credentials(auth={"key": KEY})
+    async with httpx.AsyncClient() as client:
+        executor = Executor(app, base_url=None, credentials=host, budget=10_000,
+                            client=client, host_arguments={"account": "mine"})
+        with pytest.raises(CallError, match="the host supplies it"):
+            await executor.send(app.function("op"), {"account": "victim"}, Call(tool="op"))
+        assert not api.seen
+        await executor.send(app.function("op"), {}, Call(tool="op"))
+    assert api.seen[-1]["query"] == "account=mine"
+
+
 def test_host_headers_win_over_a_document_header_parameter(api: Upstream) -> None:
     """A header parameter the document declares, named like a ``--header`` value: the
     host's value is the one sent, once."""

@@ -20,8 +20,8 @@ from httpllm.pointer import escape
 from httpllm.records import Argument
 
 __all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "base_url",
-           "compile_from", "at_least", "flag_takes", "in_flags", "key_values", "non_negative",
-           "positive", "write"]
+           "compile_from", "at_least", "flag_takes", "in_flags", "json_or_text", "key_values",
+           "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -130,6 +130,14 @@ def base_url(text: str) -> str:
             "a URL with a user name or password (user:pass@) is refused: give credentials "
             "with --auth or --auth-env, never in the URL")
     return text
+
+
+def json_or_text(value: str) -> Any:
+    """A flag's value as JSON when it parses (``42``, ``{"a": 1}``), else as the text."""
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
 
 
 def provider_name(text: str) -> str:
