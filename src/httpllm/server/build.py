@@ -100,6 +100,10 @@ class Executor:
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
         limits: the upstream calls a session and a client may have in flight.
+        host_arguments: values of the arguments kept from the model (``separate=``).
+
+    Raises:
+        ValueError: ``base_url`` has a user name or password (not repeated).
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
