@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 import httpllm
 from httpllm.agent import handle
-from httpllm.errors import InvalidArguments, RequestBuildError
+from httpllm.errors import InvalidArguments, RequestBuildError, TransportError
 from httpllm.execute import aexecute, execute
 from httpllm.records import Server
 from httpllm.server.build import Executor
@@ -164,6 +164,34 @@ def test_unsendable_values_are_results_never_exceptions(api: Upstream) -> None:
     with pytest.raises(RequestBuildError):
         execute(function(servers=(Server(url=api.url),)), {}, headers={"X-Tag": "名前"})
     assert not api.seen
+
+
+def test_a_credential_httpx_cannot_encode_is_a_result_that_does_not_show_it(
+        api: Upstream) -> None:
+    """A host credential outside ASCII (httpx refuses it in a header with
+    ``UnicodeEncodeError``): an error result naming the kind, never the value, and
+    nothing sent."""
+    doc = document(api.url, [])
+    app = httpllm.compile(doc, "chatgpt")
+    messages = app.handle(call({}), auth={"key": "ключ-секрет"})
+    assert "UnicodeEncodeError" in messages[0]["content"]
+    assert "ключ" not in json.dumps(messages, ensure_ascii=False) and not api.seen
+
+
+def test_framing_the_transport_refuses_is_a_transport_error(api: Upstream) -> None:
+    """A host client whose own request hook declares a wrong ``Content-Length``: h11
+    refuses the body after the head went out; the result says so (it is an error of
+    ours, ``TransportError``, not h11's ``LocalProtocolError``)."""
+    def lie(request: httpx.Request) -> None:
+        request.headers["Content-Length"] = "99"
+
+    doc = document(api.url, [], body={"type": "object"}, method="post")
+    app = httpllm.compile(doc, "chatgpt")
+    with httpx.Client(event_hooks={"request": [lie]}) as client:
+        messages = app.handle(call({"body": {"a": 1}}), client=client, auth={"key": KEY})
+        with pytest.raises(TransportError, match="could not be sent whole"):
+            app.execute("op", {"body": {"a": 1}}, client=client, auth={"key": KEY})
+    assert "could not be sent whole" in messages[0]["content"]
 
 
 # --- finding 3: redirects follow httpllm's rule, whatever the client ------------------------
