@@ -327,6 +327,18 @@ def test_no_model_value_shares_a_name_with_a_credential(
     assert not api.seen
 
 
+def test_a_deep_object_named_like_a_credential_is_refused(api: Upstream) -> None:
+    """A ``deepObject`` argument whose name is a query credential's (a hand-built
+    function; compile drops such a parameter): ``api_key[a]=1`` is read into ``api_key``
+    by qs, Rack and PHP, so it is refused too; nothing is sent."""
+    fn = function(param("query", "api_key", {"type": "object"}, style="deepObject"),
+                  servers=(Server(url=api.url),), security=({"qkey": []},),
+                  security_schemes=SCHEMES)
+    with pytest.raises(RequestBuildError, match="host's credential"):
+        execute(fn, {"api_key": {"a": "1"}}, auth={"qkey": KEY})
+    assert not api.seen
+
+
 # --- finding 5: validate refuses what the shown schema refuses -------------------------------
 
 BODY = {"type": "object", "required": ["name"], "properties": {

@@ -525,7 +525,8 @@ def _credential_names(function: Function) -> dict[str, set[str]]:
 def _refuse_credential_names(function: Function, parts: _Parts) -> None:
     """Refuse a call whose values, as sent, carry a name a credential of the function
     uses: a second ``api_key`` before the host's would be read first by many frameworks
-    (an exploded ``{"api_key": ...}`` query object, a cookie object, a ``Cookie`` header).
+    (an exploded ``{"api_key": ...}`` query object, a cookie object, a ``Cookie`` header),
+    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name.
 
     Raises:
         RequestBuildError: naming the location and the name.
@@ -536,7 +537,8 @@ def _refuse_credential_names(function: Function, parts: _Parts) -> None:
             "header": [k for k, _ in parts.headers]}
     for where, keys in sent.items():
         for key in keys:
-            if key.strip().lower() in names[where]:
+            # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
+            if key.strip().lower().split("[", 1)[0] in names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
