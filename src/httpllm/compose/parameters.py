@@ -49,13 +49,15 @@ HOST_HEADERS = frozenset({
     "keep-alive", "expect", "proxy-connection", "http2-settings",
     # routing by front ends (RFC 7239; the de facto X-Forwarded-* and rewrite headers)
     "forwarded", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port",
-    "x-forwarded-for", "x-original-url", "x-rewrite-url", "x-http-method-override",
+    "x-original-url", "x-rewrite-url", "x-http-method-override",
 })
 """Headers that frame a request or route it (with every ``Proxy-*`` one, see
 :func:`is_host_header`): never arguments, whatever a document declares. A model choosing
 ``Host`` moves the host's credentials to another virtual host behind a Host-routing front
 end; ``Transfer-Encoding`` beside the client's ``Content-Length`` is a request-smuggling
-shape. Source: issue 22 finding 2."""
+shape; ``X-HTTP-Method-Override`` turns a read into a write. ``X-Forwarded-For`` is not
+among them: it routes nothing, and APIs declare it for the end user's address (Okta).
+Source: issue 22 finding 2."""
 
 
 def is_host_header(name: str) -> bool:
