@@ -119,8 +119,10 @@ _ITEMS = 30
 
 
 def instance(schema: Any, defs: dict[str, Any], count: int, depth: int = 0) -> Any:
-    """A full instance of ``schema``: every property, the first union member, ``count``
-    items in the first two levels of arrays (one deeper), recursion cut at depth 8."""
+    """A full instance of ``schema``: every property, the first non-null union member (of
+    Stripe's expandable id-or-object, the id, as Stripe answers without ``expand``),
+    ``count`` items in the first two levels of arrays (one deeper), recursion cut at
+    depth 8."""
     if not isinstance(schema, dict) or depth > 8:
         return None
     if "$ref" in schema:
@@ -128,7 +130,7 @@ def instance(schema: Any, defs: dict[str, Any], count: int, depth: int = 0) -> A
     for key in ("anyOf", "oneOf"):
         if schema.get(key):
             members = [m for m in schema[key] if m.get("type") != "null"] or schema[key]
-            return instance(members[-1], defs, count, depth)
+            return instance(members[0], defs, count, depth)
     if "const" in schema:
         return schema["const"]
     if schema.get("enum"):
@@ -177,8 +179,8 @@ def upstream_app(app: Any) -> Any:
                 q = request.query_params
                 count = int(q.get("per_page") or q.get("limit") or _ITEMS)
                 key = (f.name, count)
-                if key not in cache:
-                    out = f.output or {}
+                if key not in cache:  # the whole schema, not the listed tool's bounded one
+                    out = app.response_schema(f) or {}
                     cache[key] = instance(out, out.get("$defs", {}), count)
                 await JSONResponse(cache[key])(scope, receive, send)
                 return
@@ -230,6 +232,7 @@ def measure(label: str, rel: str) -> list[dict[str, Any]]:
         code.sandbox.close()
     for row in rows:
         row["definitions"] = modes
+        row["operations"] = len(app.functions)
     return rows
 
 
@@ -238,8 +241,10 @@ def table(rows: list[dict[str, Any]]) -> str:
     out = ["| document | tools mode | discover mode | code mode | code / tools |",
            "| --- | ---: | ---: | ---: | ---: |"]
     for label in DOCUMENTS:
-        modes = next(r["definitions"] for r in rows if r["document"] == label)
-        out.append(f"| {label} | {modes['tools']:,} | {modes['discover']:,} | "
+        first = next(r for r in rows if r["document"] == label)
+        modes = first["definitions"]
+        out.append(f"| {label} ({first['operations']:,} operations) | {modes['tools']:,} | "
+                   f"{modes['discover']:,} | "
                    f"{modes['code']:,} | {100 * modes['code'] / modes['tools']:.2f} % |")
     out += ["", "| document | task | calls | tools mode | discover mode | code mode "
             "(docs + output) | execute, s |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |"]

@@ -275,6 +275,18 @@ def test_a_short_credential_is_masked_where_it_is_placed_only(
     assert body == '{"name":"Rex"}\n'
 
 
+def test_a_short_credential_echoed_in_the_answer_is_masked_alone_only(
+        capsys: pytest.CaptureFixture[str], server: tuple[str, list[dict[str, Any]]]) -> None:
+    """`--auth apiKey=x --send`: the API echoing its query string shows the lone `x` (an
+    echo of the key) masked, not the `x` of `x-ray` (it showed `[redacted]-ray`)."""
+    url, seen = server
+    status, out, _ = call(capsys, SPEC, "listPets", "--args", '{"tag": ["x-ray", "x"]}',
+                          "--auth", "apiKey=x", "--send", "--base-url", url)
+    assert status == 0 and seen[0]["headers"]["x-api-key"] == "x"
+    answer = json.loads(out.partition("=> 201\n")[2])
+    assert answer == {"method": "GET", "path": "/pets?tag=x-ray&tag=[redacted]"}
+
+
 def test_a_long_credential_is_masked_wherever_it_shows(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A credential of 8 characters or more is masked in the body of the preview too (it

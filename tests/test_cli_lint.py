@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -49,3 +50,24 @@ def test_help_lists_every_rule(capsys: pytest.CaptureFixture[str]) -> None:
         assert f"  {rule.severity:<8} {rule.name}" in out
     assert "  warning  too-many-parameters: more than 20 arguments" in out
     assert ":data:" not in out and "``" not in out
+
+
+def test_a_tool_too_large_is_a_default_finding(tmp_path: Path,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """A tool of about 64 kB (a description claude keeps whole) is a `tool-too-large`
+    warning with default options: exit 0 (a warning), the figures and the fixes; the count
+    says "1 finding"."""
+    words = " ".join(f"part{i}" for i in range(8000))
+    spec = tmp_path / "big.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/big": {"post": {"operationId": "bigOne", "description": words,
+                                    "responses": {"200": {"description": "ok"}}}}}}))
+    assert main(["lint", str(spec), "--provider", "claude"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    (line,) = [line for line in out if line.startswith("warning: tool-too-large")]
+    assert re.fullmatch(r"warning: tool-too-large: bigOne: #/paths/~1big/post: bigOne alone has "
+                        r"[\d,]+ tokens \(.+\), over 12,800 \(a tenth of a 128k-token context "
+                        r"window\): serve it with --mode discover, leave it out \(--exclude\), "
+                        r"or put it in a group of its own", line), line
+    assert out[-1] == "1 finding: 1 tool-too-large"

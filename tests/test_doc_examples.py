@@ -155,11 +155,11 @@ def test_python_examples_run(page: str, model: tuple[Model, str], live_server: s
 
 
 def test_every_page_has_python_that_runs() -> None:
-    """The README and the pages about compiling, calls, the loop, serving and large APIs
-    each hold a Python example that runs (not only parses)."""
+    """The README and the pages about compiling, calls, the loop, serving, large APIs and
+    code mode each hold a Python example that runs (not only parses)."""
     running_pages = {b.page for b in blocks("python") if b.not_run is None}
     assert {"README.md", "docs/compile.md", "docs/calls.md", "docs/agent-loop.md",
-            "docs/serve.md", "docs/large-apis.md"} <= running_pages
+            "docs/serve.md", "docs/large-apis.md", "docs/code-mode.md"} <= running_pages
 
 
 def host_configs() -> list[Block]:
@@ -221,3 +221,20 @@ def test_links_between_pages_resolve() -> None:
 def _anchor(heading: str) -> str:
     """GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens."""
     return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
+def test_each_goal_of_the_readme_runs_an_example() -> None:
+    """The README leads with its goals (the quick start comes before the reference
+    sections), and each goal's section holds an example the suite runs: a console line, a
+    Python block or a host configuration."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    headings = re.findall(r"^## (.+)$", text, flags=re.MULTILINE)
+    assert headings.index("Quick start, by goal") < headings.index("Security model")
+    quick = text.split("## Quick start, by goal", 1)[1].split("\n## ", 1)[0]
+    goals = re.split(r"^### ", quick, flags=re.MULTILINE)[1:]
+    assert len(goals) >= 5
+    for goal in goals:
+        title = goal.splitlines()[0]
+        runs = re.search(r"^```(console|python)$", goal, flags=re.MULTILINE) or (
+            '"mcpServers"' in goal)
+        assert runs and "<!-- not run" not in goal, f"README goal {title!r} runs no example"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -344,3 +345,157 @@ def test_size_limit_speaks_in_binary_units() -> None:
     text = "{}" + " " * (3 * 1024 * 1024)
     with pytest.raises(LimitExceeded, match=r"larger than 2 MiB \(3\.0 MiB\)"):
         load_text(text, limits=Limits(max_bytes=2 * 1024 * 1024))
+
+
+def string_bomb(copies: int = 100_000, size: int = 100_000) -> str:
+    """A YAML document of about 600 KB whose one 100 KB string is aliased ``copies`` times:
+    few values (the node limit passes it), 10 GB once written out."""
+    return (f"openapi: 3.1.0\ninfo: {{title: t, version: '1'}}\npaths: {{}}\n"
+            f"x-big: &s \"{'A' * size}\"\nx-copies: [" + "*s," * copies + "]\n")
+
+
+def test_an_aliased_string_counts_its_size_at_every_place() -> None:
+    """The expanded size bounds a YAML document, not the number of aliases: one 100 KB
+    string aliased 100,000 times is refused, the error naming the limit, before anything
+    writes it out (`compile -o` and `tools/list` ran out of memory on it)."""
+    text = string_bomb()
+    assert len(text) < 600_000
+    with pytest.raises(LimitExceeded, match=r"larger than 256 MiB after YAML alias "
+                                            r"expansion \(max_expanded_bytes\)"):
+        load_text(text)
+
+
+def test_the_expanded_size_limit_counts_keys_strings_and_shared_mappings() -> None:
+    """`max_expanded_bytes` counts keys and strings at every place a shared mapping or
+    string occurs; a document within it loads, as ordinary anchors do."""
+    text = "a: &a {key: '" + "x" * 1000 + "'}\nb: [" + "*a, " * 50 + "]\n"
+    assert len(load_text(text, limits=Limits(max_expanded_bytes=60_000))["b"]) == 50
+    with pytest.raises(LimitExceeded, match=r"larger than 39\.1 KiB after YAML alias"):
+        load_text(text, limits=Limits(max_expanded_bytes=40_000))
+    with pytest.raises(LimitExceeded, match="larger than 30 KiB"):
+        load_text("s: &s '" + "y" * 1000 + "'\nl: [" + "*s, " * 40 + "]\n",
+                  limits=Limits(max_expanded_bytes=30 * 1024))
+
+
+def test_a_yaml_string_bomb_is_one_line_on_the_command_line(tmp_path: Path) -> None:
+    """`httpllm compile -o` on the string bomb stops with one line naming the limit and
+    writes nothing."""
+    import subprocess
+    import sys
+
+    spec = tmp_path / "bomb.yaml"
+    spec.write_text(string_bomb())
+    out = tmp_path / "tools.json"
+    done = subprocess.run([sys.executable, "-m", "httpllm", "compile", str(spec), "-p", "openai",
+                           "-o", str(out)], capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    assert "max_expanded_bytes" in done.stderr and "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+REGISTRY_SECRET = "dXNlcjpyZWdpc3RyeS1wYXNzd29yZA=="
+
+
+def _downloads(tmp_path: Path) -> Path:
+    """A downloaded document beside a home folder's files: `.docker/config.json` (a
+    registry credential), a service-account key, a schema in a dot-folder, and an ordinary
+    schema file; one operation refers to each."""
+    (tmp_path / ".docker").mkdir()
+    (tmp_path / ".docker" / "config.json").write_text(json.dumps(
+        {"auths": {"registry.example.com": {"auth": REGISTRY_SECRET}}}))
+    (tmp_path / "key.json").write_text(json.dumps(
+        {"type": "service_account", "private_key": REGISTRY_SECRET, "client_email": "a@b.c"}))
+    (tmp_path / ".hidden").mkdir()
+    (tmp_path / ".hidden" / "pet.yaml").write_text("type: object\nproperties: {name: {type: "
+                                                  "string}}\n")
+    (tmp_path / "pet.yaml").write_text("type: object\nproperties: {name: {type: string}}\n")
+    (tmp_path / "ignore.txt").write_text("type: object\n")
+    refs = {"docker": ".docker/config.json", "dockerAuths": ".docker/config.json#/auths",
+            "key": "key.json", "hidden": ".hidden/pet.yaml", "text": "ignore.txt",
+            "pet": "pet.yaml"}
+    paths = "".join(
+        f"  /{name}:\n    post:\n      operationId: {name}\n      requestBody:\n"
+        f"        content:\n          application/json:\n            schema:\n"
+        f"              $ref: '{ref}'\n      responses: {{'200': {{description: ok}}}}\n"
+        for name, ref in refs.items())
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text("openapi: 3.1.0\ninfo: {title: t, version: '1'}\npaths:\n" + paths)
+    return spec
+
+
+def test_dotfiles_and_files_that_are_no_schema_are_never_inlined(tmp_path: Path) -> None:
+    """A `$ref` to a dotfile, a file in a dot-folder, a file that is not JSON or YAML, or a
+    JSON file with no OpenAPI or JSON Schema content is refused (AccessDenied, naming the
+    operation's pointer); the registry credential appears in no tool. The ordinary schema
+    file beside them is read."""
+    app = httpllm.compile(_downloads(tmp_path), "chatgpt")
+    assert [f.name for f in app.functions] == ["pet"]
+    refused = {e.pointer.split("/")[2]: e for e in app.errors}
+    assert set(refused) == {"~1docker", "~1dockerAuths", "~1key", "~1hidden", "~1text"}
+    assert {e.kind for e in refused.values()} == {"AccessDenied"}
+    assert "dot" in refused["~1docker"].message and "dot" in refused["~1hidden"].message
+    assert "OpenAPI or JSON Schema" in refused["~1key"].message
+    assert REGISTRY_SECRET not in json.dumps(app.tools())
+
+
+def test_the_gate_refuses_dotfiles_even_outside_the_root(tmp_path: Path) -> None:
+    """With `allow_outside_root=True` a dotfile is still refused; the document itself may
+    live in a dot-folder (only what it refers to is checked)."""
+    inner = tmp_path / ".cache" / "specs"
+    inner.mkdir(parents=True)
+    root = inner / "openapi.yaml"
+    root.write_text("openapi: 3.1.0\n")
+    (inner / "pet.yaml").write_text("type: string\n")
+    (tmp_path / ".netrc.json").write_text('{"machine": "x"}')
+    loader = Loader(root, allow_outside_root=True)
+    assert loader((inner / "pet.yaml").as_uri()) == {"type": "string"}
+    with pytest.raises(AccessDenied, match="dot"):
+        loader((tmp_path / ".netrc.json").as_uri())
+    bound = Loader(root, bound=tmp_path)  # a repository whose document is in a dot-folder
+    assert bound((inner / "pet.yaml").as_uri()) == {"type": "string"}
+    with pytest.raises(AccessDenied, match="dot"):
+        bound((tmp_path / ".netrc.json").as_uri())
+
+
+def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path: Path) -> None:
+    """Files each within `max_expanded_bytes` but past it together are refused: a document
+    cannot spread the string bomb over many files (`Loader.expanded` counts them all)."""
+    part = "type: string\nx-big: &s '" + "z" * 1000 + "'\nenum: [" + "*s, " * 20 + "]\n"
+    for n in range(3):
+        (tmp_path / f"part{n}.yaml").write_text(part)
+    root = tmp_path / "openapi.yaml"
+    root.write_text("openapi: 3.1.0\n")
+    loader = Loader(root, limits=Limits(max_expanded_bytes=50_000))
+    loader((tmp_path / "part0.yaml").as_uri())
+    loader((tmp_path / "part1.yaml").as_uri())
+    assert 40_000 < loader.expanded < 50_000
+    with pytest.raises(LimitExceeded, match="with the files read before it after YAML alias"):
+        loader((tmp_path / "part2.yaml").as_uri())
+
+
+@pytest.mark.parametrize(("content", "read"), [
+    ({"description": "a header"}, True),  # a response, body or header with nothing else
+    ({"summary": "one", "value": {"id": 1}}, True),  # an example object
+    ({"Pet": {"type": "object"}}, True),  # a file of named schemas
+    ({"E400": {"value": {"errors": []}}, "E404": {"summary": "gone"}}, True),  # examples
+    ({"get": {"responses": {"200": {"description": "ok"}}}}, True),  # a path item
+    ({"scheme": {"type": "http", "scheme": "bearer"}}, True),  # a security scheme
+    ({"description": "my app", "database": {"password": "hunter2"}}, False),  # settings
+    ({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {"k": "djE="}}, False),
+    ({"type": "service_account", "private_key": "-----BEGIN"}, False),
+    (["a", "list"], False),
+])
+def test_what_reads_as_openapi_or_json_schema_content(tmp_path: Path, content: Any,
+                                                      read: bool) -> None:
+    """The content rule: schema and OpenAPI objects are read; settings, a Kubernetes
+    secret or a service-account key beside the document are not."""
+    root = tmp_path / "openapi.yaml"
+    root.write_text("openapi: 3.1.0\n")
+    (tmp_path / "file.json").write_text(json.dumps(content))
+    loader = Loader(root)
+    if read:
+        assert loader((tmp_path / "file.json").as_uri()) == content
+    else:
+        with pytest.raises(AccessDenied, match="does not read as OpenAPI or JSON Schema"):
+            loader((tmp_path / "file.json").as_uri())

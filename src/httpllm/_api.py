@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._gc import pausing_gc
-from httpllm._types import JSON
+from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
 from httpllm.compose.names import function_name, sanitize
@@ -21,7 +21,7 @@ from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.dialects import Dialect, Options, get_dialect
-from httpllm.dialects._sizes import list_size
+from httpllm.dialects._sizes import size_warnings
 from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
@@ -49,7 +49,8 @@ class Warning:  # the field's word; shadows the builtin only inside this module
         message: what was found and what was done.
         rule: what a caller may act on, or ``""``: ``"tool-limit"`` when the whole tool
             list has more tools than the provider takes in one request (moot for a list
-            split into groups or loaded on demand).
+            split into groups or loaded on demand); ``"tool-too-large"`` for a tool that
+            alone passes ``dialects._sizes.TOOL_TOKENS``.
     """
 
     pointer: str
@@ -283,6 +284,17 @@ class Application:
         from httpllm.toolsets.lint import lint
 
         return lint(self, **kwargs)
+
+    def response_schema(self, function: Function) -> Schema | None:
+        """``function``'s emended success response schema whole: ``function.output``,
+        except for a dialect that bounds output schemas (``Dialect.output_max``: ``mcp``),
+        whose ``output`` is the bounded one a listed tool carries. Code mode types what an
+        operation resolves to from this (:mod:`httpllm.codemode.surface`). ``None``: no
+        success response schema.
+        """
+        if self._responses is None or self.dialect.output_max is None:
+            return function.output
+        return self._responses.output(function.pointer)
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query`` (a task in a user's words), best
@@ -518,8 +530,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
         except HttpllmError as exc:
             errors.append(_error(draft.site, exc, label))
     warnings.extend(Warning(pointer="#/paths", message=problem)
-                    for check in (*dialect.request_limits, _list_size(dialect))
-                    for problem in check(functions))
+                    for check in dialect.request_limits for problem in check(functions))
+    warnings.extend(Warning(pointer=pointer, message=message,
+                            rule="" if pointer == "#/paths" else "tool-too-large")
+                    for pointer, message in size_warnings(functions, dialect))
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -538,9 +552,6 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        _responses=responses, _later=[later],
                        _tags=_tag_descriptions(upgraded.root))
 
-
-def _list_size(dialect: Dialect) -> Callable[[Sequence[Function]], list[str]]:
-    return functools.partial(list_size, dialect=dialect)
 
 
 def _in_document_order(root: Any, sites: Sequence[OperationSite]

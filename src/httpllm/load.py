@@ -3,7 +3,10 @@
 Nothing is fetched over the network and no file outside the document's folder (or the
 ``bound`` folder the caller names, e.g. a repository) is read unless the caller opts in
 (``allow_network`` / ``allow_outside_root``); symbolic links are followed before the check,
-so a link that leaves the folder is refused too.
+so a link that leaves the folder is refused too. A file a ``$ref`` names must be a JSON or
+YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content, and
+never a dotfile or a file in a dot-folder (``.docker/config.json``, ``.aws/``, ``.env``):
+the document is untrusted input, and what it refers to ends up in tools a model reads.
 """
 
 from __future__ import annotations
@@ -36,11 +39,17 @@ class Limits:
         max_depth: deepest nesting of objects and arrays (default 256 levels).
         max_nodes: most JSON values after YAML alias expansion (default 5,000,000): a
             YAML "billion laughs" document is refused before anything walks it.
+        max_expanded_bytes: largest size, as JSON text, after YAML alias expansion
+            (default 256 MiB), of a document, and of the YAML files its references name
+            together: each key and string counts at every place an alias puts it, so one
+            100 KB string aliased 100,000 times (few values, 10 GB written out) is refused
+            before ``compile -o`` or a server's ``tools/list`` writes it.
     """
 
     max_bytes: int = 64 * 1024 * 1024
     max_depth: int = 256
     max_nodes: int = 5_000_000
+    max_expanded_bytes: int = 256 * 1024 * 1024
 
 
 DEFAULT_LIMITS = Limits()
@@ -98,28 +107,37 @@ def _load_yaml(text: str, label: str) -> Any:
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
 
 
-def _check_shape(value: Any, limits: Limits, label: str) -> Any:
+def _check_shape(value: Any, limits: Limits, label: str,
+                 allowance: int | None = None) -> tuple[Any, int]:
     """Check depth and expanded size iteratively; turn non-string keys into strings.
 
     A walk of its own, not :mod:`httpllm.walk`'s: it walks every dict and list of the
     decoded data (the schema walker descends subschemas only). A node shared through YAML
-    aliases is sized once (its size counts at every place it occurs)."""
-    sizes: IdentityMemo[int] = IdentityMemo()
+    aliases is sized once, and its size (values, and bytes as JSON text) counts at every
+    place it occurs; so does a shared string's. ``allowance``: the bytes left of
+    ``max_expanded_bytes`` (a :class:`Loader` shares it among the files it reads).
+    Returns the value and its expanded size."""
+    allowance = limits.max_expanded_bytes if allowance is None else allowance
+    sizes: IdentityMemo[tuple[int, int]] = IdentityMemo()
     stack: list[tuple[Any, int, bool]] = [(value, 0, False)]
     while stack:
         node, depth, done = stack.pop()
         if not isinstance(node, (dict, list)):
             continue
         if done:
-            items = node.values() if isinstance(node, dict) else node
-            size = sizes.put(node, 1 + sum(
-                (sizes.get(v) or 1) if isinstance(v, (dict, list)) else 1 for v in items
-            ))
-            if size > limits.max_nodes:
+            count, size = _sized(node, sizes)
+            sizes.put(node, (count, size))
+            if count > limits.max_nodes:
                 raise LimitExceeded(
                     f"more than {limits.max_nodes} values after YAML alias expansion",
                     source=label,
                 )
+            if size > allowance:
+                together = (" with the files read before it"
+                            if allowance < limits.max_expanded_bytes else "")
+                raise LimitExceeded(
+                    f"larger than {size_text(limits.max_expanded_bytes)}{together} after "
+                    "YAML alias expansion (max_expanded_bytes)", source=label)
             continue
         if sizes.get(node) is not None:
             continue
@@ -134,7 +152,26 @@ def _check_shape(value: Any, limits: Limits, label: str) -> Any:
         for child in items:
             if isinstance(child, (dict, list)) and sizes.get(child) is None:
                 stack.append((child, depth + 1, False))
-    return value
+    found = sizes.get(value) if isinstance(value, (dict, list)) else None
+    return value, found[1] if found else len(str(value))
+
+
+def _sized(node: dict[str, Any] | list[Any],
+           sizes: IdentityMemo[tuple[int, int]]) -> tuple[int, int]:
+    """``(values, bytes as JSON text)`` of ``node`` once its containers are sized: each
+    child counts whole at every place it occurs."""
+    count, size = 1, 1 + len(node)  # brackets and commas
+    if isinstance(node, dict):
+        size += sum(len(k) + 3 for k in node)  # quotes and colon
+    for child in node.values() if isinstance(node, dict) else node:
+        if isinstance(child, (dict, list)):
+            inner = sizes.get(child) or (1, 2)
+            count += inner[0]
+            size += inner[1]
+        else:
+            count += 1
+            size += len(child) + 2 if isinstance(child, str) else 5
+    return count, size
 
 
 def _too_deep(value: Any, limit: int, label: str) -> LimitExceeded:
@@ -217,6 +254,14 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
         LimitExceeded: too large, too deep, or a YAML alias bomb.
         LoadError: neither valid JSON nor valid YAML.
     """
+    return _decode_text(text, label, limits)[0]
+
+
+def _decode_text(text: str | bytes, label: str, limits: Limits,
+                 allowance: int | None = None) -> tuple[Any, int]:
+    """:func:`load_text`, also giving a YAML document's expanded size (``0`` for JSON,
+    where nothing expands and ``max_bytes`` bounds the size), within ``allowance`` bytes
+    of expansion (default ``limits.max_expanded_bytes``)."""
     if len(text) > limits.max_bytes:
         raise LimitExceeded(f"larger than {size_text(limits.max_bytes)} "
                             f"({size_text(len(text))})", source=label)
@@ -229,13 +274,13 @@ def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limi
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
-                return _check_json_shape(json.loads(text), limits, label)
+                return _check_json_shape(json.loads(text), limits, label), 0
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
         value = _load_yaml(text, label)
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
-    return _check_shape(value, limits, label)
+    return _check_shape(value, limits, label, allowance)
 
 
 def is_url(spec: Source) -> bool:
@@ -278,6 +323,103 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
         return path.read_bytes(), path.resolve(), str(path)
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
+
+
+_DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
+"""What a file a ``$ref`` names may be: a JSON or YAML document."""
+
+_SCHEMA_WORDS = frozenset({
+    # OpenAPI / Swagger documents and their component collections
+    "openapi", "swagger", "paths", "components", "definitions", "schemas", "responses",
+    "parameters", "requestBodies", "securitySchemes", "securityDefinitions", "examples",
+    "headers", "links", "callbacks", "pathItems", "webhooks",
+    # operations, parameters, bodies, examples
+    "operationId", "requestBody", "content", "schema", "summary", "externalValue", "in",
+    "explode", "allowReserved", "mediaType", "encoding",
+    # security schemes (their credentials come from the host, never from a file)
+    "scheme", "bearerFormat", "flows", "openIdConnectUrl", "authorizationUrl", "tokenUrl",
+    # JSON Schema
+    "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "properties",
+    "patternProperties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf",
+    "oneOf", "not", "enum", "const", "format", "nullable", "discriminator", "minimum",
+    "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
+})
+"""Keys that mark OpenAPI or JSON Schema content (``type`` counts when its value is a JSON
+Schema or security scheme type). Generic words (``name``, ``value``, ``title``,
+``description``, ``data``) are left out: a Kubernetes secret, a cloud service-account key
+or an application's settings have them too."""
+
+_OBJECT_FIELDS = frozenset({
+    "description", "summary", "value", "externalValue", "required", "deprecated", "style",
+    "explode", "example", "examples", "content", "schema", "headers", "links", "name", "in",
+    "allowEmptyValue", "allowReserved", "title",
+})
+"""The fields of a small OpenAPI object (a response, a body, a header, an example) that may
+hold nothing but a ``description``: a file whose keys are all among them (or ``x-``
+extensions) is OpenAPI content too."""
+
+_SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean",
+                           "null", "file",
+                           # security scheme types (OpenAPI 3.x, Swagger 2.0)
+                           "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS", "basic"})
+
+
+def _check_name(path: Path, folder: Path) -> None:
+    """Refuse a ``$ref``'s file that is a dotfile, lies in a dot-folder (below the folder
+    it shares with ``folder``, the document's own: a document kept in ``.specs/`` may
+    read its neighbours), or is not named as a JSON or YAML document.
+
+    Raises:
+        AccessDenied: naming the file and why.
+    """
+    base = Path(os.path.commonpath([path, folder]))
+    hidden = [part for part in path.relative_to(base).parts if part.startswith(".")]
+    if hidden:
+        raise AccessDenied(
+            f"{path} is a dotfile or in a dot-folder ({hidden[0]}): such files hold a "
+            "machine's settings and credentials and are never read for a $ref")
+    if path.suffix.lower() not in _DOCUMENT_SUFFIXES:
+        raise AccessDenied(f"{path} is not a JSON or YAML document (.json, .yaml, .yml): "
+                           "only those are read for a $ref")
+
+
+def _schema_content(value: Any, levels: int = 4) -> bool:
+    """Whether ``value`` has an OpenAPI or JSON Schema keyword among the keys of its first
+    ``levels`` levels of mappings (a schema, a path item, an example object, a file of
+    named schemas, a whole document), or is a small OpenAPI object (only
+    :data:`_OBJECT_FIELDS`: ``{"description": "ok"}``) or a mapping of names to them (a
+    file of named examples). A JSON Schema may also be ``true``/``false``."""
+    if isinstance(value, bool):
+        return True
+    if _small_object(value) or (isinstance(value, dict) and value and all(
+            _small_object(v) for v in value.values())):
+        return True  # one small object, or a file of named ones (examples, headers)
+    layer = [value] if isinstance(value, dict) else []
+    seen = 0
+    for _ in range(levels):
+        below: list[Any] = []
+        for node in layer:
+            for key, child in node.items():
+                if key in _SCHEMA_WORDS or (key == "type" and _is_type(child)):
+                    return True
+                if isinstance(child, dict):
+                    below.append(child)
+            seen += len(node)
+            if seen > 100_000:  # a huge file with no keyword near its top: not a schema
+                return False
+        layer = below
+    return False
+
+
+def _small_object(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(
+        k in _OBJECT_FIELDS or k.startswith("x-") for k in value)
+
+
+def _is_type(value: Any) -> bool:
+    if isinstance(value, list):
+        return bool(value) and all(_is_type(v) for v in value)
+    return isinstance(value, str) and value in _SCHEMA_TYPES
 
 
 class Loader:
@@ -327,6 +469,9 @@ class Loader:
         self.allow_outside_root = allow_outside_root
         self.files: dict[str, Any] = {}
         self.transform: Callable[[str, Any], Any] | None = None
+        self.expanded = 0
+        """Bytes, as JSON text after alias expansion, of the YAML files read so far: all
+        together stay within ``limits.max_expanded_bytes``."""
 
     def __call__(self, uri: str) -> Any:
         """Load the document at an absolute ``file://`` or ``http(s)://`` URI (no fragment).
@@ -383,12 +528,30 @@ class Loader:
                 f"(pass root= a folder holding both, such as {both}, or "
                 "allow_outside_root=True)"
             )
+        if self.root is not None and path == self.root.resolve():
+            return self._decode(path)
+        _check_name(path, self.root.resolve().parent if self.root else self.folder)
+        value = self._decode(path)
+        if not _schema_content(value):
+            raise AccessDenied(
+                f"{path} does not read as OpenAPI or JSON Schema content (no keyword of "
+                "either in its first levels): a file that is not part of the API "
+                "description is never inlined into a tool")
+        return value
+
+    def _decode(self, path: Path) -> Any:
         try:
             data = path.read_bytes()
         except OSError as exc:
             raise LoadError(f"cannot read referenced file: {exc.strerror}",
                             source=str(path)) from exc
-        return load_text(data, label=str(path), limits=self.limits)
+        return self._decoded(data, str(path))
+
+    def _decoded(self, data: bytes, label: str) -> Any:
+        value, size = _decode_text(data, label, self.limits,
+                                   self.limits.max_expanded_bytes - self.expanded)
+        self.expanded += size
+        return value
 
     def _fetch(self, uri: str) -> Any:
         import httpx  # only with the explicit network opt-in
@@ -398,4 +561,4 @@ class Loader:
             response.raise_for_status()
         except httpx.HTTPError as exc:
             raise LoadError(f"cannot fetch: {exc}", source=uri) from exc
-        return load_text(response.content, label=uri, limits=self.limits)
+        return self._decoded(response.content, uri)

@@ -5,6 +5,7 @@ test asserts the exit status and the one line the user reads."""
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -148,6 +149,111 @@ def _many(path: Path, count: int, *, long: bool = False) -> Path:
     path.write_text(json.dumps({"openapi": "3.0.3", "info": {"title": "m", "version": "1"},
                                 "paths": paths}))
     return path
+
+
+def _wide(path: Path, count: int = 40) -> Path:
+    """``count`` operations whose body and answer are one schema of 80 described fields
+    (about 8 kB): about 80,000 tokens of tools together, none too large alone."""
+    thing = {"type": "object", "properties": {
+        f"field{i}": {"type": "string", "description": f"The value of field {i} as the "
+                      "service stores it, spelled as it is written."} for i in range(80)}}
+    schema = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/T"}}}}
+    path.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "wide", "version": "1"},
+        "paths": {f"/things{i}": {"post": {
+            "operationId": f"addThing{i}", "summary": f"Add thing {i}", "requestBody": schema,
+            "responses": {"200": {"description": "ok", **schema}}}} for i in range(count)},
+        "components": {"schemas": {"T": thing}}}))
+    return path
+
+
+LIST_SIZE = (r"the 40 tools take about [\d,]+ tokens \(0\.\d MB of "
+             r"JSON; the largest, addThing0\) on every request, over 32,000 \(a quarter of a "
+             r"128k-token context window\): send fewer with --include/--exclude, groups "
+             r"\(httpllm toolsets\), or serve --mode discover")
+"""The whole tool list's size warning, with its figures and the flags that send less."""
+
+
+def test_a_tool_list_past_a_quarter_of_a_window_is_a_warning(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """40 tools of about 2,000 tokens each: `compile` warns once with the figures and the
+    fixes (it said nothing, even with -v), and still writes the tools (exit 0)."""
+    status, _, err = run(capsys, "compile", str(_wide(tmp_path / "wide.json")), "-o",
+                         str(tmp_path / "out.json"))
+    assert status == 0
+    assert re.fullmatch("httpllm: warning: #/paths: " + LIST_SIZE, err[0]), err[0]
+    assert err[1].startswith("httpllm: 40 tools for chatgpt; 1 warning;")
+
+
+def _one(path: Path, parts: int) -> Path:
+    """One operation whose description (which claude and mcp keep whole) holds ``parts``
+    words: about 8 bytes each."""
+    path.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/big": {"post": {"operationId": "bigOne", "responses": {
+            "200": {"description": "ok"}},
+            "description": " ".join(f"part{i}" for i in range(parts))}}}}))
+    return path
+
+
+TOO_LARGE = (r"one tool takes about [\d,]+ tokens as {dialect} gets it \(bigOne: [\d,]+ KiB of "
+             r"JSON\), over 12,800 alone \(a tenth of a 128k-token context window\): leave it "
+             r"out \(--exclude\), put it in a group of its own, or serve --mode discover")
+"""One tool's size warning, with its figures and the ways to send it less often."""
+
+
+def test_one_tool_too_large_alone_is_a_warning(capsys: pytest.CaptureFixture[str],
+                                               tmp_path: Path) -> None:
+    """A tool of 64 kB (about 16,000 tokens) is a warning naming it, its size as the
+    provider gets it and the fixes, though the list (one tool) is under 32,000; exit 0."""
+    status, _, err = run(capsys, "compile", str(_one(tmp_path / "one.json", 8_000)), "-p",
+                         "claude", "-o", str(tmp_path / "out.json"))
+    assert status == 0
+    assert re.fullmatch("httpllm: warning: #/paths/~1big/post: "
+                        + TOO_LARGE.format(dialect="claude"), err[0]), err[0]
+    assert err[1].startswith("httpllm: 1 tool for claude; 1 warning;")
+
+
+def test_one_tool_past_a_quarter_of_a_window_says_tool(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """One tool of 155 kB is "the 1 tool takes", never "the 1 tools take", then the tool's
+    own warning."""
+    status, _, err = run(capsys, "compile", str(_one(tmp_path / "one.json", 17_000)), "-p",
+                         "claude", "-o", str(tmp_path / "out.json"))
+    assert status == 0
+    assert err[0].startswith("httpllm: warning: #/paths/~1big/post: one tool takes about "
+                             "39,741 tokens as claude gets it (bigOne: 155 KiB of JSON)")
+    assert err[1].startswith("httpllm: warning: #/paths: the 1 tool takes about 39,741 tokens ")
+    assert err[2].startswith("httpllm: 1 tool for claude; 2 warnings;")
+
+
+def test_serve_names_a_tool_too_large_alone(tmp_path: Path) -> None:
+    """`serve` says on stderr that one tool alone is too large (it said only "serving")."""
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve",
+                           str(_one(tmp_path / "one.json", 8_000))],
+                          input="", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, *rest = done.stderr.splitlines()
+    assert re.fullmatch("httpllm: warning: " + TOO_LARGE.format(dialect="mcp"), first), first
+    assert rest == ["httpllm: serving 1 tool over stdio"]
+
+
+def test_serve_says_how_large_the_listing_is_once(tmp_path: Path) -> None:
+    """`serve` of the same 40 tools says on stderr how large they are (with
+    --output-schemas off among the fixes), that auto leaves the output schemas out, then
+    what it serves; every line is httpllm's (the server's own log no longer repeats the
+    output-schema line unprefixed, in bytes)."""
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve",
+                           str(_wide(tmp_path / "wide.json"))],
+                          input="", capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stderr.splitlines()
+    assert re.fullmatch(f"httpllm: warning: {LIST_SIZE} or --output-schemas off", lines[0]), \
+        lines[0]
+    assert re.fullmatch(r"httpllm: output schemas left out: 0\.\d MiB for 40 tools \(auto "
+                        r"lists up to 256 KiB, which clients compile in a few seconds\); "
+                        r"answers are text; --output-schemas on lists them", lines[1]), lines[1]
+    assert lines[2:] == ["httpllm: serving 40 tools over stdio"]
 
 
 def test_grouped_warning_shows_figures_and_what_was_done(

@@ -6,6 +6,7 @@ host side of the binding."""
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,6 +14,7 @@ import pytest
 from upstream import SEEN, document
 
 import httpllm
+from httpllm.agent import read_calls
 from httpllm.codemode import Limits
 
 TOKEN = "tok-" + "c0dem0de" * 3
@@ -167,3 +169,95 @@ def test_search_docs_gives_declarations(code: Any) -> None:
     docs = code.handle("search_docs", {"query": "get one item"})["docs"]
     assert "getItem(args: {\n    item_id: string;" in docs and "Promise<" in docs
     assert code.handle("search_docs", {"query": ""})["error"].startswith("Invalid arguments")
+
+
+def test_answer_bytes_per_program_are_limited(upstream: str, deno: str) -> None:
+    """Past `Limits.answer_bytes` of answers the answer that crossed the limit is withheld
+    and every later call is refused unsent."""
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(limits=Limits(seconds=8, answer_bytes=5_000), deno=deno)
+    answer, sent = run(mode, """
+console.log((await api.listItems({ limit: 100 })).length);
+for (let i = 0; i < 2; i++) {
+  try { await api.listItems({ limit: 100 }); } catch (e) { console.log(e.name + ": " + e.message); }
+}
+""")
+    mode.sandbox.close()
+    first, crossed, refused = answer["output"].splitlines()
+    assert first == "100" and "error" not in answer
+    assert crossed == ("LimitExceeded: GET /items: the answers of this program passed 5,000 "
+                       "bytes; this one was not handed over")
+    assert refused.startswith("LimitExceeded: GET /items: this program already received ")
+    assert refused.endswith(" bytes of answers, the most one may")
+    assert sent == ["GET /items?limit=100"] * 2
+
+
+def test_output_is_cut_to_the_answer_budget(code: Any, upstream: str, deno: str) -> None:
+    """What the model reads of a program's output is cut to `max_answer_chars`, with a note
+    that says how much was left out and to print less; the default is the budget of every
+    other mode's answers."""
+    from httpllm.cut import DEFAULT_BUDGET
+
+    assert code.max_answer_chars == DEFAULT_BUDGET
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(max_answer_chars=300, deno=deno)
+    answer, sent = run(mode, 'console.log("x".repeat(1000));')
+    mode.sandbox.close()
+    assert answer["output"] == "x" * 300 + (
+        "\n[Output cut to fit 300 characters (it had 1,000): 700 left out. Print less: "
+        "filter, count or summarize in the program, or print a part at a time.]")
+    assert sent == []
+
+
+def test_confirm_decides_on_writes(upstream: str, deno: str) -> None:
+    """The host's `confirm` is asked before every operation but GET and HEAD (an async one
+    too); what it refuses is not sent, and reads never ask it."""
+    asked: list[tuple[str, Any]] = []
+
+    async def confirm(function: Any, arguments: Any) -> bool:
+        asked.append((function.name, arguments))
+        return arguments["body"]["name"] == "allowed"
+
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(confirm=confirm, deno=deno)
+    answer, sent = run(mode, """
+await api.getItem({ item_id: "r" });
+console.log((await api.createItem({ body: { name: "allowed" } }) as any).created.name);
+try { await api.createItem({ body: { name: "refused" } }); }
+catch (e) { console.log(e.name, e.message); }
+""")
+    mode.sandbox.close()
+    assert answer["output"].splitlines() == [
+        "allowed", "Refused POST /items: the host did not allow this call; nothing was sent"]
+    assert asked == [("createItem", {"body": {"name": "allowed"}}),
+                     ("createItem", {"body": {"name": "refused"}})]
+    assert sent == ["GET /items/r", "POST /items"]
+
+
+@pytest.mark.parametrize(("provider", "key", "fmt", "response"), [
+    ("claude", "input_schema", "anthropic", {"content": [
+        {"type": "text", "text": "Let me look."},
+        {"type": "tool_use", "id": "t1", "name": "execute", "input": {"code": "{program}"}}]}),
+    ("chatgpt", "function", "chat", {"choices": [{"message": {"tool_calls": [
+        {"id": "t1", "type": "function", "function": {
+            "name": "execute", "arguments": "{arguments}"}}]}}]}),
+])
+def test_an_agent_loop_step(upstream: str, deno: str, provider: str, key: str, fmt: str,
+                            response: dict[str, Any]) -> None:
+    """In an agent loop: the two tools in the provider's own envelope, the provider's
+    response read with `httpllm.agent.read_calls`, each call answered by `handle`."""
+    program = 'console.log((await api.getItem({ item_id: "loop" })).id);'
+    text = (json.dumps(response).replace('"{program}"', json.dumps(program))
+            .replace('"{arguments}"', json.dumps(json.dumps({"code": program}))))
+    app = httpllm.compile(document(upstream), provider, reference=True)
+    mode = app.code_tools(deno=deno)
+    try:
+        assert [t.get("name") or t["function"]["name"] for t in mode.tools] == [
+            "search_docs", "execute"]
+        assert all(key in tool for tool in mode.tools)
+        (call,) = read_calls(json.loads(text), fmt)
+        before = len(SEEN)
+        assert mode.handle(call.name, call.arguments) == {"output": "loop"}
+        assert SEEN[before:] == ["GET /items/loop"]
+    finally:
+        mode.sandbox.close()

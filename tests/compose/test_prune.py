@@ -58,7 +58,7 @@ def test_repeats_are_shared_and_levels_cut_within_the_limit() -> None:
     assert schema["properties"]["billing"] == {"$ref": f"#/$defs/{address}"}
     assert schema["properties"]["shipping"] == {"$ref": f"#/$defs/{address}"}
     assert schema["$defs"][address]["properties"]["zip"] == {"type": "string"}
-    assert schema["properties"]["tree"]["properties"]["children"] == {"type": "array"}
+    assert schema["properties"]["tree"]["properties"]["children"] == {"type": "array", "items": {}}
 
 
 def test_the_tightest_limit_keeps_the_root_then_a_stub() -> None:

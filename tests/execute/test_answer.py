@@ -282,3 +282,87 @@ def test_a_binary_answer_holding_a_secret_is_withheld(upstream: str) -> None:
     assert "withheld: it holds a credential of this call" in shown
     assert base64.b64encode(TOKEN.encode()).decode()[:8] not in shown
     assert leaks(shown) == []
+
+
+HEADER_SECRET = 'jwt-"a\\b c-CCCC-3333333333333333'
+"""A forwarded header value holding ``"``, ``\\`` and a space, like :data:`TOKEN`."""
+STATIC_SECRET = 'cred-"d\\e f-DDDD-4444444444444444'
+"""A ``--header`` value of a header whose name does not look secret."""
+
+
+async def echo_header(request: Request) -> Response:
+    """Echo the padding, then one incoming header's value in an encoding (``?form=``)."""
+    value = request.headers.get(request.path_params["name"], "")
+    form = request.query_params["form"]
+    shown = {"raw": value, "json": json.dumps(value)[1:-1],
+             "url": re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quote_plus(value))}
+    pad = request.query_params.get("pad", "")
+    status = int(request.query_params.get("status", "200"))
+    if form == "json":
+        return JSONResponse({"echo": f"{pad}|{shown['raw']}|{'T' * 1_500}"},
+                            status_code=status)
+    return PlainTextResponse(f"{pad}|{shown[form]}|{'T' * 300}", status_code=status)
+
+
+def header_leaks(text: str) -> list[str]:
+    """Six-character windows of either header secret, in any of its forms, in ``text``."""
+    found = []
+    for value in (HEADER_SECRET, STATIC_SECRET):
+        url = re.sub(r"%[0-9A-F]{2}", lambda m: m.group().lower(), quote_plus(value))
+        for form in (value, json.dumps(value)[1:-1], url):
+            found += [form[i:i + 6] for i in range(len(form) - 5) if form[i:i + 6] in text]
+    return found
+
+
+@pytest.mark.parametrize("status", [200, 400])
+@pytest.mark.parametrize("form", ["raw", "json", "url"])
+@pytest.mark.parametrize("header", ["X-Jwt-Assertion", "X-Client-Credential"])
+def test_forwarded_and_host_headers_are_masked_before_the_cut_over_http(
+        header: str, form: str, status: int) -> None:
+    """Over the HTTP endpoint as `serve` runs it: a forwarded header (`--forward-header
+    X-Jwt-Assertion`, its value from the MCP client's request) and a `--header` whose name
+    does not look secret (`X-Client-Credential`), echoed raw, JSON-escaped or
+    percent-encoded behind padding that puts the cut inside it, success and error: no six
+    characters of either come back."""
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from httpllm.server import http_app
+    from httpllm.server.listen import uvicorn_config
+
+    upstream_app = Starlette(routes=[Route("/h/{name}", echo_header)])
+    secret = HEADER_SECRET if header == "X-Jwt-Assertion" else STATIC_SECRET
+    encoded = {"raw": secret, "json": json.dumps(secret)[1:-1],
+               "url": quote_plus(secret)}[form]
+    pad = "P" * ((1_000 if form == "json" else BUDGET) - 1 - len(encoded) // 2)
+    with running(upstream_app, lifespan="off") as up:
+        doc = {"openapi": "3.1.0", "info": {"title": "h", "version": "1"},
+               "servers": [{"url": up}], "paths": {"/h/{name}": {"get": {
+                   "operationId": "echoHeader", "parameters": [
+                       {"name": "name", "in": "path", "required": True,
+                        "schema": {"type": "string"}},
+                       {"name": "form", "in": "query", "schema": {"type": "string"}},
+                       {"name": "pad", "in": "query", "schema": {"type": "string"}},
+                       {"name": "status", "in": "query", "schema": {"type": "integer"}}],
+                   "responses": {"200": {"description": "ok"}}}}}}
+        server = httpllm.mcp_server(httpllm.compile(doc, "mcp"), max_result_chars=BUDGET,
+                                    headers={"X-Client-Credential": STATIC_SECRET},
+                                    forward_headers=["X-Jwt-Assertion"])
+
+        async def call(url: str) -> Any:
+            with anyio.fail_after(30):
+                async with create_mcp_http_client(
+                        headers={"X-Jwt-Assertion": HEADER_SECRET}) as client, \
+                        streamable_http_client(url, http_client=client) as (read, write), \
+                        ClientSession(read, write) as session:
+                    await session.initialize()
+                    return await session.call_tool("echoHeader", {
+                        "name": header.lower(), "form": form, "pad": pad,
+                        **({"status": status} if status != 200 else {})})
+
+        with running(http_app(server), config=uvicorn_config) as base:
+            result = anyio.run(call, f"{base}/mcp")
+    shown = result.model_dump_json()
+    assert result.is_error is (status != 200)
+    assert "[Answer cut to fit 2,000 characters" in shown
+    assert header_leaks(shown) == []

@@ -135,12 +135,15 @@ def test_secrets_of_reads_credential_headers_too() -> None:
     ("xxsekrit-123yy", ["sekrit-123"], "xx[redacted]yy"),  # long: replaced anywhere
     ("key=ab&about=1&tab", ["ab"], "key=[redacted]&about=1&tab"),  # short: alone only
     ('{"token":"q1"}', ["q1"], '{"token":"[redacted]"}'),
+    # short: a hyphen or underscore joins it to a word (issue 26: `--auth apiKey=x`)
+    ('{"note":"x-ray of x_id","key":"x"}', ["x"], '{"note":"x-ray of x_id","key":"[redacted]"}'),
+    ("X-Api-Key: x\nkey=x&q=x-ray", ["x"], "X-Api-Key: [redacted]\nkey=[redacted]&q=x-ray"),
     ("no secret here", [], "no secret here"),
 ])
 def test_redact_masks_long_secrets_anywhere_and_short_ones_alone(
         text: str, secrets: list[str], expected: str) -> None:
-    """A short secret (under 6 characters) is masked only where no letter or digit
-    touches it, so ordinary words survive; a longer one wherever it occurs."""
+    """A short secret (under 4 characters) is masked only where no letter, digit, hyphen
+    or underscore touches it, so ordinary words survive; a longer one wherever it occurs."""
     from httpllm.execute.security import redact
 
     assert redact(text, secrets) == expected

@@ -96,8 +96,18 @@ def test_subtype_referring_back_to_the_parent_terminates() -> None:
 
 
 def test_many_subtypes() -> None:
-    """A parent with 300 implicit subtypes gives a union of 300 variants."""
+    """A parent with 100 implicit subtypes gives a union of 102 variants."""
+    extra = {f"Kind{i}": {"allOf": [_ref("Pet"), {"properties": {f"f{i}": {"type": "string"}}}]}
+             for i in range(100)}
+    app = httpllm.compile(_document(mapping=False, extra=extra), "3.1")
+    assert len(app.function("add").parameters["properties"]["body"]["anyOf"]) == 102
+
+
+def test_subtypes_past_the_byte_limit() -> None:
+    """300 subtypes pass the parameters' byte limit: the tool is cut with a loss saying so,
+    and validate still checks the whole union (302 variants)."""
     extra = {f"Kind{i}": {"allOf": [_ref("Pet"), {"properties": {f"f{i}": {"type": "string"}}}]}
              for i in range(300)}
-    app = httpllm.compile(_document(mapping=False, extra=extra), "3.1")
-    assert len(app.function("add").parameters["properties"]["body"]["anyOf"]) == 302
+    function = httpllm.compile(_document(mapping=False, extra=extra), "3.1").function("add")
+    assert [loss.action for loss in function.losses] == ["cut"]
+    assert len(function.schema["$defs"]["Pet"]["anyOf"]) == 302

@@ -295,3 +295,57 @@ def test_a_foreign_origin_is_refused_in_the_2026_era(upstream: str) -> None:
             json={"jsonrpc": "2.0", "id": 1, "method": "tools/list",
                   "params": {"_meta": meta}})
     assert answer.status_code == 403
+
+
+class OwnVerifier:
+    """A host's own `token_verifier=` hook: any object with `async verify_token`."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    async def verify_token(self, token: str) -> Any:
+        from mcp.server.auth.provider import AccessToken
+
+        self.seen.append(token)
+        if token == TOKEN:
+            return AccessToken(token=token, client_id="own", scopes=[])
+        return None
+
+
+@pytest.mark.parametrize("stateless", [False, True], ids=["sessions", "stateless"])
+async def test_a_hosts_own_token_verifier_admits_on_its_own_word(upstream: str,
+                                                                 stateless: bool) -> None:
+    """`token_verifier=` any object with `verify_token`: its `None` is 401 (with and
+    without sessions), its `AccessToken` admits; it sees the token the client sent."""
+    verifier = OwnVerifier()
+    server = httpllm.mcp_server(document(upstream), token_verifier=verifier)
+    with served(http_app(server, stateless=stateless, json_response=stateless)) as base:
+        url = f"{base}/mcp"
+        refused = initialize(url, {"Authorization": "Bearer not-the-one"})
+        none = initialize(url, {})
+        admitted = initialize(url, {"Authorization": f"Bearer {TOKEN}"})
+    assert refused.status_code == 401 and none.status_code == 401
+    assert admitted.status_code == 200, admitted.text
+    assert verifier.seen == ["not-the-one", TOKEN]
+
+
+@pytest.mark.parametrize("stateless", [False, True], ids=["sessions", "stateless"])
+@pytest.mark.parametrize("host", ["127.0.0.1", "0.0.0.0", "10.20.30.40"])
+def test_a_foreign_host_or_origin_is_refused_on_every_bind(upstream: str, host: str,
+                                                           stateless: bool) -> None:
+    """DNS rebinding: a `Host` naming another site is 421 and a foreign `Origin` 403 on
+    every bind address, loopback included, with and without sessions; the bind address's
+    own name (a wildcard bind: the machine's name) gets in."""
+    import socket
+
+    app = http_app(httpllm.mcp_server(document(upstream)), host=host, stateless=stateless,
+                   json_response=stateless)
+    with served(app) as base:
+        port = base.rsplit(":", 1)[1]
+        rebound = initialize(f"{base}/mcp", {"Host": f"evil.example:{port}"})
+        foreign = initialize(f"{base}/mcp", {"Origin": FOREIGN})
+        name = socket.gethostname() if host == "0.0.0.0" else host
+        own = initialize(f"{base}/mcp", {"Host": f"{name}:{port}"})
+    assert rebound.status_code == 421 and foreign.status_code == 403
+    assert own.status_code == 200, own.text
+

@@ -122,6 +122,23 @@ async def test_auto_leaves_output_schemas_out_past_the_budget(
         httpllm.mcp_server(document(upstream), output_schemas="maybe")  # type: ignore[arg-type]
 
 
+async def test_own_tools_say_nothing_of_output_schemas(
+        upstream: str, monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A server given tools of its own (code mode's two, the discover trio) does not warn
+    that the operations' output schemas were left out: its tools list none of them."""
+    import httpllm.server.tools as served
+
+    monkeypatch.setattr(served, "OUTPUT_BUDGET", 10)
+    monkeypatch.setattr("httpllm.server.build.OUTPUT_BUDGET", 10)
+    app = httpllm.compile(document(upstream), "mcp")
+    with caplog.at_level(logging.WARNING, logger="httpllm.server"):
+        httpllm.mcp_server(app, tools=function_tools(app, output_schemas=False)[:1])
+        assert "output schemas left out" not in caplog.text
+        httpllm.mcp_server(app)
+    assert "output schemas left out" in caplog.text
+
+
 async def test_output_schemas_can_be_left_out(upstream: str) -> None:
     """`output_schemas=False` lists no outputSchema and answers with text only."""
     server = httpllm.mcp_server(document(upstream), output_schemas=False)

@@ -1,35 +1,36 @@
-"""`httpllm serve --mode code` through real MCP clients: the Python SDK's and the official
-TypeScript SDK's (node), over stdio and streamable HTTP. Each lists the two tools, asks
-`search_docs`, and `execute`s a program that calls three operations and prints a filtered
-result, with the server's credential sent upstream and never shown."""
+"""`httpllm serve --mode code` through real MCP clients: the client matrix's (the official
+TypeScript SDK client, installed by the tests from npm and pinned, and the Python SDK client
+in both protocol eras; see ``clients/runners.py``), over stdio and streamable HTTP. Each
+lists the two tools, asks `search_docs`, `execute`s a program that calls three operations
+and prints a filtered result (the server's credential sent upstream, never shown), and one
+that prints what an API echoed of the credential and then throws: `[redacted]`, and an
+`isError` result that says why."""
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import shutil
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
-from typing import Any
 
 import anyio
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-from rounds import texts
-from test_stdio import LIMIT, SRC, serving
-from upstream import SEEN, free_port
+from clients.node import install
+from clients.runners import (
+    CLIENTS,
+    TRANSPORTS,
+    Report,
+    http_server,
+    run_python,
+    run_typescript,
+    serve_command,
+)
+from upstream import SEEN
 
 TOKEN = "tok-" + "c0de" * 6
-CLIENT = Path(__file__).resolve().parent / "ts_client"
-INSTALL_TIMEOUT = 600.0
-"""Seconds `npm ci` may take."""
+LIMIT = 300.0
+"""Seconds one client's whole run may take (a bound, not a measurement)."""
 
 PROGRAM = """
 const item = await api.getItem({ item_id: "a1" });
@@ -40,115 +41,77 @@ console.log(JSON.stringify({ item: item.id, wanted, n: me.n, who: me.auth_sha })
 """
 EXPECTED = {"item": "a1", "wanted": ["item-00003", "item-00013", "item-00023"], "n": "5",
             "who": hashlib.sha256(f"Bearer {TOKEN}".encode()).hexdigest()}
-CALLS = [["search_docs", {"query": "list items"}], ["execute", {"code": PROGRAM}]]
-FLAGS = ("--mode", "code", "--auth-env", "token=SHOP_TOKEN")
+LEAK = """
+const echoed = await api.echoAuth();
+console.log((echoed as any).authorization);
+throw new Error("stopped on purpose");
+"""
+CALLS = [("search_docs", {"query": "list items"}), ("execute", {"code": PROGRAM}),
+         ("execute", {"code": LEAK})]
+FLAGS = ("--mode", "code", "--auth", f"token={TOKEN}")
 
 
-def check(tools: list[str], docs: str, output: str, sent: list[str]) -> None:
-    """What every client must see, and what the upstream must have received."""
-    assert tools == ["search_docs", "execute"]
-    assert "listItems(args?: {" in docs and "interface Api {" in docs
-    assert json.loads(output) == EXPECTED
-    assert sent == ["GET /items/a1", "GET /items?limit=25", "GET /me?n=5"]
+@pytest.fixture(scope="module")
+def typescript_sdk() -> None:
+    """The pinned MCP TypeScript SDK, installed once (``clients/setup.sh``)."""
+    install()
 
 
 @pytest.fixture(scope="module")
 def code_endpoint(spec_file: Path) -> Iterator[str]:
     """``httpllm serve --mode code --transport http`` on a free port; yields the MCP URL."""
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "httpllm", "serve", str(spec_file), "--transport", "http",
-         "--port", str(port), *FLAGS], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-        env={"PYTHONPATH": SRC, "SHOP_TOKEN": TOKEN})
-    try:
-        deadline = time.monotonic() + LIMIT
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if process.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError("httpllm serve did not start") from None
-                time.sleep(0.1)
-        yield f"http://127.0.0.1:{port}/mcp"
-    finally:
-        process.terminate()
-        process.wait(10)
+    with http_server(serve_command(spec_file, FLAGS)) as url:
+        yield url
 
 
-async def python_round(session: ClientSession) -> tuple[list[str], str, str]:
-    tools = [t.name for t in (await session.list_tools()).tools]
-    docs = await session.call_tool("search_docs", {"query": "list items"})
-    ran = await session.call_tool("execute", {"code": PROGRAM})
-    assert not docs.is_error and not ran.is_error, texts(ran)
-    return tools, texts(docs)[0], texts(ran)[0]
-
-
-@pytest.mark.anyio
-async def test_python_client_over_stdio(spec_file: Path) -> None:
-    """The Python SDK client over stdio: list, search_docs, execute."""
+@pytest.mark.parametrize("transport", TRANSPORTS)
+@pytest.mark.parametrize("client", CLIENTS)
+def test_client_searches_and_executes(client: str, transport: str, spec_file: Path,
+                                      request: pytest.FixtureRequest) -> None:
+    """The client lists the two tools, reads declarations, runs a program of three calls
+    and gets its filtered output; a program that throws is an error result, and what an
+    API echoed of the server's credential reaches the client as `[redacted]`."""
+    if client == "typescript":
+        request.getfixturevalue("typescript_sdk")
+    target: list[str] | str = (serve_command(spec_file, FLAGS) if transport == "stdio"
+                               else request.getfixturevalue("code_endpoint"))
     before = len(SEEN)
-    with anyio.fail_after(LIMIT):
-        async with serving(spec_file, *FLAGS, env={"SHOP_TOKEN": TOKEN}) as session:
-            tools, docs, output = await python_round(session)
-    check(tools, docs, output, SEEN[before:])
+    report: Report
+    if client == "typescript":
+        report = run_typescript(target, CALLS, limit=LIMIT)
+    else:
+        report = anyio.run(partial(run_python, client.removeprefix("python-"), target, CALLS,
+                                   limit=LIMIT))
+    assert not report.error, report.error
+    assert report.names == ["search_docs", "execute"]
+    docs, ran, leak = report.calls
+    assert docs.ok and ran.ok, (docs, ran)
+    assert "listItems(args?: {" in docs.text and "interface Api {" in docs.text
+    assert json.loads(ran.text) == EXPECTED
+    assert leak.is_error is True and not leak.thrown, leak
+    assert leak.text == ("Bearer [redacted]\n\n"
+                         "Uncaught Error: stopped on purpose (at line 4, column 7)")
+    assert TOKEN not in json.dumps([c.__dict__ for c in report.calls])
+    assert SEEN[before:] == ["GET /items/a1", "GET /items?limit=25", "GET /me?n=5",
+                             "GET /echo-auth"]
 
 
-@pytest.mark.anyio
-async def test_python_client_over_http(code_endpoint: str) -> None:
-    """The Python SDK client over streamable HTTP: list, search_docs, execute."""
+def test_read_only_and_the_answer_budget(spec_file: Path) -> None:
+    """`--read-only` refuses the program's write unsent, and `--max-result-chars` cuts what
+    it printed, with a note (the Python SDK client over stdio)."""
+    flags = (*FLAGS, "--read-only", "--max-result-chars", "300")
+    program = ('try { await api.createItem({ body: { name: "x" } }); }\n'
+               "catch (e) { console.log(e.name, e.message); }\n"
+               'console.log("y".repeat(1000));')
     before = len(SEEN)
-    with anyio.fail_after(LIMIT):
-        async with create_mcp_http_client() as client, \
-                streamable_http_client(code_endpoint, http_client=client) as (read, write), \
-                ClientSession(read, write) as session:
-            await session.initialize()
-            tools, docs, output = await python_round(session)
-    check(tools, docs, output, SEEN[before:])
-
-
-@pytest.fixture(scope="module")
-def node_client() -> Path:
-    """The TypeScript SDK client script, its pinned SDK installed with `npm ci`."""
-    missing = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    if missing:
-        message = f"{' and '.join(missing)} not found: the TypeScript client needs Node.js"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    if not (CLIENT / "node_modules" / "@modelcontextprotocol" / "sdk").is_dir():
-        done = subprocess.run(["npm", "ci", "--no-audit", "--no-fund", "--ignore-scripts",
-                               "--loglevel=error"], cwd=CLIENT, capture_output=True, text=True,
-                              timeout=INSTALL_TIMEOUT, check=False)
-        assert done.returncode == 0, done.stderr[-800:]
-    return CLIENT / "client.mjs"
-
-
-def node_round(script: Path, *target: str, env: dict[str, str] | None = None) -> Any:
-    done = subprocess.run(["node", str(script), *target, json.dumps(CALLS)],
-                          capture_output=True, text=True, timeout=LIMIT,
-                          env={**os.environ, **(env or {})}, check=False)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.strip().splitlines()[-1])
-
-
-def check_node(seen: Any, sent: list[str]) -> None:
-    docs, ran = seen["results"]
-    assert not docs.get("isError") and not ran.get("isError"), ran
-    check(seen["tools"], docs["content"][0]["text"], ran["content"][0]["text"], sent)
-
-
-def test_typescript_client_over_stdio(spec_file: Path, node_client: Path) -> None:
-    """The official TypeScript SDK client over stdio: list, search_docs, execute."""
-    before = len(SEEN)
-    command = [sys.executable, "-m", "httpllm", "serve", str(spec_file), *FLAGS]
-    seen = node_round(node_client, "stdio", json.dumps(command), env={
-        "SERVER_ENV": json.dumps({"PYTHONPATH": SRC, "SHOP_TOKEN": TOKEN})})
-    check_node(seen, SEEN[before:])
-
-
-def test_typescript_client_over_http(code_endpoint: str, node_client: Path) -> None:
-    """The official TypeScript SDK client over streamable HTTP: list, search_docs,
-    execute."""
-    before = len(SEEN)
-    check_node(node_round(node_client, "http", code_endpoint), SEEN[before:])
+    report = anyio.run(partial(run_python, "2025-11-25", serve_command(spec_file, flags),
+                               [("execute", {"code": program})], limit=LIMIT))
+    assert not report.error, report.error
+    (ran,) = report.calls
+    assert ran.ok, ran
+    first, cut, note = ran.text.split("\n")
+    assert first == ("Refused POST /items: this code mode is read-only: only GET and HEAD "
+                     "operations may be called; nothing was sent")
+    assert cut == "y" * (300 - len(first) - 1)
+    assert note.startswith("[Output cut to fit 300 characters (it had 1,") and "Print less" in note
+    assert SEEN[before:] == []

@@ -131,3 +131,19 @@ def test_keys_a_provider_refuses() -> None:
     assert "^[a-zA-Z0-9_.-]{1,64}$" in message
     chatgpt = lint(httpllm.compile(_keys(), "chatgpt"))
     assert not [f for f in chatgpt if f.rule in ("argument-renamed", "nested-property-key")]
+
+
+def test_a_tool_past_a_tenth_of_a_context_window_is_a_finding() -> None:
+    """A tool of 64 kB (a description claude keeps whole) is over 12,800 tokens however they
+    are counted: a default `tool-too-large` warning naming the fixes; one of 12 kB is not
+    (it cannot hold 12,800 tokens of at least a byte each)."""
+    from httpllm.toolsets.lint import TOOL_TOKENS
+
+    words = " ".join(f"part{i}" for i in range(8000))  # about 64 kB
+    spec = document({"/big": {"post": operation("bigOne", description=words)},
+                     "/small": {"post": operation("smallOne", description=words[:12_000])}})
+    found = [f for f in lint(httpllm.compile(spec, "claude")) if f.rule == "tool-too-large"]
+    assert [(f.function, f.pointer, f.severity) for f in found] == [
+        ("bigOne", "#/paths/~1big/post", "warning")]
+    assert f"over {TOOL_TOKENS:,} (a tenth of a 128k-token context window)" in found[0].message
+    assert "--mode discover" in found[0].message and "--exclude" in found[0].message

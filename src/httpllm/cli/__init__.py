@@ -15,6 +15,8 @@ Exit status (the same for every command):
 
 Messages speak in flags (``--allow-outside-root``), never in Python option names, and a
 command never ends in a traceback: anything unexpected is reported in one line as a bug.
+Nothing printed drives the terminal: control characters and escape sequences from a
+document, an answer or an error are shown escaped (:mod:`httpllm.cli._terminal`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import NoReturn
 
 from httpllm.cli import call, compile, inspect, lint, search, serve
 from httpllm.cli._common import UsageError, in_flags
+from httpllm.cli._terminal import printable_output
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
@@ -59,6 +62,11 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (see the table above)."""
+    with printable_output():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         status: int = args.handler(args)

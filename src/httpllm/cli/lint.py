@@ -72,5 +72,6 @@ def render(findings: list[Finding]) -> str:
              f"{f.pointer}: {f.message}" for f in findings]
     counts = Counter((f.severity, f.rule) for f in findings)
     summary = ", ".join(f"{n} {rule}" for (_, rule), n in sorted(counts.items()))
-    lines.append(f"{len(findings)} findings" + (f": {summary}" if summary else ""))
+    noun = "finding" if len(findings) == 1 else "findings"
+    lines.append(f"{len(findings):,} {noun}" + (f": {summary}" if summary else ""))
     return "\n".join(lines)

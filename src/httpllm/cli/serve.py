@@ -203,11 +203,17 @@ def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, An
 
 
 def _tell_sizes(app: Any) -> None:
-    """The compile's size warnings on stderr: the whole list's, and how many tools had
-    their parameters cut (``httpllm compile -v`` lists each)."""
+    """The compile's size warnings on stderr: the whole list's, the first tool too large
+    alone (and how many more), and how many tools had their parameters cut (``httpllm
+    compile -v`` lists each)."""
     for warning in app.warnings:
         if warning.pointer == "#/paths" and "tokens" in warning.message:
             print(f"httpllm: warning: {warning.message}", file=sys.stderr)
+    large = [w for w in app.warnings if w.rule == "tool-too-large"]
+    if large:
+        more = f" (and {len(large) - 1:,} more like it; httpllm compile -v lists each)" if (
+            len(large) > 1) else ""
+        print(f"httpllm: warning: {large[0].message}{more}", file=sys.stderr)
     cut = sum(1 for f in app.functions for loss in f.losses if loss.action == "cut")
     if cut:
         print(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
@@ -224,6 +230,14 @@ def _tell_output_schemas(app: Any, mode: str) -> None:
               f"{len(app.functions):,} tools (auto lists up to {OUTPUT_BUDGET // 1024} KiB, "
               "which clients compile in a few seconds); answers are text; "
               "--output-schemas on lists them", file=sys.stderr)
+
+
+def _output_schemas(app: Any, mode: str) -> bool:
+    """``--output-schemas`` decided here (``auto`` by the listing's size), so the server
+    does not log its own unprefixed copy of :func:`_tell_output_schemas`' line."""
+    from httpllm.server.tools import output_schemas_listed
+
+    return output_schemas_listed(app.functions, mode)[0]  # type: ignore[arg-type]
 
 
 def _hook(pairs: Mapping[str, str]) -> Any:
@@ -332,7 +346,8 @@ def _server_options(args: argparse.Namespace, app: Application,
         "base_url": args.base_url, "auth": credentials_from(args, app),
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
         "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
-        "output_schemas": args.output_schemas, "limits": _limits(args), **admission,
+        "output_schemas": _output_schemas(app, args.output_schemas), "limits": _limits(args),
+        **admission,
     }
     host = {k: json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
     if host:

@@ -32,7 +32,7 @@ from typing import Any, Protocol
 from httpllm._types import JSON, Schema
 from httpllm.codemode.sandbox import PROGRAM_MAX, Limits, Run, Sandbox
 from httpllm.codemode.surface import Surface
-from httpllm.cut import DEFAULT_BUDGET, cut_text, note
+from httpllm.cut import DEFAULT_BUDGET, cut_text
 from httpllm.dialects import Dialect, Options
 from httpllm.errors import HttpllmError, UnknownFunction
 from httpllm.records import Argument, Function
@@ -58,6 +58,7 @@ class Compiled(Protocol):
     @property
     def options(self) -> Options: ...
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]: ...
+    def response_schema(self, function: Function) -> Schema | None: ...
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -227,12 +228,14 @@ class CodeMode:
 
     def answer(self, run: Run) -> dict[str, Any]:
         """What the model reads of a run: its output cut to ``max_answer_chars`` (with a
-        note), and its error."""
+        note saying how much was left out and to print less), and its error."""
         output = run.output
         budget = self.max_answer_chars
         if budget is not None and len(output) > budget:
             cut = cut_text(output, budget)
-            output = cut.text + "\n" + note(cut, budget, EXECUTE, [])
+            output = (f"{cut.text}\n[Output cut to fit {budget:,} characters (it had "
+                      f"{cut.total:,}): {cut.chars:,} left out. Print less: filter, count or "
+                      "summarize in the program, or print a part at a time.]")
         answer: dict[str, Any] = {"output": output}
         if run.error is not None:
             answer["error"] = run.error
@@ -396,7 +399,7 @@ def _surface(app: Compiled) -> Surface:
     cache = getattr(app, "_code_surface", None)
     if isinstance(cache, list):
         if not cache:
-            cache.append(Surface(app.functions))
+            cache.append(Surface(app.functions, app.response_schema))
         found: Surface = cache[0]
         return found
-    return Surface(app.functions)
+    return Surface(app.functions, app.response_schema)

@@ -22,10 +22,11 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._types import Schema
 from httpllm.codemode.typescript import (
     RESERVED,
     TypeScript,
@@ -70,6 +71,10 @@ _ALIAS_FROM = 60
 _WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
 
 
+def _output(function: Function) -> Schema | None:
+    return function.output
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Binding:
     """Where one operation lives on ``api``.
@@ -104,9 +109,15 @@ class Surface:
 
     Args:
         functions: the application's functions, in document order.
+        outputs: ``function -> schema``, what each method resolves to (default
+            ``function.output``; code mode passes
+            :meth:`httpllm.Application.response_schema`, the whole schema where the
+            dialect bounds ``output``, as ``mcp`` does).
     """
 
-    def __init__(self, functions: Sequence[Function]) -> None:
+    def __init__(self, functions: Sequence[Function],
+                 outputs: Callable[[Function], Schema | None] | None = None) -> None:
+        self._output = outputs or _output
         self._taken = set(RESERVED)
         self.bindings = _place(functions, self._claim)
         self.by_name = {b.function.name: b for b in self.bindings}
@@ -227,11 +238,12 @@ class Surface:
 
     def _operation(self, binding: Binding) -> _Operation:
         function = binding.function
-        schemas = [s for s in (function.parameters, function.output) if isinstance(s, dict)]
+        whole = self._output(function)
+        schemas = [s for s in (function.parameters, whole) if isinstance(s, dict)]
         renderer, refs = self._renderer(schemas)
         op = _Operation(binding=binding, text="")
         args = _without_defs(function.parameters)
-        output = _without_defs(function.output)
+        output = _without_defs(whole)
         properties = args.get("properties")
         if isinstance(properties, dict) and properties:
             optional = not args.get("required")

@@ -13,8 +13,9 @@ tokens). :func:`bound` gives a form of at most ``limit`` bytes of JSON:
 2. a named schema that appears more than once (the same node, at the same remaining depth)
    is written once under ``$defs`` and referred to (``{"$ref": "#/$defs/Name"}``);
 3. the deepest levels that fit are kept; a node past them becomes a *stub*: its ``type``
-   and the first sentence of its ``description``, nothing else, so every value the
-   schema accepted is still accepted (the bound only widens).
+   (an array keeps ``items``, as any value: every provider's dialect needs one) and the
+   first sentence of its ``description``, nothing else, so every value the schema
+   accepted is still accepted (the bound only widens).
 
 When even the first level does not fit, the stubs lose their descriptions, and at last
 the root itself is a stub. The caller reports the result (:class:`Bounded`) as a loss.
@@ -178,14 +179,16 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
 
 
 def _stub(node: Any, *, brief: bool) -> Any:
-    """What a node past the levels kept becomes: its ``type`` and the first sentence of
-    its description (none when ``brief``)."""
+    """What a node past the levels kept becomes: its ``type`` (an array's ``items`` any
+    value) and the first sentence of its description (none when ``brief``)."""
     if not isinstance(node, dict):
         return node
     out: dict[str, Any] = {}
     kind = node.get("type")
     if isinstance(kind, (str, list)):
         out["type"] = kind
+    if "items" in node:  # providers require an array's items: any value, as the bound widens
+        out["items"] = {}
     text = node.get("description")
     if not brief and isinstance(text, str) and text.strip():
         first = _SENTENCE.split(text.strip(), maxsplit=1)[0]

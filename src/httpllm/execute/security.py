@@ -207,7 +207,8 @@ NOT_SECRET_HEADERS = frozenset({"accept", "accept-encoding", "accept-language", 
 ``application/json`` in every answer would only hurt)."""
 
 ALONE_BELOW = 4
-"""Secrets shorter than this (in characters) are masked only where they stand alone."""
+"""Secrets shorter than this (in characters) are masked only where they stand alone (no
+letter, digit, ``-`` or ``_`` beside them)."""
 
 
 def _basic_secrets(user: str, password: str) -> tuple[str, ...]:
@@ -239,9 +240,10 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     plain characters), HTML-escaped; longest secret first.
 
     A secret of :data:`ALONE_BELOW` characters or more is replaced wherever it occurs (an
-    answer never shows one whole); a shorter one (a test key ``"ab"``) only where no letter
-    or digit touches it, so it does not turn every ``"about"`` into ``"[redacted]out"``
-    (a secret that short is guessed in a few thousand tries: masking cannot protect it).
+    answer never shows one whole); a shorter one (a test key ``"ab"``) only where no letter,
+    digit, ``-`` or ``_`` touches it (they join the parts of a word: ``x-ray``, ``x_id``), so
+    it does not turn every ``"about"`` into ``"[redacted]out"`` (a secret that short is
+    guessed in a few thousand tries: masking cannot protect it).
 
     >>> redact("GET /x?key=ab&about=1", ["ab"])
     'GET /x?key=[redacted]&about=1'
@@ -307,7 +309,7 @@ def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
     for secret in ordered:
         source = "".join(_forms(ch) for ch in secret)
         if len(secret) < ALONE_BELOW:
-            source = rf"(?<![0-9A-Za-z]){source}(?![0-9A-Za-z])"
+            source = rf"(?<![0-9A-Za-z_-]){source}(?![0-9A-Za-z_-])"
         patterns.append(re.compile(source))
     return tuple(patterns)
 

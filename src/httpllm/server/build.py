@@ -367,7 +367,7 @@ def mcp_server(
                           limits=limits or Limits())
     withheld = ("authorization",) if token_verifier is not None else ()
     application = app if isinstance(app, Application) else compile(app, "mcp")
-    output_schemas = _listed(application, output_schemas)
+    output_schemas = _listed(application, output_schemas, tell=tools is None)
     executor = Executor(application, base_url=base_url, budget=max_result_chars,
                         credentials=Credentials(auth=dict(auth or {}), hook=auth_hook,
                                                 headers=dict(headers or {}),
@@ -456,11 +456,12 @@ def _output_of(tool: ServedTool | None) -> Mapping[str, Any] | None:
     return schema if isinstance(schema, Mapping) else None
 
 
-def _listed(app: Application, mode: OutputSchemas | bool) -> bool:
+def _listed(app: Application, mode: OutputSchemas | bool, *, tell: bool = True) -> bool:
     """Whether the tools list their output schemas (``"auto"`` tells when it leaves them
-    out)."""
+    out, unless ``tell`` is false: the server lists tools of its own, as code and discover
+    mode do, which carry none)."""
     listed, size = output_schemas_listed(app.functions, mode)
-    if mode == "auto" and not listed:
+    if tell and mode == "auto" and not listed:
         log.warning("output schemas left out: %s bytes for %s tools (auto lists up to %s); "
                     "answers are text", f"{size:,}", f"{len(app.functions):,}",
                     f"{OUTPUT_BUDGET:,}")

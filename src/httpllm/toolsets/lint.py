@@ -50,6 +50,7 @@ from typing import Literal
 
 from httpllm._types import JSON
 from httpllm.compose.names import NAME_MAX
+from httpllm.dialects._sizes import TOOL_TOKENS as _TOOL_TOKENS
 from httpllm.loss import Loss
 from httpllm.pointer import escape
 from httpllm.records import Function
@@ -67,7 +68,7 @@ MAX_ARGUMENTS = 20
 """Arguments past which ``too-many-parameters`` warns: httpllm's own threshold (no
 provider documents one; each argument is one more thing for the model to fill)."""
 
-TOOL_TOKENS = 12_800
+TOOL_TOKENS = _TOOL_TOKENS  # 12,800, the same as compile's warning (dialects._sizes)
 """Tokens past which one tool is ``tool-too-large``: a tenth of a 128,000-token context
 window, the smallest of the current models the dialects serve (OpenAI GPT-4o and GPT-4.1
 mini, Llama 3.1, Mistral Large 2, DeepSeek V3: 128k; Claude: 200k), which a model pays on
@@ -268,7 +269,7 @@ def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         text = json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
                           separators=(",", ":"))
-        if len(text) // 8 <= TOOL_TOKENS:  # at most 8 characters a token: cannot be over
+        if len(text.encode()) <= TOOL_TOKENS:  # a token is at least one byte: cannot be over
             continue
         tokens = count(text)
         if tokens > TOOL_TOKENS:

@@ -1,0 +1,73 @@
+"""What the command line prints never drives the terminal.
+
+A document, an API's answer and an error quoting either are untrusted text: an escape
+sequence in a server URL (``ESC [2K`` then ``CR``: erase the line) can make the screen show
+the vendor's URL while requests go elsewhere, and a right-to-left override reverses what
+follows it. While a command runs, :func:`printable_output` puts :class:`Printable` over
+``sys.stdout`` and ``sys.stderr``: every character that controls a terminal is written as
+``\\uXXXX`` (inside a JSON string that is the same character, so JSON output stays JSON
+with the same value; JSON never holds one outside a string).
+
+Escaped: C0 controls but tab and newline (a carriage return too, unless it ends a line
+before ``\\n``), DEL, C1 controls (``\\x9b`` is a one-byte CSI), and the Unicode
+bidirectional and invisible marks (ALM, LRM, RLM, the embeddings, overrides and isolates).
+What is written straight to ``sys.stdout.buffer`` (the MCP stdio transport) is not touched.
+
+Source: ECMA-48 (control functions: C0, C1, CSI); Unicode UAX #9 (explicit directional
+formatting characters); CVE-2021-42574 ("Trojan Source").
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any, TextIO
+
+__all__ = ["Printable", "printable", "printable_output"]
+
+_CONTROL = re.compile(
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+    "|\r(?!\n)")
+
+
+def printable(text: str) -> str:
+    r"""``text`` with every character that controls a terminal written as ``\uXXXX``.
+
+    >>> printable("https://a.example/\x1b[2K\rhttps://b.example\r\n")
+    'https://a.example/\\u001b[2K\\u000dhttps://b.example\r\n'
+    """
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class Printable:
+    """A text stream whose ``write`` passes :func:`printable` text on to ``stream``;
+    everything else (``buffer``, ``isatty``, ``flush`` ...) is the stream's own."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        """Write ``text`` escaped; the count of characters given, as ``TextIO`` does."""
+        self.stream.write(printable(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+@contextmanager
+def printable_output() -> Iterator[None]:
+    """``sys.stdout`` and ``sys.stderr`` escape terminal controls within the block (the
+    streams that were there are put back after it)."""
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = Printable(out), Printable(err)
+    try:
+        yield
+    finally:
+        sys.stdout, sys.stderr = out, err
