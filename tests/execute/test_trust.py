@@ -365,6 +365,44 @@ def test_a_strict_tool_and_validate_refuse_the_same_fields(api: Upstream) -> Non
     assert json.loads(api.seen[-1]["body"]) == {"name": "a", "owner": {"login": "b"}}
 
 
+def test_read_only_fields_are_refused_outside_strict_mode_too(api: Upstream) -> None:
+    """Outside strict mode the tool shows open objects, but a ``readOnly`` property
+    (OpenAPI: not sent in a request) is still refused wherever it sits: on the body, in a
+    ``$ref``'d nested object, in array items, from an ``allOf`` parent. A name another
+    alternative declares writable stays sendable. Nothing readOnly is sent."""
+    schemas = {
+        "Base": {"type": "object", "properties": {"created": {"type": "string",
+                                                              "readOnly": True}}},
+        "User": {"type": "object", "properties": {"uid": {"type": "string", "readOnly": True},
+                                                  "login": {"type": "string"}}},
+        "Pet": {"allOf": [{"$ref": "#/components/schemas/Base"}], "type": "object",
+                "required": ["name"], "properties": {"id": {"type": "string", "readOnly": True},
+                               "name": {"type": "string"},
+                               "owner": {"$ref": "#/components/schemas/User"},
+                               "tags": {"type": "array",
+                                        "items": {"$ref": "#/components/schemas/User"}}}},
+        "Plain": {"type": "object", "required": ["id"],
+                  "properties": {"id": {"type": "string"}}}}
+    doc = document(api.url, [], body={"$ref": "#/components/schemas/Pet"}, method="post")
+    doc["components"]["schemas"] = schemas
+    app = httpllm.compile(doc, "chatgpt")
+    sent = {"name": "a", "id": "x", "created": "t", "owner": {"uid": "o", "login": "l"},
+            "tags": [{"login": "k"}, {"uid": "u"}]}
+    result = app.validate("op", {"body": sent})
+    assert {(e.pointer, e.keyword) for e in result.errors} == {
+        ("#/body/id", "readOnly"), ("#/body/created", "readOnly"),
+        ("#/body/owner/uid", "readOnly"), ("#/body/tags/1/uid", "readOnly")}
+    app.handle(call({"body": sent}), auth={"key": KEY})
+    assert not api.seen
+    app.handle(call({"body": {"name": "a", "owner": {"login": "l"}, "extra": 1}}),
+               auth={"key": KEY})
+    assert json.loads(api.seen[-1]["body"])["owner"] == {"login": "l"}
+    either = document(api.url, [], method="post", body={"oneOf": [
+        {"$ref": "#/components/schemas/Pet"}, {"$ref": "#/components/schemas/Plain"}]})
+    either["components"]["schemas"] = schemas
+    assert httpllm.compile(either, "chatgpt").validate("op", {"body": {"id": "p"}}).ok
+
+
 # --- finding 8: a password in the base URL ---------------------------------------------------
 
 def test_a_password_in_the_base_url_is_refused_and_never_shown(api: Upstream) -> None:

@@ -16,6 +16,9 @@ that lists ``properties`` (``additionalProperties: false``), so its validator do
 (:func:`_closed`): an undeclared property, a ``readOnly`` one included (the request schema
 has none), is refused rather than sent. An argument kept from the model (``separate=``)
 is refused when the model sends it: only the host's ``host_arguments`` give its value.
+A ``readOnly`` property of the request body (which the request schema no longer has) is
+refused wherever the compile found its place (``Function.extra["read_only"]``), strict
+or not: OpenAPI says it is not sent.
 """
 
 from __future__ import annotations
@@ -135,7 +138,8 @@ def validate(
         return ValidationResult(function=function.name, errors=(error,), arguments=None)
     merged, notes = omit_nulls(function, merged)
     filled = tuple(pointer.join("#", *pointer.parts(key)) for key in files or ())
-    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
+    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged),
+              *_read_only_errors(function, merged)]
     errors.extend(_wire_errors(function, merged, errors, filled))
     kept: dict[tuple[str, str], ArgumentError] = {}
     for error in errors:
@@ -588,6 +592,33 @@ def _allowed(schema: Schema, schema_path: list[str | int]) -> str:
     node = _resolve(schema, list(schema_path[:-1]))
     names = list(node.get("properties", {})) if isinstance(node, dict) else []
     return f" (allowed: {', '.join(names)})" if names else ""
+
+
+def _read_only_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
+    """A ``readOnly`` property of the request body the call sends anyway
+    (``Function.extra["read_only"]``: its places, ``-`` for any array item). A strict
+    function's closed objects refuse them already (``additionalProperties``)."""
+    places = function.extra.get("read_only")
+    if function.strict or not isinstance(places, (list, tuple)):
+        return []
+    errors: list[ArgumentError] = []
+    for place in places:
+        tokens = pointer.parts(place)
+        nodes: list[tuple[Any, tuple[str, ...]]] = [(args, ())]
+        for token in tokens[:-1]:
+            following: list[tuple[Any, tuple[str, ...]]] = []
+            for node, at in nodes:
+                if token == "-" and isinstance(node, list):
+                    following += [(item, (*at, str(i))) for i, item in enumerate(node)]
+                elif isinstance(node, dict) and token in node:
+                    following.append((node[token], (*at, token)))
+            nodes = following
+        name = tokens[-1] if tokens else ""
+        errors += [argument_error(pointer.join("#", *at, name), "readOnly",
+                                  f'no property "{name}" (readOnly: the API sets it; leave '
+                                  "it out)", show(node[name]))
+                   for node, at in nodes if isinstance(node, dict) and name in node]
+    return errors
 
 
 def _parameter_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
