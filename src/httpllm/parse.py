@@ -26,8 +26,9 @@ from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
 
-__all__ = ["METHODS", "Document", "OperationFields", "OperationSite", "OperationValidator",
-           "parse", "plainly_valid"]
+__all__ = ["METHODS", "ComponentMap", "Document", "OperationFields", "OperationSite",
+           "OperationValidator", "component_entries", "component_map", "parse",
+           "plainly_valid"]
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
 METHODS_32 = (*METHODS, "query")
@@ -193,6 +194,60 @@ def _paths(root: dict[str, Any], resolver: Resolver, label: str) -> tuple[dict[s
     if not isinstance(paths, dict):
         raise SpecError("expected `paths` to be an object", pointer="#/paths", source=label)
     return paths, base
+
+
+@dataclass(frozen=True, slots=True)
+class ComponentMap:
+    """One map of ``components`` (``schemas``, ``securitySchemes``, ``parameters``, ...).
+
+    Attributes:
+        entries: the map as written (an entry may still be a Reference Object).
+        uri: ``"<file uri>#/pointer"`` of the map: an entry's is ``uri + "/" + key``.
+        base: the URI relative ``$ref``s inside the entries resolve against.
+    """
+
+    entries: dict[str, Any]
+    uri: str
+    base: str
+
+
+def component_map(root: dict[str, Any], resolver: Resolver, section: str) -> ComponentMap:
+    """The ``components`` map ``section`` of the document. A map that is itself a ``$ref``
+    (not in the specification, whose maps hold entries, but how split repositories such as
+    sendgrid/sendgrid-oai keep theirs: ``securitySchemes: {$ref: ./securitySchemes.json}``)
+    is read from its file; one whose ``$ref`` does not resolve, or that is not an object,
+    is empty here (:func:`httpllm.refs.dangling_refs` reports the ``$ref`` as a warning,
+    and what needs an entry of it says which is missing).
+    """
+    components = root.get("components")
+    found = components.get(section) if isinstance(components, dict) else None
+    uri, base = f"{resolver.base}#/components/{escape(section)}", resolver.base
+    if isinstance(found, dict) and isinstance(found.get("$ref"), str):
+        try:
+            target = resolver.resolve(found["$ref"], base)
+        except HttpllmError:
+            return ComponentMap({}, uri, base)
+        found, uri, base = target.node, target.uri, target.uri.split("#", 1)[0]
+    return ComponentMap(found if isinstance(found, dict) else {}, uri, base)
+
+
+def component_entries(root: dict[str, Any], resolver: Resolver,
+                      section: str) -> dict[str, Any]:
+    """The entries of the ``components`` map ``section`` (:func:`component_map`) with each
+    Reference Object followed (OpenAPI 3.x allows one for any component but a schema);
+    an entry whose ``$ref`` does not resolve is left out (a ``$ref`` in the root document
+    is reported by :func:`httpllm.refs.dangling_refs`; an operation that needs the entry
+    says it is not defined)."""
+    found = component_map(root, resolver, section)
+    out: dict[str, Any] = {}
+    for name, entry in found.entries.items():
+        if isinstance(entry, dict) and isinstance(entry.get("$ref"), str):
+            try:
+                entry = resolver.resolve(entry["$ref"], found.base).node
+            except HttpllmError:
+                continue
+        out[name] = entry
+    return out
 
 
 def _operations(item: dict[str, Any], pointer: str,

@@ -64,6 +64,7 @@ class Resolver:
         self._ids: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._cache: dict[tuple[str, str], Target] = {}
         self._anchors: dict[str, dict[str, tuple[Any, str, str]]] = {}
+        self._walking: set[tuple[str, str]] = set()
 
     def document(self, uri: str) -> Any:
         """The decoded document at ``uri`` (no fragment)."""
@@ -93,7 +94,12 @@ class Resolver:
     def resolve(self, ref: str, base: str) -> Target:
         """Resolve ``ref`` found in the document at ``base`` (a URI without fragment).
 
-        Follows chains of pure ``{"$ref": ...}`` nodes (at most 64 links).
+        Follows chains of pure ``{"$ref": ...}`` nodes (at most 64 links), and a pointer
+        through a ``$ref`` on its way: ``#/components/parameters/limit`` when
+        ``components.parameters`` is ``{"$ref": "parameters.yaml"}`` is ``limit`` in that
+        file (not in the specification, whose pointers read the document as written, but
+        how split repositories such as sendgrid/sendgrid-oai keep their components, and
+        what json-schema-ref-parser resolves).
 
         Raises:
             RefError: missing file, pointer to nowhere, or a ``$ref`` chain loop.
@@ -103,7 +109,13 @@ class Resolver:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        target = self._follow(ref, base)
+        if key in self._walking:
+            raise RefError(f"$ref {ref!r} loops: its pointer passes through itself")
+        self._walking.add(key)
+        try:
+            target = self._follow(ref, base)
+        finally:
+            self._walking.discard(key)
         self._cache[key] = target
         return target
 
@@ -146,19 +158,25 @@ class Resolver:
 
     def _walk(self, node: Any, file_uri: str, prefix: str, scope: str, fragment: str,
               ref: str) -> Target:
-        """Follow ``fragment`` from ``node`` (found at ``prefix`` in ``file_uri``)."""
-        tokens = parts(fragment)
-        for token in tokens:
+        """Follow ``fragment`` from ``node`` (found at ``prefix`` in ``file_uri``), through
+        any ``$ref`` whose node lacks the next token (see :meth:`resolve`)."""
+        pointer, written = prefix, scope
+        for token in parts(fragment):
+            if isinstance(node, dict) and token not in node and isinstance(
+                    node.get("$ref"), str):
+                target = self.resolve(node["$ref"], scope)
+                node, scope = target.node, target.scope
+                file_uri, pointer = urldefrag(target.uri)
             if isinstance(node, dict) and token in node:
                 node = node[token]
             elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
                 node = node[int(token)]
             else:
-                where = self.label(f"{scope}#{fragment}")
+                where = self.label(f"{written}#{fragment}")
                 raise RefError(f"$ref {ref!r} points to nowhere ({where} does not exist)")
+            pointer += "/" + escape(token)
             if isinstance(node, dict) and isinstance(node.get("$id"), str):
                 scope = urldefrag(urljoin(scope, node["$id"]))[0]
-        pointer = prefix + "".join("/" + escape(t) for t in tokens)
         uri = f"{file_uri}#{pointer}"
         return Target(node, uri, self.label(uri), "" if scope == file_uri else scope)
 

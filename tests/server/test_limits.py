@@ -147,14 +147,28 @@ async def test_stateless_requests_are_not_counted_as_sessions() -> None:
 
 
 def test_idle_sessions_end(upstream: str) -> None:
-    """A session with no request for `session_idle_timeout` seconds is ended (404)."""
-    server = httpllm.mcp_server(document(upstream), limits=Limits(session_idle_timeout=0.2))
+    """A session with no request for `session_idle_timeout` seconds is ended (404), and a
+    session used more often than that is not.
+
+    Each look is a request, which restarts the session's idle time: the test looks at the
+    idle session only after three timeouts of quiet (looking every 0.1 s, as it once did,
+    kept it alive for good)."""
+    idle = 0.5
+    server = httpllm.mcp_server(document(upstream), limits=Limits(session_idle_timeout=idle))
     with served(http_app(server)) as base:
-        session = initialize(f"{base}/mcp").headers["mcp-session-id"]
+        url = f"{base}/mcp"
+        quiet, used = (initialize(url).headers["mcp-session-id"] for _ in range(2))
+        kept = []
         deadline = time.monotonic() + LIMIT
-        while listing(f"{base}/mcp", session) != 404 and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert listing(f"{base}/mcp", session) == 404
+        while time.monotonic() < deadline:
+            end = time.monotonic() + 3 * idle
+            while time.monotonic() < end:
+                kept.append(listing(url, used))
+                time.sleep(idle / 20)
+            if listing(url, quiet) == 404:
+                break
+        assert listing(url, quiet) == 404
+        assert set(kept) == {200}
 
 
 @pytest.mark.anyio

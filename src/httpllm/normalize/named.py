@@ -24,6 +24,7 @@ from httpllm.loss import Loss
 from httpllm.normalize import PASSES, PassContext, emend
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.normalize.direction import flagged
+from httpllm.parse import component_map
 from httpllm.pointer import escape, parts, unescape
 from httpllm.refs import RefGraph, Resolver, def_name
 from httpllm.walk import refs_in
@@ -101,15 +102,13 @@ class NamedSchemas:
 
     def __post_init__(self) -> None:
         # Component schemas keep their own names, whatever is compiled first.
-        schemas = self.resolver.root.get("components", {})
-        schemas = schemas.get("schemas") if isinstance(schemas, dict) else None
-        if isinstance(schemas, dict):
-            base = self.resolver.base
-            for key, node in schemas.items():
-                pointer = f"#/components/schemas/{escape(key)}"
-                name = self._register(f"{base}{pointer}", pointer, node, base, [key])
-                if isinstance(node, dict) and set(node) == {"$ref"}:
-                    self._alias(name, pointer)
+        # The map may be a ``$ref`` to a file of schemas (sendgrid/sendgrid-oai).
+        schemas = component_map(self.resolver.root, self.resolver, "schemas")
+        for key, node in schemas.entries.items():
+            uri = f"{schemas.uri}/{escape(key)}"
+            name = self._register(uri, self.resolver.label(uri), node, schemas.base, [key])
+            if isinstance(node, dict) and set(node) == {"$ref"}:
+                self._alias(name, f"#/components/schemas/{escape(key)}")
 
     def _alias(self, name: str, pointer: str) -> None:
         """A component that is only a ``$ref`` (often to another file) names its target."""

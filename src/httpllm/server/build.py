@@ -38,6 +38,7 @@ from httpllm.errors import (
     InvalidArguments,
     RequestBuildError,
     TransportError,
+    UnknownFunction,
 )
 from httpllm.execute import aexecute, validate
 from httpllm.execute.answer import sent_text
@@ -143,6 +144,10 @@ class Executor:
         """Validate, send and answer one call of the function ``name``."""
         try:
             function = self.app.function(name)
+        except UnknownFunction as exc:  # discover mode's invoke: the closest names (difflib)
+            said = exc.message if exc.message.endswith(("?", ".")) else f"{exc.message}."
+            return failure(f"{said} Nothing was sent.")
+        try:
             result, secrets = await self.send(function, arguments, call)
         except HttpllmError as exc:
             return failure(exc.message)

