@@ -205,7 +205,8 @@ class Application:
         (status, headers, parsed body). A non-2xx answer is returned, not raised.
 
         Keyword options: ``client`` (an ``httpx.Client``), ``base_url``, ``auth``,
-        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``.
+        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``,
+        ``max_bytes``, ``headers`` (the host's, over header arguments of the same name).
 
         Raises:
             UnknownFunction: no function has that name.

@@ -316,9 +316,9 @@ def test_the_validator_is_compiled_once_per_function() -> None:
     """A second call reuses the validator compiled from the function's bounded schema."""
     fn = function(*NUMBERS)
     validate(fn, {"i32": 1})
-    first = _compiled.get(fn.schema)
+    first = _compiled.get(fn.schema, fn.strict)
     validate(fn, {"i32": 2**31})
-    assert first is not None and _compiled.get(fn.schema) is first
+    assert first is not None and _compiled.get(fn.schema, fn.strict) is first
 
 
 # --- values the request would not carry ---------------------------------------------------------

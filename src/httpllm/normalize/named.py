@@ -438,6 +438,29 @@ class NamedSchemas:
             stack += sorted(following - seen, reverse=True)
         return list(dict.fromkeys(out))
 
+    def merged_into(self, ref: str, base: str, direction: Direction) -> list[str]:
+        """The document pointers (``#/components/schemas/Base``) of the named schemas the
+        emended form of the named schema ``ref`` merged (``allOf`` parents, transitively),
+        its own included; ``[]`` when ``ref`` names no named schema. A property one of them
+        declares, and the direction dropped, belongs to the merged object too."""
+        name = self._name_or_none(ref, base)
+        if name is None:
+            return []
+        uris = {v: k for k, v in self._by_uri.items()}
+        out: list[str] = []
+        seen: set[_Owner] = set()
+        stack: list[_Owner] = [("name", name, direction, ""), ("name", name, direction, "base")]
+        while stack:
+            owner = stack.pop()
+            if owner in seen:
+                continue
+            seen.add(owner)
+            uri = uris.get(owner[1]) if owner[0] == "name" else None
+            if uri is not None and "#" in uri:
+                out.append("#" + uri.split("#", 1)[1])
+            stack.extend(self._merged.get(owner, ()))
+        return list(dict.fromkeys(out))
+
     def _name_or_none(self, ref: str, base: str) -> str | None:
         if "#" not in ref and "/" not in ref and "." not in ref:
             ref = "#/components/schemas/" + ref  # discriminator mapping by bare schema name
