@@ -16,7 +16,6 @@ Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgro
 from __future__ import annotations
 
 import contextlib
-import csv
 import os
 import re
 import signal
@@ -28,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import BY_DIALECT, jsonschema_check, openai_strict
 from checkers._schema import child
 
@@ -64,13 +64,7 @@ UNSUPPORTED: tuple[str, ...] = ()  # every version is read (2.0, 3.2: httpllm.up
 
 def _manifest() -> list[dict[str, str]]:
     """MANIFEST.tsv rows of the `real` and `edge` sets, read at collection time (or none)."""
-    folder = os.environ.get("HTTPLLM_SPECS")
-    path = Path(folder) / "MANIFEST.tsv" if folder else None
-    if path is None or not path.is_file():
-        return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [r for r in rows if r["set"] in ("real", "edge")]
+    return shared.manifest(["real", "edge"])
 
 
 ROWS = _manifest()
@@ -189,8 +183,9 @@ def test_corpus_is_available(specs_dir):
 # every version
 
 
-def test_no_document_skipped_for_its_version():
-    """Swagger 2.0 and OpenAPI 3.2 documents are in the corpus checks like 3.0 and 3.1."""
+def test_no_document_skipped_for_its_version(specs_dir):
+    """Swagger 2.0 and OpenAPI 3.2 documents are in the corpus checks like 3.0 and 3.1
+    (read from the corpus: without it, skipped)."""
     versions = {r["openapi_version"][:3] for r in SUPPORTED}
     assert {"2.0", "3.2"} <= versions and len(SUPPORTED) == len(ROWS)
 

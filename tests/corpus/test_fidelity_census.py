@@ -6,12 +6,11 @@ document (llama and deepseek strict, whose servers merge every tool's `$defs`).
 
 from __future__ import annotations
 
-import csv
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers.census import conflicts, offered
 
 import httpllm
@@ -20,13 +19,9 @@ pytestmark = pytest.mark.corpus
 
 
 def _documents() -> list[Path]:
-    folder = Path(os.environ.get("HTTPLLM_SPECS", "/work/shared/specs"))
-    if not (folder / "MANIFEST.tsv").is_file():
-        pytest.skip(f"no MANIFEST.tsv in {folder}: point HTTPLLM_SPECS at the shared corpus")
-    with (folder / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [folder / r["local_path"] for r in rows
-            if r["set"] == "real" and r["openapi_version"][:3] in ("3.0", "3.1")]
+    folder = shared.require("specs")
+    return [folder / r["local_path"] for r in shared.manifest(["real"], folder)
+            if r["openapi_version"][:3] in ("3.0", "3.1")]
 
 
 def _apps(provider: str, **options: Any) -> list[tuple[str, httpllm.Application]]:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,7 +28,6 @@ from ._support import (
     valid,
 )
 
-CASES = Path("/work/shared/cases")
 S, INT = {"type": "string"}, {"type": "integer"}
 CONTRADICTION = "allOf members contradict each other: "
 
@@ -269,11 +268,10 @@ def test_merge_raises_conflict() -> None:
         merge({"const": 1}, {"const": 2})
 
 
-@pytest.mark.skipif(not CASES.is_dir(), reason="shared bug cases not present")
 def test_c22_allof_ref_merge() -> None:
     """C22: two levels of `allOf` with `$ref` merge into one object; `top` keeps both bounds;
     `required` names only declared properties."""
-    app = httpllm.compile(CASES / "C22-allof-ref-merge.yaml", "3.1")
+    app = httpllm.compile(shared.case("C22"), "3.1")
     body = app.function("searchCode").parameters["properties"]["body"]
     assert "allOf" not in repr(body)
     assert set(body["properties"]) == {"searchText", "top", "skip", "includeSnippet"}
@@ -411,12 +409,8 @@ def test_described_refs_keep_elastic_small() -> None:
     """Elastic describes every reference so; kept as refs, `search` is about 0.3 MB of
     parameters instead of 18 MB (measured)."""
     import json
-    import os
 
-    folder = os.environ.get("HTTPLLM_SPECS")
-    if not folder:
-        pytest.fail("HTTPLLM_SPECS is not set (.ci/run sets it)")
-    path = Path(folder) / "real/elastic/elasticsearch-serverless-openapi.json"
+    path = shared.require("specs") / "real/elastic/elasticsearch-serverless-openapi.json"
     app = httpllm.compile(path, "chatgpt", include=["search"])
     (function,) = app.functions
     assert len(json.dumps(function.parameters)) < 1_000_000
