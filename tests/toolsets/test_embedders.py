@@ -154,7 +154,7 @@ def test_fastembed_model_by_name_without_download(monkeypatch: pytest.MonkeyPatc
 def test_fastembed_missing_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without fastembed, its embedder raises MissingExtra naming the package."""
     monkeypatch.setitem(sys.modules, "fastembed", None)
-    with pytest.raises(MissingExtra, match="pip install fastembed"):
+    with pytest.raises(MissingExtra, match=r"pip install \"httpllm\[search-fastembed\]\""):
         embedders.fastembed("BAAI/bge-small-en-v1.5").embed(["a"])
 
 

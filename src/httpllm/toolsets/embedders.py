@@ -316,7 +316,7 @@ class _Fastembed:
                     from fastembed import TextEmbedding
                 except ImportError as exc:
                     raise MissingExtra("a fastembed model needs the fastembed package "
-                                       "(pip install fastembed)") from exc
+                                       '(pip install "httpllm[search-fastembed]")') from exc
                 self._model.append(TextEmbedding(model_name=self.model_name,
                                                  cache_dir=self.cache_dir))
         vectors = list(self._model[0].embed(list(texts)))
