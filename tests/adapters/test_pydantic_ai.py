@@ -4,30 +4,35 @@ invalid arguments come back as a retry prompt and upstream failures as failed re
 from __future__ import annotations
 
 import json
-
-from pydantic_ai import Agent
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    RetryPromptPart,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-
-from httpllm.adapters.pydantic_ai import toolset
+from typing import TYPE_CHECKING
 
 from .conftest import API_KEY, compiled
 
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.models.function import AgentInfo
+
 
 def _parts(messages: list[ModelMessage]) -> list[object]:
+    from pydantic_ai.messages import ModelRequest
+
     return [p for m in messages if isinstance(m, ModelRequest) for p in m.parts]
 
 
 def test_one_agent_turn(live_server: str) -> None:
     """A valid call, an invalid one (retried), and an upstream 500 (failed) in one turn."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        ModelResponse,
+        RetryPromptPart,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+    )
+    from pydantic_ai.models.function import FunctionModel
+
+    from httpllm.adapters.pydantic_ai import toolset
+
     app = compiled("3.1")
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
