@@ -32,6 +32,19 @@ def cases_dir() -> Path:
     return shared.require("cases")
 
 
+NOT_QUICK = ("corpus", "dialects", "prism", "clients", "hosts", "slow")
+"""Markers that keep a test out of the quick tier (`pytest -m quick`): the corpus sweeps,
+Prism, MCP clients and hosts from npm, and the tests marked `slow` (over ~2 s each)."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `quick` every test that carries none of :data:`NOT_QUICK` (before `-m` selects)."""
+    for item in items:
+        if not any(item.get_closest_marker(name) for name in NOT_QUICK):
+            item.add_marker(pytest.mark.quick)
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Register the markers the acceptance tests use."""
     config.addinivalue_line(

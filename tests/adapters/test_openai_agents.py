@@ -12,6 +12,7 @@ from .conftest import API_KEY, compiled
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.slow
 async def test_one_agent_turn(live_server: str) -> None:
     """A valid, an invalid and an upstream-failed call: the echo answer, the validator's
     feedback and the failure come back to the model as the calls' outputs."""

@@ -1474,6 +1474,7 @@ def _deep_document(levels: int, inline: bool) -> dict[str, Any]:
 
 @pytest.mark.parametrize("inline", [False, True], ids=["refs", "inline"])
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_c29_two_thousand_levels_never_crash(target, inline):
     """C29 robustness: 2000 levels compile or raise httpllm's own error, never RecursionError."""
     document = _deep_document(2000, inline)

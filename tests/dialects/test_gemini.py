@@ -256,6 +256,7 @@ def test_maps_and_free_form_objects() -> None:
         "m": {"type": "object"}}}), "gemini").tools()) == []
 
 
+@pytest.mark.slow
 def test_losses_of_an_object_without_properties_follow_the_node_order() -> None:
     """Its dropped keywords are reported in the node's order, whatever the hash seed
     (they came from a set difference: cloudflare's report changed from run to run)."""

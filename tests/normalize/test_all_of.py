@@ -352,6 +352,7 @@ def test_pure_fixpoint(schema: dict[str, Any]) -> None:
     check_pure(all_of, schema)
 
 
+@pytest.mark.slow
 def test_equivalent() -> None:
     """Without `additionalProperties: false`, the merge accepts exactly what the `allOf`
     accepted."""
@@ -367,6 +368,7 @@ def test_equivalent() -> None:
     sampled.check()
 
 
+@pytest.mark.slow
 def test_closed_members_only_widen() -> None:
     """With `additionalProperties: false` members, whatever the `allOf` accepted is still
     accepted (the documented widening, never a narrowing)."""

@@ -159,6 +159,7 @@ def discriminated(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return schema, defs
 
 
+@pytest.mark.slow
 def test_narrows_to_the_tagged_variants() -> None:
     """Every instance of the result is valid for the union as written, carries a tag, and
     matches exactly one variant; the pass is pure and a fixpoint."""

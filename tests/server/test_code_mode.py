@@ -85,6 +85,7 @@ async def python_round(session: ClientSession) -> tuple[list[str], str, str]:
 
 
 @pytest.mark.anyio
+@pytest.mark.slow
 async def test_python_client_over_stdio(spec_file: Path) -> None:
     """The Python SDK client over stdio: list, search_docs, execute."""
     before = len(SEEN)
@@ -95,6 +96,7 @@ async def test_python_client_over_stdio(spec_file: Path) -> None:
 
 
 @pytest.mark.anyio
+@pytest.mark.slow
 async def test_python_client_over_http(code_endpoint: str) -> None:
     """The Python SDK client over streamable HTTP: list, search_docs, execute."""
     before = len(SEEN)
@@ -138,6 +140,7 @@ def check_node(seen: Any, sent: list[str]) -> None:
     check(seen["tools"], docs["content"][0]["text"], ran["content"][0]["text"], sent)
 
 
+@pytest.mark.slow
 def test_typescript_client_over_stdio(spec_file: Path, node_client: Path) -> None:
     """The official TypeScript SDK client over stdio: list, search_docs, execute."""
     before = len(SEEN)
@@ -147,6 +150,7 @@ def test_typescript_client_over_stdio(spec_file: Path, node_client: Path) -> Non
     check_node(seen, SEEN[before:])
 
 
+@pytest.mark.slow
 def test_typescript_client_over_http(code_endpoint: str, node_client: Path) -> None:
     """The official TypeScript SDK client over streamable HTTP: list, search_docs,
     execute."""

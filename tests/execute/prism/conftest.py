@@ -77,7 +77,7 @@ def prism_command() -> Path:
 
 @pytest.fixture(scope="session")
 def prism_servers(
-    request: pytest.FixtureRequest, prism_command: Path, corpus: Path,
+    request: pytest.FixtureRequest, corpus: Path, prism_command: Path,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[dict[str, PrismServer]]:
     """One listening Prism per document the selected tests use, by corpus path."""
