@@ -37,10 +37,18 @@ NOT_QUICK = ("corpus", "dialects", "prism", "clients", "hosts", "slow")
 Prism, MCP clients and hosts from npm, and the tests marked `slow` (over ~2 s each)."""
 
 
+CORPUS_FIXTURES = ("specs_dir", "corpus")
+"""Fixtures that hand a test the OpenAPI corpus: a test using one is marked `corpus`."""
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark `quick` every test that carries none of :data:`NOT_QUICK` (before `-m` selects)."""
+    """Mark `corpus` every test that reads the OpenAPI corpus (it compiles real documents,
+    seconds each), then `quick` every test that carries none of :data:`NOT_QUICK` (before
+    `-m` selects)."""
     for item in items:
+        if set(getattr(item, "fixturenames", ())) & set(CORPUS_FIXTURES):
+            item.add_marker(pytest.mark.corpus)
         if not any(item.get_closest_marker(name) for name in NOT_QUICK):
             item.add_marker(pytest.mark.quick)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -407,12 +408,12 @@ def test_a_constrained_or_root_ref_is_still_merged() -> None:
     assert merged == {"description": "a cat", **target}
 
 
-def test_described_refs_keep_elastic_small() -> None:
+def test_described_refs_keep_elastic_small(specs_dir: Path) -> None:
     """Elastic describes every reference so; kept as refs, `search` is about 0.3 MB of
     parameters instead of 18 MB (measured)."""
     import json
 
-    path = shared.require("specs") / "real/elastic/elasticsearch-serverless-openapi.json"
+    path = specs_dir / "real/elastic/elasticsearch-serverless-openapi.json"
     app = httpllm.compile(path, "chatgpt", include=["search"])
     (function,) = app.functions
     assert len(json.dumps(function.parameters)) < 1_000_000
