@@ -11,9 +11,11 @@
     python benchmarks/fidelity_census.py                    # chatgpt, llama
     python benchmarks/fidelity_census.py chatgpt qwen --strict
 
-The corpus comes from ``$HTTPLLM_SPECS`` (default ``../shared/specs``); every OpenAPI 3.x
-document of the ``real`` set of MANIFEST.tsv is compiled once per dialect. The same counts
-back the corpus test ``tests/corpus/test_fidelity_census.py``.
+The corpus is found as the tests find it (tests/shared.py: ``$HTTPLLM_SPECS``, else
+``../shared/specs``); every OpenAPI 3.x document of the ``real`` set of MANIFEST.tsv is
+compiled once per dialect. The same counts back the corpus tests (readOnly:
+``tests/corpus/test_corpus.py``; ``$defs``: the llama and deepseek-strict sweep of
+``tests/dialects``).
 """
 
 from __future__ import annotations

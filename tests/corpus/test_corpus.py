@@ -30,6 +30,7 @@ import pytest
 import shared
 from checkers import BY_DIALECT, jsonschema_check, openai_strict
 from checkers._schema import child
+from checkers.census import offered
 
 import httpllm
 
@@ -68,6 +69,7 @@ def _manifest() -> list[dict[str, str]]:
 
 
 ROWS = _manifest()
+ROWS_BY_PATH = {r["local_path"]: r for r in ROWS}
 SUPPORTED = [r for r in ROWS if not (UNSUPPORTED and r["openapi_version"].startswith(UNSUPPORTED))]
 
 
@@ -91,6 +93,31 @@ def _params() -> list[Any]:
                 marks.append(pytest.mark.dialects)
             out.append(pytest.param((row["local_path"], key), id=name, marks=marks))
     return out
+
+
+def _real_3x(row: dict[str, str]) -> bool:
+    return row["set"] == "real" and row["openapi_version"][:3] in ("3.0", "3.1")
+
+
+APPLIES: dict[str, Any] = {
+    "test_valid_documents_compile": lambda row, key: key == "3.1"
+    and row["validator"] == "valid" and expected_error_paths(row) is None,
+    "test_every_operation_accounted_for": lambda row, key: key == "3.1",
+    "test_parameters_are_valid_json_schema": lambda row, key: key not in NOT_JSON_SCHEMA,
+    "test_strict_fallbacks_are_reported": lambda row, key: key == "chatgpt-strict",
+    "test_no_request_schema_offers_read_only": lambda row, key: key in (
+        "chatgpt", "chatgpt-strict") and _real_3x(row),
+}
+"""Test -> `(row, provider key) -> whether it checks that document for that key`; the
+other pairs are deselected at collection (tests/corpus/conftest.py), not skipped, so that a
+skip under the corpus means a document refused."""
+
+
+def applies(test: str, param: tuple[str, str]) -> bool:
+    """Whether `test` checks the document and provider of `param` (:data:`APPLIES`)."""
+    local_path, key = param
+    rule = APPLIES.get(test)
+    return rule is None or rule(ROWS_BY_PATH[local_path], key)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -210,18 +237,13 @@ def test_only_httpllm_errors_escape(outcome):
 
 
 def test_valid_documents_compile(outcome):
-    """A document openapi-spec-validator calls valid compiles without a document-level error."""
-    if outcome.key != "3.1" or outcome.row["validator"] != "valid":
-        pytest.skip("checked for provider 3.1 on valid documents")
-    if expected_error_paths(outcome.row) is not None:
-        pytest.skip("broken on purpose")
+    """A document openapi-spec-validator calls valid compiles without a document-level error
+    (provider 3.1, valid documents not broken on purpose: see :data:`APPLIES`)."""
     assert outcome.error is None, f"{type(outcome.error).__name__}: {outcome.error}"
 
 
 def test_every_operation_accounted_for(outcome):
-    """Each operation becomes a function or an operation error; none vanishes."""
-    if outcome.key != "3.1":
-        pytest.skip("checked for provider 3.1")
+    """Each operation becomes a function or an operation error; none vanishes (3.1)."""
     app = compiled(outcome)
     expected = int(outcome.row["n_operations"])
     per_operation = {(e.method, e.path) for e in app.errors if e.method}
@@ -235,9 +257,8 @@ def test_every_operation_accounted_for(outcome):
 
 
 def test_parameters_are_valid_json_schema(outcome):
-    """Every emitted parameters schema is a valid, self-contained JSON Schema 2020-12 document."""
-    if outcome.key in NOT_JSON_SCHEMA:
-        pytest.skip(f"{outcome.key} parameters are not JSON Schema")
+    """Every emitted parameters schema is a valid, self-contained JSON Schema 2020-12 document
+    (not for the dialects whose parameters are not JSON Schema)."""
     app = compiled(outcome)
     problems = [
         f"{fn.name} {p}"
@@ -269,8 +290,6 @@ def test_tools_pass_provider_checkers(outcome):
 
 def test_strict_fallbacks_are_reported(outcome):
     """Under strict=True a function that is not strict carries a 'fallback' loss."""
-    if outcome.key != "chatgpt-strict":
-        pytest.skip("strict mode only")
     app = compiled(outcome)
     silent = [
         fn.name
@@ -278,6 +297,16 @@ def test_strict_fallbacks_are_reported(outcome):
         if not fn.strict and not any(x.action == "fallback" for x in fn.losses)
     ]
     assert silent == []
+
+
+def test_no_request_schema_offers_read_only(outcome):
+    """No function of a real OpenAPI 3.x document asks the model (chatgpt, strict and not)
+    for a readOnly property, nor calls an argument (a path id, a body) readOnly (issue 18,
+    kind 1: the fidelity census, on the compile the other checks use; kind 10, `$defs`
+    names defined twice, is the llama and deepseek-strict sweep's, tests/dialects)."""
+    app = compiled(outcome)
+    found = [f"{fn.name} {at}" for fn in app.functions for at in offered(fn.parameters)]
+    assert found[:10] == [], f"{len(found)} readOnly properties offered"
 
 
 def test_names_valid_and_unique(outcome):
