@@ -1,6 +1,6 @@
 """`httpllm lint` and `httpllm inspect --budget` over every real document, without a crash.
 
-Swagger 2.0 and OpenAPI 3.2 documents are refused today and skipped with that reason. Each
+Swagger 2.0 and OpenAPI 3.2 documents are read like the others (httpllm.upgrade). Each
 document is linted and budgeted for chatgpt through the command line (two compiles each:
 plain, and strict for the eligibility column); a whole run takes a minute or two.
 """
@@ -16,7 +16,6 @@ import shared
 from httpllm.cli import main
 
 pytestmark = pytest.mark.corpus
-UNSUPPORTED = ("2.", "3.2")
 
 
 ROWS = shared.manifest(["real"])
@@ -38,10 +37,6 @@ def _check(capsys: pytest.CaptureFixture[str], argv: list[str]) -> object:
 def test_lint_and_budget_run_over_the_document(local_path: str, specs_dir: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """lint --json and inspect --budget --json finish on the document with JSON output."""
-    row = next(r for r in ROWS if r["local_path"] == local_path)
-    if row["openapi_version"].startswith(UNSUPPORTED):
-        pytest.skip(f"OpenAPI {row['openapi_version']} is refused today (Swagger 2.0 support "
-                    "is another issue)")
     path = str(specs_dir / local_path)
     findings = _check(capsys, ["lint", path, "--allow-outside-root", "--json"])
     assert findings is None or all({"rule", "severity", "pointer"} <= set(f) for f in findings)
