@@ -9,8 +9,8 @@ from dataclasses import replace
 from typing import Any
 
 import httpx
-import mcp.types
 import pytest
+from sdk import lazy
 
 import httpllm
 from httpllm import dialects
@@ -20,6 +20,8 @@ from httpllm.records import Function
 
 from .conftest import API_KEY, PETS, compiled
 from .providers import PROVIDERS, Call, Provider, Row, joined
+
+mcp_types = lazy("mcp.types")
 
 CALLS: list[Call] = [
     ("call_1", "getPet", {"petId": 7}),
@@ -171,15 +173,15 @@ def test_gemini_camel_case_dicts(live_server: str) -> None:
 def test_mcp_tools_call(live_server: str) -> None:
     """An MCP tools/call request is answered with a valid CallToolResult."""
     app = compiled("mcp")
-    request = mcp.types.CallToolRequest(
-        method="tools/call", params=mcp.types.CallToolRequestParams(
+    request = mcp_types.CallToolRequest(
+        method="tools/call", params=mcp_types.CallToolRequestParams(
             name="getPet", arguments={"petId": "x"}))
     [result] = app.handle(request, auth={"key": API_KEY}, base_url=live_server)
-    checked = mcp.types.CallToolResult.model_validate(result)
+    checked = mcp_types.CallToolResult.model_validate(result)
     assert checked.is_error and "petId" in checked.content[0].text
     [result] = app.handle(request.params.model_copy(update={"arguments": {"petId": 2}}),
                           auth={"key": API_KEY}, base_url=live_server)
-    checked = mcp.types.CallToolResult.model_validate(result)
+    checked = mcp_types.CallToolResult.model_validate(result)
     assert not checked.is_error and _echo(checked.content[0].text)["raw_path"] == "/pets/2"
 
 

@@ -148,6 +148,7 @@ def test_output_past_the_node_limit_is_refused() -> None:
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
 
 
+@pytest.mark.slow
 def test_a_part_past_the_limits_stops_the_unrolling() -> None:
     """`limits` is run on each part as it is made; the first problem stops the unrolling
     with it, long before the whole (here 3 x 10 mutually recursive schemas) is built."""
@@ -166,6 +167,7 @@ def test_a_part_past_the_limits_stops_the_unrolling() -> None:
         unroll(params({"$ref": "#/$defs/N0"}, **defs), 2, "claude", pointer="#")
 
 
+@pytest.mark.slow
 def test_long_chains_do_not_recurse() -> None:
     """2,000 chained named schemas unroll without RecursionError."""
     defs: dict[str, Any] = {"L2000": {"type": "string"}}
