@@ -250,7 +250,6 @@ def _transport_error(request: httpx.Request, exc: Exception, auth: Any = None,
     return TransportError(redact(text, hidden))
 
 
-
 class ExecuteOptions(TypedDict, total=False):
     """The keyword options of :func:`execute`, as ``Application.execute`` takes them
     (``**options: Unpack[ExecuteOptions]``); each means what :func:`execute` says."""
@@ -263,6 +262,7 @@ class ExecuteOptions(TypedDict, total=False):
     files: Mapping[str, FileValue] | None
     require_auth: bool
     max_bytes: int | None
+    headers: Mapping[str, str] | None
 
 
 class AsyncExecuteOptions(TypedDict, total=False):
@@ -276,6 +276,7 @@ class AsyncExecuteOptions(TypedDict, total=False):
     files: Mapping[str, FileValue] | None
     require_auth: bool
     max_bytes: int | None
+    headers: Mapping[str, str] | None
 
 
 def execute(
