@@ -499,3 +499,67 @@ def test_what_reads_as_openapi_or_json_schema_content(tmp_path: Path, content: A
     else:
         with pytest.raises(AccessDenied, match="does not read as OpenAPI or JSON Schema"):
             loader((tmp_path / "file.json").as_uri())
+
+
+# -- pipes, devices and endless streams ----------------------------------------------------
+
+
+def _fifo_document(tmp_path: Path) -> Path:
+    """A document whose parameter schema is a ``$ref`` to a named pipe beside it."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "ga", "parameters": [
+            {"name": "n", "in": "query", "schema": {"$ref": "pipe.yaml"}}],
+            "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "gb",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    return spec
+
+
+def test_a_ref_to_a_named_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A document cannot make compile open a FIFO (which would wait for a writer forever):
+    the operation is skipped with an AccessDenied naming the file; the others compile."""
+    import subprocess
+    import sys
+
+    spec = _fifo_document(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "httpllm", "compile", str(spec)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "pipe.yaml is not a regular file" in done.stderr
+    assert [tool["function"]["name"] for tool in json.loads(done.stdout)] == ["gb"]
+
+
+def test_a_pipe_given_as_the_document_is_read(tmp_path: Path) -> None:
+    """``httpllm compile <(cat spec.yaml)`` names a pipe: it is read (it was "no such
+    file")."""
+    import subprocess
+    import sys
+
+    spec = Path(__file__).parents[1] / "specs" / "petstore-3.0.yaml"
+    done = subprocess.run(["bash", "-c", f'"{sys.executable}" -m httpllm compile <(cat "{spec}")'],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 4
+
+
+def test_an_endless_device_is_read_only_to_the_size_limit() -> None:
+    """``/dev/zero`` as the document (or on standard input) is refused once it passes
+    ``max_bytes``, never read whole."""
+    import subprocess
+    import sys
+
+    zero = Path("/dev/zero")
+    if not zero.exists():
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(LimitExceeded, match="larger than 1 KiB"):
+        httpllm.compile(zero, limits=Limits(max_bytes=1024))
+    with zero.open("rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "httpllm", "compile", "-"], stdin=stdin,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "larger than 64 MiB" in done.stderr
+    assert "Traceback" not in done.stderr

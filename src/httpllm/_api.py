@@ -484,7 +484,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
         document = loader.document(base)
         document_url = document_url or base
     else:
-        raw, path, label = source_of(spec)
+        raw, path, label = source_of(spec, limits)
         document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
                                                                            limits=limits)
         base = path.as_uri() if path is not None else ROOT

@@ -24,8 +24,8 @@ from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "size_text",
-           "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
+           "read_bounded", "size_text", "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -294,14 +294,16 @@ def is_url(spec: Source) -> bool:
             and spec.strip()[:8].lower().startswith(("http://", "https://")))
 
 
-def source_of(spec: Source) -> tuple[Any, Path | None, str]:
+def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
+              ) -> tuple[Any, Path | None, str]:
     """Read any accepted ``spec`` into ``(raw value, file path or None, label)``.
 
-    A ``str`` that names an existing file is read as a path; any other ``str`` is
-    document text.
+    A ``str`` that names an existing file is read as a path (a pipe or a device too,
+    at most ``limits.max_bytes`` of it); any other ``str`` is document text.
 
     Raises:
         LoadError: the path cannot be read.
+        LimitExceeded: the file is larger than ``limits.max_bytes``.
     """
     if isinstance(spec, (Mapping, list)):
         return spec, None, "<dict>"
@@ -317,12 +319,29 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
         if path.is_dir():
             raise LoadError("is a folder, not a file (name the document inside it)",
                             source=str(path))
-        if not path.is_file():
+        if not path.exists():
             raise LoadError("no such file (expected a path, OpenAPI text or a dict)",
                             source=str(path))
-        return path.read_bytes(), path.resolve(), str(path)
+        # a pipe (``<(curl ...)``) or a device is the caller's own choice: read it, bounded
+        return read_bounded(path, limits.max_bytes), path.resolve(), str(path)
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
+
+
+def read_bounded(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the file at ``path``, reading at most one byte past ``max_bytes``:
+    a larger file (or an endless device such as ``/dev/zero``) is refused without being
+    read into memory whole.
+
+    Raises:
+        LimitExceeded: the file holds more than ``max_bytes`` bytes.
+        OSError: it cannot be opened or read.
+    """
+    with path.open("rb") as file:
+        data = file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise LimitExceeded(f"larger than {size_text(max_bytes)}", source=str(path))
+    return data
 
 
 _DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
@@ -541,7 +560,12 @@ class Loader:
 
     def _decode(self, path: Path) -> Any:
         try:
-            data = path.read_bytes()
+            if path.exists() and not path.is_file():
+                # opening a named pipe would wait for a writer forever, a device may
+                # never end: a document never makes us read either
+                raise AccessDenied(f"{path} is not a regular file (a pipe, a device or a "
+                                   "socket): only files are read for a $ref")
+            data = read_bounded(path, self.limits.max_bytes)
         except OSError as exc:
             raise LoadError(f"cannot read referenced file: {exc.strerror}",
                             source=str(path)) from exc
