@@ -126,6 +126,14 @@ def test_source_of_each_kind(tmp_path: Path) -> None:
         source_of(tmp_path / "missing.yaml")
 
 
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_string_is_an_empty_document(text: str) -> None:
+    """``compile("")`` said the current folder "." is a folder; it is an empty document."""
+    assert source_of(text) == (text, None, "<text>")
+    with pytest.raises(httpllm.SpecError, match="got an empty document"):
+        httpllm.compile(text)
+
+
 def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
     """A folder given as the document is a LoadError saying it is a folder, not that it
     does not exist."""

@@ -368,7 +368,8 @@ def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
         return spec, None, "<dict>"
     if isinstance(spec, bytes):
         return spec, None, "<bytes>"
-    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[")):
+    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[", "")):
+        # an empty string is an empty document, never the path "." (the current folder)
         return spec, None, "<text>"
     if not isinstance(spec, (str, os.PathLike)):
         raise LoadError("expected a path, OpenAPI text, bytes or a dict; "
