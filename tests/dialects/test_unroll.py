@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from httpllm.dialects._unroll import MAX_NODES, unroll
+from httpllm.dialects._unroll import MAX_NODES, MAX_STATES, unroll
 from httpllm.errors import Unrepresentable
 
 FOLDER = {
@@ -145,6 +145,22 @@ def test_output_past_the_node_limit_is_refused() -> None:
         f"p{i}": {"$ref": "#/$defs/Wide"} for i in range(10)}}
     with pytest.raises(Unrepresentable, match=str(MAX_NODES)):
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
+
+
+def test_a_huge_unroll_is_refused_before_its_states_are_queued() -> None:
+    """``--unroll 99999999`` on one recursive schema queued one state per level before the
+    first expansion counted (gigabytes, then killed); it is refused at MAX_STATES states."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(Unrepresentable, match=f"more than {MAX_STATES} expansions"):
+            unroll(params({"$ref": "#/$defs/Folder"}, Folder=FOLDER), 10**6, "gemini",
+                   pointer="#")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 * 2**20  # a bound on the queue, not a timing (10**6 states: ~200 MB)
 
 
 def test_a_part_past_the_limits_stops_the_unrolling() -> None:
