@@ -606,3 +606,60 @@ def test_large_finite_numbers_still_load() -> None:
         "a": 1.0e308, "b": big, "c": 1e-300, "d": 0.0}
     assert load_text(f"a: 1.0e+308\nb: {big}\nc: not-a-number\nd: -0.0\ne: 0.000\n") == {
         "a": 1.0e308, "b": big, "c": "not-a-number", "d": 0.0, "e": 0.0}
+
+
+# -- a document fetched over the network (allow_network=True) --------------------------------
+
+
+def _endless(chunks: list[int]) -> Any:
+    """An ASGI app answering every GET with an endless body, counting the chunks sent."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/fail":
+            await send({"type": "http.response.start", "status": 500, "headers": []})
+            await send({"type": "http.response.body", "body": b"no"})
+            return
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})
+        while len(chunks) < 2_000:  # 125 MiB at most (uvicorn drops sends after a close)
+            chunks.append(1)
+            await send({"type": "http.response.body", "body": b" " * 65536,
+                        "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    return app
+
+
+def test_a_fetched_document_is_read_only_to_the_size_limit() -> None:
+    """A server that never stops answering is cut off past ``max_bytes`` (the whole answer
+    was read into memory before its size was checked)."""
+    import tracemalloc
+
+    from loopback import running
+
+    with running(_endless([])) as url:
+        tracemalloc.start()
+        try:
+            with pytest.raises(LimitExceeded, match="larger than 1 MiB"):
+                httpllm.compile(f"{url}/openapi.json", allow_network=True,
+                                limits=Limits(max_bytes=2**20))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 32 * 2**20  # held: 1 MiB and a chunk, not the 125 MiB sent
+
+
+def test_a_password_in_the_document_url_is_never_shown() -> None:
+    """``https://user:pass@host/openapi.json`` is fetched as given, and every message names
+    it with the password masked (httpx's own message quotes the URL too)."""
+    from loopback import running
+
+    with running(_endless([])) as url:
+        secret_url = url.replace("http://", "http://me:hunter2secret@") + "/fail"
+        with pytest.raises(LoadError) as caught:
+            httpllm.compile(secret_url, allow_network=True)
+    message = str(caught.value)
+    assert "hunter2secret" not in message and "me:[redacted]@127.0.0.1" in message
+    assert "500" in message

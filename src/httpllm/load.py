@@ -27,7 +27,7 @@ from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
-           "read_bounded", "size_text", "source_of"]
+           "read_bounded", "shown_url", "size_text", "source_of"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -353,6 +353,19 @@ def is_url(spec: Source) -> bool:
             and spec.strip()[:8].lower().startswith(("http://", "https://")))
 
 
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: a password in it (``https://user:pass@host/``) masked.
+
+    >>> shown_url("https://me:s3cret@api.example.com/openapi.json")
+    'https://me:[redacted]@api.example.com/openapi.json'
+    """
+    parts = urlparse(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{parts.username}:[redacted]@{host}").geturl()
+
+
 def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
               ) -> tuple[Any, Path | None, str]:
     """Read any accepted ``spec`` into ``(raw value, file path or None, label)``.
@@ -640,9 +653,17 @@ class Loader:
     def _fetch(self, uri: str) -> Any:
         import httpx  # only with the explicit network opt-in
 
+        shown = shown_url(uri)
+        limit = self.limits.max_bytes
         try:
-            response = httpx.get(uri, timeout=30.0, follow_redirects=False)
-            response.raise_for_status()
+            with httpx.stream("GET", uri, timeout=30.0, follow_redirects=False) as response:
+                response.raise_for_status()
+                data = bytearray()
+                for chunk in response.iter_bytes():
+                    data += chunk
+                    if len(data) > limit:  # an endless answer is never held whole
+                        raise LimitExceeded(f"larger than {size_text(limit)}", source=shown)
         except httpx.HTTPError as exc:
-            raise LoadError(f"cannot fetch: {exc}", source=uri) from exc
-        return self._decoded(response.content, uri)
+            detail = str(exc).replace(uri, shown) if shown != uri else str(exc)
+            raise LoadError(f"cannot fetch: {detail}", source=shown) from exc
+        return self._decoded(bytes(data), shown)
