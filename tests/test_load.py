@@ -663,3 +663,36 @@ def test_a_password_in_the_document_url_is_never_shown() -> None:
     message = str(caught.value)
     assert "hunter2secret" not in message and "me:[redacted]@127.0.0.1" in message
     assert "500" in message
+
+
+def test_the_document_urls_password_never_reaches_the_api() -> None:
+    """A relative server URL resolves against the document's URL without its
+    ``user:password@``: the API is called without them (httpx sent them as Basic
+    credentials), and no server URL shows them (``inspect`` and ``call`` printed them)."""
+    from loopback import running
+
+    seen: list[dict[str, str]] = []
+    document = json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "/api"}],
+        "paths": {"/a": {"get": {"operationId": "ga",
+                                 "responses": {"200": {"description": "ok"}}}}}}).encode()
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        seen.append({"path": scope["path"], **{k.decode(): v.decode()
+                                               for k, v in scope["headers"]}})
+        body = document if scope["path"] == "/openapi.json" else b"{}"
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+    with running(app) as url:
+        secret_url = url.replace("http://", "http://me:hunter2secret@") + "/openapi.json"
+        compiled = httpllm.compile(secret_url, allow_network=True)
+        assert "hunter2secret" not in json.dumps(compiled.to_json())
+        result = compiled.execute("ga", {})
+    assert result.status == 200
+    fetch, call = seen
+    assert fetch["path"] == "/openapi.json" and "authorization" in fetch  # as the user asked
+    assert call["path"] == "/api/a" and "authorization" not in call

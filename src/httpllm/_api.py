@@ -33,6 +33,7 @@ from httpllm.load import (
     load_text,
     shown_url,
     source_of,
+    without_userinfo,
 )
 from httpllm.loss import Loss, distinct
 from httpllm.normalize.named import NamedSchemas
@@ -492,7 +493,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
         loader = Loader(None, limits=limits, allow_network=allow_network,
                         allow_outside_root=allow_outside_root, bound=root)
         document = loader.document(base)
-        document_url = document_url or base
+        document_url = document_url or without_userinfo(base)
     else:
         raw, path, label = source_of(spec, limits)
         document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,

@@ -27,7 +27,7 @@ from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
-           "read_bounded", "shown_url", "size_text", "source_of"]
+           "read_bounded", "shown_url", "size_text", "source_of", "without_userinfo"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -364,6 +364,20 @@ def shown_url(url: str) -> str:
         return url
     host = parts.netloc.rpartition("@")[2]
     return parts._replace(netloc=f"{parts.username}:[redacted]@{host}").geturl()
+
+
+def without_userinfo(url: str) -> str:
+    """``url`` without the ``user:password@`` a document's URL may carry to fetch it: what
+    relative server URLs resolve against, so that the password never reaches a request
+    to the API (as its Basic credentials) nor a printed server URL.
+
+    >>> without_userinfo("https://me:s3cret@api.example.com/v1/openapi.json")
+    'https://api.example.com/v1/openapi.json'
+    """
+    parts = urlparse(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
 
 
 def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
