@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import functools
 import json
-import math
 import os
 import sys
 from collections.abc import Callable, Mapping
@@ -82,13 +81,6 @@ def _yaml_loader() -> Any:
                     seen.add(key.value)
             return super().construct_mapping(node, deep)
 
-    def construct_float(loader: Any, node: Any) -> float:
-        value = yaml.SafeLoader.construct_yaml_float(loader, node)
-        if not _held(str(node.value).replace("_", ""), value):
-            raise yaml.constructor.ConstructorError(
-                None, None, f"the number {node.value!r} is {_NOT_FINITE}", node.start_mark)
-        return float(value)
-
     def construct_int(loader: Any, node: Any) -> int:
         try:
             return int(yaml.SafeLoader.construct_yaml_int(loader, node))
@@ -96,7 +88,6 @@ def _yaml_loader() -> Any:
             raise yaml.constructor.ConstructorError(None, None, _TOO_LONG,
                                                     node.start_mark) from exc
 
-    SafeLoader.add_constructor("tag:yaml.org,2002:float", construct_float)
     SafeLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
     SafeLoader.yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
@@ -125,39 +116,9 @@ def _load_yaml(text: str, label: str) -> Any:
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
 
 
-_NOT_FINITE = ("beyond a double's range or not a number: a schema's numbers must be finite "
-               "and hold their value (write the bound the API means)")
-
-
 _MAX_DIGITS: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
 _TOO_LONG = (f"an integer of more than {_MAX_DIGITS} digits (the most Python reads as a "
              "number)")
-
-
-class _NotFinite(ValueError):
-    """A number JSON text spells that no double holds (``1e400``, ``1e-400``, ``NaN``,
-    ``Infinity``): it would reach a tool as ``null`` (a bound the provider refuses) or as
-    ``multipleOf: 0``."""
-
-
-def _held(text: str, value: float) -> bool:
-    """Whether the double ``value`` holds the number ``text`` spells: finite, and not
-    ``0.0`` for a number that is not zero (``1e-400`` underflows to a ``multipleOf: 0``)."""
-    if not math.isfinite(value):
-        return False
-    mantissa = text.lower().split("e")[0]
-    return value != 0.0 or not any(digit in mantissa for digit in "123456789")
-
-
-def _finite_float(text: str) -> float:
-    value = float(text)
-    if not _held(text, value):
-        raise _NotFinite(f"the number {text} is {_NOT_FINITE}")
-    return value
-
-
-def _no_constant(text: str) -> float:
-    raise _NotFinite(f"{text} is not a JSON number")
 
 
 def _check_shape(value: Any, limits: Limits, label: str,
@@ -327,13 +288,9 @@ def _decode_text(text: str | bytes, label: str, limits: Limits,
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
-                return _check_json_shape(json.loads(text, parse_float=_finite_float,
-                                                    parse_constant=_no_constant),
-                                         limits, label), 0
+                return _check_json_shape(json.loads(text), limits, label), 0
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
-            except _NotFinite as exc:
-                raise LoadError(f"not valid JSON: {exc}", source=label) from exc
             except ValueError as exc:  # past sys.get_int_max_str_digits()
                 raise LoadError(f"not valid JSON: {_TOO_LONG}", source=label) from exc
         value = _load_yaml(text, label)
