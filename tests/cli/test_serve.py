@@ -300,3 +300,20 @@ def test_two_stateless_workers_both_serve(tmp_path: Path) -> None:
     assert len(workers) == 2
     assert answered and all(answered)
     assert len(served_by) == 2
+
+
+def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
+    """The serving line counted "(1 operations left out)"."""
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "ga", "parameters": [
+            {"name": "n", "in": "query", "schema": {"$ref": "#/components/schemas/nope"}}],
+            "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "gb",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
+    assert "httpllm: serving 1 tool over stdio (1 operation left out)" in done.stderr
+    assert "Traceback" not in done.stderr

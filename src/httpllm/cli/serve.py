@@ -458,7 +458,8 @@ def run(args: argparse.Namespace) -> int:
                 ", OAuth access tokens required" if "auth_settings" in options else
                 ", bearer token required" if "token_verifier" in options else "")
     print(f"httpllm: serving {shown} over {where}{admitted}"
-          + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
+          + (f" ({len(app.errors):,} operation{'s' if len(app.errors) != 1 else ''} left out)"
+             if app.errors else ""),
           file=sys.stderr, flush=True)
     if args.workers > 1:
         _run_workers(args, sock)
