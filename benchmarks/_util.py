@@ -31,9 +31,15 @@ GITHUB_REL = "bench/github/api.github.com.json"
 
 
 def specs_root() -> Path:
-    """The corpus folder: $HTTPLLM_SPECS, else ../shared/specs relative to the repo root."""
+    """The corpus folder, found as the tests find it (tests/shared.py: $HTTPLLM_SPECS, else
+    ../shared/specs beside the checkout); that path even when it holds no corpus."""
+    if str(REPO_ROOT / "tests") not in sys.path:
+        sys.path.append(str(REPO_ROOT / "tests"))
+    import shared
+
+    folder = shared.find("specs")
     env = os.environ.get("HTTPLLM_SPECS")
-    return Path(env) if env else (REPO_ROOT / ".." / "shared" / "specs").resolve()
+    return folder or (Path(env) if env else shared.BESIDE / "specs")
 
 
 def github_spec() -> Path:

@@ -12,14 +12,14 @@ assert.
     python benchmarks/dialect_table.py --failures 5     # also the first failures per mode
     python benchmarks/dialect_table.py --split-unions   # every mode with split_unions=True
 
-The corpus comes from `$HTTPLLM_SPECS` (default `../shared/specs` beside the repository).
+The corpus is found as the tests find it (tests/shared.py: `$HTTPLLM_SPECS`, else
+`../shared/specs` beside the repository).
 The seconds per mode (compile and validators, parsing shared) are printed below the table.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -38,10 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split-unions", action="store_true",
                         help="compile with split_unions=True (one function per variant)")
     args = parser.parse_args(argv)
-    default = REPO_ROOT.parent / "shared" / "specs"
-    folder = Path(os.environ.get("HTTPLLM_SPECS", default))
-
+    from shared import require
     from sweep import MODES, sweep, table
+
+    folder = require("specs")
 
     unknown = [m for m in args.modes if m not in MODES]
     if unknown:

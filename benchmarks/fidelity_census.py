@@ -11,16 +11,17 @@
     python benchmarks/fidelity_census.py                    # chatgpt, llama
     python benchmarks/fidelity_census.py chatgpt qwen --strict
 
-The corpus comes from ``$HTTPLLM_SPECS`` (default ``../shared/specs``); every OpenAPI 3.x
-document of the ``real`` set of MANIFEST.tsv is compiled once per dialect. The same counts
-back the corpus test ``tests/corpus/test_fidelity_census.py``.
+The corpus is found as the tests find it (tests/shared.py: ``$HTTPLLM_SPECS``, else
+``../shared/specs``); every OpenAPI 3.x document of the ``real`` set of MANIFEST.tsv is
+compiled once per dialect. The same counts back the corpus tests (readOnly:
+``tests/corpus/test_corpus.py``; ``$defs``: the llama and deepseek-strict sweep of
+``tests/dialects``).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
-import os
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -30,6 +31,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(REPO_ROOT / "src"), str(REPO_ROOT / "tests")]
 
 from checkers.census import conflicts, offered  # noqa: E402
+from shared import require  # noqa: E402
 
 import httpllm  # noqa: E402  # after the path set-up, so the working tree's code is used
 
@@ -82,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("providers", nargs="*", default=["chatgpt", "llama"])
     parser.add_argument("--strict", action="store_true")
     args = parser.parse_args(argv)
-    folder = Path(os.environ.get("HTTPLLM_SPECS", REPO_ROOT.parent / "shared" / "specs"))
+    folder = require("specs")
     for provider in args.providers:
         counts = Census()
         for path in documents(folder):

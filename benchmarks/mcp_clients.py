@@ -17,8 +17,9 @@ Reported per run: seconds to list every tool (client side, from the first ``tool
 to the last page; hosts: from the host's start to its answer), the number of pages and the
 largest in bytes (as written on stdio; over HTTP the page's result JSON), tools listed,
 valid calls that succeeded (of 3) and whether the invalid call was an error result, or why
-the run failed. ``--src`` serves another source tree (``/work/main/src`` for the "before"
-column). The machine may be shared and has 2 cores: compare figures of one run.
+the run failed. ``--src`` serves another source tree (another checkout's ``src``, e.g.
+``../main/src``, for the "before" column). The machine may be shared and has 2 cores:
+compare figures of one run.
 """
 
 from __future__ import annotations

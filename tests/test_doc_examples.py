@@ -122,6 +122,7 @@ def model() -> Iterator[tuple[Model, str]]:
 
 
 @pytest.mark.parametrize("page", sorted(python_blocks()))
+@pytest.mark.slow
 def test_python_examples_run(page: str, model: tuple[Model, str], live_server: str,
                              tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Each Python block of the page runs, after the page's earlier blocks; a block marked
@@ -168,6 +169,7 @@ def host_configs() -> list[Block]:
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("block", host_configs(), ids=lambda b: b.id)
+@pytest.mark.slow
 async def test_host_config_starts_the_server(block: Block, tmp_path: Path) -> None:
     """A host configuration, with its example paths made this checkout's, starts
     `httpllm serve` over stdio: the official MCP client lists the document's tools."""

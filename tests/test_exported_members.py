@@ -1,17 +1,182 @@
-"""The public surface: httpllm.__all__ is sorted and complete."""
+"""The public surface: one rule, Python's own, enforced.
+
+A module is public when every package on its way from ``httpllm`` lists it in
+``__all__`` (``httpllm.__all__`` holds ``"server"``, ``httpllm.adapters.__all__`` holds
+``"langchain"``); every other module is private, whether or not its name starts with an
+underscore. A public module's public names are its ``__all__``. This is what
+``from package import *`` and pdoc (the API reference, ``tests/test_api_reference.py``)
+read. Checked here: every module declares ``__all__``; each public module's ``__all__`` is
+sorted (isort-style, as ruff's RUF022) and complete; the user's pages (README.md and
+docs/ but the contributors' pages) name only public names
+(encode/httpx ``tests/test_exported_members.py`` checks its one public module so).
+"""
 
 from __future__ import annotations
 
+import ast
+import importlib
+import inspect
+import pkgutil
+import re
 import types
+from pathlib import Path
+
+import pytest
+from doc_pages import pages
 
 import httpllm
 
+USER_PAGES = pages()
+"""The pages users read (the contributors' architecture.md, pitfalls.md and
+provider-rules.md map the internals)."""
 
-def test_all_is_sorted_and_complete() -> None:
-    """Every public name is in __all__, sorted, and importable."""
-    assert httpllm.__all__ == sorted(httpllm.__all__)
-    public = {name for name in dir(httpllm) if not name.startswith("_")}
-    modules = {name for name in public if isinstance(getattr(httpllm, name), types.ModuleType)}
-    assert public - modules - {"annotations"} == set(httpllm.__all__)
+
+def all_modules() -> list[str]:
+    """Every module of the package, by name (imported: the mcp and framework extras are
+    installed where the suite runs)."""
+    found = ["httpllm"]
+    found += [m.name for m in pkgutil.walk_packages(httpllm.__path__, "httpllm.")
+              if m.name != "httpllm.__main__"]
+    return found
+
+
+def public_modules() -> list[str]:
+    """The modules the rule makes public: ``httpllm`` and, recursively, every submodule a
+    public package lists in its ``__all__``."""
+    found, todo = [], ["httpllm"]
+    while todo:
+        name = todo.pop()
+        found.append(name)
+        module = importlib.import_module(name)
+        if hasattr(module, "__path__"):
+            todo += [f"{name}.{n}" for n in module.__all__
+                     if isinstance(getattr(module, n), types.ModuleType)]
+    return sorted(found)
+
+
+def isort_key(name: str) -> tuple[int, str]:
+    """ruff RUF022's order: CONSTANTS, then Classes, then the rest."""
+    if name.isupper() or re.fullmatch(r"[A-Z0-9_]+", name):
+        return (0, name)
+    return (1 if name[0].isupper() else 2, name)
+
+
+PUBLIC = public_modules()
+
+
+def test_the_public_modules() -> None:
+    """The rule gives these modules, which the README and docs/ send users to."""
+    assert PUBLIC == [
+        "httpllm",
+        "httpllm.adapters",
+        "httpllm.adapters.langchain",
+        "httpllm.adapters.openai_agents",
+        "httpllm.adapters.pydantic_ai",
+        "httpllm.agent",
+        "httpllm.codemode",
+        "httpllm.dialects",
+        "httpllm.errors",
+        "httpllm.execute",
+        "httpllm.server",
+        "httpllm.toolsets",
+        "httpllm.toolsets.embedders",
+        "httpllm.toolsets.lint",
+        "httpllm.upgrade",
+    ]
+
+
+@pytest.mark.parametrize("name", all_modules())
+def test_every_module_declares_its_names(name: str) -> None:
+    """Every module, public or private, states its public names in ``__all__``, and each
+    is there."""
+    module = importlib.import_module(name)
+    assert isinstance(getattr(module, "__all__", None), list), f"{name} has no __all__"
+    for member in module.__all__:
+        assert hasattr(module, member), f"{name}.__all__ names {member!r}, which is absent"
+
+
+def _stated(module: types.ModuleType) -> set[str]:
+    """The public names a module states: those its own source defines at the top level
+    (functions, classes, assignments, also inside a top-level ``if``/``with``/``try``),
+    and for a package those it imports from its own submodules (re-exports)."""
+    tree = ast.parse(inspect.getsource(module))
+    package = module.__name__ if hasattr(module, "__path__") else None
+    found: set[str] = set()
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            continue  # names for annotations only
+        if isinstance(node, (ast.If, ast.With, ast.Try)):
+            todo += node.body + getattr(node, "orelse", [])
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            found.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found |= {t.id for t in targets if isinstance(t, ast.Name)}
+        elif (isinstance(node, ast.ImportFrom) and package and node.module
+              and node.module.startswith(f"{package}.")):
+            found |= {a.asname or a.name for a in node.names}
+    return {n for n in found if not n.startswith("_")}
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_all_is_sorted_and_complete(name: str) -> None:
+    """A public module's ``__all__`` is sorted and holds every public name it states: the
+    functions, classes and constants it defines, and a package's re-exports (a helper
+    is spelled with a leading underscore)."""
+    module = importlib.import_module(name)
+    assert module.__all__ == sorted(module.__all__, key=isort_key) or (
+        module.__all__ == sorted(module.__all__)), f"{name}.__all__ is not sorted"
+    missing = _stated(module) - set(module.__all__)
+    assert not missing, f"{name} states public names missing from __all__: {sorted(missing)}"
+
+
+REFERENCE = re.compile(r"\bhttpllm(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
+FROM_IMPORT = re.compile(r"^\s*from (httpllm(?:\.\w+)*) import ([\w, ()]+)", re.MULTILINE)
+
+
+def _resolve(dotted: str) -> tuple[str, str | None]:
+    """``httpllm.a.b.name`` -> (the module it is in, the name or ``None``): read from the
+    left, a name a module exports wins over a submodule spelled alike
+    (``httpllm.toolsets.discover`` is the function its package exports)."""
+    parts = dotted.split(".")
+    module = parts[0]
+    for part in parts[1:]:
+        current = importlib.import_module(module)
+        found = getattr(current, part, None) if part in current.__all__ else None
+        if found is None or isinstance(found, types.ModuleType):
+            try:
+                importlib.import_module(f"{module}.{part}")
+            except ImportError:
+                return module, part
+            module = f"{module}.{part}"
+            continue
+        return module, part
+    return module, None
+
+
+def _references(text: str) -> set[str]:
+    found = {m.group().rstrip(".") for m in REFERENCE.finditer(text)}
+    for module, names in FROM_IMPORT.findall(text):
+        found |= {f"{module}.{n.strip()}" for n in names.strip("()").split(",") if n.strip()}
+    return found
+
+
+@pytest.mark.parametrize("page", USER_PAGES, ids=lambda p: p.name)
+def test_user_pages_name_only_the_public_surface(page: Path) -> None:
+    """Every ``httpllm.x.y`` a user's page names is a public module or a name in a public
+    module's ``__all__``."""
+    for dotted in sorted(_references(page.read_text(encoding="utf-8"))):
+        module, name = _resolve(dotted)
+        assert module in PUBLIC, f"{page.name} names {dotted}: {module} is private"
+        if name is not None:
+            members = importlib.import_module(module).__all__
+            assert name in members, f"{page.name} names {dotted}, not in {module}.__all__"
+
+
+def test_top_level_names_are_importable() -> None:
+    """Every name of ``httpllm.__all__`` is there, submodules included (imported on first
+    use: ``import httpllm`` imports none of them)."""
     for name in httpllm.__all__:
         assert getattr(httpllm, name) is not None

@@ -21,6 +21,7 @@ def test_ruff_is_clean() -> None:
     assert run.returncode == 0, run.stdout + run.stderr
 
 
+@pytest.mark.slow
 def test_mypy_strict_is_clean() -> None:
     """mypy --strict finds nothing in src/httpllm."""
     run = subprocess.run([sys.executable, "-m", "mypy", "--strict", "src/httpllm"], cwd=ROOT,

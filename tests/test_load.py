@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 
 import httpllm
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
@@ -311,17 +312,8 @@ def test_compile_with_root_reads_the_sibling_folder() -> None:
 
 def _multi_file_rows() -> list[Any]:
     """The real documents split over several files (MANIFEST.tsv `n_files` > 1)."""
-    import csv
-    import os
-
-    folder = os.environ.get("HTTPLLM_SPECS")
-    manifest = Path(folder) / "MANIFEST.tsv" if folder else None
-    if manifest is None or not manifest.is_file():
-        return []
-    with manifest.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [pytest.param(r["local_path"], id=r["local_path"]) for r in rows
-            if r["set"] == "real" and r["n_files"] not in ("", "1")]
+    return shared.params(r["local_path"] for r in shared.manifest(["real"])
+                         if r["n_files"] not in ("", "1"))
 
 
 @pytest.mark.parametrize("local_path", _multi_file_rows())

@@ -78,6 +78,7 @@ def fields(model: Any) -> tuple[Any, ...]:
 @pytest.mark.parametrize("version", ["3.0", "3.1"])
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(node=OPERATION)
+@pytest.mark.slow
 def test_what_plainly_valid_vouches_for_the_models_accept_alike(
         version: str, node: dict[str, Any]) -> None:
     """Whenever `plainly_valid` gives fields, the models accept the operation and read the

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from httpllm import pointer
 from httpllm.pointer import escape, file_label, join, parts, unescape
 
 
@@ -84,3 +87,37 @@ def test_file_label_is_relative_to_the_root_folder(uri: str, label: str) -> None
 
 def test_file_label_of_a_document_given_as_text() -> None:
     assert file_label("https://example.com/pet.yaml", "root:") == "https://example.com/pet.yaml"
+
+
+DOC = {"a": [{"b/c": 1, "d~e": None}], "f": {"g": {"h": 2}}, "": {"": 3}}
+
+
+@pytest.mark.parametrize(("at", "expected"), [
+    ("#", DOC), ("", DOC), ("#/a/0/b~1c", 1), ("/a/0/d~0e", None), (["f", "g", "h"], 2),
+    ("#//", 3), ("#/a/0/b%7E1c", 1), ("#/a/0/b~1c/x", "absent"), ("#/a/1", "absent"),
+    ("#/a/00", "absent"), ("#/a/-", "absent"), ("#/x", "absent"), ("#/f/g/h/i", "absent"),
+])
+def test_get(at: Any, expected: Any) -> None:
+    """RFC 6901 evaluation; a path that does not exist gives the default, never raises
+    (an index with a leading zero is no index, section 4; a fragment is percent-decoded,
+    section 6)."""
+    assert pointer.get(DOC, at, "absent") == expected
+
+
+def test_replace_copies_on_write() -> None:
+    """Only the containers on the way are new; the input is untouched and every other
+    subtree is shared."""
+    new = pointer.replace(DOC, "#/a/0/b~1c", 9)
+    assert new["a"][0] == {"b/c": 9, "d~e": None}
+    assert DOC["a"][0]["b/c"] == 1
+    assert new["f"] is DOC["f"] and new[""] is DOC[""]
+    assert new is not DOC and new["a"] is not DOC["a"] and new["a"][0] is not DOC["a"][0]
+    assert pointer.replace(DOC, ["f", "g"], 0) == {**DOC, "f": {"g": 0}}
+
+
+def test_replace_root_and_missing_paths() -> None:
+    """The root is replaced by the value; a path that does not exist leaves the document
+    as it is (the same object)."""
+    assert pointer.replace(DOC, "#", 5) == 5
+    assert pointer.replace(DOC, "#/f/x/y", 5) is DOC
+    assert pointer.replace(DOC, "#/a/7", 5) is DOC

@@ -10,7 +10,7 @@ import pytest
 import httpllm
 from httpllm.errors import AccessDenied, RefError
 from httpllm.load import Loader
-from httpllm.refs import ROOT, RefGraph, Resolver, dangling_refs, def_name
+from httpllm.refs import ROOT, RefGraph, Resolver, dangling_refs, def_name, def_name_of, def_ref
 
 FIXTURES = Path(__file__).parent / "fixtures" / "refs"
 ROOT_FILE = (FIXTURES / "api" / "openapi.yaml").resolve()
@@ -533,3 +533,35 @@ def test_components_kept_in_other_files_compile(tmp_path: Path) -> None:
     request = build_request(add, {"body": {"name": "Rex"}}, auth={"Token": "t1"})
     assert request.headers["Authorization"] == "Bearer t1"
     assert app.warnings == ()
+
+
+@pytest.mark.parametrize(("ref", "name"), [
+    ("#/$defs/Pet", "Pet"), ("#/$defs/a~1b", "a/b"), ("#/$defs/a~0b", "a~b"),
+    ("#/$defs/", ""), ("#/$defs/A/properties/x", None), ("#/definitions/Pet", None),
+    ("#/components/schemas/Pet", None), ("other.yaml#/$defs/Pet", None), ("#", None),
+])
+def test_def_name_of(ref: str, name: str | None) -> None:
+    """One reading of a `$defs` name: exactly one entry, unescaped; a ref into an entry's
+    subschema names no entry (the four readings it replaced gave "A", "A/properties/x",
+    "x" and an error for it)."""
+    assert def_name_of(ref) == name
+    if name is not None:
+        assert def_ref(name) == ref
+
+
+def test_recursion_and_inlining_read_names_alike() -> None:
+    """A recursive named schema stays a `$ref` under `$defs`: the inliner kept it, the
+    ref graph of the root's `$defs` finds it recursive, and its refs name its entry."""
+    from httpllm.dialects._recursion import recursive_defs
+    from httpllm.walk import refs_in
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/n": {"post": {"operationId": "make", "requestBody": {"content": {
+               "application/json": {"schema": {"$ref": "#/components/schemas/Node"}}}},
+               "responses": {"200": {"description": "ok"}}}}},
+           "components": {"schemas": {"Node": {"type": "object", "properties": {
+               "next": {"$ref": "#/components/schemas/Node"}}}}}}
+    [function] = httpllm.compile(doc, "3.1").functions
+    defs = function.parameters["$defs"]
+    assert recursive_defs(function.parameters) == sorted(defs) == ["Node"]
+    assert {def_name_of(r) for r in refs_in(function.parameters)} == {"Node"}

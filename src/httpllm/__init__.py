@@ -9,9 +9,11 @@ provider, and turn a model's tool call back into a validated HTTP request.
 
 from __future__ import annotations
 
+import importlib
 import typing
 
 from httpllm._api import Application, Warning, compile
+from httpllm._limits import Limits
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
 from httpllm.errors import (
     AccessDenied,
@@ -21,6 +23,7 @@ from httpllm.errors import (
     InvalidArguments,
     LimitExceeded,
     LoadError,
+    MissingExtra,
     MissingTokenizer,
     OptionError,
     RefError,
@@ -36,9 +39,12 @@ from httpllm.loss import Loss
 from httpllm.records import Argument, Function, OperationError, Server
 
 if typing.TYPE_CHECKING:
-    from typing import Any
-
     from httpllm.load import Source
+
+_SUBMODULES = ("adapters", "agent", "codemode", "dialects", "errors", "execute", "server",
+               "toolsets", "upgrade")
+"""The public subpackages (a module is public when its package lists it in ``__all__``;
+every other module is private: docs/architecture.md "The public surface")."""
 
 __all__ = [
     "AccessDenied",
@@ -51,8 +57,10 @@ __all__ = [
     "HttpllmError",
     "InvalidArguments",
     "LimitExceeded",
+    "Limits",
     "LoadError",
     "Loss",
+    "MissingExtra",
     "MissingTokenizer",
     "OperationError",
     "OptionError",
@@ -66,45 +74,55 @@ __all__ = [
     "UnknownFunction",
     "Unrepresentable",
     "Warning",
+    "adapters",
+    "agent",
+    "codemode",
     "compile",
+    "dialects",
+    "errors",
+    "execute",
     "get_dialect",
     "mcp_server",
     "providers",
     "register_provider",
     "serve",
+    "server",
+    "toolsets",
+    "upgrade",
 ]
 
 __version__ = "0.1.0"
 
 
-def mcp_server(app: Application | Source, **options: Any) -> Any:
+def mcp_server(app: Application | Source, **options: typing.Any) -> typing.Any:
     """The compiled document as an MCP server object (``mcp.server.lowlevel.Server``); see
     :func:`httpllm.server.mcp_server` for the options. Needs ``pip install 'httpllm[mcp]'``.
 
     Raises:
-        ImportError: the ``mcp`` extra is not installed.
+        MissingExtra: the ``mcp`` extra is not installed.
     """
     return _server().mcp_server(app, **options)
 
 
-def serve(app: Application | Source, transport: str = "stdio", **options: Any) -> None:
+def serve(app: Application | Source, transport: str = "stdio", **options: typing.Any) -> None:
     """Serve the document over MCP (``transport="stdio"`` or ``"http"``); see
     :func:`httpllm.server.serve`. Needs ``pip install 'httpllm[mcp]'``.
 
     Raises:
-        ImportError: the ``mcp`` extra is not installed.
+        MissingExtra: the ``mcp`` extra is not installed.
     """
     _server().serve(app, transport, **options)
 
 
-def _server() -> Any:
+def _server() -> typing.Any:
     """``httpllm.server``, imported on first use (``import httpllm`` never needs ``mcp``)."""
-    try:
-        import httpllm.server as server
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] not in {"mcp", "mcp_types", "uvicorn", "starlette",
-                                                  "anyio"}:
-            raise
-        raise ImportError("serving over MCP needs the mcp extra: "
-                          "pip install 'httpllm[mcp]'") from exc
+    import httpllm.server as server  # raises MissingExtra without the mcp extra
+
     return server
+
+
+def __getattr__(name: str) -> typing.Any:
+    """A public subpackage, imported on first use: ``import httpllm`` imports none (PEP 562)."""
+    if name in _SUBMODULES:
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

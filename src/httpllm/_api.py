@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._gc import pausing_gc
+from httpllm._limits import PER_COMPILE
 from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
@@ -20,9 +21,9 @@ from httpllm.compose.names import function_name, sanitize
 from httpllm.compose.operation import Composer, Draft
 from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
+from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._sizes import size_warnings
-from httpllm.dialects._split import split
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
 from httpllm.load import (
     DEFAULT_LIMITS,
@@ -41,11 +42,27 @@ from httpllm.parse import OperationSite, parse
 from httpllm.records import Argument, Function, OperationError, evolve
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
+from httpllm.render.split import split
 from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
 
 if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
+    from httpllm.agent.runner import AsyncHandleOptions, HandleOptions
+    from httpllm.codemode.mode import CodeMode, Confirm
+    from httpllm.codemode.mode import Send as CodeSend
+    from httpllm.codemode.sandbox import Limits as CodeLimits
+    from httpllm.execute.decode import Arguments
+    from httpllm.execute.feedback import ValidationResult
+    from httpllm.execute.request import FileValue
+    from httpllm.execute.send import AsyncExecuteOptions, ExecuteOptions, Result
+    from httpllm.toolsets.budget import Budget, Eligibility
+    from httpllm.toolsets.deferred import Search
+    from httpllm.toolsets.groups import By, Group
+    from httpllm.toolsets.lint import Finding, Rule
     from httpllm.toolsets.search import SearchIndex
+    from httpllm.toolsets.tokens import Tokenizer
 
 __all__ = ["Application", "Warning", "compile"]
 
@@ -179,7 +196,9 @@ class Application:
         """``json.dumps(self.tools())``."""
         return json.dumps(self.tools(), **kwargs)
 
-    def validate(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    def validate(self, name: str, arguments: Arguments, *,
+                 host_arguments: Mapping[str, Any] | None = None,
+                 files: Mapping[str, FileValue] | None = None) -> ValidationResult:
         """Validate a tool call: ``httpllm.execute.validate`` on the function ``name``.
 
         Raises:
@@ -187,14 +206,17 @@ class Application:
         """
         from httpllm.execute import validate
 
-        return validate(self.function(name), arguments, **kwargs)
+        return validate(self.function(name), arguments, host_arguments=host_arguments,
+                        files=files)
 
-    def execute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    def execute(self, name: str, arguments: Arguments,
+                **options: Unpack[ExecuteOptions]) -> Result:
         """Validate, build and send a tool call; return ``httpllm.execute.Result``
         (status, headers, parsed body). A non-2xx answer is returned, not raised.
 
         Keyword options: ``client`` (an ``httpx.Client``), ``base_url``, ``auth``,
-        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``.
+        ``host_arguments``, ``files``, ``server_variables``, ``require_auth``,
+        ``max_bytes``, ``headers`` (the host's, over header arguments of the same name).
 
         Raises:
             UnknownFunction: no function has that name.
@@ -206,16 +228,17 @@ class Application:
         """
         from httpllm.execute import execute
 
-        return execute(self.function(name), arguments, **kwargs)
+        return execute(self.function(name), arguments, **options)
 
-    async def aexecute(self, name: str, arguments: Any, **kwargs: Any) -> Any:
+    async def aexecute(self, name: str, arguments: Arguments,
+                       **options: Unpack[AsyncExecuteOptions]) -> Result:
         """The async twin of :meth:`execute` (``client`` is an ``httpx.AsyncClient``)."""
         from httpllm.execute import aexecute
 
-        return await aexecute(self.function(name), arguments, **kwargs)
+        return await aexecute(self.function(name), arguments, **options)
 
     def handle(self, response: Any, *, format: str | None = None,
-               **kwargs: Any) -> list[dict[str, Any]]:
+               **options: Unpack[HandleOptions]) -> list[dict[str, Any]]:
         """Run every tool call of a model's response and return the messages to append,
         in the provider's format: ``httpllm.agent.handle`` over this application's
         functions (see its docstring for the formats and the keyword options ``client``,
@@ -233,18 +256,20 @@ class Application:
         from httpllm.agent import format_of, handle
 
         found = format or format_of(self.dialect, self.options)
-        return handle(self._by_name, response, format=found, **kwargs)
+        return handle(self._by_name, response, format=found, **options)
 
     async def ahandle(self, response: Any, *, format: str | None = None,
-                      **kwargs: Any) -> list[dict[str, Any]]:
+                      **options: Unpack[AsyncHandleOptions]) -> list[dict[str, Any]]:
         """The async twin of :meth:`handle` (``client`` is an ``httpx.AsyncClient``); the
         calls run concurrently, at most ``limit`` (default 8) at once."""
         from httpllm.agent import ahandle, format_of
 
         found = format or format_of(self.dialect, self.options)
-        return await ahandle(self._by_name, response, format=found, **kwargs)
+        return await ahandle(self._by_name, response, format=found, **options)
 
-    def budget(self, **kwargs: Any) -> Any:
+    def budget(self, *, strict: Mapping[str, Eligibility] | None = None,
+               tokenizer: Tokenizer | None = None, max_tools: int | None = None,
+               max_tokens: int | None = None) -> Budget:
         """The budget report (``httpllm.toolsets.budget.budget``): tokens, arguments,
         depth and strict eligibility per tool, and the totals against the provider's limits.
         Keyword options: ``strict``, ``tokenizer``, ``max_tools``, ``max_tokens``.
@@ -254,10 +279,11 @@ class Application:
         """
         from httpllm.toolsets.budget import budget
 
-        return budget(self, **kwargs)
+        return budget(self, strict=strict, tokenizer=tokenizer, max_tools=max_tools,
+                      max_tokens=max_tokens)
 
-    def groups(self, by: Any = "tag", *, max_tools: int | None = None,
-               max_tokens: int | None = None) -> list[Any]:
+    def groups(self, by: By = "tag", *, max_tools: int | None = None,
+               max_tokens: int | None = None) -> list[Group]:
         """The functions as named tool lists within the limits
         (``httpllm.toolsets.groups.groups``); ``by``: ``"tag"``, ``"path"`` or
         ``(function) -> key``. Every function is in exactly one group; one alone over
@@ -271,12 +297,13 @@ class Application:
 
         return groups(self, by=by, max_tools=max_tools, max_tokens=max_tokens)
 
-    def deferred_tools(self, *, always: list[str] | None = None, **kwargs: Any) -> list[JSON]:
+    def deferred_tools(self, *, always: Sequence[str] | None = None, search: Search = "bm25",
+                       namespaces: bool = True, by: By = "tag") -> list[JSON]:
         """The tool list with the provider's native deferred loading
         (``httpllm.toolsets.deferred.deferred_tools``): Anthropic ``defer_loading`` plus
         its tool-search tool, or OpenAI Responses ``tool_search`` with deferred functions
         in namespaces. ``always``: the functions to keep loaded (default: a documented
-        rule). Keyword options: ``search``, ``namespaces``, ``by``.
+        rule); ``search``, ``namespaces``, ``by``: as there.
 
         Raises:
             DialectError: the provider has no native deferred loading.
@@ -284,16 +311,20 @@ class Application:
         """
         from httpllm.toolsets.deferred import deferred_tools
 
-        return deferred_tools(self, always=always, **kwargs)
+        return deferred_tools(self, always=always, search=search, namespaces=namespaces,
+                              by=by)
 
-    def lint(self, **kwargs: Any) -> list[Any]:
+    def lint(self, *, strict: Mapping[str, Eligibility] | None = None,
+             max_tools: int | None = None, max_tokens: int | None = None,
+             rules: Iterable[Rule] | None = None) -> list[Finding]:
         """The lint findings (``httpllm.toolsets.lint.lint``), one per operation and rule,
-        each with its pointer and severity. Keyword options: ``max_tools``,
-        ``max_tokens``, ``strict``.
+        each with its pointer and severity; ``rules``: the rules to run (default: every
+        one, ``httpllm.toolsets.lint.RULES``).
         """
-        from httpllm.toolsets.lint import lint
+        from httpllm.toolsets.lint import RULES, lint
 
-        return lint(self, **kwargs)
+        return lint(self, strict=strict, max_tools=max_tools, max_tokens=max_tokens,
+                    rules=RULES if rules is None else rules)
 
     def response_schema(self, function: Function) -> Schema | None:
         """``function``'s emended success response schema whole: ``function.output``,
@@ -344,21 +375,28 @@ class Application:
             self._search[:] = [index]
         return index
 
-    def code_tools(self, **kwargs: Any) -> Any:
+    def code_tools(self, *, api: str = "the API", k: int = 5,
+                   execute_options: Mapping[str, Any] | None = None,
+                   send: CodeSend | None = None, read_only: bool = False,
+                   confirm: Confirm | None = None, limits: CodeLimits | None = None,
+                   deno: str | None = None,
+                   max_answer_chars: int | None = DEFAULT_BUDGET) -> CodeMode:
         """Code mode (:func:`httpllm.codemode.code_mode`): two tools, ``search_docs`` (the
         typed TypeScript module of this API, a few operations at a time) and ``execute``
         (a program against it, run in a sandbox that holds no credential), in this
         application's dialect; ``.tools`` for the provider's SDK, ``.handle(name,
-        arguments)`` / ``.ahandle`` to answer their calls. Keyword options:
-        ``execute_options`` (``auth``, ``base_url``, ``client`` ...), ``read_only``,
-        ``confirm``, ``limits``, ``api``, ``k``, ``max_answer_chars``, ``send``, ``deno``.
+        arguments)`` / ``.ahandle`` to answer their calls. The options are
+        :func:`~httpllm.codemode.code_mode`'s (``execute_options``: ``auth``,
+        ``base_url``, ``client`` ...).
 
         Raises:
             MissingExtra: Deno is not installed (``pip install 'httpllm[code]'``).
         """
         from httpllm.codemode import code_mode
 
-        return code_mode(self, **kwargs)
+        return code_mode(self, api=api, k=k, execute_options=execute_options, send=send,
+                         read_only=read_only, confirm=confirm, limits=limits, deno=deno,
+                         max_answer_chars=max_answer_chars)
 
 
 def _tag_descriptions(root: Any) -> dict[str, str]:
@@ -401,6 +439,18 @@ def _check_options(dialect: Dialect, options: Options) -> None:
                           f"{options.envelope!r}", option="envelope")
     if options.strict and not dialect.has_strict:
         raise OptionError(f"provider {dialect.name!r} has no strict mode", option="strict")
+
+
+def _check_limits(limits: Limits) -> None:
+    """Refuse a change to a limit a compile cannot apply (the process's own).
+
+    Raises:
+        OptionError: ``limits`` changes a field outside ``PER_COMPILE``.
+    """
+    changed = limits.fixed_changed()
+    if changed:
+        raise OptionError(f"limits: {', '.join(changed)} cannot be set for one compile; "
+                          f"these can: {', '.join(sorted(PER_COMPILE))}", option="limits")
 
 
 @pausing_gc
@@ -485,6 +535,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                       split_unions=split_unions, lenient=lenient, examples=examples,
                       envelope=envelope, max_depth=max_depth, collapse_deep=collapse_deep)
     _check_options(dialect, options)
+    _check_limits(limits)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     if is_url(spec):  # fetched within the network gate; relative refs resolve against it
@@ -533,7 +584,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                                                                   draft.response)
                for draft in drafts]
     functions: list[Function] = []
-    bounds = (parameters_limit(len(drafts)), Sizes())
+    bounds = (parameters_limit(len(drafts)), Sizes(), limits)
     for draft, output in zip(drafts, outputs, strict=True):
         try:
             functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
@@ -642,13 +693,13 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
             failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
             separate: Callable[[Argument], bool] | None,
-            warnings: list[Warning], bounds: tuple[int, Sizes]) -> list[Function]:
+            warnings: list[Warning], bounds: tuple[int, Sizes, Limits]) -> list[Function]:
     broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
     if broken is not None:
         raise broken
     function = finish_bounded(draft, composer, inliner, separate, output,
                               lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
-                              limit=bounds[0], sizes=bounds[1])
+                              limit=bounds[0], sizes=bounds[1], limits=bounds[2])
     parts = ([function] if not renderer.options.split_unions
              else split(function, inliner.origins, composer.pool.claim))
     return [renderer.render(part) for part in parts]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+__all__ = ["JSON", "Direction", "Location", "Schema"]
+
 Schema = Any
 """A JSON Schema node: a ``dict`` (or ``True``/``False``). Never mutated once built."""
 

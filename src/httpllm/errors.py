@@ -18,6 +18,8 @@ saying where and what was expected; never a whole document.
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 __all__ = [
@@ -39,6 +41,8 @@ __all__ = [
     "UnknownDialect",
     "UnknownFunction",
     "Unrepresentable",
+    "install_command",
+    "requires_extra",
 ]
 
 
@@ -146,8 +150,58 @@ class TransportError(CallError):
     """Sending the request failed (connection, timeout, protocol)."""
 
 
-class MissingExtra(HttpllmError):
-    """A feature needs an optional extra that is not installed (the message names it)."""
+class MissingExtra(HttpllmError, ImportError):
+    """A feature needs an optional extra that is not installed. The message names the
+    feature, the missing module and the command that installs the extra
+    (``pip install "httpllm[mcp]"``); also an ``ImportError``, so code that caught the
+    bare ``ImportError`` raised before still catches it.
+
+    Attributes:
+        extra: the extra to install (``"mcp"``), or ``None`` when the message says what
+            else is missing (a model file, a program).
+        name: the module that could not be imported (``ImportError.name``), or ``None``.
+    """
+
+    def __init__(self, message: str, *, extra: str | None = None, module: str | None = None,
+                 pointer: str | None = None, source: str | None = None):
+        super().__init__(message, pointer=pointer, source=source)
+        self.extra = extra
+        self.name = module
+
+    @classmethod
+    def of(cls, extra: str, feature: str, module: str | None = None) -> MissingExtra:
+        """The error for ``feature`` (``"serving over MCP"``) without ``module``, a
+        module of ``extra``.
+
+        >>> str(MissingExtra.of("mcp", "serving over MCP", "mcp"))
+        'serving over MCP needs the mcp extra: pip install "httpllm[mcp]" (mcp is not installed)'
+        """
+        missing = f" ({module} is not installed)" if module else ""
+        return cls(f"{feature} needs the {extra} extra: {install_command(extra)}{missing}",
+                   extra=extra, module=module)
+
+
+def install_command(extra: str) -> str:
+    """The command that installs an extra: ``pip install "httpllm[<extra>]"``."""
+    return f'pip install "httpllm[{extra}]"'
+
+
+@contextmanager
+def requires_extra(extra: str, feature: str, modules: Collection[str]) -> Iterator[None]:
+    """Turn the ``ImportError`` of a top-level module in ``modules`` (the extra's
+    distributions, as imported) raised inside the block into :class:`MissingExtra`;
+    any other ``ImportError`` (a bug, a broken install of something else) passes.
+
+    Raises:
+        MissingExtra: one of ``modules`` cannot be imported.
+    """
+    try:
+        yield
+    except ImportError as exc:
+        if (isinstance(exc, MissingExtra) or exc.name is None
+                or exc.name.split(".")[0] not in modules):
+            raise
+        raise MissingExtra.of(extra, feature, exc.name.split(".")[0]) from exc
 
 
 class MissingTokenizer(MissingExtra):

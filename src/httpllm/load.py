@@ -16,11 +16,11 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
+from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
@@ -29,32 +29,6 @@ __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text"
            "read_bounded", "shown_url", "size_text", "source_of", "without_userinfo"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Limits:
-    """Safety limits applied to every file read.
-
-    Attributes:
-        max_bytes: largest file accepted, in bytes (default 64 MiB).
-        max_depth: deepest nesting of objects and arrays (default 256 levels).
-        max_nodes: most JSON values after YAML alias expansion (default 5,000,000): a
-            YAML "billion laughs" document is refused before anything walks it.
-        max_expanded_bytes: largest size, as JSON text, after YAML alias expansion
-            (default 256 MiB), of a document, and of the YAML files its references name
-            together: each key and string counts at every place an alias puts it, so one
-            100 KB string aliased 100,000 times (few values, 10 GB written out) is refused
-            before ``compile -o`` or a server's ``tools/list`` writes it.
-    """
-
-    max_bytes: int = 64 * 1024 * 1024
-    max_depth: int = 256
-    max_nodes: int = 5_000_000
-    max_expanded_bytes: int = 256 * 1024 * 1024
-
-
-DEFAULT_LIMITS = Limits()
-"""The limits used when the caller gives none."""
 
 
 @functools.cache
@@ -253,7 +227,7 @@ def size_text(size: int) -> str:
     return f"{size} bytes"
 
 
-def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = Limits()) -> Any:
+def load_text(text: str | bytes, *, label: str = "<text>", limits: Limits = DEFAULT_LIMITS) -> Any:
     """Decode JSON or YAML text into plain JSON values.
 
     Args:
@@ -510,7 +484,7 @@ class Loader:
         self,
         root: Path | None,
         *,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         allow_network: bool = False,
         allow_outside_root: bool = False,
         bound: str | os.PathLike[str] | None = None,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import posixpath
+from collections.abc import Mapping, Sequence
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["escape", "file_label", "join", "parts", "unescape"]
+__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "unescape"]
 
 
 def escape(token: str | int) -> str:
@@ -40,6 +42,73 @@ def parts(fragment: str) -> list[str]:
         return []
     # Only the first "/" is dropped: "//a" is the key "" then the key "a" (RFC 6901 section 4).
     return [unescape(t) for t in fragment.removeprefix("/").split("/")]
+
+
+def _tokens(at: str | Sequence[str]) -> Sequence[str]:
+    return parts(at) if isinstance(at, str) else at
+
+
+def _index(node: list[Any], token: str) -> int | None:
+    """The list index a token names (RFC 6901 section 4: digits, no leading zero, ``0``
+    alone), or ``None`` past the end or when it is no index."""
+    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+        return None
+    index = int(token)
+    return index if index < len(node) else None
+
+
+def get(document: Any, at: str | Sequence[str], default: Any = None) -> Any:
+    """The node at ``at`` (a pointer such as ``"#/a/0"``, or its tokens) in ``document``;
+    ``default`` when the path does not exist (a key absent, an index that is not one or
+    past the end, a scalar on the way). Never raises.
+
+    >>> get({"a": [{"b~c": 1}]}, "#/a/0/b~0c")
+    1
+    >>> get({"a": [1]}, ["a", "01"], "absent")
+    'absent'
+    """
+    node = document
+    for token in _tokens(at):
+        if isinstance(node, Mapping):
+            if token not in node:
+                return default
+            node = node[token]
+        elif isinstance(node, list) and (index := _index(node, token)) is not None:
+            node = node[index]
+        else:
+            return default
+    return node
+
+
+def replace(document: Any, at: str | Sequence[str], value: Any) -> Any:
+    """``document`` with the node at ``at`` replaced by ``value``, copy on write: only
+    the containers on the way are copied (shallowly), ``document`` is never changed and
+    shares every other subtree with the result. ``value`` itself when ``at`` is the root;
+    ``document`` itself when the path does not exist.
+
+    >>> doc = {"a": {"b": 1}, "c": {"d": 2}}
+    >>> new = replace(doc, "#/a/b", 3)
+    >>> new, doc["a"]["b"], new["c"] is doc["c"]
+    ({'a': {'b': 3}, 'c': {'d': 2}}, 1, True)
+    """
+    tokens = _tokens(at)
+    chain = [document]
+    for token in tokens:
+        node = chain[-1]
+        if isinstance(node, Mapping) and token in node:
+            chain.append(node[token])
+        elif isinstance(node, list) and (index := _index(node, token)) is not None:
+            chain.append(node[index])
+        else:
+            return document
+    for holder, token in zip(reversed(chain[:-1]), reversed(tokens), strict=True):
+        if isinstance(holder, Mapping):
+            value = {**holder, token: value}
+        else:
+            copied = list(holder)
+            copied[int(token)] = value
+            value = copied
+    return value
 
 
 def file_label(uri: str, base: str) -> str:

@@ -15,9 +15,10 @@ from urllib.parse import urldefrag, urljoin
 
 from httpllm.errors import HttpllmError, RefError
 from httpllm.load import Loader
-from httpllm.pointer import escape, file_label, parts
+from httpllm.pointer import escape, file_label, parts, unescape
 
-__all__ = ["RefGraph", "Resolver", "Target", "dangling_refs"]
+__all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
+           "def_ref"]
 
 ROOT = "root:"
 """Base URI of a document given as text or dict (no file, so no relative files)."""
@@ -315,6 +316,32 @@ class RefGraph:
             out.add(name)
             stack.extend(self.graph.successors(name))
         return out
+
+
+DEFS = "#/$defs/"
+"""How every ``$ref`` of an emended schema begins: ``#/$defs/<name>``."""
+
+
+def def_ref(name: str) -> str:
+    """The ``$ref`` of the ``$defs`` entry ``name``: ``"a/b"`` -> ``"#/$defs/a~1b"``."""
+    return DEFS + escape(name)
+
+
+def def_name_of(ref: str) -> str | None:
+    """The ``$defs`` entry a ``$ref`` names, unescaped (RFC 6901): ``"#/$defs/a~1b"`` ->
+    ``"a/b"``; ``None`` for any other ``$ref``, one into an entry's subschema included
+    (``"#/$defs/A/properties/x"`` names no entry; every ``$ref`` an emended schema holds
+    names one, ``named.NamedSchemas.name_for`` gives each target its own). The one
+    reading of a ``$defs`` name: the inliner, the ref graphs, the unrolling and the
+    dialects' renames ask it.
+
+    >>> def_name_of("#/$defs/Pet"), def_name_of("#/$defs/A/properties/x")
+    ('Pet', None)
+    """
+    if not ref.startswith(DEFS):
+        return None
+    token = ref[len(DEFS):]
+    return None if "/" in token else unescape(token)
 
 
 def def_name(pointer_tokens: list[str], taken: set[str]) -> str:

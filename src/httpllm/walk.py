@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
-__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "MAX_DEPTH", "MAX_NODES", "Child", "FoldMemo",
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "Child", "FoldMemo",
            "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "transform"]
 
 IN_VALUE = frozenset(
@@ -43,12 +44,6 @@ IN_MAPPING = frozenset(
 )
 """Keywords whose value maps names to subschemas."""
 
-MAX_DEPTH = 512
-"""Default limit on schema nesting, in levels of subschemas."""
-
-MAX_NODES = 2_000_000
-"""Default limit on the nodes one walk visits (a shared subtree counts once per path to
-it, so this stops alias-bomb documents before they exhaust memory)."""
 
 _SUBSCHEMA_KEYWORDS = IN_VALUE | IN_ARRAY | IN_MAPPING
 
@@ -147,8 +142,9 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         elif parent >= 0:
             ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
-        if len(entries) > MAX_NODES:
-            raise LimitExceeded(f"schema has more than {MAX_NODES} nodes", pointer=ptr)
+        if len(entries) > DEFAULT_LIMITS.walk_nodes:  # a shared subtree: once per path
+            raise LimitExceeded(f"schema has more than {DEFAULT_LIMITS.walk_nodes} nodes",
+                                pointer=ptr)
         if depth >= max_depth:
             raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
         if _SUBSCHEMA_KEYWORDS.isdisjoint(node):
@@ -190,7 +186,7 @@ def transform(
     visit: Visit,
     *,
     pointer: str = "#",
-    max_depth: int = MAX_DEPTH,
+    max_depth: int = DEFAULT_LIMITS.walk_depth,
     memo: dict[int, tuple[Any, tuple[Any, ...]]] | None = None,
     origins: dict[int, str] | None = None,
     sink: list[Any] | None = None,

@@ -4,17 +4,22 @@ StructuredTools to the echo server and come back as ToolMessages."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 import pytest
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
-
-from httpllm.adapters.langchain import tools
 
 from .conftest import API_KEY, compiled
 
+if TYPE_CHECKING:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+
 
 def _turn(live_server: str) -> tuple[list[object], GenericFakeChatModel, dict[str, object]]:
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage, HumanMessage
+
+    from httpllm.adapters.langchain import tools
+
     app = compiled("chatgpt")
     model = GenericFakeChatModel(messages=iter([
         AIMessage(content="", tool_calls=[
@@ -29,6 +34,8 @@ def _turn(live_server: str) -> tuple[list[object], GenericFakeChatModel, dict[st
 
 
 def _check(messages: list[object]) -> None:
+    from langchain_core.messages import ToolMessage
+
     first, second = (m for m in messages if isinstance(m, ToolMessage))
     assert first.tool_call_id == "c1" and first.status == "success"
     assert json.loads(str(first.content))["raw_path"] == "/pets/7"
@@ -39,6 +46,8 @@ def _check(messages: list[object]) -> None:
 
 def test_one_agent_turn(live_server: str) -> None:
     """A valid call answers with the echo; an invalid one with feedback and status error."""
+    from langchain_core.messages import AIMessage
+
     messages, model, by_name = _turn(live_server)
     reply = model.invoke(messages)
     assert isinstance(reply, AIMessage)

@@ -6,19 +6,21 @@ from __future__ import annotations
 import json
 
 import pytest
-from agents import Agent, RunConfig, Runner
-from agents.testing import ScriptedModel, assistant_message, function_call
-
-from httpllm.adapters.openai_agents import function_tools
 
 from .conftest import API_KEY, compiled
 
 pytestmark = pytest.mark.anyio
 
 
+@pytest.mark.slow
 async def test_one_agent_turn(live_server: str) -> None:
     """A valid, an invalid and an upstream-failed call: the echo answer, the validator's
     feedback and the failure come back to the model as the calls' outputs."""
+    from agents import Agent, RunConfig, Runner
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    from httpllm.adapters.openai_agents import function_tools
+
     app = compiled("chatgpt", strict=True)
     model = ScriptedModel([
         [function_call("getPet", {"petId": 7}, call_id="c1"),

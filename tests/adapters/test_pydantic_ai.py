@@ -7,31 +7,37 @@ from __future__ import annotations
 
 import json
 import os
+from typing import TYPE_CHECKING
 
 import pytest
-from pydantic_ai import Agent
-from pydantic_ai.messages import (
-    ModelMessage,
-    ModelRequest,
-    ModelResponse,
-    RetryPromptPart,
-    TextPart,
-    ToolCallPart,
-    ToolReturnPart,
-)
-from pydantic_ai.models.function import AgentInfo, FunctionModel
-
-from httpllm.adapters.pydantic_ai import code_toolset, toolset
 
 from .conftest import API_KEY, compiled
 
+if TYPE_CHECKING:
+    from pydantic_ai.messages import ModelMessage
+    from pydantic_ai.models.function import AgentInfo
+
 
 def _parts(messages: list[ModelMessage]) -> list[object]:
+    from pydantic_ai.messages import ModelRequest
+
     return [p for m in messages if isinstance(m, ModelRequest) for p in m.parts]
 
 
 def test_one_agent_turn(live_server: str) -> None:
     """A valid call, an invalid one (retried), and an upstream 500 (failed) in one turn."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import (
+        ModelResponse,
+        RetryPromptPart,
+        TextPart,
+        ToolCallPart,
+        ToolReturnPart,
+    )
+    from pydantic_ai.models.function import FunctionModel
+
+    from httpllm.adapters.pydantic_ai import toolset
+
     app = compiled("3.1")
 
     def model(messages: list[ModelMessage], info: AgentInfo) -> ModelResponse:
@@ -87,6 +93,12 @@ def test_code_mode_turns(live_server: str) -> None:
     """The model searches the declarations, runs a program of three calls and reads its
     filtered output (the host's key sent, shown to no one); a program that does not
     type-check is a failed result the model can rewrite, with nothing sent."""
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import FunctionModel
+
+    from httpllm.adapters.pydantic_ai import code_toolset
+
     app = compiled("3.1", reference=True)
     code = app.code_tools(execute_options={"auth": {"key": API_KEY}, "base_url": live_server},
                           deno=_deno())

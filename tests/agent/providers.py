@@ -10,29 +10,27 @@ Bedrock through botocore's own parameter validator of ``Converse``).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import anthropic.types as anthropic_types
-import botocore.session
-import mistralai.client.models as mistral_models
-import ollama
-from botocore.validate import ParamValidator
-from google.genai import types as genai
-from mistral_common.protocol.instruct.messages import ToolMessage as MistralCommonToolMessage
-from openai.types.chat import (
-    ChatCompletion,
-    ChatCompletionMessage,
-    ChatCompletionMessageFunctionToolCall,
-    ChatCompletionToolMessageParam,
-)
-from openai.types.chat.chat_completion import Choice
-from openai.types.chat.chat_completion_message_function_tool_call import Function as ChatFunction
-from openai.types.responses import Response, ResponseFunctionToolCall, ResponseOutputMessage
-from openai.types.responses.response_input_param import FunctionCallOutput
 from pydantic import TypeAdapter
+from sdk import lazy
+
+anthropic_types = lazy("anthropic.types")
+botocore_session = lazy("botocore.session")
+botocore_validate = lazy("botocore.validate")
+genai = lazy("google.genai.types")
+mistral_common_messages = lazy("mistral_common.protocol.instruct.messages")
+mistral_models = lazy("mistralai.client.models")
+ollama = lazy("ollama")
+openai_chat = lazy("openai.types.chat")
+openai_choice = lazy("openai.types.chat.chat_completion")
+openai_tool_call = lazy("openai.types.chat.chat_completion_message_function_tool_call")
+openai_responses = lazy("openai.types.responses")
+openai_input = lazy("openai.types.responses.response_input_param")
 
 Call = tuple[str, str, Any]
 """``(id, name, arguments)``: arguments a dict (sent as the provider does) or JSON text."""
@@ -73,38 +71,41 @@ class Provider:
     ids: bool = True
 
 
-def _chat_build(calls: list[Call]) -> ChatCompletion:
-    tool_calls = [ChatCompletionMessageFunctionToolCall(
-        id=i, type="function", function=ChatFunction(name=n, arguments=_text(a)))
+def _chat_build(calls: list[Call]) -> openai_chat.ChatCompletion:
+    tool_calls = [openai_chat.ChatCompletionMessageFunctionToolCall(
+        id=i, type="function", function=openai_tool_call.Function(name=n, arguments=_text(a)))
         for i, n, a in calls]
-    message = ChatCompletionMessage(role="assistant", content=None, tool_calls=tool_calls)
-    return ChatCompletion(id="chatcmpl-1", object="chat.completion", created=0, model="gpt",
-                          choices=[Choice(index=0, finish_reason="tool_calls",
-                                          message=message)])
+    message = openai_chat.ChatCompletionMessage(role="assistant", content=None,
+                                                tool_calls=tool_calls)
+    return openai_chat.ChatCompletion(
+        id="chatcmpl-1", object="chat.completion", created=0, model="gpt",
+        choices=[openai_choice.Choice(index=0, finish_reason="tool_calls", message=message)])
 
 
 def _chat_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for m in messages:
-        checked = conforms(ChatCompletionToolMessageParam, m)
+        checked = conforms(openai_chat.ChatCompletionToolMessageParam, m)
         rows.append((checked["tool_call_id"], None, joined(checked["content"]), False))
     return rows
 
 
-def _responses_build(calls: list[Call]) -> Response:
-    output: list[Any] = [ResponseOutputMessage(
+def _responses_build(calls: list[Call]) -> openai_responses.Response:
+    output: list[Any] = [openai_responses.ResponseOutputMessage(
         id="msg_1", type="message", role="assistant", status="completed",
         content=[{"type": "output_text", "text": "Let me look.", "annotations": []}])]
-    output += [ResponseFunctionToolCall(type="function_call", id=f"fc_{i}", call_id=i, name=n,
-                                        arguments=_text(a)) for i, n, a in calls]
-    return Response(id="resp_1", created_at=0, model="gpt", object="response", output=output,
-                    parallel_tool_calls=True, tool_choice="auto", tools=[])
+    output += [openai_responses.ResponseFunctionToolCall(
+        type="function_call", id=f"fc_{i}", call_id=i, name=n, arguments=_text(a))
+        for i, n, a in calls]
+    return openai_responses.Response(id="resp_1", created_at=0, model="gpt", object="response",
+                                     output=output, parallel_tool_calls=True,
+                                     tool_choice="auto", tools=[])
 
 
 def _responses_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for m in messages:
-        checked = conforms(FunctionCallOutput, m)
+        checked = conforms(openai_input.FunctionCallOutput, m)
         assert set(m) == {"type", "call_id", "output"} and m["type"] == "function_call_output"
         rows.append((checked["call_id"], None, joined(checked["output"]), False))
     return rows
@@ -153,7 +154,10 @@ def _gemini_read(messages: list[dict[str, Any]]) -> list[Row]:
     return rows
 
 
-_CONVERSE = botocore.session.get_session().get_service_model("bedrock-runtime")
+@functools.cache
+def _converse() -> Any:
+    """botocore's model of bedrock-runtime (read once, when a Bedrock test first needs it)."""
+    return botocore_session.get_session().get_service_model("bedrock-runtime")
 
 
 def _bedrock_build(calls: list[Call]) -> dict[str, Any]:
@@ -167,8 +171,9 @@ def _bedrock_build(calls: list[Call]) -> dict[str, Any]:
 
 def _bedrock_read(messages: list[dict[str, Any]]) -> list[Row]:
     [message] = messages
-    shape = _CONVERSE.operation_model("Converse").input_shape
-    report = ParamValidator().validate({"modelId": "m", "messages": messages}, shape)
+    shape = _converse().operation_model("Converse").input_shape
+    report = botocore_validate.ParamValidator().validate({"modelId": "m", "messages": messages},
+                                                         shape)
     assert not report.has_errors(), report.generate_report()
     rows: list[Row] = []
     for block in message["content"]:
@@ -209,7 +214,7 @@ def _mistral_read(messages: list[dict[str, Any]]) -> list[Row]:
     rows: list[Row] = []
     for m in messages:
         checked = mistral_models.ToolMessage.model_validate(m)
-        MistralCommonToolMessage.model_validate(m)
+        mistral_common_messages.ToolMessage.model_validate(m)
         assert checked.role == "tool"
         rows.append((checked.tool_call_id, checked.name, joined(m["content"]), False))
     return rows

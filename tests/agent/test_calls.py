@@ -3,14 +3,16 @@ that is not a call of the format raises with a pointer."""
 
 from __future__ import annotations
 
-import anthropic.types as anthropic_types
 import pytest
-from google.genai import types as genai
+from sdk import lazy
 
 from httpllm.agent.calls import ToolCall, read_calls
 from httpllm.errors import CallError, UnknownDialect
 
 from .providers import PROVIDERS
+
+anthropic_types = lazy("anthropic.types")
+genai = lazy("google.genai.types")
 
 
 def test_chat_message_and_list_read_alike() -> None:

@@ -5,19 +5,18 @@ from __future__ import annotations
 import pytest
 
 import httpllm
-from httpllm.agent import MESSAGES, PROVIDER_FORMATS, SHAPES, format_of
+from httpllm.agent import MESSAGES, SHAPES, format_of
 from httpllm.agent.calls import ToolCall
 from httpllm.agent.outcome import Outcome
-from httpllm.dialects import Options, get_dialect
+from httpllm.dialects import TOOL_CALL_FORMATS, Options, get_dialect
 
 NO_CALLS = {"3.0", "3.1"}
 """Dialects that describe schemas only: no provider sends calls in them."""
 
 
 def test_every_format_has_a_writer() -> None:
-    """Formats read and formats written are the same set, and providers map into it."""
-    assert set(SHAPES) == set(MESSAGES)
-    assert set(PROVIDER_FORMATS.values()) <= set(SHAPES)
+    """Formats read, formats written and the formats a `Dialect` may name are one list."""
+    assert list(SHAPES) == list(MESSAGES) == list(TOOL_CALL_FORMATS)
 
 
 @pytest.mark.parametrize("provider", httpllm.providers())
@@ -34,6 +33,12 @@ def test_every_provider_has_a_format(provider: str) -> None:
 def test_responses_envelope() -> None:
     """OpenAI with envelope="responses" answers with function_call_output items."""
     assert format_of(get_dialect("chatgpt"), Options(envelope="responses")) == "responses"
+    assert format_of(get_dialect("llama"), Options(envelope="responses")) == "responses"
+
+
+def test_an_envelope_that_is_no_format() -> None:
+    """Gemini's envelope variants name schema spellings, not formats: calls stay Gemini's."""
+    assert format_of(get_dialect("gemini"), Options(envelope="json-schema")) == "gemini"
 
 
 @pytest.mark.parametrize("fmt", sorted(MESSAGES))

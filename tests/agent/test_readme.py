@@ -8,12 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import anthropic
 import httpx
 import httpx2
-import openai
+from sdk import lazy
 
 import httpllm
+
+anthropic = lazy("anthropic")
+openai = lazy("openai")
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "petstore-3.0.yaml"
 KEY = "petstore-secret"

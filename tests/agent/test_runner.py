@@ -5,17 +5,23 @@ from __future__ import annotations
 
 import json
 import socket
+from dataclasses import replace
 from typing import Any
 
 import httpx
-import mcp.types
 import pytest
+from sdk import lazy
 
 import httpllm
+from httpllm import dialects
 from httpllm.agent.outcome import REDACTED
+from httpllm.dialects import JSON_SCHEMA_2020_12, Dialect
+from httpllm.records import Function
 
-from .conftest import API_KEY, compiled
+from .conftest import API_KEY, PETS, compiled
 from .providers import PROVIDERS, Call, Provider, Row, joined
+
+mcp_types = lazy("mcp.types")
 
 CALLS: list[Call] = [
     ("call_1", "getPet", {"petId": 7}),
@@ -84,6 +90,65 @@ async def test_ahandle_round_trips(provider: Provider, live_server: str) -> None
     check_rows(provider, provider.read(messages))
 
 
+def _acme_tool(function: Function, options: httpllm.Options) -> dict[str, Any]:
+    return {"tool_name": function.name, "schema": function.parameters}
+
+
+ACME = Dialect(name="acme", keywords=JSON_SCHEMA_2020_12, tool_calls="anthropic",
+               envelope=_acme_tool, aliases=("acme-ai",), source="https://acme.invalid/tools")
+"""A third party's dialect, made from scratch (no built-in record replaced): its calls
+arrive in Anthropic's Messages format."""
+
+
+@pytest.fixture
+def acme() -> Any:
+    """ACME registered for one test; the registry restored after it."""
+    saved = dict(dialects._REGISTRY), dict(dialects._ALIASES)
+    httpllm.register_provider("acme", ACME, aliases=ACME.aliases)
+    yield ACME
+    dialects._REGISTRY.clear()
+    dialects._REGISTRY.update(saved[0])
+    dialects._ALIASES.clear()
+    dialects._ALIASES.update(saved[1])
+
+
+@pytest.mark.usefixtures("acme")
+def test_registered_dialect_end_to_end(live_server: str) -> None:
+    """A dialect registered by a third party compiles to its own envelope, and
+    `app.handle` answers its calls in the format its record names (no table elsewhere)."""
+    app = httpllm.compile(PETS, provider="acme-ai")
+    assert app.provider == "acme"
+    assert {t["tool_name"] for t in app.tools()} == {"listPets", "createPet", "getPet"}
+    claude = PROVIDERS["claude"]
+    messages = app.handle(claude.build(CALLS), auth={"key": API_KEY}, base_url=live_server)
+    check_rows(claude, claude.read(messages))
+
+
+@pytest.mark.usefixtures("acme")
+def test_registered_dialect_without_tool_calls_names_the_field() -> None:
+    """A registered dialect that states no tool-call format: `handle` says which field."""
+    httpllm.register_provider("acme-schemas", replace(ACME, tool_calls=None, aliases=()))
+    with pytest.raises(httpllm.UnknownDialect, match="tool_calls is unset"):
+        httpllm.compile(PETS, provider="acme-schemas").handle([])
+
+
+@pytest.mark.anyio
+@pytest.mark.usefixtures("acme")
+async def test_registered_dialect_is_served() -> None:
+    """`mcp_server` over the registered dialect's application lists every function."""
+    from mcp.client._memory import InMemoryTransport
+    from mcp.client.session import ClientSession
+
+    app = httpllm.compile(PETS, provider="acme")
+    async with InMemoryTransport(httpllm.mcp_server(app)) as (read, write), \
+            ClientSession(read, write) as session:
+        await session.initialize()
+        listed = (await session.list_tools()).tools
+    assert {t.name for t in listed} == {f.name for f in app.functions}
+    create = next(t for t in listed if t.name == "createPet")
+    assert create.input_schema["properties"]["body"]["required"] == ["name"]
+
+
 def test_gemini_calls_without_ids(live_server: str) -> None:
     """A Gemini call without an id is answered by name, without an id."""
     gemini = PROVIDERS["gemini"]
@@ -108,15 +173,15 @@ def test_gemini_camel_case_dicts(live_server: str) -> None:
 def test_mcp_tools_call(live_server: str) -> None:
     """An MCP tools/call request is answered with a valid CallToolResult."""
     app = compiled("mcp")
-    request = mcp.types.CallToolRequest(
-        method="tools/call", params=mcp.types.CallToolRequestParams(
+    request = mcp_types.CallToolRequest(
+        method="tools/call", params=mcp_types.CallToolRequestParams(
             name="getPet", arguments={"petId": "x"}))
     [result] = app.handle(request, auth={"key": API_KEY}, base_url=live_server)
-    checked = mcp.types.CallToolResult.model_validate(result)
+    checked = mcp_types.CallToolResult.model_validate(result)
     assert checked.is_error and "petId" in checked.content[0].text
     [result] = app.handle(request.params.model_copy(update={"arguments": {"petId": 2}}),
                           auth={"key": API_KEY}, base_url=live_server)
-    checked = mcp.types.CallToolResult.model_validate(result)
+    checked = mcp_types.CallToolResult.model_validate(result)
     assert not checked.is_error and _echo(checked.content[0].text)["raw_path"] == "/pets/2"
 
 

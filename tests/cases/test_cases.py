@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import contextlib
 import inspect
-import os
 import re
 import signal
 import threading
@@ -24,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import BY_DIALECT, gemini, ollama, openai_strict
 from checkers._schema import child, deref, iter_schemas, join, ref_problems, types_of
 from checkers.reading import (
@@ -69,13 +69,9 @@ KNOWN_CASES = (
 
 
 def _case_ids() -> tuple[str, ...]:
-    """Case ids present in HTTPLLM_CASES at collection time, else the ones known today."""
-    folder = os.environ.get("HTTPLLM_CASES")
-    if folder and Path(folder).is_dir():
-        found = sorted({p.name.split("-")[0] for p in Path(folder).glob("C*.yaml")})
-        if found:
-            return tuple(found)
-    return KNOWN_CASES
+    """Case ids present in the bug-case folder at collection time (tests/shared.py), else
+    the ones known today."""
+    return shared.case_ids() or KNOWN_CASES
 
 
 CASES = _case_ids()
@@ -126,9 +122,7 @@ def case_path(cases_dir: Path) -> Callable[[str], Path]:
     """`case_path("C01")` -> the case document."""
 
     def find(case_id: str) -> Path:
-        matches = sorted(cases_dir.glob(f"{case_id}-*.yaml"))
-        assert matches, f"no {case_id}-*.yaml in {cases_dir}"
-        return matches[0]
+        return shared.case(case_id)
 
     return find
 
@@ -1480,6 +1474,7 @@ def _deep_document(levels: int, inline: bool) -> dict[str, Any]:
 
 @pytest.mark.parametrize("inline", [False, True], ids=["refs", "inline"])
 @pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.slow
 def test_c29_two_thousand_levels_never_crash(target, inline):
     """C29 robustness: 2000 levels compile or raise httpllm's own error, never RecursionError."""
     document = _deep_document(2000, inline)

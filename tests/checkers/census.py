@@ -1,6 +1,6 @@
 """Census helpers for two schema-fidelity faults (issue 18, kinds 1 and 10), shared by the
-corpus test ``tests/corpus/test_fidelity_census.py``, the dialect sweep's document checks and
-``benchmarks/fidelity_census.py``.
+corpus checks ``tests/corpus/test_corpus.py`` (readOnly, chatgpt), the dialect sweep's
+document checks and ``benchmarks/fidelity_census.py``.
 
 - :func:`offered`: properties of a request schema, the arguments included, that carry
   ``readOnly`` (on themselves, through ``$ref``, ``allOf`` members or every non-null member

@@ -404,6 +404,7 @@ def test_provider_names_are_case_blind(capsys: pytest.CaptureFixture[str],
     assert httpllm.compile(PETSTORE, "OpenAI").provider == "chatgpt"
 
 
+@pytest.mark.slow
 def test_serving_one_tool_says_tool(tmp_path: Path) -> None:
     """`serve` of a one-operation document says "serving 1 tool"."""
     spec = _many(tmp_path / "one.json", 1)

@@ -147,6 +147,7 @@ def serving(*argv: str, env: dict[str, str] | None = None,
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_a_token_is_required_when_asked_for() -> None:
     """`--require-token VARIABLE`: the start-up line says so, no token is 401, the token
     from the variable gets a session."""
@@ -160,6 +161,7 @@ def test_a_token_is_required_when_asked_for() -> None:
     assert refused.status_code == 401 and admitted.status_code == 200
 
 
+@pytest.mark.slow
 def test_oauth_flags_make_a_resource_server_the_sdk_client_signs_in_to(
         tmp_path: Path) -> None:
     """`--oauth-issuer/--oauth-jwks/--resource-url/--oauth-scope`: the start-up line says
@@ -214,6 +216,7 @@ def test_oauth_flags_make_a_resource_server_the_sdk_client_signs_in_to(
     assert "listPets" in names
 
 
+@pytest.mark.slow
 def test_a_foreign_origin_is_refused_on_a_loopback_address_the_sdk_does_not_list() -> None:
     """Bound to 127.0.0.2 (loopback, but not one of the three addresses the SDK protects),
     a page from another site gets 403 and no session."""
@@ -268,6 +271,7 @@ def _ports(pid: int) -> set[int]:
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.slow
 def test_two_stateless_workers_both_serve(tmp_path: Path) -> None:
     """`--stateless --workers 2`: two processes accept on the one port, and calls from
     fresh connections are answered by both (each reaches the API from its own sockets)."""

@@ -37,6 +37,7 @@ def run(code: Any, program: str) -> tuple[dict[str, Any], list[str]]:
     return answer, SEEN[before:]
 
 
+@pytest.mark.slow
 def test_three_operations_and_a_filtered_result(code: Any) -> None:
     """A program calls three operations and prints only what it filtered; errors of the API
     and of its own arguments are exceptions it can catch."""
@@ -63,6 +64,7 @@ try { await api.getItem({ item_id: 3 } as any); } catch (e) { console.log(e.name
     ('console.log(Deno.env.get("HOME"));', 'Requires env access to "HOME"'),
     ('new Deno.Command("/bin/sh").outputSync();', 'Requires run access to "/bin/sh"'),
 ])
+@pytest.mark.slow
 def test_sandbox_refuses_the_outside_world(code: Any, upstream: str, program: str,
                                           expected: str) -> None:
     """Network (to the very upstream the bindings reach), file system, environment and
@@ -81,6 +83,7 @@ def test_sandbox_refuses_the_outside_world(code: Any, upstream: str, program: st
     ("const b: Uint8Array[] = [];\nfor (;;) b.push(new Uint8Array(1 << 28).fill(1));",
      "RangeError: Array buffer allocation failed"),
 ])
+@pytest.mark.slow
 def test_sandbox_stops_loops_and_memory_bombs(code: Any, program: str,
                                               expected: str) -> None:
     """An endless loop is stopped at the time limit, a heap bomb and an array-buffer bomb
@@ -104,6 +107,7 @@ def test_no_module_loading_and_no_eval(code: Any, program: str) -> None:
     assert sent == []
 
 
+@pytest.mark.slow
 def test_a_credential_never_reaches_the_program(code: Any) -> None:
     """The token is on the host side only: the sandbox's environment and files hold none,
     and an API that echoes it hands the program `[redacted]`, which is all it could pass
@@ -136,6 +140,7 @@ def test_compiler_errors_come_back_as_text(code: Any) -> None:
     assert sent == []
 
 
+@pytest.mark.slow
 def test_calls_per_program_are_limited(code: Any) -> None:
     """Past `Limits.calls` operations a program's calls are refused, not sent."""
     answer, sent = run(code, """
@@ -151,6 +156,7 @@ console.log(refused);
                                        "already called 5 operations")
 
 
+@pytest.mark.slow
 def test_read_only_refuses_writes(upstream: str, deno: str) -> None:
     """A read-only code mode refuses every operation but GET and HEAD, and says so in the
     tool's description."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpllm
-from httpllm.compose.bounded import MAX_DEPTH
 from httpllm.compose.inline import INLINE_MAX_NODES
+from httpllm.load import DEFAULT_LIMITS, Limits
 
 
 def _document(schemas: dict[str, Any], root: str) -> dict[str, Any]:
@@ -18,9 +18,10 @@ def _document(schemas: dict[str, Any], root: str) -> dict[str, Any]:
 
 
 def test_a_chain_deeper_than_the_limit_once_inlined_is_an_error() -> None:
-    """Named schemas nesting past MAX_DEPTH levels once inlined make the operation an
-    error naming the limit, not a RecursionError."""
-    n = MAX_DEPTH + 10
+    """Named schemas nesting past `Limits.parameters_depth` levels once inlined make the
+    operation an error naming the limit, not a RecursionError."""
+    depth = DEFAULT_LIMITS.parameters_depth
+    n = depth + 10
     schemas = {f"S{i}": {"type": "object",
                          "properties": {"next": {"$ref": f"#/components/schemas/S{i + 1}"}}}
                for i in range(n)}
@@ -28,7 +29,20 @@ def test_a_chain_deeper_than_the_limit_once_inlined_is_an_error() -> None:
     app = httpllm.compile(_document(schemas, "S0"))
     assert not app.functions
     assert [e.kind for e in app.errors] == ["LimitExceeded"]
-    assert f"(limit {MAX_DEPTH})" in app.errors[0].message
+    assert f"(limit {depth})" in app.errors[0].message
+
+
+def test_the_compile_s_limits_bound_the_parameters() -> None:
+    """`compile(limits=...)` sets the parameters' depth limit for that compile: a chain
+    the default takes is refused under a lower one, which the error names."""
+    schemas = {f"S{i}": {"type": "object",
+                         "properties": {"next": {"$ref": f"#/components/schemas/S{i + 1}"}}}
+               for i in range(20)}
+    schemas["S20"] = {"type": "string"}
+    assert httpllm.compile(_document(schemas, "S0")).functions
+    app = httpllm.compile(_document(schemas, "S0"), limits=Limits(parameters_depth=10))
+    assert [e.kind for e in app.errors] == ["LimitExceeded"]
+    assert "(limit 10)" in app.errors[0].message
 
 
 def test_a_function_past_the_inline_size_keeps_its_named_schemas() -> None:

@@ -90,6 +90,7 @@ def test_pool_suffix_fits_the_limit() -> None:
 
 
 @given(st.text(max_size=120))
+@pytest.mark.slow
 def test_sanitize_always_valid(raw: str) -> None:
     """Any text becomes a name every provider accepts, and always the same one."""
     name = sanitize(raw)

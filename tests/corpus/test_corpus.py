@@ -16,7 +16,6 @@ Run it on both cores with pytest-xdist: `pytest tests/corpus -n 2 --dist loadgro
 from __future__ import annotations
 
 import contextlib
-import csv
 import os
 import re
 import signal
@@ -28,8 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import BY_DIALECT, jsonschema_check, openai_strict
 from checkers._schema import child
+from checkers.census import offered
 
 import httpllm
 
@@ -64,16 +65,11 @@ UNSUPPORTED: tuple[str, ...] = ()  # every version is read (2.0, 3.2: httpllm.up
 
 def _manifest() -> list[dict[str, str]]:
     """MANIFEST.tsv rows of the `real` and `edge` sets, read at collection time (or none)."""
-    folder = os.environ.get("HTTPLLM_SPECS")
-    path = Path(folder) / "MANIFEST.tsv" if folder else None
-    if path is None or not path.is_file():
-        return []
-    with path.open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [r for r in rows if r["set"] in ("real", "edge")]
+    return shared.manifest(["real", "edge"])
 
 
 ROWS = _manifest()
+ROWS_BY_PATH = {r["local_path"]: r for r in ROWS}
 SUPPORTED = [r for r in ROWS if not (UNSUPPORTED and r["openapi_version"].startswith(UNSUPPORTED))]
 
 
@@ -97,6 +93,33 @@ def _params() -> list[Any]:
                 marks.append(pytest.mark.dialects)
             out.append(pytest.param((row["local_path"], key), id=name, marks=marks))
     return out
+
+
+def _real_3x(row: dict[str, str]) -> bool:
+    return row["set"] == "real" and row["openapi_version"][:3] in ("3.0", "3.1")
+
+
+APPLIES: dict[str, Any] = {
+    "test_valid_documents_compile": lambda row, key: key == "3.1"
+    and row["validator"] == "valid" and expected_error_paths(row) is None,
+    "test_every_operation_accounted_for": lambda row, key: key == "3.1",
+    "test_parameters_are_valid_json_schema": lambda row, key: key not in NOT_JSON_SCHEMA,
+    "test_strict_fallbacks_are_reported": lambda row, key: key == "chatgpt-strict",
+    "test_no_request_schema_offers_read_only": lambda row, key: key in (
+        "chatgpt", "chatgpt-strict") and _real_3x(row),
+}
+"""Test -> `(row, provider key) -> whether it checks that document for that key`; the
+other pairs are deselected at collection (tests/corpus/conftest.py), not skipped, so that a
+skip under the corpus means a document refused."""
+
+
+def applies(test: str, param: Any) -> bool:
+    """Whether `test` checks the document and provider of `param` (:data:`APPLIES`)."""
+    rule = APPLIES.get(test)
+    if rule is None or not isinstance(param, tuple):  # no corpus: pytest's empty parameter
+        return True
+    local_path, key = param
+    return bool(rule(ROWS_BY_PATH[local_path], key))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -189,8 +212,9 @@ def test_corpus_is_available(specs_dir):
 # every version
 
 
-def test_no_document_skipped_for_its_version():
-    """Swagger 2.0 and OpenAPI 3.2 documents are in the corpus checks like 3.0 and 3.1."""
+def test_no_document_skipped_for_its_version(specs_dir):
+    """Swagger 2.0 and OpenAPI 3.2 documents are in the corpus checks like 3.0 and 3.1
+    (read from the corpus: without it, skipped)."""
     versions = {r["openapi_version"][:3] for r in SUPPORTED}
     assert {"2.0", "3.2"} <= versions and len(SUPPORTED) == len(ROWS)
 
@@ -215,18 +239,13 @@ def test_only_httpllm_errors_escape(outcome):
 
 
 def test_valid_documents_compile(outcome):
-    """A document openapi-spec-validator calls valid compiles without a document-level error."""
-    if outcome.key != "3.1" or outcome.row["validator"] != "valid":
-        pytest.skip("checked for provider 3.1 on valid documents")
-    if expected_error_paths(outcome.row) is not None:
-        pytest.skip("broken on purpose")
+    """A document openapi-spec-validator calls valid compiles without a document-level error
+    (provider 3.1, valid documents not broken on purpose: see :data:`APPLIES`)."""
     assert outcome.error is None, f"{type(outcome.error).__name__}: {outcome.error}"
 
 
 def test_every_operation_accounted_for(outcome):
-    """Each operation becomes a function or an operation error; none vanishes."""
-    if outcome.key != "3.1":
-        pytest.skip("checked for provider 3.1")
+    """Each operation becomes a function or an operation error; none vanishes (3.1)."""
     app = compiled(outcome)
     expected = int(outcome.row["n_operations"])
     per_operation = {(e.method, e.path) for e in app.errors if e.method}
@@ -240,9 +259,8 @@ def test_every_operation_accounted_for(outcome):
 
 
 def test_parameters_are_valid_json_schema(outcome):
-    """Every emitted parameters schema is a valid, self-contained JSON Schema 2020-12 document."""
-    if outcome.key in NOT_JSON_SCHEMA:
-        pytest.skip(f"{outcome.key} parameters are not JSON Schema")
+    """Every emitted parameters schema is a valid, self-contained JSON Schema 2020-12 document
+    (not for the dialects whose parameters are not JSON Schema)."""
     app = compiled(outcome)
     problems = [
         f"{fn.name} {p}"
@@ -274,8 +292,6 @@ def test_tools_pass_provider_checkers(outcome):
 
 def test_strict_fallbacks_are_reported(outcome):
     """Under strict=True a function that is not strict carries a 'fallback' loss."""
-    if outcome.key != "chatgpt-strict":
-        pytest.skip("strict mode only")
     app = compiled(outcome)
     silent = [
         fn.name
@@ -283,6 +299,16 @@ def test_strict_fallbacks_are_reported(outcome):
         if not fn.strict and not any(x.action == "fallback" for x in fn.losses)
     ]
     assert silent == []
+
+
+def test_no_request_schema_offers_read_only(outcome):
+    """No function of a real OpenAPI 3.x document asks the model (chatgpt, strict and not)
+    for a readOnly property, nor calls an argument (a path id, a body) readOnly (issue 18,
+    kind 1: the fidelity census, on the compile the other checks use; kind 10, `$defs`
+    names defined twice, is the llama and deepseek-strict sweep's, tests/dialects)."""
+    app = compiled(outcome)
+    found = [f"{fn.name} {at}" for fn in app.functions for at in offered(fn.parameters)]
+    assert found[:10] == [], f"{len(found)} readOnly properties offered"
 
 
 def test_names_valid_and_unique(outcome):

@@ -5,19 +5,21 @@ A change made for speed must not change a byte of output; one meant to change ou
 records the digests again, and the diff of `digests.json` shows which documents and modes
 moved:
 
-    HTTPLLM_SPECS=/path/to/shared/specs PYTHONPATH=src python tests/corpus/test_digests.py --update
+    PYTHONPATH=src:tests python tests/corpus/test_digests.py --update
+
+(the corpus is found as tests/shared.py says: HTTPLLM_SPECS, else ../shared/specs).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 
 import httpllm
 
@@ -89,7 +91,7 @@ def test_output_is_unchanged(specs_dir: Path, document: str, mode: str) -> None:
 
 def update() -> None:
     """Record the digests of every case again."""
-    folder = Path(os.environ["HTTPLLM_SPECS"])
+    folder = shared.require("specs")
     found = {f"{d} {m}": measure(folder, d, m) for d, m in CASES}
     DIGESTS.write_text(json.dumps(found, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 

@@ -8,7 +8,6 @@ same)."""
 
 from __future__ import annotations
 
-import csv
 import json
 import os
 import shutil
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 
 import httpllm
 
@@ -36,9 +36,7 @@ process.stdout.write(JSON.stringify(refused));
 
 
 def _documents(root: Path) -> list[str]:
-    with (root / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
-        rows = [r["local_path"] for r in csv.DictReader(handle, delimiter="\t")
-                if r["set"] == "real"]
+    rows = [r["local_path"] for r in shared.manifest(["real"], root)]
     return [*rows, "bench/github/api.github.com.json"]
 
 

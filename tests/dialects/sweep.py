@@ -4,8 +4,8 @@ dialect's validators.
 A *mode* is a dialect, its options and the validators each of its tools must pass
 (`"claude-strict"` = `compile(..., "claude", strict=True)`, judged by the Anthropic SDK's
 types and its strict subset); :data:`MODES` lists them all. The documents are every
-Swagger 2.0 and OpenAPI 3.0/3.1/3.2 document of the `real` set (MANIFEST.tsv; folder from
-`HTTPLLM_SPECS`).
+Swagger 2.0 and OpenAPI 3.0/3.1/3.2 document of the `real` set (MANIFEST.tsv; the corpus
+folder found by tests/shared.py).
 
 One sweep reads each document once and compiles it for each mode in turn: a single-file
 document is parsed once and compiled from the parsed value (compile never mutates its
@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import csv
 import gc
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
+import shared
 from checkers import anthropic, bedrock, gemini, mcp, mistral, ollama, openai_strict
 from checkers.census import conflicts, offered
 from toolkit import (
@@ -48,7 +46,6 @@ import httpllm
 from httpllm.compose.inline import measure
 from httpllm.load import load_text
 
-DEFAULT_SPECS = "/work/shared/specs"
 VERSIONS = ("2.0", "3.0", "3.1", "3.2")
 """The versions swept (Swagger 2.0 and OpenAPI 3.2 through httpllm.upgrade)."""
 KNOWN_UPSTREAM = ("exclusiveMinimum: true", "exclusiveMaximum: true", "properties/$ref")
@@ -249,22 +246,14 @@ def assert_clean(key: str) -> None:
 
 def specs_folder() -> Path:
     """The corpus folder (holding MANIFEST.tsv); else a failure under CI, a skip elsewhere."""
-    folder = Path(os.environ.get("HTTPLLM_SPECS", DEFAULT_SPECS))
-    if not (folder / "MANIFEST.tsv").is_file():
-        message = f"no MANIFEST.tsv in {folder}: point HTTPLLM_SPECS at the shared corpus"
-        if os.environ.get("CI"):
-            pytest.fail(message, pytrace=False)
-        pytest.skip(message)
-    return folder
+    return shared.require("specs")
 
 
 def real_documents(folder: Path) -> list[dict[str, str]]:
     """The MANIFEST.tsv rows of every Swagger 2.0 and OpenAPI 3.0/3.1/3.2 document of the
     `real` set."""
-    with (folder / "MANIFEST.tsv").open(newline="", encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle, delimiter="\t"))
-    return [r for r in rows
-            if r["set"] == "real" and r["openapi_version"][:3] in VERSIONS]
+    return [r for r in shared.manifest(["real"], folder)
+            if r["openapi_version"][:3] in VERSIONS]
 
 
 def sweep(modes: list[Mode], folder: Path | None = None) -> dict[str, Tally]:

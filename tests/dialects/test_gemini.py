@@ -4,24 +4,19 @@ from __future__ import annotations
 
 import json
 import os
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import gemini
 from checkers._schema import child, iter_schemas
 from sweep import assert_clean
 
 import httpllm
 
-CASES = Path(os.environ.get("HTTPLLM_CASES", "/work/shared/cases"))
-
 
 def case(name: str, **options: Any) -> Any:
-    found = sorted(CASES.glob(f"{name}-*.yaml"))
-    if not found:
-        pytest.skip(f"no {name} case in {CASES}")
-    return httpllm.compile(found[0], "gemini", **options)
+    return httpllm.compile(shared.case(name), "gemini", **options)
 
 
 def only(app: Any) -> Any:
@@ -261,6 +256,7 @@ def test_maps_and_free_form_objects() -> None:
         "m": {"type": "object"}}}), "gemini").tools()) == []
 
 
+@pytest.mark.slow
 def test_losses_of_an_object_without_properties_follow_the_node_order() -> None:
     """Its dropped keywords are reported in the node's order, whatever the hash seed
     (they came from a set difference: cloudflare's report changed from run to run)."""
@@ -422,11 +418,8 @@ def test_json_schema_envelope_keywords() -> None:
 def test_gemini_json_is_a_registered_dialect_like_the_envelope_alias() -> None:
     """provider="gemini-json" renders what gemini with envelope="json-schema" renders,
     under its own name; the alias keeps the name gemini."""
-    found = sorted(CASES.glob("C01-*.yaml"))
-    if not found:
-        pytest.skip(f"no C01 case in {CASES}")
-    by_name = httpllm.compile(found[0], "gemini-json")
-    by_alias = httpllm.compile(found[0], "gemini", envelope="json-schema")
+    by_name = httpllm.compile(shared.case("C01"), "gemini-json")
+    by_alias = httpllm.compile(shared.case("C01"), "gemini", envelope="json-schema")
     assert by_name.provider == "gemini-json" and by_alias.provider == "gemini"
     assert by_name.tools() == by_alias.tools()
     assert "parametersJsonSchema" in by_name.tools()[0]["functionDeclarations"][0]

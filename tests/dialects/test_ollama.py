@@ -2,25 +2,19 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import ollama
 from sweep import assert_clean
 from toolkit import type_lists
 
 import httpllm
 
-CASES = Path(os.environ.get("HTTPLLM_CASES", "/work/shared/cases"))
-
 
 def case(name: str, **options: Any) -> Any:
-    found = sorted(CASES.glob(f"{name}-*.yaml"))
-    if not found:
-        pytest.skip(f"no {name} case in {CASES}")
-    return httpllm.compile(found[0], "ollama", **options)
+    return httpllm.compile(shared.case(name), "ollama", **options)
 
 
 def only(app: Any) -> Any:

@@ -2,27 +2,22 @@
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from checkers import oas30
 from sweep import assert_clean
 from toolkit import graph_problems, spec_problems
 
 import httpllm
 
-CASES = Path(os.environ.get("HTTPLLM_CASES", "/work/shared/cases"))
 NAMES = ["C01", "C03", "C04", "C07", "C09", "C11", "C13", "C18", "C19", "C21", "C22", "C23",
          "C29"]
 
 
 def case(name: str, **options: Any) -> Any:
-    found = sorted(CASES.glob(f"{name}-*.yaml"))
-    if not found:
-        pytest.skip(f"no {name} case in {CASES}")
-    return httpllm.compile(found[0], "3.0", **options)
+    return httpllm.compile(shared.case(name), "3.0", **options)
 
 
 def compile_body(schema: Any, **options: Any) -> Any:

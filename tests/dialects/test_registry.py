@@ -122,7 +122,7 @@ def test_entry_points_are_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
         assert group == "httpllm.providers"
         return [Entry("my-plugin", plugin), Entry("broken", ImportError("nope"))]
 
-    monkeypatch.setattr(dialects, "entry_points", entry_points)
+    monkeypatch.setattr(dialects, "_entry_points", entry_points)
     dialects._LOADED_ENTRY_POINTS = False
     assert get_dialect("my-plugin").name == "my-plugin"
     assert "broken" not in providers()

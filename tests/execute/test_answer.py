@@ -177,6 +177,7 @@ def test_padding_would_put_the_cut_inside_the_secret(mode: str, upstream: str) -
 
 @pytest.mark.parametrize("status", [200, 400])
 @pytest.mark.parametrize("mode", MODES)
+@pytest.mark.slow
 def test_mcp_server(mode: str, status: int, upstream: str) -> None:
     """MCP success and error paths: no part of the secret, and the answer still cut."""
     server = httpllm.mcp_server(httpllm.compile(document(upstream), "mcp"), auth=AUTH,

@@ -84,6 +84,7 @@ def test_the_judge_refuses_what_the_document_refuses(document: Path) -> None:
         openapi.validate_request(as_werkzeug(bad))
 
 
+@pytest.mark.slow
 def test_a_small_document_sweeps_clean(document: Path) -> None:
     """Drawn calls for formats, patterns and required arrays: what validate accepts, the
     document accepts, in both dialects (bar the excluded openapi-core limitation)."""

@@ -40,9 +40,17 @@ DIALECTS = [("3.1", False), ("chatgpt", False), ("chatgpt", True), ("gemini", Fa
 @pytest.mark.parametrize(("provider", "strict"), DIALECTS)
 def test_a_body_matching_both_alternatives_is_refused(provider: str, strict: bool) -> None:
     """`{"type": "sip", "number": "123"}` is a Phone and a Sip: one `oneOf` error at the
-    body, naming both, with a pointer into `Function.schema`, where the union is `anyOf`."""
+    body, naming both, with a pointer into `Function.schema`, where the union is `anyOf`.
+    A strict tool closes each alternative (`additionalProperties: false`), and so does
+    `validate` (one contract): there the value is a Phone only, and a Sip with Phone's
+    `number` is refused as the tool says."""
     app = httpllm.compile(DOCUMENT, provider, strict=strict)
     result = app.validate("createCall", {"body": BOTH})
+    if strict:
+        assert result.ok, result.feedback()
+        closed = app.validate("createCall", {"body": {**BOTH, "uri": "sip:a@b"}})
+        assert not closed.ok and closed.errors[0].pointer.startswith("#/body")
+        return
     assert [(e.pointer, e.keyword) for e in result.errors] == [("#/body", "oneOf")]
     error = result.errors[0]
     assert '(it matches "Phone", "Sip")' in error.expected

@@ -346,7 +346,8 @@ def test_httpx_auth_is_not_applied_by_build_request() -> None:
 
 
 def test_too_deep_arguments_are_a_build_error() -> None:
-    """Arguments nested deeper than MAX_DEPTH raise RequestBuildError, not RecursionError."""
+    """Arguments nested deeper than `Limits.value_depth` raise RequestBuildError, not
+    RecursionError."""
     value: list[Any] = []
     deep = value
     for _ in range(10_000):

@@ -6,9 +6,10 @@ from typing import Any
 
 import pytest
 
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import SchemaError
 from httpllm.execute import ArgumentError, validate
-from httpllm.execute.validate import MAX_DEPTH, _compiled
+from httpllm.execute.validate import _compiled
 
 from .records import body, function, param
 
@@ -216,10 +217,11 @@ def test_errors_at_file_pointers_are_not_reported() -> None:
 
 
 def test_too_deep_arguments_are_refused_before_the_validator() -> None:
-    """Arguments nested deeper than MAX_DEPTH give one error instead of crashing the validator."""
+    """Arguments nested deeper than `Limits.value_depth` give one error instead of
+    crashing the validator."""
     value: list[Any] = []
     deep = value
-    for _ in range(MAX_DEPTH + 5):
+    for _ in range(DEFAULT_LIMITS.value_depth + 5):
         deep.append([])
         deep = deep[0]
     result = validate(function(body({"type": "array"})), {"body": value})
@@ -314,9 +316,9 @@ def test_the_validator_is_compiled_once_per_function() -> None:
     """A second call reuses the validator compiled from the function's bounded schema."""
     fn = function(*NUMBERS)
     validate(fn, {"i32": 1})
-    first = _compiled.get(fn.schema)
+    first = _compiled.get(fn.schema, fn.strict)
     validate(fn, {"i32": 2**31})
-    assert first is not None and _compiled.get(fn.schema) is first
+    assert first is not None and _compiled.get(fn.schema, fn.strict) is first
 
 
 # --- values the request would not carry ---------------------------------------------------------

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -28,7 +29,6 @@ from ._support import (
     valid,
 )
 
-CASES = Path("/work/shared/cases")
 S, INT = {"type": "string"}, {"type": "integer"}
 CONTRADICTION = "allOf members contradict each other: "
 
@@ -269,11 +269,10 @@ def test_merge_raises_conflict() -> None:
         merge({"const": 1}, {"const": 2})
 
 
-@pytest.mark.skipif(not CASES.is_dir(), reason="shared bug cases not present")
 def test_c22_allof_ref_merge() -> None:
     """C22: two levels of `allOf` with `$ref` merge into one object; `top` keeps both bounds;
     `required` names only declared properties."""
-    app = httpllm.compile(CASES / "C22-allof-ref-merge.yaml", "3.1")
+    app = httpllm.compile(shared.case("C22"), "3.1")
     body = app.function("searchCode").parameters["properties"]["body"]
     assert "allOf" not in repr(body)
     assert set(body["properties"]) == {"searchText", "top", "skip", "includeSnippet"}
@@ -354,6 +353,7 @@ def test_pure_fixpoint(schema: dict[str, Any]) -> None:
     check_pure(all_of, schema)
 
 
+@pytest.mark.slow
 def test_equivalent() -> None:
     """Without `additionalProperties: false`, the merge accepts exactly what the `allOf`
     accepted."""
@@ -369,6 +369,7 @@ def test_equivalent() -> None:
     sampled.check()
 
 
+@pytest.mark.slow
 def test_closed_members_only_widen() -> None:
     """With `additionalProperties: false` members, whatever the `allOf` accepted is still
     accepted (the documented widening, never a narrowing)."""
@@ -407,16 +408,12 @@ def test_a_constrained_or_root_ref_is_still_merged() -> None:
     assert merged == {"description": "a cat", **target}
 
 
-def test_described_refs_keep_elastic_small() -> None:
+def test_described_refs_keep_elastic_small(specs_dir: Path) -> None:
     """Elastic describes every reference so; kept as refs, `search` is about 0.3 MB of
     parameters instead of 18 MB (measured)."""
     import json
-    import os
 
-    folder = os.environ.get("HTTPLLM_SPECS")
-    if not folder:
-        pytest.fail("HTTPLLM_SPECS is not set (.ci/run sets it)")
-    path = Path(folder) / "real/elastic/elasticsearch-serverless-openapi.json"
+    path = specs_dir / "real/elastic/elasticsearch-serverless-openapi.json"
     app = httpllm.compile(path, "chatgpt", include=["search"])
     (function,) = app.functions
     assert len(json.dumps(function.parameters)) < 1_000_000

@@ -55,6 +55,7 @@ def arrays() -> st.SearchStrategy[dict[str, Any]]:
     )
 
 
+@pytest.mark.slow
 def test_equivalent_pure_fixpoint() -> None:
     """The result accepts exactly the same instances; the pass is a fixpoint, deterministic,
     pure, and identity when nothing changes."""

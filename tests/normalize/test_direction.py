@@ -110,6 +110,7 @@ def hidden(schema: dict[str, Any], way: Direction) -> set[str]:
     return {n for n, s in schema["properties"].items() if s.get(flag) is True}
 
 
+@pytest.mark.slow
 def test_contract() -> None:
     """Instances without the hidden properties: the result accepts exactly what the input
     accepts once the hidden names are no longer required; with `additionalProperties:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -16,7 +16,6 @@ from httpllm.normalize.unions import EXCLUSIVE
 
 from ._support import HEAVY, Sampled, check_contract, check_pure, deep, run, valid
 
-CASES = Path("/work/shared/cases")
 EMAIL = {"type": "object", "required": ["address"],
          "properties": {"channel": {"type": "string", "description": "How", "default": "email"},
                         "address": {"type": "string"}}}
@@ -123,11 +122,10 @@ def test_depth_10000_is_limit_exceeded() -> None:
         run(discriminator, deep(10_000))
 
 
-@pytest.mark.skipif(not CASES.is_dir(), reason="shared bug cases not present")
 def test_c23_tags_required() -> None:
     """C23: each branch requires `channel` restricted to its mapping value, so a body
     without the tag or with the other tag fails."""
-    app = httpllm.compile(CASES / "C23-discriminator-tag-required.yaml", "3.1")
+    app = httpllm.compile(shared.case("C23"), "3.1")
     body = app.function("sendNotification").parameters["properties"]["body"]
     assert "discriminator" not in repr(body)
     assert [m["properties"]["channel"]["enum"] for m in body["anyOf"]] == [["email"], ["sms"]]
@@ -161,6 +159,7 @@ def discriminated(draw: st.DrawFn) -> tuple[dict[str, Any], dict[str, Any]]:
     return schema, defs
 
 
+@pytest.mark.slow
 def test_narrows_to_the_tagged_variants() -> None:
     """Every instance of the result is valid for the union as written, carries a tag, and
     matches exactly one variant; the pass is pure and a fixpoint."""

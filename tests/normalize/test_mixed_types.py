@@ -114,6 +114,7 @@ def test_pure_fixpoint(schema: dict[str, Any]) -> None:
         assert isinstance(member["type"], str)
 
 
+@pytest.mark.slow
 def test_equivalent() -> None:
     """The union accepts exactly what the type list accepted."""
     sampled = Sampled()

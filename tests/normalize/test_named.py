@@ -225,6 +225,7 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
 
 @given(documents(), st.permutations(NAMES), st.sampled_from(["request", "response"]))
 @SETTINGS
+@pytest.mark.slow
 def test_edges_are_the_refs_left_in_the_output(schemas: dict[str, Any], order: list[str],
                                                 way: Any) -> None:
     """For every named schema the graph's edges are exactly the `$ref`s in its emended

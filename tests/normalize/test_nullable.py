@@ -167,6 +167,7 @@ def test_equivalent_for_json_schema_spellings() -> None:
     sampled.check()
 
 
+@pytest.mark.slow
 def test_openapi30_nullable_adds_exactly_null() -> None:
     """`nullable: true` accepts null besides what the schema accepts, nothing else."""
     sampled = Sampled()

@@ -145,6 +145,7 @@ def union_schemas() -> st.SearchStrategy[dict[str, Any]]:
 
 @given(union_schemas())
 @SETTINGS
+@pytest.mark.slow
 def test_pure_fixpoint(schema: dict[str, Any]) -> None:
     """The pass is a fixpoint, deterministic, pure, and identity when nothing changes; the
     result has no `oneOf` and no bare union inside a union, but as an alternative of an
@@ -160,6 +161,7 @@ def test_pure_fixpoint(schema: dict[str, Any]) -> None:
         stack.extend(sub for _, _, sub in children(node) if isinstance(sub, dict))
 
 
+@pytest.mark.slow
 def test_widens_only_where_one_of_overlaps() -> None:
     """Instances of the input stay valid; with `anyOf` input, or `oneOf` members of
     different types, the result is equivalent."""
@@ -186,6 +188,7 @@ def test_found_by_the_properties(schema: dict[str, Any]) -> None:
         assert valid(schema, instance) == valid(as_one_of(out), instance)
 
 
+@pytest.mark.slow
 def test_equivalent_with_the_mark_read_as_one_of() -> None:
     """Read with its marks as `oneOf` (`as_one_of`, what validate checks), the result
     accepts exactly the input's instances."""
@@ -204,6 +207,7 @@ def test_equivalent_with_the_mark_read_as_one_of() -> None:
 @given(st.lists(st.sampled_from(["string", "integer", "boolean", "null", "array"]),
                 min_size=1, max_size=4, unique=True), st.data())
 @SETTINGS
+@pytest.mark.slow
 def test_disjoint_one_of_is_equivalent(kinds: list[str], data: st.DataObject) -> None:
     """`oneOf` over distinct types is an `anyOf`: exactly the same instances."""
     schema = {"oneOf": [{"type": k} for k in kinds]}

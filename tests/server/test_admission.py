@@ -102,6 +102,7 @@ async def test_each_operator_token_is_its_own_client() -> None:
     assert opened.status_code == 200 and stolen.status_code == 404
 
 
+@pytest.mark.slow
 async def test_the_token_that_admits_a_client_is_never_sent_upstream() -> None:
     """The MCP token stays at the server: not forwarded, not seen by an auth hook (a hook
     that passes `Authorization` through finds nothing), while the user's own upstream
@@ -211,6 +212,7 @@ class Memory:
         self.client = client_info
 
 
+@pytest.mark.slow
 async def test_oauth_clients_discover_the_authorization_server_and_get_in(upstream: str) -> None:
     """As an OAuth resource server: 401 names the RFC 9728 metadata, which names the
     authorization server; the SDK's client-credentials client follows that, gets a token
@@ -255,6 +257,7 @@ FOREIGN = "http://evil.example"
 
 
 @pytest.mark.parametrize("host", ["0.0.0.0", "::", "10.20.30.40", "mcp.example.com"])
+@pytest.mark.slow
 def test_a_foreign_origin_is_refused_whatever_the_bind_address(upstream: str,
                                                                host: str) -> None:
     """A page from another site (DNS rebinding, or a browser reaching a public server) gets

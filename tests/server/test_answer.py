@@ -208,6 +208,7 @@ def test_answers_are_read_to_a_byte_limit(api: str) -> None:
     assert "[The answer was cut at 1,000,000 bytes of 3,000,000 bytes" in shown
 
 
+@pytest.mark.slow
 def test_accept_lists_json_first(api: str) -> None:
     """An operation offering text/plain and JSON asks for JSON first (Prism answered
     DocuSign with 500s when text/plain came first)."""

@@ -110,6 +110,7 @@ def http_servers() -> Iterator[_HttpServers]:
 
 
 @pytest.mark.parametrize(("document", "client", "transport"), _cases())
+@pytest.mark.slow
 def test_client_lists_and_calls(document: Document, client: str, transport: str,
                                 request: pytest.FixtureRequest, api: str,
                                 http_servers: _HttpServers, tmp_path: Path) -> None:

@@ -64,6 +64,7 @@ def code_endpoint(spec_file: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("transport", TRANSPORTS)
 @pytest.mark.parametrize("client", CLIENTS)
 def test_client_searches_and_executes(client: str, transport: str, spec_file: Path,
@@ -96,6 +97,7 @@ def test_client_searches_and_executes(client: str, transport: str, spec_file: Pa
                              "GET /echo-auth"]
 
 
+@pytest.mark.slow
 def test_read_only_and_the_answer_budget(spec_file: Path) -> None:
     """`--read-only` refuses the program's write unsent, and `--max-result-chars` cuts what
     it printed, with a note (the Python SDK client over stdio)."""

@@ -44,6 +44,7 @@ async def one_session(url: str, token: str, answers: dict[tuple[str, int], objec
 
 
 @pytest.mark.anyio
+@pytest.mark.slow
 async def test_concurrent_sessions_never_share_credentials(spec_file: Path) -> None:
     """Every call of every session gets its own answer, made with its session's credential."""
     server = httpllm.mcp_server(spec_file, auth_hook=from_header)

@@ -107,6 +107,7 @@ def _mutated(text: str, rng: random.Random) -> str:
     return "".join(chars)
 
 
+@pytest.mark.slow
 def test_string_formats_match_ajv_formats(node: str) -> None:
     """Every string format ajv-formats asserts gives the same verdict in Python, on the
     samples and on 20 mutations of each (a Python regex is allowed to be stricter only for
@@ -150,6 +151,7 @@ def api() -> Iterator[str]:
         yield url
 
 
+@pytest.mark.slow
 def test_the_typescript_client_accepts_every_answer(node: str, api: str,
                                                     tmp_path_factory: pytest.TempPathFactory
                                                     ) -> None:

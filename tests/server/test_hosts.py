@@ -39,7 +39,7 @@ def hosts() -> None:
 
 @pytest.mark.parametrize("host", HOST_NAMES)
 @pytest.mark.parametrize("document", [d for d in DOCUMENTS if d.hosts], ids=lambda d: d.id)
-def test_host_lists_every_tool(document: Document, host: str, hosts: None, specs_dir: Path,
+def test_host_lists_every_tool(document: Document, host: str, specs_dir: Path, hosts: None,
                                tmp_path: Path) -> None:
     """The host connects and loads every compiled operation as a tool, having followed
     the cursors through pages of at most 1 MiB."""

@@ -69,6 +69,7 @@ async def session_at(url: str, headers: dict[str, str] | None = None,
 
 @pytest.mark.anyio
 @pytest.mark.parametrize("check", ROUNDS, ids=ids)
+@pytest.mark.slow
 async def test_round_over_http(endpoint: str, check: Round) -> None:
     """Each full round (listing, GET, bodies, errors, cut answer) holds over HTTP."""
     with anyio.fail_after(LIMIT):
@@ -103,6 +104,7 @@ async def test_a_missing_user_header_tells_the_client_which_header_to_send(
     assert "--auth-env" not in block.text and "nothing was sent" in block.text
 
 
+@pytest.mark.slow
 def test_an_idle_connection_outlives_five_seconds(endpoint: str) -> None:
     """A kept-alive connection idle for 6 s (uvicorn's default closes it after 5 s, which
     failed the TypeScript client's first call after a slow listing) still carries the next
@@ -178,6 +180,7 @@ async def test_server_mounts_in_the_users_own_asgi_app(spec_file: Path) -> None:
     assert result.structured_content == {"id": "m"}
 
 
+@pytest.mark.slow
 def test_port_zero_announces_the_port_it_listens_on(spec_file: Path) -> None:
     """`--port 0` binds a free port and the start-up line on stderr names that port, where
     the server then answers."""
@@ -199,6 +202,7 @@ def test_port_zero_announces_the_port_it_listens_on(spec_file: Path) -> None:
         process.wait(10)
 
 
+@pytest.mark.slow
 def test_a_port_in_use_is_one_line(spec_file: Path) -> None:
     """A port another process listens on exits 1 with one error line naming --port, no
     traceback."""

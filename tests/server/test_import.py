@@ -39,14 +39,15 @@ def test_core_imports_and_compiles_without_mcp() -> None:
 
 
 def test_serving_without_mcp_names_the_extra() -> None:
-    """Without `mcp`, `httpllm.mcp_server` raises ImportError naming `httpllm[mcp]`."""
+    """Without `mcp`, `httpllm.mcp_server` raises MissingExtra (still an ImportError)
+    naming `httpllm[mcp]`."""
     done = run("import httpllm\n"
                "try:\n"
                f"    httpllm.mcp_server({PETSTORE!r})\n"
                "except ImportError as exc:\n"
                "    print(exc)\n")
     assert done.returncode == 0, done.stderr
-    assert "pip install 'httpllm[mcp]'" in done.stdout
+    assert 'pip install "httpllm[mcp]"' in done.stdout
 
 
 def test_cli_serve_without_mcp_exits_1() -> None:
@@ -55,4 +56,5 @@ def test_cli_serve_without_mcp_exits_1() -> None:
                f"sys.exit(main(['serve', {PETSTORE!r}]))")
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        "httpllm: error: serving over MCP needs the mcp extra: pip install 'httpllm[mcp]'"]
+        'httpllm: error: serving over MCP needs the mcp extra: pip install "httpllm[mcp]" '
+        "(mcp is not installed)"]

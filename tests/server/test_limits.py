@@ -49,6 +49,7 @@ async def session_at(url: str) -> AsyncIterator[ClientSession]:
         yield session
 
 
+@pytest.mark.slow
 def test_a_session_flood_never_fills_the_table(upstream: str) -> None:
     """One client opening sessions without ending them (16, past the table's 8) keeps only
     its share: its least recently used idle ones end (404), nobody gets 503, and a newcomer
@@ -172,6 +173,7 @@ def test_idle_sessions_end(upstream: str) -> None:
 
 
 @pytest.mark.anyio
+@pytest.mark.slow
 async def test_slow_calls_of_one_user_never_hold_up_another() -> None:
     """Two sessions keep 120 slow calls waiting upstream (more than the shared pool's 100
     connections); another session's call still goes out and is answered at once, because

@@ -168,6 +168,7 @@ def test_too_small_a_page_is_an_option_error(size: int) -> None:
     assert caught.value.option == "max_page_bytes"
 
 
+@pytest.mark.slow
 def test_cli_refuses_too_small_a_page_in_one_line() -> None:
     """``serve --max-page-bytes 100`` is one line naming the flag, no traceback."""
     run = subprocess.run([sys.executable, "-m", "httpllm", "serve", "specs/petstore-3.0.yaml",

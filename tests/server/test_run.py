@@ -52,6 +52,7 @@ os._exit(0)
 """
 
 
+@pytest.mark.slow
 def test_serving_leaves_the_hosts_logging_handlers_open() -> None:
     """A host that logs through its own handler and serves over HTTP in a thread: the
     handler is neither closed nor detached, and still gets the host's records."""

@@ -37,6 +37,7 @@ async def serving(spec: Path, *flags: str, env: dict[str, str] | None = None,
             yield session
 
 
+@pytest.mark.slow
 async def test_every_round_over_stdio(spec_file: Path) -> None:
     """Each full round (GET, JSON and form bodies, errors, cut answer) holds over stdio."""
     with anyio.fail_after(LIMIT):
@@ -45,6 +46,7 @@ async def test_every_round_over_stdio(spec_file: Path) -> None:
                 await check(session)
 
 
+@pytest.mark.slow
 async def test_credential_from_environment_reaches_upstream_only(spec_file: Path) -> None:
     """`--auth-env` sends the bearer token upstream (redacted from any answer) and
     `--header` a fixed header."""
@@ -62,6 +64,7 @@ async def test_credential_from_environment_reaches_upstream_only(spec_file: Path
     assert "[redacted]" in texts(echoed)[0]
 
 
+@pytest.mark.slow
 def test_start_up_report_goes_to_stderr(spec_file: Path) -> None:
     """Operations left out are listed on stderr; stdout carries only protocol messages."""
     request = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
@@ -76,6 +79,7 @@ def test_start_up_report_goes_to_stderr(spec_file: Path) -> None:
     assert [json.loads(line)["id"] for line in lines] == [1]
 
 
+@pytest.mark.slow
 def test_document_that_does_not_compile_exits_1(tmp_path: Path) -> None:
     """A document that cannot be compiled ends the command with status 1 and one line."""
     bad = tmp_path / "bad.yaml"
@@ -98,6 +102,7 @@ def test_a_document_on_standard_input_is_a_usage_error_over_stdio(spec_file: Pat
     assert done.stderr.count("\n") == 1 and "name the document by its path" in done.stderr
 
 
+@pytest.mark.slow
 def test_unknown_security_scheme_exits_2(spec_file: Path) -> None:
     """`--auth` for a scheme the document does not define is refused before serving, as a
     usage error (exit 2, as `call` does)."""
@@ -108,6 +113,7 @@ def test_unknown_security_scheme_exits_2(spec_file: Path) -> None:
     assert "nope" in done.stderr and "token" in done.stderr and "x" not in done.stdout
 
 
+@pytest.mark.slow
 async def test_discover_mode_serves_the_trio(spec_file: Path) -> None:
     """`--mode discover` lists three tools; search finds an operation, describe gives its
     input schema, and invoke runs it against the upstream with the server's credential."""

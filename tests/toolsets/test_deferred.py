@@ -6,6 +6,7 @@ from typing import Any, get_type_hints
 
 import pytest
 from pydantic import TypeAdapter
+from sdk import lazy
 
 import httpllm
 from httpllm.errors import DialectError, UnknownFunction
@@ -19,8 +20,8 @@ from httpllm.toolsets.deferred import (
 
 from ._specs import PETSTORE, document, operation
 
-anthropic_types = pytest.importorskip("anthropic.types")
-responses = pytest.importorskip("openai.types.responses")
+anthropic_types = lazy("anthropic.types")
+responses = lazy("openai.types.responses")
 
 
 def _api() -> dict[str, Any]:

@@ -83,7 +83,7 @@ def test_builtin_batches_orders_and_normalizes() -> None:
     """More texts than a batch, of mixed lengths, come back in order, as each alone, of
     unit length; alike texts are closer than unlike; no text gives no row."""
     model = embedders.builtin()
-    texts = [f"{'long ' * (i % 7)}text number {i}" for i in range(embedders.BATCH + 5)]
+    texts = [f"{'long ' * (i % 7)}text number {i}" for i in range(embedders._BATCH + 5)]
     together = model.embed(texts)
     alone = np.concatenate([model.embed([t]) for t in texts[:3]])
     assert np.abs(together[:3] - alone).max() < 1e-4
@@ -214,9 +214,9 @@ def test_fastembed_model_by_name_without_download(monkeypatch: pytest.MonkeyPatc
 
 
 def test_fastembed_missing_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Without fastembed, its embedder raises MissingExtra naming the package."""
+    """Without fastembed, its embedder raises MissingExtra naming its extra."""
     monkeypatch.setitem(sys.modules, "fastembed", None)
-    with pytest.raises(MissingExtra, match="pip install fastembed"):
+    with pytest.raises(MissingExtra, match=r"pip install \"httpllm\[search-fastembed\]\""):
         embedders.fastembed("BAAI/bge-small-en-v1.5").embed(["a"])
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from langchain_core.tools import StructuredTool, ToolException
-
 from httpllm._api import Application
 from httpllm.adapters._caller import Caller
 from httpllm.agent import Outcome
+from httpllm.errors import requires_extra
+
+with requires_extra("langchain", "the LangChain adapter", {"langchain_core"}):
+    from langchain_core.tools import StructuredTool, ToolException
 
 __all__ = ["tools"]
 

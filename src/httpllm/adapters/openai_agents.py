@@ -14,11 +14,13 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from agents import FunctionTool
-from agents.tool_context import ToolContext
-
 from httpllm._api import Application
 from httpllm.adapters._caller import Caller
+from httpllm.errors import requires_extra
+
+with requires_extra("openai-agents", "the OpenAI Agents SDK adapter", {"agents"}):
+    from agents import FunctionTool
+    from agents.tool_context import ToolContext
 
 __all__ = ["function_tools"]
 

@@ -18,12 +18,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic_ai import FunctionToolset, ModelRetry, Tool
-from pydantic_ai.exceptions import ToolFailed
-
 from httpllm._api import Application
 from httpllm.adapters._caller import Caller
 from httpllm.codemode import CodeMode
+from httpllm.errors import requires_extra
+
+with requires_extra("pydantic-ai", "the pydantic-ai adapter", {"pydantic_ai"}):
+    from pydantic_ai import FunctionToolset, ModelRetry, Tool
+    from pydantic_ai.exceptions import ToolFailed
 
 __all__ = ["code_toolset", "toolset"]
 

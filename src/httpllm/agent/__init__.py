@@ -16,7 +16,8 @@ from httpllm.agent.outcome import Outcome
 from httpllm.agent.repair import Repaired, repair_text, repair_values
 from httpllm.agent.runner import (
     DEFAULT_LIMIT,
-    PROVIDER_FORMATS,
+    AsyncHandleOptions,
+    HandleOptions,
     ahandle,
     arun_call,
     format_of,
@@ -28,8 +29,9 @@ from httpllm.agent.runner import (
 __all__ = [
     "DEFAULT_LIMIT",
     "MESSAGES",
-    "PROVIDER_FORMATS",
     "SHAPES",
+    "AsyncHandleOptions",
+    "HandleOptions",
     "Outcome",
     "Repaired",
     "ToolCall",

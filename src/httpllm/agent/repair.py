@@ -135,7 +135,7 @@ def repair_values(
     for error in errors:
         if error.keyword != "type" or not error.schema_pointer:
             continue
-        value = _at(arguments, error.pointer)
+        value = pointer.get(arguments, error.pointer)
         wanted = _wanted(function, error.schema_pointer)
         if isinstance(value, str) and wanted:
             parsed = _json(value)
@@ -145,7 +145,7 @@ def repair_values(
         return None
     repaired: Any = arguments
     for at, parsed in fixes.items():
-        repaired = _replace(repaired, pointer.parts(at), parsed)
+        repaired = pointer.replace(repaired, at, parsed)
     notes = tuple(f"decoded {where(at)} from JSON text" for at in fixes)
     return Repaired(repaired, notes)
 
@@ -173,34 +173,3 @@ def _schema_at(root: Any, schema_pointer: str) -> Any:
     return node
 
 
-def _at(value: Any, at: str) -> Any:
-    for token in pointer.parts(at):
-        if isinstance(value, Mapping):
-            value = value.get(token)
-        elif isinstance(value, list) and token.isdigit() and int(token) < len(value):
-            value = value[int(token)]
-        else:
-            return None
-    return value
-
-
-def _replace(value: Any, tokens: Sequence[str], new: Any) -> Any:
-    """``value`` with the node at ``tokens`` replaced; containers on the way copied."""
-    if not tokens:
-        return new
-    root = _copy(value)
-    node = root
-    for token in tokens[:-1]:
-        key = _key(node, token)
-        node[key] = _copy(node[key])
-        node = node[key]
-    node[_key(node, tokens[-1])] = new
-    return root
-
-
-def _copy(value: Any) -> Any:
-    return dict(value) if isinstance(value, Mapping) else list(value)
-
-
-def _key(node: Any, token: str) -> Any:
-    return token if isinstance(node, dict) else int(token)

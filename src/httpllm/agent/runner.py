@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Iterator, Mapping
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import anyio
 import httpx
@@ -24,7 +24,7 @@ from httpllm.agent.messages import MESSAGES
 from httpllm.agent.outcome import Outcome, answered, failed, invalid, unknown
 from httpllm.agent.repair import repair_text, repair_values
 from httpllm.cut import DEFAULT_BUDGET
-from httpllm.dialects import Dialect, Options
+from httpllm.dialects import TOOL_CALL_FORMATS, Dialect, Options, ToolCallFormat
 from httpllm.errors import HttpllmError, InvalidArguments, UnknownDialect
 from httpllm.execute import Result, aexecute, execute
 from httpllm.execute.security import secrets_of
@@ -33,7 +33,8 @@ from httpllm.records import Function
 
 __all__ = [
     "DEFAULT_LIMIT",
-    "PROVIDER_FORMATS",
+    "AsyncHandleOptions",
+    "HandleOptions",
     "ahandle",
     "arun_call",
     "format_of",
@@ -49,39 +50,54 @@ MAX_REPAIR_ROUNDS = 3
 """Most times one call is validated again after a repair (a JSON string inside a JSON
 string needs two)."""
 
-PROVIDER_FORMATS: dict[str, str] = {
-    "chatgpt": "chat", "openai": "chat",
-    "llama": "chat", "vllm": "chat", "openai-compatible": "chat",
-    "deepseek": "chat", "qwen": "chat",
-    "claude": "anthropic", "anthropic": "anthropic",
-    "gemini": "gemini", "google": "gemini", "gemini-json": "gemini",
-    "bedrock": "bedrock", "bedrock-converse": "bedrock",
-    "ollama": "ollama",
-    "mistral": "mistral", "mistral-ai": "mistral",
-    "mcp": "mcp",
-}
-"""The tool-call wire format of each provider (and alias) that has one; ``chat`` becomes
-``responses`` for ``envelope="responses"``. A dialect registered under another name is
-looked up by its aliases (``replace(get_dialect("chatgpt"), ...)`` keeps ``"openai"``)."""
-
 Send = Callable[[Function, Any], Result]
 ASend = Callable[[Function, Any], Awaitable[Result]]
 
 
-def format_of(dialect: Dialect, options: Options) -> str:
-    """The tool-call format of an application compiled for ``dialect`` with ``options``.
+
+class HandleOptions(TypedDict, total=False):
+    """The keyword options of :func:`handle` but ``format``, as ``Application.handle``
+    takes them (``**options: Unpack[HandleOptions]``); each means what :func:`handle`
+    says."""
+
+    client: httpx.Client | None
+    auth: Any
+    base_url: str | None
+    host_arguments: Mapping[str, Any] | None
+    server_variables: Mapping[str, str] | None
+    max_answer_chars: int | None
+    max_answer_bytes: int | None
+
+
+class AsyncHandleOptions(TypedDict, total=False):
+    """The keyword options of :func:`ahandle` but ``format`` (``client`` an
+    ``httpx.AsyncClient``; ``limit``: most calls at once)."""
+
+    client: httpx.AsyncClient | None
+    auth: Any
+    base_url: str | None
+    host_arguments: Mapping[str, Any] | None
+    server_variables: Mapping[str, str] | None
+    max_answer_chars: int | None
+    max_answer_bytes: int | None
+    limit: int
+
+def format_of(dialect: Dialect, options: Options) -> ToolCallFormat:
+    """The tool-call format of an application compiled for ``dialect`` with ``options``:
+    ``options.envelope`` where it names a format (OpenAI's ``"responses"``), else the
+    dialect's own field :attr:`~httpllm.dialects.Dialect.tool_calls`.
 
     Raises:
         UnknownDialect: the dialect has no tool-call format (``"3.1"``, ``"3.0"``, or a
-            registered dialect whose name and aliases are unknown here): pass ``format=``.
+            registered dialect without ``tool_calls``): pass ``format=``.
     """
-    for name in (dialect.name, *dialect.aliases):
-        found = PROVIDER_FORMATS.get(name)
-        if found is not None:
-            return "responses" if found == "chat" and options.envelope == "responses" else found
-    raise UnknownDialect(f"provider {dialect.name!r} has no tool-call format; pass format= "
-                         f"one of {', '.join(sorted(set(PROVIDER_FORMATS.values())))}, "
-                         "or 'responses'")
+    if options.envelope in TOOL_CALL_FORMATS:
+        return options.envelope
+    if dialect.tool_calls is not None:
+        return dialect.tool_calls
+    raise UnknownDialect(f"provider {dialect.name!r} has no tool-call format (its Dialect's "
+                         f"tool_calls is unset); pass format= one of "
+                         f"{', '.join(TOOL_CALL_FORMATS)}")
 
 
 @dataclass(slots=True)

@@ -20,8 +20,9 @@ from httpllm.load import DEFAULT_LIMITS
 from httpllm.pointer import escape
 from httpllm.records import Argument
 
-__all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "compile_from",
-           "at_least", "flag_takes", "in_flags", "key_values", "non_negative", "positive", "write"]
+__all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "base_url",
+           "compile_from", "at_least", "flag_takes", "in_flags", "json_or_text", "key_values",
+           "non_negative", "positive", "write"]
 
 FLAGS: dict[str, str] = {
     "provider": "--provider",
@@ -109,6 +110,35 @@ def at_least(least: int) -> Callable[[str], int]:
         return value
 
     return whole
+
+
+def base_url(text: str) -> str:
+    """argparse type of ``--base-url``: a URL without a user name or password. httpx would
+    send ``user:pass@`` as HTTP Basic in place of the ``--auth`` credential, and the URL is
+    printed and shown in errors; so it is refused, in one line that does not repeat it.
+
+    Source: issue 22 finding 8.
+    """
+    from urllib.parse import urlsplit
+
+    try:
+        split = urlsplit(text)
+        userinfo = split.username is not None or split.password is not None
+    except ValueError:
+        userinfo = "@" in text
+    if userinfo:
+        raise argparse.ArgumentTypeError(
+            "a URL with a user name or password (user:pass@) is refused: give credentials "
+            "with --auth or --auth-env, never in the URL")
+    return text
+
+
+def json_or_text(value: str) -> Any:
+    """A flag's value as JSON when it parses (``42``, ``{"a": 1}``), else as the text."""
+    try:
+        return json.loads(value)
+    except ValueError:
+        return value
 
 
 def provider_name(text: str) -> str:

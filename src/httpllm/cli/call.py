@@ -18,8 +18,10 @@ from httpllm.cli._common import (
     UsageError,
     add_compile_options,
     auth_from,
+    base_url,
     compile_from,
     in_flags,
+    json_or_text,
     key_values,
 )
 from httpllm.records import Function, Server
@@ -40,7 +42,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     call.add_argument("spec", help=SPEC_HELP)
     call.add_argument("function", help="function name")
     call.add_argument("--args", required=True, help="the arguments, as JSON")
-    call.add_argument("--base-url", default=None, help="server URL to use")
+    call.add_argument("--base-url", default=None, type=base_url, help="server URL to use")
     call.add_argument("--send", action="store_true", help="send the request")
     call.add_argument("--auth", action="append", metavar="SCHEME=VALUE",
                       help="a credential for a security scheme (repeatable); for HTTP "
@@ -55,12 +57,6 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     add_compile_options(call)
     call.set_defaults(handler=run)
 
-
-def _json_or_text(value: str) -> Any:
-    try:
-        return json.loads(value)
-    except ValueError:
-        return value
 
 
 def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None) -> None:
@@ -106,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
 
     app = compile_from(args)
     function = app.function(args.function)
-    host = {k: _json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
+    host = {k: json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
     result = validate(function, args.args, host_arguments=host or None)
     if not result.ok:
         print(result.feedback(), file=sys.stderr)

@@ -29,11 +29,13 @@ from httpllm.cli._common import (
     add_compile_options,
     at_least,
     auth_from,
+    base_url,
     compile_from,
+    json_or_text,
     key_values,
     security_schemes,
 )
-from httpllm.errors import HttpllmError
+from httpllm.errors import HttpllmError, MissingExtra
 
 __all__ = ["register", "worker_app"]
 
@@ -62,8 +64,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve.add_argument("--port", type=_port, default=8000,
                        help="TCP port over HTTP (8000; 0 picks a free one)")
     serve.add_argument("--path", default="/mcp", help="endpoint path over HTTP (/mcp)")
-    serve.add_argument("--base-url", default=None,
+    serve.add_argument("--base-url", default=None, type=base_url,
                        help="send requests here instead of the document's server")
+    serve.add_argument("--host-arg", action="append", metavar="NAME=VALUE",
+                       help="a value for an argument kept from the model with --separate "
+                            "(JSON, or plain text); the model cannot set it")
     serve.add_argument("--auth", action="append", default=[], metavar="SCHEME=VALUE",
                        help="a credential for a security scheme (user:password for basic); "
                             "prefer --auth-env, which keeps it out of the process list")
@@ -344,6 +349,9 @@ def _server_options(args: argparse.Namespace, app: Application,
         "output_schemas": _output_schemas(app, args.output_schemas), "limits": _limits(args),
         **admission,
     }
+    host = {k: json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
+    if host:
+        options["host_arguments"] = host
     if args.max_result_chars is not None:
         options["max_result_chars"] = args.max_result_chars
     if args.max_answer_bytes is not None:
@@ -416,9 +424,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         from httpllm.server import serve
         from httpllm.server.admission import is_loopback
-    except ImportError as exc:
-        raise UsageError("serving over MCP needs the mcp extra: "
-                         "pip install 'httpllm[mcp]'") from exc
+    except MissingExtra as exc:
+        raise UsageError(exc.message) from exc
     admission = _admission(args)
     app = compile_from(args)
     # The compiled document lives as long as the process: keep the collector from walking

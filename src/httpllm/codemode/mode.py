@@ -77,7 +77,7 @@ class Sent:
 Send = Callable[[Function, Any], Awaitable[Sent]]
 """``await send(function, arguments) -> Sent``; raises :class:`HttpllmError` (its message
 is what the program's error says) when the call cannot be sent."""
-Confirm = Callable[[Function, Any], "bool | Awaitable[bool]"]
+Confirm = Callable[[Function, Any], bool | Awaitable[bool]]
 """``confirm(function, arguments) -> bool``: whether the host allows a call that changes
 something (every method but ``GET`` and ``HEAD``)."""
 

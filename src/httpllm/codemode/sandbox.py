@@ -45,7 +45,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from httpllm.errors import MissingExtra
+from httpllm.errors import MissingExtra, install_command
 
 __all__ = ["FORBIDDEN", "PROGRAM_MAX", "Limits", "Run", "Sandbox", "find_deno", "forbidden"]
 
@@ -136,7 +136,7 @@ def find_deno() -> str:
     on_path = shutil.which("deno")
     if on_path is None:
         raise MissingExtra("code mode runs programs in Deno, which is not installed: "
-                           "pip install 'httpllm[code]'")
+                           + install_command("code"), extra="code", module="deno")
     return on_path
 
 

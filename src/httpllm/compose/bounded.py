@@ -4,8 +4,8 @@ With every non-recursive ``$ref`` inlined a function's schema can be far larger 
 document (a shared subtree is written out at each place): past
 :data:`~httpllm.compose.inline.INLINE_MAX_NODES` nodes, or past the function's byte limit
 (:func:`parameters_limit`), the function keeps its named schemas under ``$defs`` instead
-(as with ``reference=True``, with a warning); past :data:`MAX_DEPTH` levels or
-:data:`MAX_NODES` nodes even so, it is an error. Parameters still past the byte limit are
+(as with ``reference=True``, with a warning); past ``Limits.parameters_depth`` levels or
+``Limits.parameters_nodes`` nodes even so, it is an error. Parameters still past the byte limit are
 bounded (:func:`~httpllm.compose.prune.bound`: deep levels become stubs): a ``cut`` loss,
 a warning and a sentence in the description say so, and ``Function.schema`` (what
 ``validate`` checks) keeps the whole schema. The sizes are folds over the compile's shared
@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._types import Schema
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.compose.operation import Composer, Draft
@@ -26,7 +27,7 @@ from httpllm.loss import Loss
 from httpllm.pointer import unescape
 from httpllm.records import Argument, Function, evolve
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "PARAMETERS_BUDGET", "PARAMETERS_MAX", "PARAMETERS_MIN",
+__all__ = ["PARAMETERS_BUDGET", "PARAMETERS_MAX", "PARAMETERS_MIN",
            "finish_bounded", "parameters_limit"]
 
 PARAMETERS_MAX = 48 * 1024
@@ -55,18 +56,14 @@ def parameters_limit(functions: int) -> int:
     share = PARAMETERS_BUDGET // max(functions, 1)
     return max(PARAMETERS_MIN, min(PARAMETERS_MAX, share))
 
-MAX_DEPTH = 200
-"""Most subschema levels of a function's schema (``json.dumps`` recurses once per level)."""
-
-MAX_NODES = 500_000
-"""Most schema nodes of a function's schema as serialized, named schemas kept."""
 
 
 def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
                    separate: Callable[[Argument], bool] | None,
                    output: Callable[[], Schema | None] | None,
                    warn: Callable[[str, str], None], *,
-                   limit: int = PARAMETERS_MAX, sizes: Sizes | None = None) -> Function:
+                   limit: int = PARAMETERS_MAX, sizes: Sizes | None = None,
+                   limits: Limits = DEFAULT_LIMITS) -> Function:
     """``composer.finish(draft, ...)``, kept within the limits above, its parameters
     within ``limit`` bytes (``sizes``: the compile's :class:`~httpllm.compose.prune.Sizes`).
 
@@ -74,7 +71,8 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
     its parameters are cut.
 
     Raises:
-        LimitExceeded: deeper than :data:`MAX_DEPTH` or larger than :data:`MAX_NODES`.
+        LimitExceeded: deeper than ``limits.parameters_depth`` or larger than
+            ``limits.parameters_nodes``.
     """
     sizes = Sizes() if sizes is None else sizes
     function = composer.finish(draft, inliner, separate, output)
@@ -89,14 +87,14 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
         function = composer.finish(draft, inliner.keeping(), separate, output,
                                    claimed=function.name)
         depth, size = measure(function.schema, inliner.sizes)
-    if depth > MAX_DEPTH:  # reference=True helps only where refs were inlined
+    if depth > limits.parameters_depth:  # reference=True helps only where refs were inlined
         refs = not inliner.reference and any(inliner.named.refs(s) for s in draft.schemas())
         hint = "; try reference=True" if refs else ""
-        raise LimitExceeded(f"parameters nest {depth} levels deep (limit {MAX_DEPTH}){hint}",
-                            pointer=draft.site.pointer)
-    if size > MAX_NODES:  # past INLINE_MAX_NODES refs are kept already: nothing to suggest
-        raise LimitExceeded(f"parameters have {size:,} schema nodes (limit {MAX_NODES:,})",
-                            pointer=draft.site.pointer)
+        raise LimitExceeded(f"parameters nest {depth} levels deep (limit "
+                            f"{limits.parameters_depth}){hint}", pointer=draft.site.pointer)
+    if size > limits.parameters_nodes:  # past INLINE_MAX_NODES refs are kept: no hint
+        raise LimitExceeded(f"parameters have {size:,} schema nodes (limit "
+                            f"{limits.parameters_nodes:,})", pointer=draft.site.pointer)
     return _cut(function, inliner, limit, sizes, warn)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from httpllm._types import Direction, Schema
 from httpllm.normalize.named import NamedSchemas
-from httpllm.pointer import escape, unescape
+from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import FoldMemo, fold, transform
 
 __all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
@@ -50,8 +50,7 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
     return fold(schema, _size, (0, 1), memo)
 
 
-def _name(ref: str) -> str | None:
-    return unescape(ref[8:]) if ref.startswith("#/$defs/") else None
+_name = def_name_of
 
 
 class Inliner:
@@ -215,7 +214,7 @@ class Inliner:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             alias = self._alias(name, direction) if name is not None else None
-            return node if alias is None else {**node, "$ref": "#/$defs/" + escape(alias)}
+            return node if alias is None else {**node, "$ref": def_ref(alias)}
 
         return visit
 

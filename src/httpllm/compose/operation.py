@@ -26,6 +26,7 @@ from httpllm.compose.parameters import (
     ParameterSpec,
     argument_names,
     flagged_ref_opened,
+    is_host_header,
     pick_media_type,
     without_flags,
 )
@@ -34,7 +35,7 @@ from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, OperationValidator, component_entries
-from httpllm.pointer import join
+from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
@@ -62,6 +63,8 @@ class Draft:
     body: ParameterSpec | None
     response: ResponseSite | None
     accept: list[str] = field(default_factory=list)
+    losses: list[Loss] = field(default_factory=list)
+    """Header parameters that are never arguments (:func:`is_host_header`), one loss each."""
 
     def schemas(self) -> Iterator[Schema]:
         """The emended schemas of its parameters, then of its request body (lazily)."""
@@ -118,6 +121,42 @@ def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
     return None
 
 
+_READ_ONLY_MAX = 256
+"""Most ``readOnly`` places recorded per function (``Function.extra["read_only"]``)."""
+
+_READ_ONLY_DEPTH = 32
+"""Deepest argument path searched for them."""
+
+
+def _hidden_by_owner(losses: list[Loss]) -> dict[str, set[str]]:
+    """The ``readOnly`` properties the request direction dropped, by the document pointer
+    of the object that declared them."""
+    hidden: dict[str, set[str]] = {}
+    for loss in losses:
+        if loss.keyword == "readOnly":
+            owner, found, name = loss.pointer.rpartition("/properties/")
+            if found:
+                hidden.setdefault(owner, set()).add(unescape(name))
+    return hidden
+
+
+def _below(node: dict[str, Any], at: str, path: tuple[str, ...]
+           ) -> list[tuple[Any, str, tuple[str, ...]]]:
+    """The subschemas where a body value's properties continue: each property (one step
+    down the value), array items (``-``) and union members (the same place)."""
+    out: list[tuple[Any, str, tuple[str, ...]]] = []
+    props = node.get("properties")
+    for name, sub in (props.items() if isinstance(props, dict) else ()):
+        out.append((sub, f"{at}/properties/{escape(name)}", (*path, name)))
+    if isinstance(node.get("items"), dict):
+        out.append((node["items"], f"{at}/items", (*path, "-")))
+    for keyword in ("anyOf", "oneOf"):
+        members = node.get(keyword)
+        for i, sub in enumerate(members if isinstance(members, list) else ()):
+            out.append((sub, f"{at}/{keyword}/{i}", path))
+    return out
+
+
 class Composer:
     """Builds the functions of one document (one instance per compile)."""
 
@@ -134,7 +173,7 @@ class Composer:
         self.pool = NamePool()
         self._validate = OperationValidator(doc.version)
         self.credentials = self._credential_params()
-        self._shared: dict[tuple[str, str], ParameterSpec | None] = {}
+        self._shared: dict[tuple[str, str], ParameterSpec | Loss | None] = {}
         self._requirements: IdentityMemo[tuple[tuple[dict[str, Any], ...],
                                                dict[str, Any]]] = IdentityMemo()
         self._server_lists: IdentityMemo[tuple[Server, ...]] = IdentityMemo()
@@ -157,8 +196,9 @@ class Composer:
                 out.add((str(scheme.get("in")), str(scheme.get("name", "")).lower()))
         return out
 
-    def _parameters(self, site: OperationSite) -> list[ParameterSpec]:
+    def _parameters(self, site: OperationSite) -> tuple[list[ParameterSpec], list[Loss]]:
         merged: dict[tuple[str, str], ParameterSpec] = {}
+        refused: list[Loss] = []
         shared = self._shared
         for holder, at in ((site.path_item, None), (site.node, site.pointer)):
             listing = holder.get("parameters")
@@ -181,13 +221,16 @@ class Composer:
                         spec = shared[key] = self._parameter(raw, site.base, f"{at}/{i}")
                 else:
                     spec = self._parameter(raw, site.base, f"{at}/{i}")
-                if spec is not None:
+                if isinstance(spec, Loss):
+                    refused.append(spec)
+                elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
-        return list(merged.values())
+        return list(merged.values()), refused
 
-    def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | None:
+    def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | Loss | None:
         """The resolved, emended Parameter Object at ``at``; ``None`` for a transport header
-        or a credential (the host supplies those).
+        or a credential (the host supplies those); a loss for a header that frames or
+        routes the request (:func:`is_host_header`: never an argument).
 
         Raises:
             SpecError: not a Parameter Object. RefError, AccessDenied: its ``$ref`` does
@@ -208,6 +251,10 @@ class Composer:
         name = node["name"]
         if location == "header" and name.lower() in IGNORED_HEADERS:
             return None
+        if location == "header" and is_host_header(name):
+            return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
+                        note=f"header {name!r} frames or routes the request: the HTTP "
+                        "client sets it, never the model (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
@@ -299,12 +346,12 @@ class Composer:
             HttpllmError: the operation is malformed or reaches a bad ``$ref``.
         """
         model = self._validate(site)
-        params = self._parameters(site)
+        params, refused = self._parameters(site)
         body = self._body(site)
         response, accept = self._response(site)
         names = argument_names(params, body is not None)
         return Draft(site=site, model=model, params=params, names=names, body=body,
-                     response=response, accept=accept)
+                     response=response, accept=accept, losses=refused)
 
     # -- step 2 ---------------------------------------------------------------------
 
@@ -357,7 +404,7 @@ class Composer:
         if draft.body is not None:
             specs.insert(0, (BODY, draft.body))
         specs.sort(key=lambda item: _RANK[item[1].location])
-        losses: dict[Loss, None] = {}
+        losses: dict[Loss, None] = dict.fromkeys(draft.losses)
         for name, spec in specs:
             losses.update(dict.fromkeys(self._losses(spec)))
             hit = self._arguments.get(spec, name, inliner.reference)
@@ -396,7 +443,8 @@ class Composer:
             security_schemes=schemes,
             pointer=site.pointer,
             examples=self._examples(specs),
-            extra={"accept": draft.accept, **self._form_style(site)},
+            extra={"accept": draft.accept, **self._form_style(site),
+                   **self._read_only(draft.body, arguments, inliner, defs)},
             losses=tuple(losses),
         )
 
@@ -421,6 +469,52 @@ class Composer:
         # Losses inside an argument's own schema point into the document.
         inliner.origin(schema, where)
         return self._argument(spec, name, schema), found, losses
+
+    def _read_only(self, spec: ParameterSpec | None, arguments: list[Argument],
+                   inliner: Inliner, defs: dict[str, Schema]) -> dict[str, Any]:
+        """``{"read_only": ("#/body/id", "#/body/tags/-/uid", ...)}``: where in the
+        arguments the request body's ``readOnly`` properties would be (``-``: any array
+        item), which the request schema no longer has, so ``validate`` refuses them also
+        where the tool shows an open object; ``{}`` when the body has none.
+
+        Found by walking the body argument's schema with each node's place in the
+        document (the inliner's origins for named schemas) against the properties the
+        direction dropped there (``readOnly`` losses), including those of the schemas an
+        ``allOf`` merged into it; a name another node at the same place declares (an
+        alternative where it is writable) is left out. Source: OpenAPI 3.1.0 section
+        4.8.24 (readOnly "SHOULD NOT be sent as part of the request"); issue 22 finding 5.
+        """
+        body = next((a for a in arguments if a.location == "body"), None)
+        hidden = _hidden_by_owner(self._losses(spec)) if spec is not None else {}
+        if not hidden or body is None or spec is None:
+            return {}
+        out: list[tuple[tuple[str, ...], str]] = []
+        kept: dict[tuple[str, ...], set[str]] = {}  # declared at a path by some node
+        seen: set[tuple[int, tuple[str, ...]]] = set()
+        stack: list[tuple[Any, str, tuple[str, ...]]] = [
+            (body.schema, spec.schema_pointer or "", (body.name,))]
+        while stack and len(out) < _READ_ONLY_MAX:
+            node, at, path = stack.pop()
+            if not isinstance(node, dict) or len(path) > _READ_ONLY_DEPTH or (
+                    (id(node), path) in seen):
+                continue
+            seen.add((id(node), path))
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                target = defs.get(ref[len("#/$defs/"):])
+                stack.append((target, inliner.origins.get(id(target), at), path))
+                continue
+            named = id(node) in inliner.origins
+            at = inliner.origins.get(id(node), at)
+            owners = self.named.merged_into(at, spec.base, "request") if named else []
+            names = set(hidden.get(at, ())).union(*(hidden.get(o, ()) for o in owners))
+            out.extend((path, n) for n in sorted(names))
+            props = node.get("properties")
+            kept.setdefault(path, set()).update(props if isinstance(props, dict) else ())
+            stack.extend(_below(node, at, path))
+        # A name another alternative at the same place declares stays a value to send.
+        places = [join("#", *path, n) for path, n in out if n not in kept.get(path, ())]
+        return {"read_only": tuple(dict.fromkeys(places))} if places else {}
 
     def _form_style(self, site: OperationSite) -> dict[str, Any]:
         """``{"form_style": ...}`` unless the default: the operation's

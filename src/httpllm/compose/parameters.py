@@ -5,11 +5,15 @@ Every argument is one property of one object. The request body is one argument, 
 and a union body never sits at the root). A parameter whose name another location
 already uses gets the suffix ``__<in>`` (``id__query``): no argument is ever lost.
 Transport headers (``Accept``, ``Content-Type``, ``Authorization``: OpenAPI 3.1 section
-4.8.12.1 says they are ignored) and security-scheme credentials are not arguments.
+4.8.12.1 says they are ignored) and security-scheme credentials are not arguments; nor are
+the headers that frame or route a request (:data:`HOST_HEADERS`: ``Host``,
+``Content-Length``, ``Transfer-Encoding`` ...), which the host's HTTP client owns (each is
+dropped with a loss entry).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,12 +27,14 @@ from httpllm.walk import refs_in
 __all__ = [
     "BODY",
     "DEFAULT_STYLE",
+    "HOST_HEADERS",
     "IGNORED_HEADERS",
     "LOCATIONS",
     "ParameterSpec",
     "PATH_SEGMENT",
     "argument_names",
     "flagged_ref_opened",
+    "is_host_header",
     "pick_media_type",
     "as_validated",
     "without_flags",
@@ -37,6 +43,40 @@ __all__ = [
 BODY = "body"
 LOCATIONS: tuple[Location, ...] = ("path", "query", "header", "cookie")
 IGNORED_HEADERS = frozenset({"accept", "content-type", "authorization"})
+HOST_HEADERS = frozenset({
+    # framing and connection (RFC 9110 sections 7.6.1, 8.6, 10.1.1; RFC 9112 sections 6, 9)
+    "host", "content-length", "transfer-encoding", "connection", "te", "trailer", "upgrade",
+    "keep-alive", "expect", "proxy-connection", "http2-settings",
+    # routing by front ends (RFC 7239; the de facto X-Forwarded-* and rewrite headers)
+    "forwarded", "x-forwarded-host", "x-forwarded-proto", "x-forwarded-port",
+    "x-original-url", "x-rewrite-url", "x-http-method-override",
+})
+"""Headers that frame a request or route it (with every ``Proxy-*`` one, see
+:func:`is_host_header`): never arguments, whatever a document declares. A model choosing
+``Host`` moves the host's credentials to another virtual host behind a Host-routing front
+end; ``Transfer-Encoding`` beside the client's ``Content-Length`` is a request-smuggling
+shape; ``X-HTTP-Method-Override`` turns a read into a write. ``X-Forwarded-For`` is not
+among them: it routes nothing, and APIs declare it for the end user's address (Okta).
+Source: issue 22 finding 2."""
+
+
+def is_host_header(name: str) -> bool:
+    """Whether a header belongs to the host's HTTP client, never to a model argument:
+    :data:`HOST_HEADERS`, every ``Proxy-*`` header, and names HTTP cannot carry (empty, or
+    with characters outside RFC 9110's ``token``: ``:authority``, ``a b``).
+
+    >>> is_host_header("Transfer-Encoding"), is_host_header("Proxy-Authorization")
+    (True, True)
+    >>> is_host_header("X-Request-Id")
+    False
+    """
+    lower = name.lower()
+    return (lower in HOST_HEADERS or lower.startswith("proxy-")
+            or not _TOKEN.fullmatch(name))
+
+
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""RFC 9110 section 5.6.2 ``token``: what a field name may hold."""
 DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 _MEDIA_PREFERENCE = (
     "application/json",

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.pointer import escape, unescape
+from httpllm.pointer import escape
+from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, children, fold, rebuild
 
 __all__ = ["LEVELS_MAX", "Bounded", "bound", "byte_size"]
@@ -221,8 +222,9 @@ class _Builder:
         if found is not None:
             return found
         out, seen = node, 0
-        while isinstance(out.get("$ref"), str) and out["$ref"].startswith("#/$defs/"):
-            target = self.defs.get(unescape(out["$ref"][8:]))
+        while isinstance(out.get("$ref"), str) and (
+                name := def_name_of(out["$ref"])) is not None:
+            target = self.defs.get(name)
             if not isinstance(target, dict) or seen > 16:
                 break
             siblings = {k: v for k, v in out.items() if k != "$ref"}
@@ -409,7 +411,7 @@ def _materialize(root: Any, order: list[dict[str, Any]], shared: dict[int, str])
             if not isinstance(sub, dict):
                 continue
             name = final.get(id(sub))
-            new = {"$ref": "#/$defs/" + escape(name)} if name is not None else done[id(sub)]
+            new = {"$ref": def_ref(name)} if name is not None else done[id(sub)]
             if new is not sub:
                 changes.append((keyword, key, new))
         made = done[id(node)] = rebuild(node, changes) if changes else node

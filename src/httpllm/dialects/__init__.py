@@ -11,7 +11,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from httpllm.dialects._base import Dialect, Options, RenderContext, Rule
+from httpllm.dialects._base import (
+    TOOL_CALL_FORMATS,
+    Dialect,
+    Options,
+    RenderContext,
+    Rule,
+    ToolCallFormat,
+)
 from httpllm.dialects._rules import (
     CONSTRAINTS,
     JSON_SCHEMA_2020_12,
@@ -27,10 +34,12 @@ from httpllm.errors import UnknownDialect
 __all__ = [
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
+    "TOOL_CALL_FORMATS",
     "Dialect",
     "Options",
     "RenderContext",
     "Rule",
+    "ToolCallFormat",
     "close_objects",
     "describe",
     "filter_keywords",
@@ -65,7 +74,7 @@ def register_provider(name: str, dialect: Dialect, *, aliases: tuple[str, ...] =
         _ALIASES[alias] = name
 
 
-def entry_points(group: str) -> Any:
+def _entry_points(group: str) -> Any:
     """``importlib.metadata.entry_points(group=group)``, imported when first asked (its
     import costs 20-30 ms, and a built-in provider never needs it)."""
     from importlib import metadata
@@ -78,7 +87,7 @@ def _load_entry_points() -> None:
     if _LOADED_ENTRY_POINTS:
         return
     _LOADED_ENTRY_POINTS = True
-    for entry in entry_points(group="httpllm.providers"):
+    for entry in _entry_points(group="httpllm.providers"):
         try:
             dialect = entry.load()
         except Exception:  # a broken plugin must not break compile()

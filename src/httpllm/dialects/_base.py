@@ -14,7 +14,15 @@ from httpllm.pointer import escape
 if TYPE_CHECKING:
     from httpllm.records import Function
 
-__all__ = ["Dialect", "Options", "RenderContext", "Rule"]
+__all__ = ["TOOL_CALL_FORMATS", "Dialect", "Options", "RenderContext", "Rule", "ToolCallFormat"]
+
+ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", "ollama",
+                         "mistral", "mcp"]
+"""The wire formats of a model's tool calls that ``httpllm.agent`` reads and answers."""
+
+TOOL_CALL_FORMATS: tuple[ToolCallFormat, ...] = (
+    "chat", "responses", "anthropic", "gemini", "bedrock", "ollama", "mistral", "mcp")
+"""Every :data:`ToolCallFormat`, in the order ``httpllm.agent.calls.SHAPES`` lists them."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -190,6 +198,11 @@ class Dialect:
         tool_search: the provider's native deferred loading (``"anthropic"``: tools with
             ``defer_loading`` plus a tool-search tool; ``"openai"``: Responses
             ``tool_search`` with deferred functions in namespaces); ``None``: none.
+        tool_calls: the wire format of the provider's tool calls and of the results
+            answered to them (:data:`ToolCallFormat`), which ``Application.handle`` reads
+            and writes; an ``Options.envelope`` that names a format wins (OpenAI's
+            ``"responses"``). ``None`` (the default): the dialect has no tool calls
+            (``"3.1"``, ``"3.0"``): ``handle`` needs ``format=``.
         limit_sources: where each limit field's value comes from, by field name
             (``{"tool_limit": "[issue] microsoft/vscode#259392"}``), as
             docs/provider-rules.md cites them.
@@ -227,6 +240,7 @@ class Dialect:
     strict_properties_max: int | None = None
     tokenizer: str | None = None
     tool_search: Literal["anthropic", "openai"] | None = None
+    tool_calls: ToolCallFormat | None = None
     limit_sources: Mapping[str, str] = field(default_factory=dict, compare=False)
 
     @property

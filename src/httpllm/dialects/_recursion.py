@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from httpllm.pointer import unescape
-from httpllm.refs import RefGraph
+from httpllm.refs import RefGraph, def_name_of
 from httpllm.walk import refs_in
 
 __all__ = ["recursive_defs"]
@@ -27,5 +26,4 @@ def recursive_defs(root: dict[str, Any]) -> list[str]:
 
 def _local_refs(schema: Any) -> set[str]:
     """Names of the ``#/$defs/...`` targets a schema refers to."""
-    return {unescape(ref[8:].split("/", 1)[0]) for ref in refs_in(schema)
-            if ref.startswith("#/$defs/")}
+    return {name for ref in refs_in(schema) if (name := def_name_of(ref)) is not None}

@@ -10,12 +10,10 @@ return the node (the same object when unchanged); they never drop anything witho
   render step ``unroll_rendered`` for strict modes without recursion.
 - :mod:`~httpllm.dialects._lossy`: dialects without ``null``, ``const``, booleans, ``allOf``
   or tuples (Gemini, Ollama, OpenAPI 3.0).
-- :mod:`~httpllm.dialects._depth`: the ``max_depth`` finish step.
 """
 
 from __future__ import annotations
 
-from httpllm.dialects._depth import limit_depth
 from httpllm.dialects._keywords import (
     CONSTRAINTS,
     JSON_SCHEMA_2020_12,
@@ -56,7 +54,6 @@ __all__ = [
     "filter_keywords",
     "flatten_all_of",
     "foreign_keywords",
-    "limit_depth",
     "maps_as_entries",
     "merge_member",
     "null_members",

@@ -164,6 +164,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 
 CLAUDE = Dialect(
     name="claude",
+    tool_calls="anthropic",
     aliases=("anthropic",),
     keywords=JSON_SCHEMA_2020_12,
     strict_keywords=CLAUDE_STRICT_KEYWORDS,

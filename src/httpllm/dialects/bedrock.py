@@ -42,6 +42,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 BEDROCK = replace(
     CLAUDE,
     name="bedrock",
+    tool_calls="bedrock",
     aliases=("bedrock-converse",),
     native_examples=False,
     envelope=_envelope,

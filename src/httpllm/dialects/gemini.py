@@ -48,8 +48,9 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.errors import Unrepresentable
-from httpllm.pointer import escape, unescape
+from httpllm.pointer import escape
 from httpllm.records import Function
+from httpllm.refs import def_name_of
 from httpllm.walk import FoldMemo, children, fold
 
 __all__ = ["DIALECTS", "FORMATS", "GEMINI", "GEMINI_JSON", "SCHEMA_FIELDS"]
@@ -162,8 +163,9 @@ def _through_required(root: dict[str, Any]) -> str | None:
 
     def combine(node: dict[str, Any], values: list[str | None]) -> str | None:
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/") and unescape(ref[8:]) in names:
-            return f" (a ref to {unescape(ref[8:])})"
+        name = def_name_of(ref) if isinstance(ref, str) else None
+        if name in names:
+            return f" (a ref to {name})"
         required = node.get("required", [])
         # the last subschema first: the order the walk this fold replaced reported in
         for (keyword, key, _), hit in zip(reversed(children(node)), reversed(values),
@@ -208,6 +210,7 @@ def _group(declarations: list[JSON]) -> list[JSON]:
 
 GEMINI = Dialect(
     name="gemini",
+    tool_calls="gemini",
     aliases=("google",),
     keywords=SCHEMA_FIELDS,
     refs="inline",

@@ -100,6 +100,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 
 MCP = Dialect(
     name="mcp",
+    tool_calls="mcp",
     keywords=None,
     refs="keep",
     one_of=True,

@@ -74,6 +74,7 @@ def _prefix_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
 MISTRAL = replace(
     CHATGPT,
     name="mistral",
+    tool_calls="mistral",
     aliases=("mistral-ai",),
     keywords=DRAFT_7,
     strict_keywords=None,

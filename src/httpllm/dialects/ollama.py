@@ -77,6 +77,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 
 OLLAMA = Dialect(
     name="ollama",
+    tool_calls="ollama",
     keywords=PROPERTY_FIELDS,
     refs="inline",
     rules=(booleans({}), const_as_enum, flatten_all_of, _without_null, _one_type, filter_keywords,

@@ -172,6 +172,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 
 CHATGPT = Dialect(
     name="chatgpt",
+    tool_calls="chat",
     aliases=("openai",),
     keywords=JSON_SCHEMA_2020_12,
     strict_keywords=OPENAI_STRICT_KEYWORDS,

@@ -45,8 +45,9 @@ from httpllm.dialects._rules import (
 )
 from httpllm.dialects.openai import CHATGPT, null_marker, strict_limits
 from httpllm.loss import Loss
-from httpllm.pointer import escape, unescape
+from httpllm.pointer import escape
 from httpllm.records import Function
+from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import transform
 
 __all__ = ["DEEPSEEK", "DEEPSEEK_STRICT_KEYWORDS", "DIALECTS", "FALLBACK_SUFFIX", "LLAMA",
@@ -100,10 +101,9 @@ def _fallback_defs(parameters: Schema, function: Function, ctx: RenderContext) -
 
     def visit(node: dict[str, Any], at: str) -> Schema:
         ref = node.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            name = unescape(ref[8:])
-            if name in names:
-                return {**node, "$ref": "#/$defs/" + escape(names[name])}
+        name = def_name_of(ref) if isinstance(ref, str) else None
+        if name in names:
+            return {**node, "$ref": def_ref(names[name])}
         return node
 
     body = {k: v for k, v in parameters.items() if k != "$defs"}

@@ -11,12 +11,14 @@ from __future__ import annotations
 from httpllm.execute.decode import decode
 from httpllm.execute.feedback import ArgumentError, ArgumentNote, ValidationResult
 from httpllm.execute.request import build_request
-from httpllm.execute.send import Result, aexecute, execute
+from httpllm.execute.send import AsyncExecuteOptions, ExecuteOptions, Result, aexecute, execute
 from httpllm.execute.validate import validate
 
 __all__ = [
     "ArgumentError",
     "ArgumentNote",
+    "AsyncExecuteOptions",
+    "ExecuteOptions",
     "Result",
     "ValidationResult",
     "aexecute",

@@ -36,13 +36,14 @@ from typing import Any
 
 from httpllm import pointer
 from httpllm._json import type_name
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
 from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
 
-__all__ = ["MARKED_NULL", "MAX_DEPTH", "Arguments", "allows_null", "decode", "depth", "parse"]
+__all__ = ["MARKED_NULL", "Arguments", "allows_null", "decode", "depth", "parse"]
 
 MARKED_NULL = {"null": True}
 """The strict-mode spelling of a real ``null`` (``dialects.openai.NULL_MARKER``)."""
@@ -50,11 +51,6 @@ MARKED_NULL = {"null": True}
 Arguments = Mapping[str, Any] | str | bytes
 """A tool call's arguments: the JSON text the model produced, or an already parsed mapping."""
 
-MAX_DEPTH = 512
-"""Deepest nesting of an arguments object that is validated or built (levels). jsonschema-rs
-recurses in native code and crashes the interpreter on instances some 10,000+ levels deep
-under a recursive schema (measured with jsonschema-rs 0.61.2), and ``json.dumps`` recurses
-too; no real tool call comes close."""
 
 _UNIONS = ("anyOf", "oneOf", "allOf")
 _OBJECT_KEYS = ("properties", "additionalProperties", "patternProperties", "required")
@@ -89,7 +85,8 @@ def loads(text: str) -> Any:
 
 
 def depth(value: Any) -> int:
-    """Nesting depth of a JSON value, counted iteratively; stops counting past ``MAX_DEPTH``.
+    """Nesting depth of a JSON value, counted iteratively; stops counting past
+    ``DEFAULT_LIMITS.value_depth``.
 
     >>> depth({"a": [1, {"b": 2}]})
     4
@@ -99,7 +96,7 @@ def depth(value: Any) -> int:
     while stack:
         node, level = stack.pop()
         deepest = max(deepest, level)
-        if level > MAX_DEPTH:
+        if level > DEFAULT_LIMITS.value_depth:
             break
         if isinstance(node, Mapping):
             stack.extend((child, level + 1) for child in node.values())
@@ -306,17 +303,7 @@ class _Walk:
 
 def resolve(ref: str, root: Schema) -> Schema | None:
     """The node a local ``$ref`` (``"#/$defs/Pet"``) names in ``root``, or ``None``."""
-    if not ref.startswith("#"):
-        return None
-    node = root
-    for token in pointer.parts(ref):
-        if isinstance(node, dict) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return None
-    return node
+    return pointer.get(root, ref) if ref.startswith("#") else None
 
 
 def alternatives(schema: Schema, root: Schema) -> list[dict[str, Any]]:

@@ -19,6 +19,15 @@ Rules chosen where OpenAPI leaves room:
 - a path value that expands to nothing, or a path with a ``.`` or ``..`` segment, is refused
   (``validate`` reports both to the model first, as it does every required value that
   would send nothing: :mod:`httpllm.execute.wire`);
+- headers that frame or route the request (``Host``, ``Content-Length``,
+  ``Transfer-Encoding``, ``Proxy-*`` ...: :func:`~httpllm.compose.parameters.is_host_header`)
+  are never arguments: compile drops them (a loss each) and a function that still has one
+  is refused here;
+- the host wins: a value of the model never shares a name with a credential of the
+  function's security schemes in any location or form (an exploded query or cookie object,
+  a ``Cookie`` header parameter, whose pairs join the cookies): such a call is refused, so
+  the host's credential is the only copy; the host's ``headers=`` replace a header argument
+  of the same name;
 - header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
   (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
   types (``Function.extra["accept"]``, JSON ones first: a mock server or an API may answer
@@ -38,17 +47,19 @@ from __future__ import annotations
 import itertools
 import re
 import secrets
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 import httpx
 
 from httpllm import pointer
+from httpllm._limits import DEFAULT_LIMITS
+from httpllm.compose.parameters import is_host_header
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
-from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth
+from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
 from httpllm.execute.validate import omit_nulls
@@ -99,6 +110,7 @@ def build_request(
     host_arguments: Mapping[str, Any] | None = None,
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
+    headers: Mapping[str, str] | None = None,
 ) -> httpx.Request:
     """Build the HTTP request for a tool call, following OpenAPI serialization.
 
@@ -125,6 +137,9 @@ def build_request(
         files: files by pointer into the arguments object, ``{"#/body/avatar": b"..."}``.
         require_auth: ``False`` when credentials come from elsewhere (the client's own
             auth, a proxy): missing ones are then not an error.
+        headers: the host's headers (``--header``, forwarded ones): sent over a header
+            argument of the same name, never over a credential, ``Accept`` or
+            ``Content-Type``.
 
     Raises:
         InvalidArguments: the arguments are not a JSON object.
@@ -132,8 +147,11 @@ def build_request(
             its part of the URL, a path value that is empty or a dot segment, an empty
             query value without ``allowEmptyValue``, missing credentials (the message names
             the schemes that would do), credentials for an origin that no server declares
-            and ``base_url`` does not name, a body that cannot take its media type,
-            arguments nested deeper than ``MAX_DEPTH``.
+            and ``base_url`` does not name, a header argument that frames or routes the
+            request (``Host``, ``Transfer-Encoding`` ...), a value named like a credential
+            (``?api_key=`` from an exploded object), a body that cannot take its media
+            type, a URL or header httpx cannot send, arguments nested deeper than
+            ``DEFAULT_LIMITS.value_depth``.
 
     Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
     4.8.13 (Request Body Object); RFC 3986 section 3.
@@ -151,6 +169,7 @@ def build_request(
         server_variables=server_variables,
         files=files,
         require_auth=require_auth and not isinstance(auth, httpx.Auth),
+        headers=headers,
     )
 
 
@@ -163,14 +182,39 @@ def assemble(
     server_variables: Mapping[str, str] | None = None,
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
+    headers: Mapping[str, str] | None = None,
 ) -> httpx.Request:
     """:func:`build_request` for arguments already decoded and merged.
 
     Raises:
         RequestBuildError: as :func:`build_request`.
     """
-    if depth(args) > MAX_DEPTH:
-        raise RequestBuildError(f"{function.name}: arguments nested deeper than {MAX_DEPTH} levels")
+    try:
+        return _assemble(function, args, base_url=base_url, auth=auth,
+                         server_variables=server_variables, files=files,
+                         require_auth=require_auth, headers=headers)
+    except (httpx.InvalidURL, UnicodeError) as exc:
+        # httpx refuses what it cannot put on the wire (a port out of range, a header
+        # value outside Latin-1): a call that cannot be built, never a raw exception.
+        detail = str(exc).splitlines()[0] if str(exc) else ""
+        raise RequestBuildError(f"{function.name}: the request cannot be sent as built "
+                                f"({type(exc).__name__}: {_USERINFO.sub('', detail)})") from exc
+
+
+def _assemble(
+    function: Function,
+    args: Mapping[str, Any],
+    *,
+    base_url: str | None,
+    auth: Mapping[str, Credential] | None,
+    server_variables: Mapping[str, str] | None,
+    files: Mapping[str, FileValue] | None,
+    require_auth: bool,
+    headers: Mapping[str, str] | None,
+) -> httpx.Request:
+    if depth(args) > DEFAULT_LIMITS.value_depth:
+        raise RequestBuildError(f"{function.name}: arguments nested deeper than "
+                                f"{DEFAULT_LIMITS.value_depth} levels")
     values = _with_files(args, files) if files else dict(args)
     base = server_url(function, base_url, server_variables)
     parts = _Parts(nested=form_style(function))
@@ -186,6 +230,7 @@ def assemble(
             body = encode_body(argument, value, parts.nested)
         else:
             _PLACE[argument.location](argument, value, parts)
+    _refuse_credential_names(function, parts)
     placements = credentials(function, auth or {}, required=require_auth)
     if placements:
         check_credential_origin(function, base, base_url)
@@ -196,6 +241,7 @@ def assemble(
             parts.query.append((percent(name), percent(secret)))
         else:
             parts.cookies.append((name, secret))
+    _host_headers(parts, headers, placements)
     url = base + _path(function, values)
     if parts.query:
         url += "?" + "&".join(f"{k}={v}" for k, v in parts.query)
@@ -242,8 +288,10 @@ def server_url(
 
     Raises:
         RequestBuildError: no server and no ``base_url``, a variable without a value, a
-            value outside its ``enum`` or its part of the URL, a relative URL, or a URL
-            with a query or fragment.
+            value outside its ``enum`` or its part of the URL, a relative URL, a URL
+            with a query or fragment, or one with a user name or password (httpx would
+            send them as HTTP Basic in place of the configured credential; the message
+            leaves them out).
 
     Source: OpenAPI 3.1.0 section 4.8.5 (Server Object), 4.8.6 (Server Variable Object);
     RFC 3986 section 3.
@@ -254,19 +302,28 @@ def server_url(
         url = _fill_server(function.servers[0], variables or {})
     else:
         raise RequestBuildError(f"{function.name}: the document names no server; pass base_url=...")
+    shown = _USERINFO.sub("", url)  # never echo a password
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL as exc:
-        raise RequestBuildError(f"server URL {url!r} is not a URL ({exc})") from exc
+        raise RequestBuildError(
+            f"server URL {shown!r} is not a URL ({_USERINFO.sub('', str(exc))})") from exc
     if not parsed.scheme or not parsed.host:
         raise RequestBuildError(
-            f"server URL {url!r} is relative; pass base_url=..., or document_url=... to "
+            f"server URL {shown!r} is relative; pass base_url=..., or document_url=... to "
             "compile (the URL the document came from)"
         )
+    if parsed.username or parsed.password:
+        raise RequestBuildError(
+            f"server URL {shown!r} has a user name or password (user:pass@); refused: "
+            "credentials go through auth=, never in the URL")
     if parsed.query or parsed.fragment or "?" in url or "#" in url:
-        raise RequestBuildError(f"server URL {url!r} must not have a query or fragment")
+        raise RequestBuildError(f"server URL {shown!r} must not have a query or fragment")
     return url.rstrip("/")
 
+
+_USERINFO = re.compile(r"(?<=//)[^/?#]*@")
+"""The ``user:pass@`` of a URL, left out of every message."""
 
 _PART_OF_URL = {
     "scheme": (re.compile(r"[A-Za-z][A-Za-z0-9+.-]*"), "a scheme name"),
@@ -438,9 +495,73 @@ def _query(argument: Argument, value: Any, parts: _Parts) -> None:
 
 
 def _header(argument: Argument, value: Any, parts: _Parts) -> None:
+    name = argument.wire_name
+    if is_host_header(name):
+        raise RequestBuildError(
+            f"header {name!r} (argument {argument.name!r}) frames or routes the request: the "
+            "HTTP client sets it, never an argument; refused")
     text = header_text_of(argument, value)
-    if text is not None:
-        parts.headers.append((argument.wire_name, text))
+    if text is None:
+        return
+    if name.lower() == "cookie":  # its pairs join the cookies (one Cookie header)
+        for pair in text.split(";"):
+            key, _, rest = pair.strip().partition("=")
+            if key:
+                parts.cookies.append((key, rest))
+        return
+    parts.headers.append((name, text))
+
+
+def _credential_names(function: Function) -> dict[str, set[str]]:
+    """The names the function's credentials use, by location, in lower case: every
+    ``apiKey`` scheme's name where it goes, and ``authorization`` for the others."""
+    names: dict[str, set[str]] = {"header": {"authorization"}, "query": set(), "cookie": set()}
+    for scheme in function.security_schemes.values():
+        if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
+            where, name = scheme.get("in"), scheme.get("name")
+            if where in names and isinstance(name, str):
+                names[str(where)].add(name.lower())
+    return names
+
+
+def _refuse_credential_names(function: Function, parts: _Parts) -> None:
+    """Refuse a call whose values, as sent, carry a name a credential of the function
+    uses: a second ``api_key`` before the host's would be read first by many frameworks
+    (an exploded ``{"api_key": ...}`` query object, a cookie object, a ``Cookie`` header),
+    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name.
+
+    Raises:
+        RequestBuildError: naming the location and the name.
+    """
+    names = _credential_names(function)
+    sent = {"query": [unquote(k) for k, _ in parts.query],
+            "cookie": [unquote(k) for k, _ in parts.cookies],
+            "header": [k for k, _ in parts.headers]}
+    for where, keys in sent.items():
+        for key in keys:
+            # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
+            if key.strip().lower().split("[", 1)[0] in names[where]:
+                raise RequestBuildError(
+                    f"{function.name}: the {where} name {key!r} is the host's credential; "
+                    "no argument may send it (refused)")
+
+
+def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
+                  placements: Sequence[tuple[str, str, str]]) -> None:
+    """The host's headers over the model's of the same name; never over a credential,
+    ``Accept`` or ``Content-Type`` (which the request gets from the operation)."""
+    if not headers:
+        return
+    kept = {name.lower() for where, name, _ in placements if where == "header"}
+    kept |= {"accept", "content-type"}
+    if any(where == "cookie" for where, _, _ in placements):
+        kept.add("cookie")
+    for name, value in headers.items():
+        lower = name.lower()
+        if lower in kept:
+            continue
+        parts.headers = [(k, v) for k, v in parts.headers if k.lower() != lower]
+        parts.headers.append((name, value))
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:

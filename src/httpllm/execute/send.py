@@ -5,6 +5,12 @@ a non-2xx answer is a :class:`Result` like any other; a failure to send maps to
 :class:`~httpllm.errors.TransportError`, whose message says whether the request went out
 (a read timeout: "sent, no answer within 30 s — it may have taken effect").
 
+Redirects are followed by httpllm's rule, whatever client is given (the client's
+``follow_redirects`` and ``max_redirects`` say whether and how often): only to an origin
+credentials may go to (:func:`~httpllm.execute.request.declared_origins`: the document's
+servers and ``base_url``), so a credential or a host header never reaches another origin;
+a redirect elsewhere is not followed and its 3xx answer is the result.
+
 The answer is read as a stream and stops at ``max_bytes`` (:data:`MAX_ANSWER_BYTES` by
 default, counted after content decoding, so a compressed bomb stops too): a 400 MB answer
 costs 10 MiB, and the :class:`Result` says it was cut (``truncated``, ``size``).
@@ -19,19 +25,32 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 import httpx
+
+try:  # httpx's default transport speaks HTTP/1.1 through h11, which raises its own errors
+    from h11 import ProtocolError as _H11Error
+except ImportError:  # pragma: no cover - h11 comes with httpcore
+    class _H11Error(Exception):  # type: ignore[no-redef]
+        """Stands for h11's error when h11 is absent."""
 
 from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments
-from httpllm.execute.request import FileValue, assemble, check_credential_origin
+from httpllm.execute.request import (
+    FileValue,
+    assemble,
+    check_credential_origin,
+    declared_origins,
+    origin,
+)
 from httpllm.execute.security import Credential, redact, secrets_of
 from httpllm.execute.validate import validate
 from httpllm.records import Function
 
-__all__ = ["AFTER_SENDING", "MAX_ANSWER_BYTES", "Result", "aexecute", "execute"]
+__all__ = ["AFTER_SENDING", "MAX_ANSWER_BYTES", "AsyncExecuteOptions", "ExecuteOptions", "Result",
+           "aexecute", "execute"]
 
 MAX_ANSWER_BYTES = 10 * 2**20
 """Most bytes of one answer read by default (10 MiB, after content decoding); the rest is
@@ -83,6 +102,7 @@ def _prepare(
     files: Mapping[str, FileValue] | None,
     require_auth: bool,
     client: httpx.Client | httpx.AsyncClient | None,
+    headers: Mapping[str, str] | None = None,
 ) -> tuple[httpx.Request, Any]:
     """The request to send and the ``auth=`` for ``client.send``.
 
@@ -108,6 +128,7 @@ def _prepare(
         server_variables=server_variables,
         files=files,
         require_auth=require_auth and not elsewhere,
+        headers=headers,
     )
     # An httpx.Auth only for operations that declare a non-empty security requirement,
     # and only to an origin the document or the host named.
@@ -197,12 +218,18 @@ AFTER_SENDING = (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError)
 """Failures after the request went out: the API may have acted on it."""
 
 
-def _transport_error(request: httpx.Request, exc: httpx.RequestError, auth: Any = None,
+_UNSENDABLE = (httpx.InvalidURL, UnicodeError, _H11Error)
+"""What the transport may raise for a request it cannot put on the wire (not an
+``httpx.RequestError``): a header httpx cannot encode, a URL it refuses, a framing h11
+refuses. Each becomes a :class:`~httpllm.errors.TransportError` like the others."""
+
+
+def _transport_error(request: httpx.Request, exc: Exception, auth: Any = None,
                      response: httpx.Response | None = None) -> TransportError:
     """The error naming the request and saying whether it was sent, with any credential
     of ``auth`` that travels in the URL (an API key in the query) shown as ``[redacted]``:
     a message is logged and shown, a credential never is."""
-    where = f"{request.method} {request.url}"
+    where = f"{request.method} {request.url.copy_with(username=None, password=None)}"
     detail = f"{type(exc).__name__}{': ' + str(exc).splitlines()[0] if str(exc) else ''}"
     if response is not None:
         text = (f"{where}: sent; HTTP {response.status_code} began but the rest of the answer "
@@ -214,9 +241,42 @@ def _transport_error(request: httpx.Request, exc: httpx.RequestError, auth: Any 
     elif isinstance(exc, AFTER_SENDING):
         text = (f"{where}: sent, but the connection ended without an answer — it may have "
                 f"taken effect ({detail})")
+    elif isinstance(exc, _H11Error):
+        text = (f"{where}: could not be sent whole ({detail}); the API may have received "
+                "part of it")
     else:
         text = f"{where}: could not be sent ({detail}); nothing reached the API"
-    return TransportError(redact(text, secrets_of(auth)))
+    hidden = secrets_of(auth) + ((request.url.password,) if request.url.password else ())
+    return TransportError(redact(text, hidden))
+
+
+class ExecuteOptions(TypedDict, total=False):
+    """The keyword options of :func:`execute`, as ``Application.execute`` takes them
+    (``**options: Unpack[ExecuteOptions]``); each means what :func:`execute` says."""
+
+    client: httpx.Client | None
+    base_url: str | None
+    auth: Auth | None
+    server_variables: Mapping[str, str] | None
+    host_arguments: Mapping[str, Any] | None
+    files: Mapping[str, FileValue] | None
+    require_auth: bool
+    max_bytes: int | None
+    headers: Mapping[str, str] | None
+
+
+class AsyncExecuteOptions(TypedDict, total=False):
+    """The keyword options of :func:`aexecute` (``client`` an ``httpx.AsyncClient``)."""
+
+    client: httpx.AsyncClient | None
+    base_url: str | None
+    auth: Auth | None
+    server_variables: Mapping[str, str] | None
+    host_arguments: Mapping[str, Any] | None
+    files: Mapping[str, FileValue] | None
+    require_auth: bool
+    max_bytes: int | None
+    headers: Mapping[str, str] | None
 
 
 def execute(
@@ -231,6 +291,7 @@ def execute(
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
     max_bytes: int | None = MAX_ANSWER_BYTES,
+    headers: Mapping[str, str] | None = None,
 ) -> Result:
     """Validate a tool call, build its request and send it.
 
@@ -238,19 +299,26 @@ def execute(
         function: the compiled function.
         arguments: the model's arguments, JSON text or a mapping.
         client: the httpx client to send with; a new one (closed afterwards) when ``None``.
-        base_url: replaces the server URL.
+            Its ``follow_redirects`` and ``max_redirects`` are read, but redirects follow
+            httpllm's rule (see the module docstring): never to another origin.
+        base_url: replaces the server URL; without a user or password (``user:pass@``
+            is refused: credentials go through ``auth``).
         auth: credentials by scheme name, or an ``httpx.Auth`` (see ``build_request``).
         server_variables: values for the server URL's variables.
-        host_arguments: arguments the host supplies, merged over the model's.
+        host_arguments: the values of arguments kept from the model (``separate=``); a
+            model's value for one of those is an error (``validate``).
         files: files by pointer into the arguments, ``{"#/body/avatar": b"..."}``.
         require_auth: ``False`` when credentials come from elsewhere; an ``httpx.Auth`` as
             ``auth`` or a ``client`` with its own ``auth`` says so too.
         max_bytes: most bytes of the answer read (after content decoding); the rest is
             never read and the result says so (``truncated``). ``None``: read it all (a
             download you trust); the default bounds what a hostile API can make you hold.
+        headers: the host's own headers for this call (``--header``, forwarded ones):
+            sent over any header argument of the same name (see ``build_request``).
 
     Returns:
-        The status, headers and body; a non-2xx answer is returned, not raised. The body
+        The status, headers and body; a non-2xx answer is returned, not raised (so is a
+        redirect httpllm does not follow). The body
         is never redacted: it is the API's answer to the host; what a model reads goes
         through :func:`httpllm.execute.answer.fit`, which masks every credential first.
 
@@ -260,9 +328,9 @@ def execute(
         RequestBuildError: valid arguments that cannot become a request, or an operation
             whose security requirements no credential meets (see ``build_request``).
         TransportError: the request could not be sent or its answer read (connection,
-            timeout, protocol, too many redirects, undecodable body); the message says
-            whether the request went out ("sent, no answer within 30 s — it may have taken
-            effect").
+            timeout, protocol, too many redirects, undecodable body, a header or URL the
+            transport refuses); the message says whether the request went out ("sent, no
+            answer within 30 s — it may have taken effect").
     """
     request, send_auth = _prepare(
         function,
@@ -274,37 +342,103 @@ def execute(
         files=files,
         require_auth=require_auth,
         client=client,
+        headers=headers,
     )
+    route = _Route(function, base_url)
     with _sending(auth):
         if client is None:
             with httpx.Client() as own:
-                return _send(own, request, send_auth, auth, max_bytes)
-        return _send(client, request, send_auth, auth, max_bytes)
+                return _send(own, request, send_auth, auth, max_bytes, route)
+        return _send(client, request, send_auth, auth, max_bytes, route)
+
+
+_REDIRECTS = frozenset({301, 302, 303, 307, 308})
+
+
+@dataclass(frozen=True, slots=True)
+class _Route:
+    """Where one call's redirects may lead: the origins its credentials may go to."""
+
+    function: Function
+    base_url: str | None
+
+    def follow(self, client: httpx.Client | httpx.AsyncClient, request: httpx.Request,
+               response: httpx.Response, hops: int) -> httpx.Request | None:
+        """The request a redirect answer leads to, or ``None`` when it is not followed
+        (not a redirect, the client does not follow redirects, no usable ``Location``, or
+        an origin credentials may not go to).
+
+        Raises:
+            httpx.TooManyRedirects: more than the client's ``max_redirects``.
+
+        Source: RFC 9110 section 15.4 (303, and 301/302 after POST, become GET); issue
+        22 finding 3 (a host's client re-sent an API key and host headers elsewhere).
+        """
+        if (response.status_code not in _REDIRECTS or not client.follow_redirects
+                or "location" not in response.headers):
+            return None
+        try:
+            url = request.url.join(response.headers["location"]).copy_with(fragment=None)
+        except (httpx.InvalidURL, UnicodeError):
+            return None
+        if url.username or url.password:
+            return None
+        here = origin(str(request.url))
+        there = origin(str(url))
+        if there is None or (there != here and there not in declared_origins(
+                self.function, self.base_url)):
+            return None
+        if hops >= client.max_redirects:
+            raise httpx.TooManyRedirects("Exceeded maximum allowed redirects.",
+                                         request=request)
+        method = request.method
+        status = response.status_code
+        if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+            method = "GET"
+        keep_body = method == request.method
+        dropped = {"host"} | (set() if keep_body else
+                              {"content-length", "content-type", "transfer-encoding"})
+        kept = [(k, v) for k, v in request.headers.multi_items() if k.lower() not in dropped]
+        return httpx.Request(method, url, headers=kept,
+                             content=request.content if keep_body else None,
+                             extensions=request.extensions)
 
 
 def _send(client: httpx.Client, request: httpx.Request, send_auth: Any, auth: Any,
-          max_bytes: int | None) -> Result:
+          max_bytes: int | None, route: _Route) -> Result:
     response = None
+    hops = 0
     try:
-        response = client.send(request, auth=send_auth, stream=True)
-        try:
-            return _read(response, response.iter_bytes(), max_bytes)
-        finally:
-            response.close()
-    except httpx.RequestError as exc:
+        while True:
+            response = client.send(request, auth=send_auth, stream=True,
+                                   follow_redirects=False)
+            try:
+                following = route.follow(client, request, response, hops)
+                if following is None:
+                    return _read(response, response.iter_bytes(), max_bytes)
+            finally:
+                response.close()
+            request, response, hops = following, None, hops + 1
+    except (httpx.RequestError, *_UNSENDABLE) as exc:
         raise _transport_error(request, exc, auth, response) from exc
 
 
 async def _asend(client: httpx.AsyncClient, request: httpx.Request, send_auth: Any, auth: Any,
-                 max_bytes: int | None) -> Result:
+                 max_bytes: int | None, route: _Route) -> Result:
     response = None
+    hops = 0
     try:
-        response = await client.send(request, auth=send_auth, stream=True)
-        try:
-            return await _aread(response, response.aiter_bytes(), max_bytes)
-        finally:
-            await response.aclose()
-    except httpx.RequestError as exc:
+        while True:
+            response = await client.send(request, auth=send_auth, stream=True,
+                                         follow_redirects=False)
+            try:
+                following = route.follow(client, request, response, hops)
+                if following is None:
+                    return await _aread(response, response.aiter_bytes(), max_bytes)
+            finally:
+                await response.aclose()
+            request, response, hops = following, None, hops + 1
+    except (httpx.RequestError, *_UNSENDABLE) as exc:
         raise _transport_error(request, exc, auth, response) from exc
 
 
@@ -320,6 +454,7 @@ async def aexecute(
     files: Mapping[str, FileValue] | None = None,
     require_auth: bool = True,
     max_bytes: int | None = MAX_ANSWER_BYTES,
+    headers: Mapping[str, str] | None = None,
 ) -> Result:
     """:func:`execute` on an ``httpx.AsyncClient``.
 
@@ -338,9 +473,11 @@ async def aexecute(
         files=files,
         require_auth=require_auth,
         client=client,
+        headers=headers,
     )
+    route = _Route(function, base_url)
     with _sending(auth):
         if client is None:
             async with httpx.AsyncClient() as own:
-                return await _asend(own, request, send_auth, auth, max_bytes)
-        return await _asend(client, request, send_auth, auth, max_bytes)
+                return await _asend(own, request, send_auth, auth, max_bytes, route)
+        return await _asend(client, request, send_auth, auth, max_bytes, route)

@@ -10,6 +10,15 @@ silently without them. Its errors are turned into :class:`ArgumentError` records
 The validator is compiled once per function from ``function.schema`` with every exclusive
 union spelled ``oneOf`` again (:func:`httpllm.normalize.unions.as_one_of`): where the
 document wrote ``oneOf``, a value matching several alternatives is refused, naming them.
+
+One contract with what the model was shown: a strict function's tool closes every object
+that lists ``properties`` (``additionalProperties: false``), so its validator does too
+(:func:`_closed`): an undeclared property, a ``readOnly`` one included (the request schema
+has none), is refused rather than sent. An argument kept from the model (``separate=``)
+is refused when the model sends it: only the host's ``host_arguments`` give its value.
+A ``readOnly`` property of the request body (which the request schema no longer has) is
+refused wherever the compile found its place (``Function.extra["read_only"]``), strict
+or not: OpenAPI says it is not sent.
 """
 
 from __future__ import annotations
@@ -24,12 +33,13 @@ from typing import Any
 import jsonschema_rs
 
 from httpllm import _json, pointer
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
-from httpllm.execute.decode import MAX_DEPTH, Arguments, decode, depth, resolve
+from httpllm.execute.decode import Arguments, decode, depth, resolve
 from httpllm.execute.feedback import (
     ArgumentError,
     ArgumentNote,
@@ -40,9 +50,9 @@ from httpllm.execute.feedback import (
 )
 from httpllm.normalize.unions import as_one_of
 from httpllm.records import Argument, Function
-from httpllm.walk import IN_MAPPING
+from httpllm.walk import IN_MAPPING, transform
 
-__all__ = ["MAX_DEPTH", "omit_nulls", "validate"]
+__all__ = ["omit_nulls", "validate"]
 
 
 def _is_base64(text: str) -> bool:
@@ -80,13 +90,15 @@ def validate(
     (``format``, ``pattern``, bounds, ``enum``, discriminator tags, ``required``), the
     ranges of numeric formats (``int32``: -2**31 to 2**31 - 1, ``float`` ...) and ``oneOf``
     (a value matching several of its alternatives is an error naming them, even where the
-    tool spells the union ``anyOf``). OpenAPI's
-    parameter rules are checked too: an empty string for a query parameter without
-    ``allowEmptyValue`` is an error (OpenAPI 3.1.0 section 4.8.12.2); top-level names outside
-    the parameter map are errors. So is a value the request would not carry
-    (:mod:`httpllm.execute.wire`): a path value that expands to nothing, ``"."`` or ``".."``
-    (it would empty or climb the path, RFC 3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for
-    a required parameter or form property, which serialize to nothing; a required body that
+    tool spells the union ``anyOf``). OpenAPI's parameter rules are checked too (and, for a
+    strict function, ``additionalProperties: false`` on every object with ``properties``,
+    as its tool says): an empty string for a query parameter without ``allowEmptyValue``
+    is an error (OpenAPI 3.1.0 section 4.8.12.2); top-level names outside the parameter
+    map are errors, and so is a model's value for an argument kept from it (``separate=``).
+    So is a value the request would not carry (:mod:`httpllm.execute.wire`): a path value
+    that expands to nothing, ``"."`` or ``".."`` (it would empty or climb the path, RFC
+    3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for a required parameter or form
+    property, which serialize to nothing; a required body that
     is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes.
 
     A ``null`` for an optional value that does not allow ``null`` is left out, with a note
@@ -96,7 +108,8 @@ def validate(
         function: the compiled function.
         arguments: the model's arguments, JSON text or a mapping.
         host_arguments: values the host supplies (``separate=`` arguments); merged over the
-            decoded arguments, host wins.
+            decoded arguments. The model's own value for a separated argument is an
+            error: the tool it saw has no such argument.
         files: the ``files=`` given to :func:`httpllm.execute.build_request`; errors at
             those pointers (``"#/body/avatar"``) are not reported, the file fills them.
 
@@ -112,15 +125,23 @@ def validate(
         decoded = decode(function, arguments)
     except InvalidArguments as exc:
         return ValidationResult(function=function.name, errors=exc.errors, arguments=None)
+    hidden = [argument_error(pointer.join("#", a.name), "additionalProperties",
+                             f'no argument "{a.name}" (the host supplies it)',
+                             show(decoded[a.name]))
+              for a in function.arguments if a.separated and a.name in decoded]
+    if hidden:
+        return ValidationResult(function=function.name, errors=tuple(hidden), arguments=None)
     merged = {**decoded, **host_arguments} if host_arguments else decoded
-    if depth(merged) > MAX_DEPTH:
+    if depth(merged) > DEFAULT_LIMITS.value_depth:
         error = argument_error(
-            "#", "depth", f"at most {MAX_DEPTH} levels of nesting", "a deeper value"
+            "#", "depth", f"at most {DEFAULT_LIMITS.value_depth} levels of nesting",
+            "a deeper value"
         )
         return ValidationResult(function=function.name, errors=(error,), arguments=None)
     merged, notes = omit_nulls(function, merged)
     filled = tuple(pointer.join("#", *pointer.parts(key)) for key in files or ())
-    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged)]
+    errors = [*_schema_errors(function, merged), *_parameter_errors(function, merged),
+              *_read_only_errors(function, merged)]
     errors.extend(_wire_errors(function, merged, errors, filled))
     kept: dict[tuple[str, str], ArgumentError] = {}
     for error in errors:
@@ -211,14 +232,7 @@ def _is_null_member(args: dict[str, Any], at: str) -> bool:
     tokens = pointer.parts(at)
     if not tokens:
         return False
-    node: Any = args
-    for token in tokens[:-1]:
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            return False
+    node = pointer.get(args, tokens[:-1])
     return isinstance(node, dict) and tokens[-1] in node and node[tokens[-1]] is None
 
 
@@ -258,11 +272,13 @@ def _validator(function: Function) -> _Compiled:
     (:func:`.formats.bounded`) and the validator compiled from that, memoized per function
     schema."""
     with _compiled_lock:
-        hit = _compiled.get(function.schema)
+        hit = _compiled.get(function.schema, function.strict)
     if hit is not None:
         return hit
     try:
         exact = as_one_of(function.schema)
+        if function.strict:
+            exact = _closed(exact)
         with_bounds = formats.bounded(exact)
         validator = jsonschema_rs.Draft202012Validator(
             with_bounds, validate_formats=True, formats=_FORMATS, offline=True
@@ -272,7 +288,28 @@ def _validator(function: Function) -> _Compiled:
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
     made = (exact, with_bounds, validator)
     with _compiled_lock:
-        return _compiled.put(function.schema, made)
+        return _compiled.put(function.schema, made, function.strict)
+
+
+def _close(node: dict[str, Any], at: str) -> dict[str, Any]:
+    if isinstance(node.get("properties"), dict) and node.get("additionalProperties") is not False:
+        return {**node, "additionalProperties": False}
+    return node
+
+
+def _closed(schema: Schema) -> Schema:
+    """``schema`` with every object that lists ``properties`` closed
+    (``additionalProperties: false``), as strict rendering closes it in the tool
+    (:func:`httpllm.dialects._objects.close_objects`; a map without ``properties`` is sent
+    as entries and stays open).
+
+    >>> _closed({"properties": {"a": {"properties": {}}}})["properties"]
+    {'a': {'properties': {}, 'additionalProperties': False}}
+
+    Raises:
+        LimitExceeded: the schema nests deeper than the walker's limit.
+    """
+    return transform(schema, _close)
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
@@ -550,6 +587,33 @@ def _allowed(schema: Schema, schema_path: list[str | int]) -> str:
     node = _resolve(schema, list(schema_path[:-1]))
     names = list(node.get("properties", {})) if isinstance(node, dict) else []
     return f" (allowed: {', '.join(names)})" if names else ""
+
+
+def _read_only_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
+    """A ``readOnly`` property of the request body the call sends anyway
+    (``Function.extra["read_only"]``: its places, ``-`` for any array item). A strict
+    function's closed objects refuse them already (``additionalProperties``)."""
+    places = function.extra.get("read_only")
+    if function.strict or not isinstance(places, (list, tuple)):
+        return []
+    errors: list[ArgumentError] = []
+    for place in places:
+        tokens = pointer.parts(place)
+        nodes: list[tuple[Any, tuple[str, ...]]] = [(args, ())]
+        for token in tokens[:-1]:
+            following: list[tuple[Any, tuple[str, ...]]] = []
+            for node, at in nodes:
+                if token == "-" and isinstance(node, list):
+                    following += [(item, (*at, str(i))) for i, item in enumerate(node)]
+                elif isinstance(node, dict) and token in node:
+                    following.append((node[token], (*at, token)))
+            nodes = following
+        name = tokens[-1] if tokens else ""
+        errors += [argument_error(pointer.join("#", *at, name), "readOnly",
+                                  f'no property "{name}" (readOnly: the API sets it; leave '
+                                  "it out)", show(node[name]))
+                   for node, at in nodes if isinstance(node, dict) and name in node]
+    return errors
 
 
 def _parameter_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from httpllm._types import Direction, Schema
 from httpllm.loss import Loss
+from httpllm.refs import def_name_of
 
 __all__ = ["ANNOTATIONS", "EXCLUSIVE", "OPENAPI_ONLY", "PassContext", "canonical", "describes",
            "is_ref", "ref_name", "types_of", "value_key"]
@@ -129,4 +130,4 @@ def is_ref(node: Any) -> bool:
 def ref_name(node: dict[str, Any]) -> str:
     """The def name of an emended ``{"$ref": "#/$defs/Name"}``."""
     ref: str = node["$ref"]
-    return ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    return def_name_of(ref) or ref  # a ref to no entry names no schema a pass can find

@@ -26,7 +26,7 @@ from httpllm.normalize._context import ANNOTATIONS
 from httpllm.normalize.direction import flagged
 from httpllm.parse import component_map
 from httpllm.pointer import escape, parts, unescape
-from httpllm.refs import RefGraph, Resolver, def_name
+from httpllm.refs import RefGraph, Resolver, def_name, def_name_of, def_ref
 from httpllm.walk import refs_in
 
 __all__ = ["NamedSchemas", "collect_refs"]
@@ -49,8 +49,7 @@ def _gone(name: str) -> Schema | None:
 def collect_refs(schema: Schema) -> set[str]:
     """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema
     (:func:`walk.refs_in <httpllm.walk.refs_in>`)."""
-    return {ref[8:].replace("~1", "/").replace("~0", "~") for ref in refs_in(schema)
-            if ref.startswith("#/$defs/")}
+    return {name for ref in refs_in(schema) if (name := def_name_of(ref)) is not None}
 
 
 @dataclass(slots=True)
@@ -276,7 +275,7 @@ class NamedSchemas:
 
     def _rewrite_ref(self, node: dict[str, Any], at: str, base: str) -> dict[str, Any]:
         """A document ``$ref`` node -> ``#/$defs/<name>``, its siblings as the version says."""
-        ref = {"$ref": "#/$defs/" + escape(self._target(node["$ref"], at, base))}
+        ref = {"$ref": def_ref(self._target(node["$ref"], at, base))}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:
             return ref
@@ -437,6 +436,29 @@ class NamedSchemas:
             if done is not None:
                 following |= {("name", n, direction, "") for n in self.refs(done)}
             stack += sorted(following - seen, reverse=True)
+        return list(dict.fromkeys(out))
+
+    def merged_into(self, ref: str, base: str, direction: Direction) -> list[str]:
+        """The document pointers (``#/components/schemas/Base``) of the named schemas the
+        emended form of the named schema ``ref`` merged (``allOf`` parents, transitively),
+        its own included; ``[]`` when ``ref`` names no named schema. A property one of them
+        declares, and the direction dropped, belongs to the merged object too."""
+        name = self._name_or_none(ref, base)
+        if name is None:
+            return []
+        uris = {v: k for k, v in self._by_uri.items()}
+        out: list[str] = []
+        seen: set[_Owner] = set()
+        stack: list[_Owner] = [("name", name, direction, ""), ("name", name, direction, "base")]
+        while stack:
+            owner = stack.pop()
+            if owner in seen:
+                continue
+            seen.add(owner)
+            uri = uris.get(owner[1]) if owner[0] == "name" else None
+            if uri is not None and "#" in uri:
+                out.append("#" + uri.split("#", 1)[1])
+            stack.extend(self._merged.get(owner, ()))
         return list(dict.fromkeys(out))
 
     def _name_or_none(self, ref: str, base: str) -> str | None:

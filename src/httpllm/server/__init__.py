@@ -18,19 +18,28 @@ Only this package imports the ``mcp`` SDK; ``import httpllm`` never does.
 
 from __future__ import annotations
 
-from httpllm.server.admission import JwtVerifier, StaticTokens
-from httpllm.server.build import (
-    DEFAULT_MAX_PAGE_BYTES,
-    DEFAULT_MAX_RESULT_CHARS,
-    Executor,
-    function_tools,
-    mcp_server,
-)
-from httpllm.server.credentials import AuthHook, FromRequestHeaders
-from httpllm.server.limits import Limits
-from httpllm.server.listing import MIN_PAGE_BYTES
-from httpllm.server.run import http_app, serve
-from httpllm.server.tools import Call, Handler, ServedTool, function_tool
+from httpllm.errors import requires_extra
+
+_MCP_MODULES = frozenset({"mcp", "mcp_types", "starlette", "uvicorn", "sse_starlette", "jwt",
+                          "multipart"})
+"""The top-level modules the ``mcp`` extra installs (the SDK and what it requires beyond
+httpllm's own dependencies)."""
+
+with requires_extra("mcp", "serving over MCP", _MCP_MODULES):
+    from httpllm.server.admission import JwtVerifier, StaticTokens, oauth_resource
+    from httpllm.server.build import (
+        DEFAULT_MAX_PAGE_BYTES,
+        DEFAULT_MAX_RESULT_CHARS,
+        Executor,
+        function_tools,
+        mcp_server,
+    )
+    from httpllm.server.code import code_tools
+    from httpllm.server.credentials import AuthHook, FromRequestHeaders
+    from httpllm.server.limits import Limits
+    from httpllm.server.listing import MIN_PAGE_BYTES
+    from httpllm.server.run import http_app, serve
+    from httpllm.server.tools import Call, Handler, ServedTool, function_tool
 
 __all__ = [
     "DEFAULT_MAX_PAGE_BYTES",
@@ -45,9 +54,11 @@ __all__ = [
     "Limits",
     "ServedTool",
     "StaticTokens",
+    "code_tools",
     "function_tool",
     "function_tools",
     "http_app",
     "mcp_server",
+    "oauth_resource",
     "serve",
 ]

@@ -19,6 +19,7 @@ import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 from mcp.server.auth.provider import TokenVerifier
@@ -100,14 +101,23 @@ class Executor:
         client: an ``httpx.AsyncClient`` to send with (not closed by the server); else one
             is made when the server starts and closed when it stops.
         limits: the upstream calls a session and a client may have in flight.
+        host_arguments: values of the arguments kept from the model (``separate=``).
+
+    Raises:
+        ValueError: ``base_url`` has a user name or password (not repeated).
     """
 
     def __init__(self, app: Application, *, base_url: str | None, credentials: Credentials,
                  budget: int, client: httpx.AsyncClient | None,
                  output_schemas: bool = True, limits: Limits | None = None,
-                 max_bytes: int | None = MAX_ANSWER_BYTES) -> None:
+                 max_bytes: int | None = MAX_ANSWER_BYTES,
+                 host_arguments: Mapping[str, Any] | None = None) -> None:
+        if base_url is not None and "@" in urlsplit(base_url).netloc:
+            raise ValueError("base_url has a user name or password (user:pass@); give "
+                             "credentials with auth=, never in the URL")
         self.app = app
         self.base_url = base_url
+        self.host_arguments = dict(host_arguments or {})
         self.credentials = credentials
         self.slots = CallSlots(limits or Limits())
         self.answers = Answers(budget, structured=output_schemas)
@@ -161,13 +171,15 @@ class Executor:
                             f"({type(exc).__name__}); nothing was sent.") from None
         token = headers.forwarding(resolved.headers)
         try:
-            checked = validate(function, arguments)
+            host = self._host(function)
+            checked = validate(function, arguments, host_arguments=host)
             if not checked.ok:
                 raise CallError(checked.feedback())
             if self._own and not _credentialed(function, resolved.auth, resolved.headers):
                 raise RequestBuildError("no credentials")
             async with self.slots.hold(getattr(call.request, "scope", None), call.session_id):
-                result = await self._send(function, arguments, resolved.auth)
+                result = await self._send(function, arguments, resolved.auth,
+                                          resolved.headers, host)
         except HttpllmError as exc:
             if type(exc) is CallError:
                 raise
@@ -177,15 +189,26 @@ class Executor:
             headers.reset(token)
         return result, resolved.secrets + self._client_secrets
 
-    async def _send(self, function: Function, arguments: Any,
-                    auth: dict[str, Credential]) -> Any:
+    def _host(self, function: Function) -> dict[str, Any] | None:
+        """The host's values for the arguments ``function`` keeps from the model."""
+        mine = {a.name: self.host_arguments[a.name] for a in function.arguments
+                if a.separated and a.name in self.host_arguments}
+        return mine or None
+
+    async def _send(self, function: Function, arguments: Any, auth: dict[str, Credential],
+                    extra: Mapping[str, str], host: Mapping[str, Any] | None) -> Any:
+        # The host's headers go in as execute's headers=, over any header argument of the
+        # same name (the request hook adds them only where missing: a second line of
+        # defence for requests the host's client makes itself).
         if self.client is not None:
             return await aexecute(function, arguments, client=self.client,
                                   base_url=self.base_url, auth=auth or None,
-                                  max_bytes=self.max_bytes)
+                                  max_bytes=self.max_bytes, headers=extra,
+                                  host_arguments=host)
         async with headers.hooked(httpx.AsyncClient(timeout=_TIMEOUT)) as client:
             return await aexecute(function, arguments, client=client, base_url=self.base_url,
-                                  auth=auth or None, max_bytes=self.max_bytes)
+                                  auth=auth or None, max_bytes=self.max_bytes, headers=extra,
+                                  host_arguments=host)
 
     def _explain(self, function: Function, exc: HttpllmError,
                  auth: Mapping[str, Credential]) -> str:
@@ -278,6 +301,7 @@ def mcp_server(
     auth_settings: AuthSettings | None = None,
     limits: Limits | None = None,
     max_page_bytes: int = DEFAULT_MAX_PAGE_BYTES,
+    host_arguments: Mapping[str, Any] | None = None,
 ) -> HttpllmServer:
     """The compiled document as an MCP server (``mcp.server.lowlevel.Server``).
 
@@ -289,7 +313,8 @@ def mcp_server(
             ``{"basic": ("user", "pass")}``).
         auth_hook: ``(call: Call) -> {scheme: credential} | None``, sync or async, called per
             call and merged over ``auth`` (``call.headers`` are the incoming HTTP request's).
-        headers: sent on every upstream request (never replacing one the request has).
+        headers: sent on every upstream request, over a header argument of the same name
+            (never replacing a credential, ``Accept`` or ``Content-Type``).
         forward_headers: incoming HTTP request headers copied onto the upstream request.
         max_result_chars: most characters of answer a model reads per call; longer answers
             are cut with a note saying how much and how to ask for less.
@@ -323,6 +348,9 @@ def mcp_server(
         max_page_bytes: most bytes of one ``tools/list`` response (1 MiB); longer listings
             come in pages a host follows by ``nextCursor``, a tool larger than a page alone
             in its own. ``0``: one page however large, for a host that reads no cursor.
+        host_arguments: the values of arguments kept from the model (compile with
+            ``separate=``), by argument name; each function takes those it has. A model
+            sending one of them is refused (its tool has no such argument).
 
     Returns:
         The server: ``await server.run(read, write, server.create_initialization_options())``
@@ -333,7 +361,9 @@ def mcp_server(
     Raises:
         LoadError, SpecError: ``app`` is a document that cannot be compiled.
         ValueError: ``forward_headers`` names ``Authorization`` while a ``token_verifier``
-            reads it, or ``auth_settings`` comes without ``token_verifier``.
+            reads it, ``auth_settings`` comes without ``token_verifier``, or ``base_url``
+            has a user name or password (httpx would send them as HTTP Basic in place of
+            the configured credential; the message does not repeat them).
         OptionError: ``max_page_bytes`` is neither 0 nor at least
             :data:`~httpllm.server.listing.MIN_PAGE_BYTES`.
     """
@@ -349,7 +379,7 @@ def mcp_server(
                                                 forward=tuple(forward_headers),
                                                 withheld=withheld),
                         client=client, output_schemas=output_schemas, limits=admission.limits,
-                        max_bytes=max_answer_bytes)
+                        max_bytes=max_answer_bytes, host_arguments=host_arguments)
     served: dict[str, ServedTool] = {}
     pages: list[Listing] = []
     executor.answers.listed = lambda tool: _output_of(tool_set().get(tool))

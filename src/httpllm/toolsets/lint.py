@@ -19,7 +19,7 @@ Warnings:
 - ``description-cut``: a description cut to the provider's limit (``description_max``);
 - ``name-hashed``: an ``operationId`` over 64 characters, cut and hashed;
 - ``name-unrecognizable``: a name sanitized until it no longer reads as its ``operationId``
-  (``difflib`` similarity below :data:`RECOGNIZABLE`);
+  (``difflib`` similarity below :data:`_RECOGNIZABLE`);
 - ``duplicate-description``: the same description on several operations;
 - ``too-many-parameters``: more than :data:`MAX_ARGUMENTS` arguments;
 - ``tool-too-large``: a tool (name, description, parameters) over :data:`TOOL_TOKENS`
@@ -78,10 +78,10 @@ every request before any message. Kubernetes' ``createBatchV1NamespacedJob`` had
 dialect made it grow. Counted with the dialect's tokenizer (the ``tokens`` extra), else
 estimated at 4 bytes of JSON a token."""
 
-RECOGNIZABLE = 0.6
+_RECOGNIZABLE = 0.6
 """Least ``difflib`` similarity between a name and its ``operationId`` (lower case)."""
 
-UNION_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf"})
+_UNION_KEYWORDS = frozenset({"anyOf", "oneOf", "allOf"})
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -190,7 +190,7 @@ def _name_unrecognizable(ctx: LintContext) -> Iterable[tuple[str, str, str | Non
         if not raw or len(raw) > NAME_MAX or raw == f.name:
             continue
         ratio = difflib.SequenceMatcher(None, raw.lower(), f.name.lower()).ratio()
-        if ratio < RECOGNIZABLE:
+        if ratio < _RECOGNIZABLE:
             yield f.pointer, f"operationId {raw!r} became {f.name!r}", f.name
 
 
@@ -299,7 +299,7 @@ def _union_flattened(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
 def _flattens(loss: Loss) -> bool:
     """A union member dropped or moved into a description, or a type list cut to one type
     (an equivalent rewrite, such as Gemini's ``nullable: true``, is not flattening)."""
-    if loss.keyword in UNION_KEYWORDS:
+    if loss.keyword in _UNION_KEYWORDS:
         return loss.action != "rewritten"
     if loss.keyword == "type" and isinstance(loss.value, list):
         return len([kind for kind in loss.value if kind != "null"]) > 1
@@ -313,7 +313,7 @@ def _argument_renamed(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]
                 yield f.pointer, loss.note, f.name
 
 
-KEYS_SHOWN = 5
+_KEYS_SHOWN = 5
 """Keys named in one ``nested-property-key`` finding (the rest are counted)."""
 
 
@@ -329,9 +329,9 @@ def _nested_property_key(ctx: LintContext) -> Iterable[tuple[str, str, str | Non
                    and isinstance(node.get("properties"), dict)
                    for key in node["properties"] if not fits(key)]
         if refused:
-            more = f" and {len(refused) - KEYS_SHOWN} more" if len(refused) > KEYS_SHOWN else ""
+            more = f" and {len(refused) - _KEYS_SHOWN} more" if len(refused) > _KEYS_SHOWN else ""
             yield f.pointer, (f"property keys inside the arguments that do not match "
-                              f"{pattern}: {', '.join(refused[:KEYS_SHOWN])}{more}; sent as "
+                              f"{pattern}: {', '.join(refused[:_KEYS_SHOWN])}{more}; sent as "
                               f"written ({dialect.name} is reported to check only the "
                               "argument names, which are renamed)"), f.name
 

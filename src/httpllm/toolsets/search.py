@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._types import Schema
-from httpllm.errors import MissingExtra
+from httpllm.errors import MissingExtra, requires_extra
 from httpllm.records import Function
 
 if TYPE_CHECKING:
@@ -579,12 +579,9 @@ def _libraries() -> tuple[Any, Any, Any]:
     Raises:
         MissingExtra: either is not installed.
     """
-    try:
+    with requires_extra("search", "search", {"bm25s", "numpy", "Stemmer"}):
         import bm25s
         import bm25s.stopwords
         import numpy
         import Stemmer
-    except ImportError as exc:
-        raise MissingExtra(f"search needs the 'search' extra (pip install "
-                           f"\"httpllm[search]\"): {exc.name} is not installed") from exc
     return bm25s, Stemmer.Stemmer("english"), numpy

@@ -18,7 +18,7 @@ from urllib.parse import urldefrag, urljoin
 
 from httpllm.errors import HttpllmError
 from httpllm.load import Loader
-from httpllm.pointer import file_label, parts
+from httpllm.pointer import file_label, get, replace
 from httpllm.upgrade import openapi32, schemas2, swagger2
 from httpllm.upgrade._record import Note, PointerMap, Tally
 
@@ -109,9 +109,7 @@ class _Files:
                 return None  # a document given as text or a dict reads no file
             else:
                 document, fragment = urldefrag(urljoin(at, ref))
-            node = self._original(document)
-            for token in parts(fragment):
-                node = node.get(token) if isinstance(node, dict) else None
+            node = get(self._original(document), fragment)
             if not (isinstance(node, dict) and isinstance(node.get("$ref"), str)):
                 return node
             ref, at = node["$ref"], document
@@ -134,13 +132,11 @@ class _Files:
         else:
             new = swagger2.fragment(value, ctx)
         for fragment in self.path_items.get(uri, ()):
-            new = _put(new, parts(fragment), self._path_item(value, fragment, ctx))
+            new = replace(new, fragment, self._path_item(value, fragment, ctx))
         return new
 
     def _path_item(self, original: Any, fragment: str, ctx: swagger2.Context) -> Any:
-        node = original
-        for token in parts(fragment):
-            node = node.get(token) if isinstance(node, dict) else None
+        node = get(original, fragment)
         return schemas2.nodes(swagger2.path_item(node, ctx, "#" + fragment), ctx)
 
     def register(self, root: dict[str, Any]) -> None:
@@ -165,14 +161,3 @@ def _swagger2(root: dict[str, Any], loader: Loader | None, base: str) -> Upgrade
                     tally=done.tally)
 
 
-def _put(tree: Any, tokens: list[str], value: Any) -> Any:
-    """``tree`` with the node at ``tokens`` replaced (copy on write; unchanged when the path
-    does not exist)."""
-    chain = [tree]
-    for token in tokens:
-        if not isinstance(chain[-1], dict) or token not in chain[-1]:
-            return tree
-        chain.append(chain[-1][token])
-    for holder, token in zip(reversed(chain[:-1]), reversed(tokens), strict=True):
-        value = {**holder, token: value}
-    return value

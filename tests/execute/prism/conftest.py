@@ -4,8 +4,8 @@ print and save the figures at the end.
 Prism (npm `@stoplight/prism-cli`, pinned in `package.json` and `package-lock.json`) is
 installed into this folder by `setup.sh`, which does nothing when the pinned version is there.
 Without `node` and `npm`, or when the install fails, the tests are skipped, and fail when the
-`CI` variable is set. The corpus is `HTTPLLM_SPECS`, else `../shared/specs` beside the
-repository.
+`CI` variable is set. The corpus is found by tests/shared.py (`HTTPLLM_SPECS`, else
+`../shared/specs` beside the repository).
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 
 from .harness import (
     KNOWN,
@@ -33,8 +34,6 @@ from .harness import (
     start_all,
 )
 
-ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_CORPUS = ROOT.parent / "shared" / "specs"
 INSTALL_TIMEOUT = 600.0
 """Seconds `npm ci` may take."""
 
@@ -53,11 +52,8 @@ def unavailable(message: str) -> None:
 
 @pytest.fixture(scope="session")
 def corpus() -> Path:
-    """The shared OpenAPI corpus: `HTTPLLM_SPECS`, else `../shared/specs`."""
-    path = Path(os.environ.get("HTTPLLM_SPECS") or DEFAULT_CORPUS)
-    if not (path / "MANIFEST.tsv").is_file():
-        unavailable(f"no OpenAPI corpus at {path}: set HTTPLLM_SPECS")
-    return path
+    """The shared OpenAPI corpus (tests/shared.py)."""
+    return shared.require("specs")
 
 
 @pytest.fixture(scope="session")
@@ -81,7 +77,7 @@ def prism_command() -> Path:
 
 @pytest.fixture(scope="session")
 def prism_servers(
-    request: pytest.FixtureRequest, prism_command: Path, corpus: Path,
+    request: pytest.FixtureRequest, corpus: Path, prism_command: Path,
     tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[dict[str, PrismServer]]:
     """One listening Prism per document the selected tests use, by corpus path."""
@@ -129,4 +125,4 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         write(f"skipped ({len(items)}): {reason}")
     write(f"answers: {summary['answers']}")
     write(f"Prism startup {summary['prism_startup_seconds']} s; "
-          f"session {summary['seconds']} s; figures in {LAST_RUN.relative_to(ROOT)}")
+          f"session {summary['seconds']} s; figures in {LAST_RUN.relative_to(shared.REPO)}")

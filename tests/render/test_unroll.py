@@ -1,4 +1,4 @@
-"""Unit tests for dialects/_unroll.py: refs expanded, recursion unrolled k levels and cut."""
+"""Unit tests for render/unroll.py: refs expanded, recursion unrolled k levels and cut."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from httpllm.dialects._unroll import MAX_NODES, MAX_STATES, unroll
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import Unrepresentable
+from httpllm.render.unroll import unroll
 
 FOLDER = {
     "type": "object",
@@ -143,18 +144,19 @@ def test_output_past_the_node_limit_is_refused() -> None:
     """A wide recursive schema unrolled deep is refused, not built."""
     wide = {"type": "object", "properties": {
         f"p{i}": {"$ref": "#/$defs/Wide"} for i in range(10)}}
-    with pytest.raises(Unrepresentable, match=str(MAX_NODES)):
+    with pytest.raises(Unrepresentable, match=str(DEFAULT_LIMITS.unroll_nodes)):
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
 
 
 def test_a_huge_unroll_is_refused_before_its_states_are_queued() -> None:
     """``--unroll 99999999`` on one recursive schema queued one state per level before the
-    first expansion counted (gigabytes, then killed); it is refused at MAX_STATES states."""
+    first expansion counted (gigabytes, then killed); it is refused at unroll_states."""
     import tracemalloc
 
     tracemalloc.start()
     try:
-        with pytest.raises(Unrepresentable, match=f"more than {MAX_STATES} expansions"):
+        with pytest.raises(Unrepresentable,
+                           match=f"more than {DEFAULT_LIMITS.unroll_states} expansions"):
             unroll(params({"$ref": "#/$defs/Folder"}, Folder=FOLDER), 10**6, "gemini",
                    pointer="#")
         peak = tracemalloc.get_traced_memory()[1]
@@ -163,6 +165,7 @@ def test_a_huge_unroll_is_refused_before_its_states_are_queued() -> None:
     assert peak < 32 * 2**20  # a bound on the queue, not a timing (10**6 states: ~200 MB)
 
 
+@pytest.mark.slow
 def test_a_part_past_the_limits_stops_the_unrolling() -> None:
     """`limits` is run on each part as it is made; the first problem stops the unrolling
     with it, long before the whole (here 3 x 10 mutually recursive schemas) is built."""
@@ -181,6 +184,7 @@ def test_a_part_past_the_limits_stops_the_unrolling() -> None:
         unroll(params({"$ref": "#/$defs/N0"}, **defs), 2, "claude", pointer="#")
 
 
+@pytest.mark.slow
 def test_long_chains_do_not_recurse() -> None:
     """2,000 chained named schemas unroll without RecursionError."""
     defs: dict[str, Any] = {"L2000": {"type": "string"}}

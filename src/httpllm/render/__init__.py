@@ -19,15 +19,15 @@ from httpllm.compose.names import safe_argument_names
 from httpllm.compose.parameters import as_validated
 from httpllm.compose.prune import Bounded, Sizes, bound
 from httpllm.dialects import Dialect, Options, RenderContext
-from httpllm.dialects._depth import limit_depth
-from httpllm.dialects._examples import place_examples
 from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._recursion import recursive_defs
-from httpllm.dialects._unroll import unroll
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss, distinct
 from httpllm.pointer import escape
 from httpllm.records import Function, evolve
+from httpllm.render.depth import limit_depth
+from httpllm.render.examples import place_examples
+from httpllm.render.unroll import unroll
 from httpllm.walk import transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "cut_description"]
@@ -279,7 +279,7 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
     after the rules: ``refs="on-request"`` with ``Options.unroll`` given, or a strict
     mode without recursion (``strict_recursion=False``) whose ``$defs`` are recursive,
     which without ``Options.unroll`` makes the function leave strict mode. The same
-    :func:`~httpllm.dialects._unroll.unroll` as :func:`unroll_refs`, on the rendered
+    :func:`~httpllm.render.unroll.unroll` as :func:`unroll_refs`, on the rendered
     schema; its losses follow the rules'."""
     schema, dialect, depth = job.schema, renderer.dialect, renderer.options.unroll
     if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
@@ -435,7 +435,7 @@ def finish(job: Rendering, renderer: Renderer) -> None:
 
 
 def depth(job: Rendering, renderer: Renderer) -> None:
-    """``Options.max_depth`` for every dialect (:func:`~httpllm.dialects._depth.limit_depth`:
+    """``Options.max_depth`` for every dialect (:func:`~httpllm.render.depth.limit_depth`:
     too deep is an error, or with ``collapse_deep`` JSON text, with a loss)."""
     if renderer.options.max_depth is None:
         return

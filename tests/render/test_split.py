@@ -1,16 +1,14 @@
-"""split_unions=True: one function per variant of a union request body (dialects/_split.py)."""
+"""split_unions=True: one function per variant of a union request body (render/split.py)."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any
 
 import pytest
+import shared
 
 import httpllm
-
-CASES = Path(os.environ.get("HTTPLLM_CASES", "/work/shared/cases"))
 
 
 def document(body: Any, operation_id: str = "pay", **schemas: Any) -> dict[str, Any]:
@@ -29,10 +27,7 @@ UNION = {"oneOf": [{"$ref": "#/components/schemas/Card"}, {"$ref": "#/components
 
 
 def case(name: str) -> Path:
-    found = sorted(CASES.glob(f"{name}-*.yaml"))
-    if not found:
-        pytest.skip(f"no {name} case in {CASES}")
-    return found[0]
+    return shared.case(name)
 
 
 @pytest.mark.parametrize("provider", ["gemini", "ollama", "chatgpt"])

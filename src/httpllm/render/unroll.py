@@ -15,7 +15,7 @@ schemas under the root's ``$defs`` and refer to them as ``{"$ref": "#/$defs/Name
 The expansion of a named schema depends only on how often each recursive schema it can
 reach has been opened on the path so far, so it is computed once per such state and
 shared; the work list is explicit (no recursion over the input) and the output is
-refused past :data:`MAX_NODES` nodes.
+refused past ``DEFAULT_LIMITS.unroll_nodes`` nodes.
 """
 
 from __future__ import annotations
@@ -23,24 +23,18 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
 from httpllm.compose.inline import SizeMemo, measure
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
-from httpllm.pointer import escape, unescape
-from httpllm.refs import RefGraph
+from httpllm.pointer import escape
+from httpllm.refs import RefGraph, def_name_of
 from httpllm.walk import children, refs_in, transform
 
-__all__ = ["MAX_NODES", "unroll"]
-
-MAX_NODES = 100_000
-"""Most schema nodes an unrolled parameters schema may have (as serialized)."""
-
-MAX_STATES = 10_000
-"""Most distinct (schema, recursion state) expansions one unroll may compute."""
+__all__ = ["unroll"]
 
 _CUT: dict[str, Any] = {"$cut": True}  # a child no value can reach any more (by identity)
-_PREFIX = "#/$defs/"
 _ROOT = ""
 
 Key = tuple[str, tuple[tuple[str, int], ...]]
@@ -50,10 +44,11 @@ def _name(node: dict[str, Any], pointer: str) -> str | None:
     ref = node.get("$ref")
     if not isinstance(ref, str):
         return None
-    if not ref.startswith(_PREFIX) or "/" in ref[len(_PREFIX):]:
+    name = def_name_of(ref)
+    if name is None:
         raise Unrepresentable(f"$ref {ref!r} does not name a schema under $defs",
                               pointer=pointer or None)
-    return unescape(ref[len(_PREFIX):])
+    return name
 
 
 def _direct_refs(schema: Any, pointer: str) -> list[str]:
@@ -108,7 +103,7 @@ class _Unroller:
                     if k is not None and k not in self.results]
             if deps:
                 queued.update(deps)
-                if len(queued) > MAX_STATES:
+                if len(queued) > DEFAULT_LIMITS.unroll_states:
                     raise self._too_many()
                 pending.extend(deps)
                 continue
@@ -118,7 +113,8 @@ class _Unroller:
 
     def _too_many(self) -> Unrepresentable:
         return Unrepresentable(f"unrolling {self.depth} levels needs more than "
-                               f"{MAX_STATES} expansions; pass a smaller unroll",
+                               f"{DEFAULT_LIMITS.unroll_states} expansions; pass a smaller "
+                               "unroll",
                                pointer=self.pointer or None)
 
     def expand(self, key: Key) -> Any:
@@ -138,9 +134,10 @@ class _Unroller:
         out = transform(template, visit, pointer=base)
         if out is not _CUT and isinstance(out, dict):
             _, size = measure(out, self.sizes)
-            if size > MAX_NODES:
+            if size > DEFAULT_LIMITS.unroll_nodes:
                 raise Unrepresentable(f"unrolling {self.depth} levels gives more than "
-                                      f"{MAX_NODES} schema nodes; pass a smaller unroll",
+                                      f"{DEFAULT_LIMITS.unroll_nodes} schema nodes; pass a "
+                                      "smaller unroll",
                                       pointer=self.pointer or None)
             problems = self.limits(out) if self.limits is not None else ()
             # A part past a limit makes the whole past it (the limits count nodes), unless a
@@ -211,7 +208,7 @@ def unroll(schema: Schema, depth: int | None, dialect_name: str, *, pointer: str
     Raises:
         Unrepresentable: recursion with ``depth=None`` (the message names the cycle,
             ``"Folder -> Folder"``), a ref outside ``$defs``, or an output past
-            :data:`MAX_NODES` nodes, or a part past ``limits``.
+            ``DEFAULT_LIMITS.unroll_nodes`` nodes, or a part past ``limits``.
 
     >>> folder = {"type": "object", "properties": {"kids": {"type": "array",
     ...           "items": {"$ref": "#/$defs/F"}}}}

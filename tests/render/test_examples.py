@@ -11,7 +11,7 @@ import pytest
 
 import httpllm
 from httpllm.dialects import Options, get_dialect
-from httpllm.dialects._examples import HEADING, place_examples
+from httpllm.render.examples import HEADING, place_examples
 
 
 def document(description: str = "Create a pet.", body_examples: Any = None) -> dict[str, Any]:
