@@ -127,6 +127,14 @@ def test_source_of_each_kind(tmp_path: Path) -> None:
         source_of(tmp_path / "missing.yaml")
 
 
+@pytest.mark.parametrize("text", ["", "   "])
+def test_an_empty_string_is_an_empty_document(text: str) -> None:
+    """``compile("")`` said the current folder "." is a folder; it is an empty document."""
+    assert source_of(text) == (text, None, "<text>")
+    with pytest.raises(httpllm.SpecError, match="got an empty document"):
+        httpllm.compile(text)
+
+
 def test_a_folder_is_named_as_a_folder(tmp_path: Path) -> None:
     """A folder given as the document is a LoadError saying it is a folder, not that it
     does not exist."""
@@ -491,3 +499,183 @@ def test_what_reads_as_openapi_or_json_schema_content(tmp_path: Path, content: A
     else:
         with pytest.raises(AccessDenied, match="does not read as OpenAPI or JSON Schema"):
             loader((tmp_path / "file.json").as_uri())
+
+
+# -- pipes, devices and endless streams ----------------------------------------------------
+
+
+def _fifo_document(tmp_path: Path) -> Path:
+    """A document whose parameter schema is a ``$ref`` to a named pipe beside it."""
+    import os
+
+    os.mkfifo(tmp_path / "pipe.yaml")
+    spec = tmp_path / "openapi.yaml"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "ga", "parameters": [
+            {"name": "n", "in": "query", "schema": {"$ref": "pipe.yaml"}}],
+            "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "gb",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    return spec
+
+
+def test_a_ref_to_a_named_pipe_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A document cannot make compile open a FIFO (which would wait for a writer forever):
+    the operation is skipped with an AccessDenied naming the file; the others compile."""
+    import subprocess
+    import sys
+
+    spec = _fifo_document(tmp_path)
+    done = subprocess.run([sys.executable, "-m", "httpllm", "compile", str(spec)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 3, done.stderr
+    assert "pipe.yaml is not a regular file" in done.stderr
+    assert [tool["function"]["name"] for tool in json.loads(done.stdout)] == ["gb"]
+
+
+def test_a_pipe_given_as_the_document_is_read(tmp_path: Path) -> None:
+    """``httpllm compile <(cat spec.yaml)`` names a pipe: it is read (it was "no such
+    file")."""
+    import subprocess
+    import sys
+
+    spec = Path(__file__).parents[1] / "specs" / "petstore-3.0.yaml"
+    done = subprocess.run(["bash", "-c", f'"{sys.executable}" -m httpllm compile <(cat "{spec}")'],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert len(json.loads(done.stdout)) == 4
+
+
+def test_an_endless_device_is_read_only_to_the_size_limit() -> None:
+    """``/dev/zero`` as the document (or on standard input) is refused once it passes
+    ``max_bytes``, never read whole."""
+    import subprocess
+    import sys
+
+    zero = Path("/dev/zero")
+    if not zero.exists():
+        pytest.skip("no /dev/zero here")
+    with pytest.raises(LimitExceeded, match="larger than 1 KiB"):
+        httpllm.compile(zero, limits=Limits(max_bytes=1024))
+    with zero.open("rb") as stdin:
+        done = subprocess.run([sys.executable, "-m", "httpllm", "compile", "-"], stdin=stdin,
+                              capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and "larger than 64 MiB" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# -- integers Python does not read ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("text", "says"), [
+    ('{"openapi": "3.0.0", "maximum": ' + "9" * 5000 + "}", "not valid JSON: an integer of"),
+    ("openapi: 3.0.0\nmaximum: " + "9" * 5000 + "\n", "line 2, column 10: an integer of more"),
+])
+def test_an_integer_python_does_not_read_is_a_load_error(text: str, says: str) -> None:
+    """A 5,000-digit integer (past ``sys.get_int_max_str_digits()``) was an internal
+    ValueError ("please report it"); it is a LoadError naming the file (and, for YAML, the
+    line), without Python's advice to the programmer."""
+    with pytest.raises(LoadError) as caught:
+        load_text(text, label="spec.yaml")
+    assert says in str(caught.value) and "spec.yaml" in str(caught.value)
+    assert "set_int_max_str_digits" not in str(caught.value)
+
+
+def test_large_numbers_still_load() -> None:
+    """What a double or an int holds is kept as it was written."""
+    big = 10 ** 300
+    assert load_text(f'{{"a": 1.0e+308, "b": {big}, "c": 1e-300, "d": 0.0e-400}}') == {
+        "a": 1.0e308, "b": big, "c": 1e-300, "d": 0.0}
+    assert load_text(f"a: 1.0e+308\nb: {big}\nc: not-a-number\nd: -0.0\ne: 0.000\n") == {
+        "a": 1.0e308, "b": big, "c": "not-a-number", "d": 0.0, "e": 0.0}
+
+
+# -- a document fetched over the network (allow_network=True) --------------------------------
+
+
+def _endless(chunks: list[int]) -> Any:
+    """An ASGI app answering every GET with an endless body, counting the chunks sent."""
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        if scope["path"] == "/fail":
+            await send({"type": "http.response.start", "status": 500, "headers": []})
+            await send({"type": "http.response.body", "body": b"no"})
+            return
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})
+        while len(chunks) < 2_000:  # 125 MiB at most (uvicorn drops sends after a close)
+            chunks.append(1)
+            await send({"type": "http.response.body", "body": b" " * 65536,
+                        "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+    return app
+
+
+def test_a_fetched_document_is_read_only_to_the_size_limit() -> None:
+    """A server that never stops answering is cut off past ``max_bytes`` (the whole answer
+    was read into memory before its size was checked)."""
+    import tracemalloc
+
+    from loopback import running
+
+    with running(_endless([])) as url:
+        tracemalloc.start()
+        try:
+            with pytest.raises(LimitExceeded, match="larger than 1 MiB"):
+                httpllm.compile(f"{url}/openapi.json", allow_network=True,
+                                limits=Limits(max_bytes=2**20))
+            peak = tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+    assert peak < 32 * 2**20  # held: 1 MiB and a chunk, not the 125 MiB sent
+
+
+def test_a_password_in_the_document_url_is_never_shown() -> None:
+    """``https://user:pass@host/openapi.json`` is fetched as given, and every message names
+    it with the password masked (httpx's own message quotes the URL too)."""
+    from loopback import running
+
+    with running(_endless([])) as url:
+        secret_url = url.replace("http://", "http://me:hunter2secret@") + "/fail"
+        with pytest.raises(LoadError) as caught:
+            httpllm.compile(secret_url, allow_network=True)
+    message = str(caught.value)
+    assert "hunter2secret" not in message and "me:[redacted]@127.0.0.1" in message
+    assert "500" in message
+
+
+def test_the_document_urls_password_never_reaches_the_api() -> None:
+    """A relative server URL resolves against the document's URL without its
+    ``user:password@``: the API is called without them (httpx sent them as Basic
+    credentials), and no server URL shows them (``inspect`` and ``call`` printed them)."""
+    from loopback import running
+
+    seen: list[dict[str, str]] = []
+    document = json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"}, "servers": [{"url": "/api"}],
+        "paths": {"/a": {"get": {"operationId": "ga",
+                                 "responses": {"200": {"description": "ok"}}}}}}).encode()
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        seen.append({"path": scope["path"], **{k.decode(): v.decode()
+                                               for k, v in scope["headers"]}})
+        body = document if scope["path"] == "/openapi.json" else b"{}"
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-type", b"application/json")]})
+        await send({"type": "http.response.body", "body": body})
+
+    with running(app) as url:
+        secret_url = url.replace("http://", "http://me:hunter2secret@") + "/openapi.json"
+        compiled = httpllm.compile(secret_url, allow_network=True)
+        assert "hunter2secret" not in json.dumps(compiled.to_json())
+        result = compiled.execute("ga", {})
+    assert result.status == 200
+    fetch, call = seen
+    assert fetch["path"] == "/openapi.json" and "authorization" in fetch  # as the user asked
+    assert call["path"] == "/api/a" and "authorization" not in call

@@ -25,7 +25,17 @@ from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._sizes import size_warnings
 from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
-from httpllm.load import DEFAULT_LIMITS, Limits, Loader, Source, is_url, load_text, source_of
+from httpllm.load import (
+    DEFAULT_LIMITS,
+    Limits,
+    Loader,
+    Source,
+    is_url,
+    load_text,
+    shown_url,
+    source_of,
+    without_userinfo,
+)
 from httpllm.loss import Loss, distinct
 from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import OperationSite, parse
@@ -529,13 +539,14 @@ def compile(  # the public name the project is known by (shadows the builtin her
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     if is_url(spec):  # fetched within the network gate; relative refs resolve against it
-        label = base = str(spec).strip()
+        base = str(spec).strip()
+        label = shown_url(base)
         loader = Loader(None, limits=limits, allow_network=allow_network,
                         allow_outside_root=allow_outside_root, bound=root)
         document = loader.document(base)
-        document_url = document_url or base
+        document_url = document_url or without_userinfo(base)
     else:
-        raw, path, label = source_of(spec)
+        raw, path, label = source_of(spec, limits)
         document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
                                                                            limits=limits)
         base = path.as_uri() if path is not None else ROOT

@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -24,8 +25,8 @@ from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
-__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text", "size_text",
-           "source_of"]
+__all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
+           "read_bounded", "shown_url", "size_text", "source_of", "without_userinfo"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -54,6 +55,14 @@ def _yaml_loader() -> Any:
                     seen.add(key.value)
             return super().construct_mapping(node, deep)
 
+    def construct_int(loader: Any, node: Any) -> int:
+        try:
+            return int(yaml.SafeLoader.construct_yaml_int(loader, node))
+        except ValueError as exc:  # past sys.get_int_max_str_digits() (4,300)
+            raise yaml.constructor.ConstructorError(None, None, _TOO_LONG,
+                                                    node.start_mark) from exc
+
+    SafeLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
     SafeLoader.yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -79,6 +88,11 @@ def _load_yaml(text: str, label: str) -> Any:
         if "nesting depth" in problem:  # libyaml's own limit (1,000 levels)
             raise LimitExceeded(f"nesting too deep to decode{where}", source=label) from exc
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
+
+
+_MAX_DIGITS: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
+_TOO_LONG = (f"an integer of more than {_MAX_DIGITS} digits (the most Python reads as a "
+             "number)")
 
 
 def _check_shape(value: Any, limits: Limits, label: str,
@@ -251,6 +265,8 @@ def _decode_text(text: str | bytes, label: str, limits: Limits,
                 return _check_json_shape(json.loads(text), limits, label), 0
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
+            except ValueError as exc:  # past sys.get_int_max_str_digits()
+                raise LoadError(f"not valid JSON: {_TOO_LONG}", source=label) from exc
         value = _load_yaml(text, label)
     except RecursionError as exc:
         raise LimitExceeded("nesting too deep to decode", source=label) from exc
@@ -268,20 +284,50 @@ def is_url(spec: Source) -> bool:
             and spec.strip()[:8].lower().startswith(("http://", "https://")))
 
 
-def source_of(spec: Source) -> tuple[Any, Path | None, str]:
+def shown_url(url: str) -> str:
+    """``url`` as messages show it: a password in it (``https://user:pass@host/``) masked.
+
+    >>> shown_url("https://me:s3cret@api.example.com/openapi.json")
+    'https://me:[redacted]@api.example.com/openapi.json'
+    """
+    parts = urlparse(url)
+    if parts.password is None:
+        return url
+    host = parts.netloc.rpartition("@")[2]
+    return parts._replace(netloc=f"{parts.username}:[redacted]@{host}").geturl()
+
+
+def without_userinfo(url: str) -> str:
+    """``url`` without the ``user:password@`` a document's URL may carry to fetch it: what
+    relative server URLs resolve against, so that the password never reaches a request
+    to the API (as its Basic credentials) nor a printed server URL.
+
+    >>> without_userinfo("https://me:s3cret@api.example.com/v1/openapi.json")
+    'https://api.example.com/v1/openapi.json'
+    """
+    parts = urlparse(url)
+    if "@" not in parts.netloc:
+        return url
+    return parts._replace(netloc=parts.netloc.rpartition("@")[2]).geturl()
+
+
+def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
+              ) -> tuple[Any, Path | None, str]:
     """Read any accepted ``spec`` into ``(raw value, file path or None, label)``.
 
-    A ``str`` that names an existing file is read as a path; any other ``str`` is
-    document text.
+    A ``str`` that names an existing file is read as a path (a pipe or a device too,
+    at most ``limits.max_bytes`` of it); any other ``str`` is document text.
 
     Raises:
         LoadError: the path cannot be read.
+        LimitExceeded: the file is larger than ``limits.max_bytes``.
     """
     if isinstance(spec, (Mapping, list)):
         return spec, None, "<dict>"
     if isinstance(spec, bytes):
         return spec, None, "<bytes>"
-    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[")):
+    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[", "")):
+        # an empty string is an empty document, never the path "." (the current folder)
         return spec, None, "<text>"
     if not isinstance(spec, (str, os.PathLike)):
         raise LoadError("expected a path, OpenAPI text, bytes or a dict; "
@@ -291,12 +337,29 @@ def source_of(spec: Source) -> tuple[Any, Path | None, str]:
         if path.is_dir():
             raise LoadError("is a folder, not a file (name the document inside it)",
                             source=str(path))
-        if not path.is_file():
+        if not path.exists():
             raise LoadError("no such file (expected a path, OpenAPI text or a dict)",
                             source=str(path))
-        return path.read_bytes(), path.resolve(), str(path)
+        # a pipe (``<(curl ...)``) or a device is the caller's own choice: read it, bounded
+        return read_bounded(path, limits.max_bytes), path.resolve(), str(path)
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
+
+
+def read_bounded(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the file at ``path``, reading at most one byte past ``max_bytes``:
+    a larger file (or an endless device such as ``/dev/zero``) is refused without being
+    read into memory whole.
+
+    Raises:
+        LimitExceeded: the file holds more than ``max_bytes`` bytes.
+        OSError: it cannot be opened or read.
+    """
+    with path.open("rb") as file:
+        data = file.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise LimitExceeded(f"larger than {size_text(max_bytes)}", source=str(path))
+    return data
 
 
 _DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
@@ -515,7 +578,12 @@ class Loader:
 
     def _decode(self, path: Path) -> Any:
         try:
-            data = path.read_bytes()
+            if path.exists() and not path.is_file():
+                # opening a named pipe would wait for a writer forever, a device may
+                # never end: a document never makes us read either
+                raise AccessDenied(f"{path} is not a regular file (a pipe, a device or a "
+                                   "socket): only files are read for a $ref")
+            data = read_bounded(path, self.limits.max_bytes)
         except OSError as exc:
             raise LoadError(f"cannot read referenced file: {exc.strerror}",
                             source=str(path)) from exc
@@ -530,9 +598,17 @@ class Loader:
     def _fetch(self, uri: str) -> Any:
         import httpx  # only with the explicit network opt-in
 
+        shown = shown_url(uri)
+        limit = self.limits.max_bytes
         try:
-            response = httpx.get(uri, timeout=30.0, follow_redirects=False)
-            response.raise_for_status()
+            with httpx.stream("GET", uri, timeout=30.0, follow_redirects=False) as response:
+                response.raise_for_status()
+                data = bytearray()
+                for chunk in response.iter_bytes():
+                    data += chunk
+                    if len(data) > limit:  # an endless answer is never held whole
+                        raise LimitExceeded(f"larger than {size_text(limit)}", source=shown)
         except httpx.HTTPError as exc:
-            raise LoadError(f"cannot fetch: {exc}", source=uri) from exc
-        return self._decoded(response.content, uri)
+            detail = str(exc).replace(uri, shown) if shown != uri else str(exc)
+            raise LoadError(f"cannot fetch: {detail}", source=shown) from exc
+        return self._decoded(bytes(data), shown)

@@ -240,6 +240,9 @@ def test_programming_errors_raise() -> None:
     with pytest.raises(httpllm.CallError, match="needs an id") as info:
         compiled("chatgpt").handle([{"type": "function", "function": {"name": "getPet"}}])
     assert info.value.pointer == "#/0"
+    assert str(info.value).startswith("#/0: an OpenAI Chat tool call")  # was "a OpenAI"
+    with pytest.raises(httpllm.CallError, match=r"^#/0: not a Gemini tool call: int$"):
+        compiled("gemini").handle([1])
     with pytest.raises(httpllm.UnknownDialect, match="no tool-call format"):
         compiled("3.1").handle([])
     with pytest.raises(httpllm.UnknownDialect, match="known formats"):

@@ -79,6 +79,25 @@ def test_unwritable_output_is_one_line(capsys: pytest.CaptureFixture[str]) -> No
                           "No such file or directory"]
 
 
+def test_output_onto_the_document_itself_is_refused(capsys: pytest.CaptureFixture[str],
+                                                     tmp_path: Path) -> None:
+    """`compile api.yaml -o api.yaml` (or another name of the same file) replaced the
+    document with its tools; it exits 2 and leaves the document as it was."""
+    doc = tmp_path / "api.yaml"
+    text = Path(PETSTORE).read_text()
+    doc.write_text(text)
+    (tmp_path / "link.yaml").symlink_to(doc)
+    for target in (str(doc), str(tmp_path / "." / "link.yaml")):
+        status, out, err = run(capsys, "compile", str(doc), "-o", target)
+        assert (status, out) == (2, "")
+        assert lines(err) == [f"httpllm compile: error: -o {target} is the document SPEC "
+                              "itself: writing the tools there would replace it; name "
+                              "another file"]
+    assert doc.read_text() == text
+    status, _, _ = run(capsys, "compile", str(doc), "-o", str(tmp_path / "tools.json"))
+    assert status == 0 and json.loads((tmp_path / "tools.json").read_text())
+
+
 @pytest.mark.parametrize(("argv", "flag"), [
     (["--envelope", "bogus"], "--envelope"),
     (["--unroll", "-1"], "--unroll"),

@@ -69,6 +69,11 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     (["--transport", "http", "--oauth-issuer", "https://as.example.com", "--oauth-jwks",
       "file:///etc/passwd", "--resource-url", "https://mcp.example.com/mcp"],
      "--oauth-jwks file:///etc/passwd: expected an http(s) URL"),
+    # --read-only was silently ignored outside code mode: every operation, DELETE too, served
+    (["--read-only"], "--read-only applies to --mode code; to serve only reading operations, "
+     "--include method:GET --include method:HEAD"),
+    (["--mode", "discover", "--read-only"], "--read-only applies to --mode code; to serve only "
+     "reading operations, --include method:GET --include method:HEAD"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--forward-header",
       "Authorization"],
      "Authorization carries the token that admits clients to this server; it is never sent "
@@ -86,7 +91,9 @@ def test_admission_misuse_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
 
 @pytest.mark.parametrize("argv", [["--keep-alive", "0"], ["--header-timeout", "-1"],
                                   ["--max-sessions-per-client", "0"], ["--workers", "0"],
-                                  ["--max-calls-per-session", "x"]])
+                                  ["--max-calls-per-session", "x"],
+                                  # were taken as given: a negative cut, a 0-byte read
+                                  ["--max-result-chars", "-5"], ["--max-answer-bytes", "0"]])
 def test_limit_values_that_cannot_be_used_exit_2(capsys: pytest.CaptureFixture[str],
                                                  argv: list[str]) -> None:
     """A limit that is not a positive number exits 2 with argparse's one line naming it."""
@@ -297,3 +304,20 @@ def test_two_stateless_workers_both_serve(tmp_path: Path) -> None:
     assert len(workers) == 2
     assert answered and all(answered)
     assert len(served_by) == 2
+
+
+def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
+    """The serving line counted "(1 operations left out)"."""
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "ga", "parameters": [
+            {"name": "n", "in": "query", "schema": {"$ref": "#/components/schemas/nope"}}],
+            "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "gb",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
+    assert "httpllm: serving 1 tool over stdio (1 operation left out)" in done.stderr
+    assert "Traceback" not in done.stderr

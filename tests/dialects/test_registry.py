@@ -82,6 +82,15 @@ def test_unknown_provider_lists_the_known_ones() -> None:
         assert name in str(caught.value)
 
 
+@pytest.mark.parametrize("name", [None, 5, ["claude"]])
+def test_a_provider_that_is_no_string_is_unknown_dialect(name: object) -> None:
+    """``compile(spec, provider=None)`` (or a number, a list) is our UnknownDialect listing
+    the providers, never an AttributeError or a TypeError from inside the registry."""
+    with pytest.raises(UnknownDialect, match="the provider is a name, got") as caught:
+        get_dialect(name)  # type: ignore[arg-type]
+    assert "claude" in str(caught.value)
+
+
 @pytest.mark.usefixtures("registry")
 def test_register_a_variant_by_replace() -> None:
     """A user variant (`replace` of a record) compiles under its own name."""

@@ -148,6 +148,23 @@ def test_output_past_the_node_limit_is_refused() -> None:
         unroll(params({"$ref": "#/$defs/Wide"}, Wide=wide), 8, "gemini", pointer="#")
 
 
+def test_a_huge_unroll_is_refused_before_its_states_are_queued() -> None:
+    """``--unroll 99999999`` on one recursive schema queued one state per level before the
+    first expansion counted (gigabytes, then killed); it is refused at unroll_states."""
+    import tracemalloc
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(Unrepresentable,
+                           match=f"more than {DEFAULT_LIMITS.unroll_states} expansions"):
+            unroll(params({"$ref": "#/$defs/Folder"}, Folder=FOLDER), 10**6, "gemini",
+                   pointer="#")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 32 * 2**20  # a bound on the queue, not a timing (10**6 states: ~200 MB)
+
+
 @pytest.mark.slow
 def test_a_part_past_the_limits_stops_the_unrolling() -> None:
     """`limits` is run on each part as it is made; the first problem stops the unrolling

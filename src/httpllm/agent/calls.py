@@ -90,6 +90,11 @@ class Shape:
     arguments: str = "arguments"
     needs_id: bool = True
 
+    @property
+    def a(self) -> str:
+        """The label with its article: ``"an OpenAI Chat"``, ``"a Gemini"``."""
+        return f"{'an' if self.label[0] in 'AEIOU' else 'a'} {self.label}"
+
 
 CHAT = Shape(label="OpenAI Chat", lists=(("choices", 0, "message", "tool_calls"),
                                          ("message", "tool_calls"), ("tool_calls",)),
@@ -212,7 +217,7 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
         if _is_call(item, shape):
             calls.append(_call(item, shape, where))
         elif shape.every or (not isinstance(item, Mapping) and not hasattr(item, "__dict__")):
-            raise CallError(f"not a {shape.label} tool call: {type(item).__name__}",
+            raise CallError(f"not {shape.a} tool call: {type(item).__name__}",
                             pointer=where)
     return calls
 
@@ -234,10 +239,10 @@ def _call(item: Any, shape: Shape, at: str) -> ToolCall:
     call = field(item, shape.inner) if shape.inner else item
     name = field(call, shape.name)
     if not isinstance(name, str) or not name:
-        raise CallError(f"a {shape.label} tool call needs a function name", pointer=at)
+        raise CallError(f"{shape.a} tool call needs a function name", pointer=at)
     ident = (field(call, shape.id) or field(item, shape.id)) if shape.id else None
     if not isinstance(ident, str) or not ident:
         if shape.needs_id:
-            raise CallError(f"a {shape.label} tool call needs an id ({shape.id})", pointer=at)
+            raise CallError(f"{shape.a} tool call needs an id ({shape.id})", pointer=at)
         ident = None
     return ToolCall(name=name, arguments=field(call, shape.arguments), id=ident, pointer=at)

@@ -16,6 +16,7 @@ from typing import Any
 
 from httpllm._api import Application, compile
 from httpllm.errors import HttpllmError
+from httpllm.load import DEFAULT_LIMITS
 from httpllm.pointer import escape
 from httpllm.records import Argument
 
@@ -245,7 +246,9 @@ def _source(args: argparse.Namespace) -> str | bytes:
     if args.spec != "-":
         return str(args.spec)
     if getattr(args, "stdin_document", None) is None:
-        args.stdin_document = sys.stdin.buffer.read()
+        # one byte past the limit is enough for the loader to refuse it (never all of
+        # an endless stream: ``httpllm compile - < /dev/zero``)
+        args.stdin_document = sys.stdin.buffer.read(DEFAULT_LIMITS.max_bytes + 1)
     return bytes(args.stdin_document)
 
 

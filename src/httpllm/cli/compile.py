@@ -4,6 +4,7 @@ standard error what was skipped, what fell back and what was warned, in one summ
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any
 
@@ -114,6 +115,24 @@ def finish(app: Application, args: argparse.Namespace, *, written: int | None,
     return status
 
 
+def _check_output_is_not_the_document(args: argparse.Namespace) -> None:
+    """``-o`` naming SPEC itself (``compile api.yaml -o api.yaml``) would replace the
+    document with its tools, and the next compile reads an array.
+
+    Raises:
+        UsageError: naming both.
+    """
+    if not args.output or args.output == "-" or args.spec == "-":
+        return
+    try:
+        same = os.path.samefile(args.output, args.spec)
+    except OSError:  # -o does not exist yet (or SPEC is a URL): nothing to replace
+        return
+    if same:
+        raise UsageError(f"-o {args.output} is the document SPEC itself: writing the tools "
+                         "there would replace it; name another file")
+
+
 def run(args: argparse.Namespace) -> int:
     """``httpllm compile``."""
     if args.list_providers:
@@ -122,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
     if args.defer:
         check_defer(args.provider)
+    _check_output_is_not_the_document(args)
     app = compile_from(args)
     written = run_toolsets(args, app)  # --group-by / --defer write their own output
     if written is not None:

@@ -77,13 +77,18 @@ def _saved_key(args: argparse.Namespace) -> str | None:
     document is standard input or not a local file, it reads other files, or the user
     said ``--no-cache``."""
     from httpllm import __version__
+    from httpllm.errors import LimitExceeded
+    from httpllm.load import DEFAULT_LIMITS, read_bounded
     from httpllm.toolsets import _store
 
     if args.no_cache or args.spec == "-" or _store.directory() is None:
         return None
+    path = Path(args.spec)
+    if not path.is_file():
+        return None  # a pipe is read once, by compile; a missing file: compile says why
     try:
-        data = Path(args.spec).read_bytes()
-    except OSError:
+        data = read_bounded(path, DEFAULT_LIMITS.max_bytes)
+    except (OSError, LimitExceeded):
         return None  # compile says why
     if _OTHER_FILE.search(data):
         return None

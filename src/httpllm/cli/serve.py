@@ -96,9 +96,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
                             "sandbox (needs the code extra)")
     serve.add_argument("--read-only", action="store_true",
                        help="with --mode code: programs may call only GET and HEAD operations")
-    serve.add_argument("--max-result-chars", type=int, default=None, metavar="N",
+    serve.add_argument("--max-result-chars", type=at_least(1), default=None, metavar="N",
                        help="cut answers longer than N characters, with a note (40000)")
-    serve.add_argument("--max-answer-bytes", type=int, default=None, metavar="N",
+    serve.add_argument("--max-answer-bytes", type=at_least(1), default=None, metavar="N",
                        help="read at most N bytes of an upstream answer (10485760)")
     serve.add_argument("--max-page-bytes", type=at_least(0), default=None, metavar="BYTES",
                        help="list the tools in pages of at most BYTES bytes, which hosts "
@@ -400,14 +400,27 @@ def _run_workers(args: argparse.Namespace, sock: Any) -> None:
                   keep_alive=args.keep_alive, header_timeout=args.header_timeout)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.mode == "code":  # one named type per named schema: smaller declarations
-        args.reference = True
+def _check_mode_and_source(args: argparse.Namespace) -> None:
+    """Flags of the mode and the document that cannot go together.
+
+    Raises:
+        FlagError: naming them.
+    """
+    if args.read_only and args.mode != "code":
+        # served tools are the operations the document has: choose them, never ignore it
+        raise FlagError("--read-only applies to --mode code; to serve only reading "
+                        "operations, --include method:GET --include method:HEAD")
     if args.spec == "-" and (args.transport == "stdio" or args.workers > 1):
         raise FlagError("SPEC - reads the document from standard input, which "
                         + ("carries the protocol over stdio" if args.transport == "stdio" else
                            "--workers processes cannot share")
                         + ": name the document by its path")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.mode == "code":  # one named type per named schema: smaller declarations
+        args.reference = True
+    _check_mode_and_source(args)
     try:
         from httpllm.server import serve
         from httpllm.server.admission import is_loopback
@@ -452,7 +465,8 @@ def run(args: argparse.Namespace) -> int:
                 ", OAuth access tokens required" if "auth_settings" in options else
                 ", bearer token required" if "token_verifier" in options else "")
     print(f"httpllm: serving {shown} over {where}{admitted}"
-          + (f" ({len(app.errors):,} operations left out)" if app.errors else ""),
+          + (f" ({len(app.errors):,} operation{'s' if len(app.errors) != 1 else ''} left out)"
+             if app.errors else ""),
           file=sys.stderr, flush=True)
     if args.workers > 1:
         _run_workers(args, sock)

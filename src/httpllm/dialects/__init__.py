@@ -101,8 +101,12 @@ def get_dialect(name: str) -> Dialect:
     matches exactly (``"Claude"`` is ``claude``).
 
     Raises:
-        UnknownDialect: no such provider; the message lists the known ones.
+        UnknownDialect: no such provider, or ``name`` is no string (``None``, a number);
+            the message lists the known ones.
     """
+    if not isinstance(name, str):
+        raise UnknownDialect(f"the provider is a name, got {type(name).__name__}; "
+                             f"known providers: {', '.join(providers())}")
     if name not in _REGISTRY and name not in _ALIASES:
         _load_entry_points()
     key = _ALIASES.get(name, name)

@@ -90,6 +90,10 @@ class _Unroller:
 
     def run(self) -> Any:
         pending: list[Key] = [(_ROOT, ())]
+        # Every key ever queued is expanded before the root is, so the bound is checked as
+        # keys are queued: ``unroll=10**8`` on one recursive schema queued 10**8 states
+        # (gigabytes) before the first expansion counted against it.
+        queued: set[Key] = {(_ROOT, ())}
         while pending:
             key = pending[-1]
             if key in self.results:
@@ -98,16 +102,20 @@ class _Unroller:
             deps = [k for k in (self.step(n, key[1]) for n in self.graph.graph.successors(key[0]))
                     if k is not None and k not in self.results]
             if deps:
+                queued.update(deps)
+                if len(queued) > DEFAULT_LIMITS.unroll_states:
+                    raise self._too_many()
                 pending.extend(deps)
                 continue
             pending.pop()
             self.results[key] = self.expand(key)
-            if len(self.results) > DEFAULT_LIMITS.unroll_states:
-                raise Unrepresentable(f"unrolling {self.depth} levels needs more than "
-                                      f"{DEFAULT_LIMITS.unroll_states} expansions; pass a "
-                                      "smaller unroll",
-                                      pointer=self.pointer or None)
         return self.results[(_ROOT, ())]
+
+    def _too_many(self) -> Unrepresentable:
+        return Unrepresentable(f"unrolling {self.depth} levels needs more than "
+                               f"{DEFAULT_LIMITS.unroll_states} expansions; pass a smaller "
+                               "unroll",
+                               pointer=self.pointer or None)
 
     def expand(self, key: Key) -> Any:
         name, state = key
