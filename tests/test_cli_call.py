@@ -295,3 +295,21 @@ def test_a_long_credential_is_masked_wherever_it_shows(
     _, out, _ = call(capsys, SPEC, "createPet", "--args",
                      json.dumps({"body": {"name": key}}), "--auth", f"apiKey={key}")
     assert key not in out and '{"name":"[redacted]"}' in out
+
+
+def test_a_scheme_with_a_bad_header_name_is_never_previewed(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """An apiKey scheme named `X-K\\r\\nInjected: 1` fails its operation at compile: `call`
+    exits 1 with one line and prints no spoofed `injected: 1` header line."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": API}],
+           "components": {"securitySchemes": {
+               "k": {"type": "apiKey", "in": "header", "name": "X-K\r\nInjected: 1"}}},
+           "paths": {"/a": {"get": {"operationId": "getA", "security": [{"k": []}],
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    spec = tmp_path / "bad.json"
+    spec.write_text(json.dumps(doc))
+    status, out, err = call(capsys, str(spec), "getA", "--args", "{}", "--auth", "k=x")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and "no function named 'getA'" in err
+    assert "injected" not in (out + err).lower()

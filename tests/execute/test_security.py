@@ -23,6 +23,8 @@ SCHEMES: dict[str, Any] = {
     "oauth": {"type": "oauth2", "flows": {}},
     "oidc": {"type": "openIdConnect", "openIdConnectUrl": "https://x/.well-known"},
     "mtls": {"type": "mutualTLS"},
+    "bad_header": {"type": "apiKey", "in": "header", "name": "X-K\r\nInjected: 1"},
+    "bad_cookie": {"type": "apiKey", "in": "cookie", "name": "a b"},
 }
 
 
@@ -104,6 +106,8 @@ def test_unsatisfied_requirement_is_a_build_error() -> None:
         ("basic", "user:pass", "must be \\(user, password\\)"),
         ("bearer", "t\r\nX: y", "without CR, LF"),
         ("cookie_key", "a;b", "not a valid cookie value"),
+        ("bad_header", "k", r"header name 'X-K\\r\\nInjected: 1' is not an RFC 9110 token"),
+        ("bad_cookie", "k", "cookie name 'a b' is not an RFC 9110 token"),
     ],
 )
 def test_unusable_credentials_are_build_errors(scheme: str, credential: Any, match: str) -> None:

@@ -27,6 +27,7 @@ from httpllm.compose.parameters import (
     argument_names,
     flagged_ref_opened,
     is_host_header,
+    is_token,
     pick_media_type,
     without_flags,
 )
@@ -546,6 +547,8 @@ class Composer:
         security = tuple(s for s in raw if isinstance(s, dict)) if isinstance(raw, list) else ()
         used = {name for req in security for name in req}
         schemes = {k: v for k, v in self.schemes.items() if k in used}
+        for key, scheme in schemes.items():
+            _check_scheme(key, scheme)
         return self._requirements.put(raw, (security, schemes))
 
     def _servers(self, site: OperationSite) -> tuple[Server, ...]:
@@ -574,3 +577,21 @@ class Composer:
             return (Server(url=absolute("/", self.document_url)),)
         return _NO_SERVER
 
+
+
+def _check_scheme(key: str, scheme: Any) -> None:
+    """Refuse an ``apiKey`` security scheme whose header or cookie name HTTP cannot carry
+    (:func:`~httpllm.compose.parameters.is_token`): ``name: "X-K\\r\\nInjected: 1"``
+    would add a header the document chose to every request that sends the key.
+
+    Raises:
+        SpecError: naming ``#/components/securitySchemes/<key>/name``; every operation
+            that requires the scheme is an operation error, the others compile.
+    """
+    if not isinstance(scheme, dict) or scheme.get("type") != "apiKey":
+        return
+    where, name = scheme.get("in"), scheme.get("name")
+    if where in ("header", "cookie") and not (isinstance(name, str) and is_token(name)):
+        raise SpecError(f"apiKey security scheme {key!r} names {where} {name!r}, which is not "
+                        "an RFC 9110 token (letters, digits and !#$%&'*+.^_`|~-)",
+                        pointer=f"#/components/securitySchemes/{escape(key)}/name")

@@ -35,6 +35,7 @@ __all__ = [
     "argument_names",
     "flagged_ref_opened",
     "is_host_header",
+    "is_token",
     "pick_media_type",
     "as_validated",
     "without_flags",
@@ -71,8 +72,19 @@ def is_host_header(name: str) -> bool:
     False
     """
     lower = name.lower()
-    return (lower in HOST_HEADERS or lower.startswith("proxy-")
-            or not _TOKEN.fullmatch(name))
+    return lower in HOST_HEADERS or lower.startswith("proxy-") or not is_token(name)
+
+
+def is_token(name: str) -> bool:
+    """Whether ``name`` can be sent as a header field name or a cookie name: RFC 9110
+    section 5.6.2 ``token`` (RFC 6265 section 4.1.1: ``cookie-name = token``), so never
+    empty and never with a space, a separator or a control character (``"X\\r\\nY: 1"``
+    would inject a header).
+
+    >>> is_token("X-Api-Key"), is_token("X-K\\r\\nInjected: 1"), is_token("")
+    (True, False, False)
+    """
+    return _TOKEN.fullmatch(name) is not None
 
 
 _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")

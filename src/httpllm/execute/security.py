@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Literal
 
+from httpllm.compose.parameters import is_token
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
@@ -120,6 +121,9 @@ def _text(name: str, credential: Any) -> str:
 def _api_key(name: str, scheme: Mapping[str, Any], credential: Any) -> list[Placement]:
     key = _text(name, credential)
     where = scheme.get("in")
+    if where in ("header", "cookie") and not is_token(str(scheme.get("name"))):
+        raise RequestBuildError(f"security scheme {name!r}: {where} name "
+                                f"{scheme.get('name')!r} is not an RFC 9110 token")
     if where == "header":
         return [("header", str(scheme.get("name")), key)]
     if where == "query":

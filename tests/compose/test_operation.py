@@ -1,0 +1,70 @@
+"""Composing one operation's function: what the document says about its security."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import httpllm
+
+
+def secured(name: Any, where: str = "header") -> dict[str, Any]:
+    """Two operations, `getA` requiring an apiKey scheme named `name` in `where`, `getB`
+    requiring nothing."""
+    return {
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": {
+            "k": {"type": "apiKey", "in": where, "name": name}}},
+        "paths": {
+            "/a": {"get": {"operationId": "getA", "security": [{"k": []}],
+                           "responses": {"200": {"description": "ok"}}}},
+            "/b": {"get": {"operationId": "getB",
+                           "responses": {"200": {"description": "ok"}}}},
+        },
+    }
+
+
+@pytest.mark.parametrize(("name", "where"), [
+    ("X-K\r\nInjected: 1", "header"), ("X K", "header"), ("", "header"), (None, "header"),
+    ("sid\r\nSet: 1", "cookie"), ("a=b", "cookie"),
+])
+def test_an_apikey_scheme_naming_a_bad_header_fails_the_operations_using_it(
+        name: Any, where: str) -> None:
+    """An apiKey scheme whose header or cookie name is not an RFC 9110 token is an error of
+    each operation requiring it, naming the scheme's `name`; the other operations compile."""
+    app = httpllm.compile(secured(name, where), "openai")
+    assert [f.name for f in app.functions] == ["getB"]
+    [error] = app.errors
+    assert (error.path, error.kind) == ("/a", "SpecError")
+    assert error.pointer == "#/components/securitySchemes/k/name"
+    assert "not an RFC 9110 token" in error.message
+
+
+def test_a_query_apikey_name_may_hold_any_character() -> None:
+    """A query parameter's name is percent-encoded on the wire: `api key` compiles."""
+    app = httpllm.compile(secured("api key", "query"), "openai")
+    assert [f.name for f in app.functions] == ["getA", "getB"] and not app.errors
+
+
+def test_a_bad_swagger2_scheme_is_named_where_the_document_wrote_it() -> None:
+    """In a Swagger 2.0 document the error names `#/securityDefinitions/<name>/name`."""
+    doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": "api.example.com",
+           "securityDefinitions": {"k": {"type": "apiKey", "in": "header", "name": "A\nB"}},
+           "paths": {"/a": {"get": {"operationId": "getA", "security": [{"k": []}],
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    [error] = httpllm.compile(doc, "openai").errors
+    assert error.pointer == "#/securityDefinitions/k/name"
+
+
+def test_a_header_parameter_with_a_bad_name_is_dropped_with_a_loss() -> None:
+    """A header parameter named `X\\r\\nY: 1` is not an argument, and a loss says so."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": "X\r\nY: 1", "in": "header", "schema": {"type": "string"}}]
+    function = httpllm.compile(doc, "openai").function("getB")
+    assert function.parameters.get("properties", {}) == {}
+    [loss] = function.losses
+    assert (loss.pointer, loss.action, loss.value) == (
+        "#/paths/~1b/get/parameters/0", "dropped", "X\r\nY: 1")
