@@ -313,3 +313,29 @@ def test_a_scheme_with_a_bad_header_name_is_never_previewed(
     assert status == 1 and out == ""
     assert err.count("\n") == 1 and "no function named 'getA'" in err
     assert "injected" not in (out + err).lower()
+
+
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--auth", "apiKey=x", "--auth", "apiKey=y"],
+     "--auth apiKey=... is given twice; give each name once"),
+    (["--auth", "apiKey="], "--auth apiKey=...: the credential is empty"),
+    (["--auth", "apiKey=a\nb"],
+     "--auth apiKey=...: the credential holds a CR, LF or NUL character, which no request "
+     "can carry"),
+    (["--auth", "apiKey=x", "--auth-env", "apiKey=HTTPLLM_TEST_KEY"],
+     "--auth-env apiKey=...: 'apiKey' is also given by --auth; give each scheme once"),
+    (["--auth-env", "apiKey=HTTPLLM_TEST_EMPTY"],
+     "--auth-env apiKey=...: the environment variable HTTPLLM_TEST_EMPTY is empty"),
+    (["--host-arg", "a=1", "--host-arg", "a=2"],
+     "--host-arg a=... is given twice; give each name once"),
+])
+def test_auth_misuse_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
+                                        monkeypatch: pytest.MonkeyPatch,
+                                        argv: list[str], message: str) -> None:
+    """A scheme given twice, an empty credential and one with a line break exit 2 with one
+    line naming the flag (they were kept silently, sent empty, or refused at send with exit
+    1 and no flag named); the credential itself is never printed."""
+    monkeypatch.setenv("HTTPLLM_TEST_KEY", "k")
+    monkeypatch.setenv("HTTPLLM_TEST_EMPTY", "")
+    status, out, err = call(capsys, SPEC, "listPets", "--args", "{}", *argv)
+    assert (status, out, err) == (2, "", f"httpllm call: error: {message}\n")

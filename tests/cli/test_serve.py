@@ -74,6 +74,23 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
      "--include method:GET --include method:HEAD"),
     (["--mode", "discover", "--read-only"], "--read-only applies to --mode code; to serve only "
      "reading operations, --include method:GET --include method:HEAD"),
+    # the same scheme twice was kept silently, an empty credential sent as an empty header
+    (["--auth", "apiKey=x", "--auth", "apiKey=y"],
+     "--auth apiKey=... is given twice; give each name once"),
+    (["--auth", "apiKey="], "--auth apiKey=...: the credential is empty"),
+    (["--auth", "apiKey=a\rb"], "--auth apiKey=...: the credential holds a CR, LF or NUL "
+     "character, which no request can carry"),
+    (["--auth-env", "apiKey=HTTPLLM_TEST_TOKEN", "--auth-env", "apiKey=HTTPLLM_TEST_TOKEN"],
+     "--auth-env apiKey=... is given twice; give each name once"),
+    (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--auth-header",
+      "apiKey=X-A", "--auth-header", "apiKey=X-B"],
+     "--auth-header apiKey=... is given twice; give each name once"),
+    (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--auth-header",
+      "apiKey=X-A\nB"], "--auth-header apiKey=HEADER: 'X-A\\nB' is not a header name (RFC "
+     "9110 token: letters, digits and !#$%&'*+.^_`|~-)"),
+    (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--auth-header",
+      "apiKey="], "--auth-header apiKey=HEADER: '' is not a header name (RFC 9110 token: "
+     "letters, digits and !#$%&'*+.^_`|~-)"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--forward-header",
       "Authorization"],
      "Authorization carries the token that admits clients to this server; it is never sent "

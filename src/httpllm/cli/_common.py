@@ -306,13 +306,16 @@ def key_values(items: list[str] | None, flag: str) -> dict[str, str]:
     """``NAME=VALUE`` items of a repeatable flag as a dict.
 
     Raises:
-        UsageError: an item has no ``=``.
+        UsageError: an item has no ``=``, or names what an earlier item named (the second
+            would silently win).
     """
     out: dict[str, str] = {}
     for item in items or ():
         name, sep, value = item.partition("=")
         if not sep or not name:
             raise UsageError(f"{flag} expects NAME=VALUE, not {item!r}")
+        if name in out:
+            raise UsageError(f"{flag} {name}=... is given twice; give each name once")
         out[name] = value
     return out
 
@@ -323,17 +326,12 @@ def auth_from(app: Application, values: list[str] | None,
     for an HTTP Basic scheme the value is ``user:password`` (split at the first colon).
 
     Raises:
-        UsageError: a malformed item, an unset environment variable, a scheme the
-            document does not declare, or a Basic credential without a colon.
+        UsageError: a malformed item, a scheme given twice (by either flag), an unset
+            environment variable, an empty credential or one holding CR, LF or NUL (never
+            sendable in a header), a scheme the document does not declare, or a Basic
+            credential without a colon.
     """
-    given = key_values(values, "--auth")
-    flags = dict.fromkeys(given, "--auth")
-    for scheme, variable in key_values(env, "--auth-env").items():
-        if variable not in os.environ:
-            raise UsageError(f"--auth-env {scheme}={variable}: the environment variable "
-                             f"{variable} is not set")
-        given[scheme] = os.environ[variable]
-        flags[scheme] = "--auth-env"
+    given, flags = _given(values, env)
     if not given:
         return None
     schemes = security_schemes(app)
@@ -359,6 +357,33 @@ def auth_from(app: Application, values: list[str] | None,
         else:
             auth[scheme] = value
     return auth
+
+
+def _given(values: list[str] | None, env: list[str] | None
+           ) -> tuple[dict[str, str], dict[str, str]]:
+    """The credential text of each scheme ``--auth``/``--auth-env`` give, and the flag that
+    gave it (see :func:`auth_from` for what is refused)."""
+    given = key_values(values, "--auth")
+    flags = dict.fromkeys(given, "--auth")
+    variables = key_values(env, "--auth-env")
+    for scheme, variable in variables.items():
+        if scheme in given:
+            raise UsageError(f"--auth-env {scheme}=...: {scheme!r} is also given by --auth; "
+                             "give each scheme once")
+        if variable not in os.environ:
+            raise UsageError(f"--auth-env {scheme}={variable}: the environment variable "
+                             f"{variable} is not set")
+        given[scheme] = os.environ[variable]
+        flags[scheme] = "--auth-env"
+    for scheme, value in given.items():
+        where = (f"the environment variable {variables[scheme]}"
+                 if flags[scheme] == "--auth-env" else "the credential")
+        if not value:
+            raise UsageError(f"{flags[scheme]} {scheme}=...: {where} is empty")
+        if any(c in value for c in "\r\n\0"):
+            raise UsageError(f"{flags[scheme]} {scheme}=...: {where} holds a CR, LF or NUL "
+                             "character, which no request can carry")
+    return given, flags
 
 
 def flag_takes(scheme: Mapping[str, Any]) -> bool:

@@ -35,6 +35,7 @@ from httpllm.cli._common import (
     key_values,
     security_schemes,
 )
+from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
 
 __all__ = ["register", "worker_app"]
@@ -190,15 +191,19 @@ def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, An
     (:func:`httpllm.cli._common.auth_from`: the same checks and words as ``call``).
 
     Raises:
-        UsageError (of ``_common``, exit 2): a scheme the document does not define, or an
-            unset variable.
+        UsageError (of ``_common``, exit 2): a scheme the document does not define, an
+            ``--auth-header`` value that is not a header name, or what
+            :func:`~httpllm.cli._common.auth_from` refuses.
     """
     known = security_schemes(app)
-    for scheme in _pairs(args.auth_header, "--auth-header"):
+    for scheme, header in _pairs(args.auth_header, "--auth-header").items():
         if scheme not in known:
             raise FlagError(f"--auth-header {scheme}=...: no served operation requires a "
                             f"security scheme named {scheme!r} (they require: "
                             f"{', '.join(sorted(known)) or 'none'})")
+        if not is_token(header):
+            raise FlagError(f"--auth-header {scheme}=HEADER: {header!r} is not a header name "
+                            "(RFC 9110 token: letters, digits and !#$%&'*+.^_`|~-)")
     return auth_from(app, args.auth, args.auth_env) or {}
 
 
