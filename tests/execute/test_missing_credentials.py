@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from httpllm.errors import RequestBuildError
+from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute import build_request, execute
 
 from .records import function
@@ -97,3 +97,14 @@ def test_credentials_reach_the_echo_server(live_server: str) -> None:
                          base_url=live_server, auth={"key": "k1", "app": "a1"})
     assert result.body["query_string"] == "app=a1"
     assert ["x-key", "k1"] in result.body["headers"]
+
+
+@pytest.mark.parametrize("auth", [["x"], "key=k", ("key", "k")])
+@pytest.mark.parametrize("call", [build_request, execute])
+def test_auth_that_is_not_a_mapping_is_an_option_error(call: Any, auth: Any) -> None:
+    """`auth=["x"]` was read as no credentials given; it is an OptionError saying what
+    auth must be, raised before the arguments are read and before anything is sent."""
+    with pytest.raises(OptionError, match=r"^auth must be a mapping of security scheme name "
+                       r"-> credential \(or an httpx.Auth\), not") as raised:
+        call(secured({"key": []}), {"unexpected": 1}, auth=auth)
+    assert raised.value.option == "auth"

@@ -105,6 +105,9 @@ def test_unsatisfied_requirement_is_a_build_error() -> None:
         ("mtls", "x", "cannot be applied"),
         ("basic", "user:pass", "must be \\(user, password\\)"),
         ("bearer", "t\r\nX: y", "without CR, LF"),
+        # None was told "must be a string without CR, LF or NUL"
+        ("header_key", None, r"^credential for 'header_key' must be a string, got None$"),
+        ("bearer", 5, r"must be a string, got int$"),
         ("cookie_key", "a;b", "not a valid cookie value"),
         ("bad_header", "k", r"header name 'X-K\\r\\nInjected: 1' is not an RFC 9110 token"),
         ("bad_cookie", "k", "cookie name 'a b' is not an RFC 9110 token"),

@@ -57,7 +57,7 @@ import httpx
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm.compose.parameters import is_host_header
-from httpllm.errors import RequestBuildError
+from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
 from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
@@ -79,6 +79,7 @@ __all__ = [
     "assemble",
     "build_request",
     "check_credential_origin",
+    "credential_map",
     "declared_origins",
     "origin",
     "server_url",
@@ -143,6 +144,7 @@ def build_request(
 
     Raises:
         InvalidArguments: the arguments are not a JSON object.
+        OptionError: ``auth`` is not a mapping or an ``httpx.Auth``.
         RequestBuildError: no usable server URL, a server variable outside its ``enum`` or
             its part of the URL, a path value that is empty or a dot segment, an empty
             query value without ``allowEmptyValue``, missing credentials (the message names
@@ -156,11 +158,11 @@ def build_request(
     Source: OpenAPI 3.1.0 sections 4.8.5 (Server Object), 4.8.12 (Parameter Object),
     4.8.13 (Request Body Object); RFC 3986 section 3.
     """
+    placed = credential_map(auth)
     args = decode(function, arguments)
     if host_arguments:
         args = {**args, **host_arguments}
     args, _ = omit_nulls(function, args)
-    placed = auth if isinstance(auth, Mapping) else None
     return assemble(
         function,
         args,
@@ -171,6 +173,20 @@ def build_request(
         require_auth=require_auth and not isinstance(auth, httpx.Auth),
         headers=headers,
     )
+
+
+def credential_map(auth: object) -> Mapping[str, Credential] | None:
+    """The ``auth=`` mapping to place (``None`` for no ``auth`` or an ``httpx.Auth``).
+
+    Raises:
+        OptionError: ``auth`` is neither (``["key"]`` was read as no credentials).
+    """
+    if auth is None or isinstance(auth, httpx.Auth):
+        return None
+    if not isinstance(auth, Mapping):
+        raise OptionError("auth must be a mapping of security scheme name -> credential "
+                          f"(or an httpx.Auth), not {type(auth).__name__}", option="auth")
+    return auth
 
 
 def assemble(

@@ -113,7 +113,10 @@ def _place(function: Function, name: str, credential: Any) -> list[Placement]:
 
 
 def _text(name: str, credential: Any) -> str:
-    if not isinstance(credential, str) or any(c in credential for c in "\r\n\0"):
+    if not isinstance(credential, str):  # its type only: the value may be a secret
+        got = "None" if credential is None else type(credential).__name__
+        raise RequestBuildError(f"credential for {name!r} must be a string, got {got}")
+    if any(c in credential for c in "\r\n\0"):
         raise RequestBuildError(f"credential for {name!r} must be a string without CR, LF or NUL")
     return credential
 

@@ -42,6 +42,7 @@ from httpllm.execute.request import (
     FileValue,
     assemble,
     check_credential_origin,
+    credential_map,
     declared_origins,
     origin,
 )
@@ -110,15 +111,16 @@ def _prepare(
     client has its own ``auth``; otherwise a requirement ``auth`` does not meet is an error.
 
     Raises:
+        OptionError: ``auth`` is not a mapping or an ``httpx.Auth``.
         InvalidArguments: the call is invalid; the message is the feedback text.
         RequestBuildError: valid arguments that cannot become a request.
     """
+    placed = credential_map(auth)  # the host's mistake first, before the model's
     checked = validate(function, arguments, host_arguments=host_arguments, files=files)
     if not checked.ok or checked.arguments is None:
         raise InvalidArguments(
             checked.feedback(), errors=checked.errors, pointer=function.pointer or None
         )
-    placed = auth if isinstance(auth, Mapping) else None
     elsewhere = isinstance(auth, httpx.Auth) or (client is not None and client.auth is not None)
     request = assemble(
         function,
@@ -323,6 +325,8 @@ def execute(
         through :func:`httpllm.execute.answer.fit`, which masks every credential first.
 
     Raises:
+        OptionError: ``auth`` is not a mapping of scheme name -> credential or an
+            ``httpx.Auth`` (nothing was sent).
         InvalidArguments: the arguments are invalid (nothing was sent); ``.errors`` has the
             :class:`~httpllm.execute.ArgumentError` records, the message is the feedback.
         RequestBuildError: valid arguments that cannot become a request, or an operation
