@@ -339,3 +339,18 @@ def test_auth_misuse_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
     monkeypatch.setenv("HTTPLLM_TEST_EMPTY", "")
     status, out, err = call(capsys, SPEC, "listPets", "--args", "{}", *argv)
     assert (status, out, err) == (2, "", f"httpllm call: error: {message}\n")
+
+
+@pytest.mark.parametrize("url", ["file:///etc/passwd", "not a url"])
+def test_a_base_url_that_is_not_absolute_http_exits_2(capsys: pytest.CaptureFixture[str],
+                                                      url: str) -> None:
+    """`--base-url file:///etc/passwd` exits 2 with one line naming --base-url (it exited 1
+    saying the server URL "is relative; pass base_url=...")."""
+    with pytest.raises(SystemExit) as exit_:
+        main(["call", SPEC, "listPets", "--args", "{}", "--auth", "apiKey=k",
+              "--base-url", url])
+    out, err = capsys.readouterr()
+    assert (exit_.value.code, out) == (2, "")
+    assert err == (f"httpllm call: error: argument --base-url: {url!r} is "
+                   "not an absolute http(s) URL (such as "
+                   "https://api.example.com/v1)\n")

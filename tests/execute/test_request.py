@@ -244,6 +244,17 @@ def test_unusable_server_url_is_a_build_error(servers: tuple[Server, ...], match
         build_request(function(servers=servers), {})
 
 
+@pytest.mark.parametrize("base_url", ["file:///etc/passwd", "not a url", "ftp://x.example",
+                                      "/v1", "https://"])
+def test_a_base_url_that_is_not_absolute_http_is_named_as_base_url(base_url: str) -> None:
+    """A `base_url` that is not an absolute http(s) URL is refused naming base_url (it was
+    told the server URL "is relative; pass base_url=..." though base_url was passed)."""
+    with pytest.raises(RequestBuildError) as raised:
+        build_request(function(), {}, base_url=base_url)
+    assert raised.value.message == (f"base_url {base_url!r} is not an absolute http(s) URL "
+                                    "(such as 'https://api.example.com/v1')")
+
+
 def test_the_model_never_chooses_the_host() -> None:
     """Path values cannot move the request to another host."""
     fn = function(param("path", "p"), path="/{p}")

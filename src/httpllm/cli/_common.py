@@ -113,7 +113,9 @@ def at_least(least: int) -> Callable[[str], int]:
 
 
 def base_url(text: str) -> str:
-    """argparse type of ``--base-url``: a URL without a user name or password. httpx would
+    """argparse type of ``--base-url``: an absolute http(s) URL without a user name or
+    password (``file:///etc/passwd`` or ``not a url`` was told the server URL "is
+    relative; pass base_url=..."). httpx would
     send ``user:pass@`` as HTTP Basic in place of the ``--auth`` credential, and the URL is
     printed and shown in errors; so it is refused, in one line that does not repeat it.
 
@@ -124,12 +126,16 @@ def base_url(text: str) -> str:
     try:
         split = urlsplit(text)
         userinfo = split.username is not None or split.password is not None
+        absolute = split.scheme.lower() in ("http", "https") and bool(split.hostname)
     except ValueError:
-        userinfo = "@" in text
+        userinfo, absolute = "@" in text, False
     if userinfo:
         raise argparse.ArgumentTypeError(
             "a URL with a user name or password (user:pass@) is refused: give credentials "
             "with --auth or --auth-env, never in the URL")
+    if not absolute:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an absolute http(s) URL (such as https://api.example.com/v1)")
     return text
 
 

@@ -303,7 +303,8 @@ def server_url(
     move the request to another host (``evil.example/``, ``x@evil.example``).
 
     Raises:
-        RequestBuildError: no server and no ``base_url``, a variable without a value, a
+        RequestBuildError: no server and no ``base_url``, a ``base_url`` that is not an
+            absolute http(s) URL, a variable without a value, a
             value outside its ``enum`` or its part of the URL, a relative URL, a URL
             with a query or fragment, or one with a user name or password (httpx would
             send them as HTTP Basic in place of the configured credential; the message
@@ -319,11 +320,15 @@ def server_url(
     else:
         raise RequestBuildError(f"{function.name}: the document names no server; pass base_url=...")
     shown = _USERINFO.sub("", url)  # never echo a password
+    what = "server URL" if base_url is None else "base_url"
     try:
         parsed = httpx.URL(url)
     except httpx.InvalidURL as exc:
         raise RequestBuildError(
-            f"server URL {shown!r} is not a URL ({_USERINFO.sub('', str(exc))})") from exc
+            f"{what} {shown!r} is not a URL ({_USERINFO.sub('', str(exc))})") from exc
+    if base_url is not None and (parsed.scheme not in ("http", "https") or not parsed.host):
+        raise RequestBuildError(f"base_url {shown!r} is not an absolute http(s) URL "
+                                "(such as 'https://api.example.com/v1')")
     if not parsed.scheme or not parsed.host:
         raise RequestBuildError(
             f"server URL {shown!r} is relative; pass base_url=..., or document_url=... to "
@@ -331,10 +336,10 @@ def server_url(
         )
     if parsed.username or parsed.password:
         raise RequestBuildError(
-            f"server URL {shown!r} has a user name or password (user:pass@); refused: "
+            f"{what} {shown!r} has a user name or password (user:pass@); refused: "
             "credentials go through auth=, never in the URL")
     if parsed.query or parsed.fragment or "?" in url or "#" in url:
-        raise RequestBuildError(f"server URL {shown!r} must not have a query or fragment")
+        raise RequestBuildError(f"{what} {shown!r} must not have a query or fragment")
     return url.rstrip("/")
 
 
