@@ -158,15 +158,36 @@ console.log(refused);
 
 @pytest.mark.slow
 def test_read_only_refuses_writes(upstream: str, deno: str) -> None:
-    """A read-only code mode refuses every operation but GET and HEAD, and says so in the
-    tool's description."""
+    """A read-only code mode has no write in its typed module: a program calling one
+    fails its type check (even past it, with `as any`, there is no such method), nothing
+    is sent, and the tool's description says read-only."""
     app = httpllm.compile(document(upstream), "mcp")
     mode = app.code_tools(read_only=True, deno=deno)
-    answer, sent = run(mode, 'try { await api.createItem({ body: { name: "x" } }); }'
-                             ' catch (e) { console.log(e.name, e.message); }')
+    typed, sent = run(mode, 'await api.createItem({ body: { name: "x" } });')
+    untyped, sent_untyped = run(mode, 'try { await (api as any).createItem({ body: {} }); }'
+                                      ' catch (e) { console.log(e.name); }')
     mode.sandbox.close()
-    assert answer["output"].startswith("Refused POST /items: this code mode is read-only")
-    assert sent == [] and "read-only" in mode.functions[1].description
+    assert "createItem" in typed["error"] and "does not exist" in typed["error"]
+    assert untyped["output"].startswith("TypeError")
+    assert sent == sent_untyped == [] and "read-only" in mode.functions[1].description
+
+
+def test_read_only_search_docs_shows_no_write(upstream: str, deno: str) -> None:
+    """In read-only code mode `search_docs` never declares a POST or DELETE operation
+    (createItem and deleteItem were shown, then refused when called); the reads still
+    fill the k results."""
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(read_only=True, deno=deno, k=3)
+    docs = [mode.handle("search_docs", {"query": q})["docs"]
+            for q in ("create an item", "delete an item", "items")]
+    full = app.code_tools(deno=deno, k=3)
+    writable = full.handle("search_docs", {"query": "create an item"})
+    mode.sandbox.close()
+    full.sandbox.close()
+    assert "createItem(" in writable["docs"]
+    for text in docs:
+        assert "createItem" not in text and "deleteItem" not in text and "login(" not in text
+    assert "listItems(" in docs[2] and docs[2].count("(args") == 3
 
 
 def test_search_docs_gives_declarations(code: Any) -> None:

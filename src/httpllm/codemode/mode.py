@@ -164,7 +164,12 @@ class CodeMode:
         """
         words = query.split()
         types = [n for n in self.surface.type_names() if n in words or n == query.strip()]
-        found = [] if types and len(words) == 1 else self.app.search(query, self.k)
+        # Read-only: the writes are not in the surface (docs skips them); ask for enough
+        # that k reads remain when the best matches are writes.
+        hidden = len(self.app.functions) - len(self.surface.by_name)
+        found = [] if types and len(words) == 1 else [
+            f for f in self.app.search(query, self.k + max(hidden, 0))
+            if f.name in self.surface.by_name][:self.k]
         if not found and not types:
             return f"// No operation matches {query!r}; try other words.\n"
         return self.surface.docs(found, DOCS_BUDGET, types=types)
@@ -374,7 +379,9 @@ def code_mode(app: Compiled, *, api: str = "the API", k: int = 5,
             (``base_url``, ``auth``, ``client`` (an ``httpx.AsyncClient``),
             ``host_arguments`` ...), given by the host, never by the model.
         send: sends one validated call instead (the MCP server passes its own).
-        read_only: refuse every operation but ``GET`` and ``HEAD``.
+        read_only: refuse every operation but ``GET`` and ``HEAD``, and leave the others
+            out of the typed module (``search_docs`` never shows them; a program naming
+            one fails its type check).
         confirm: asked before any other operation is sent (see :data:`Confirm`).
         limits: what one program may use (:class:`~httpllm.codemode.sandbox.Limits`).
         deno: the ``deno`` executable (default: the ``code`` extra's, else ``PATH``).
@@ -389,17 +396,21 @@ def code_mode(app: Compiled, *, api: str = "the API", k: int = 5,
     tools = [app.dialect.envelope(f, app.options) for f in functions]
     group = app.dialect.group
     return CodeMode(app, tools=group(tools) if group is not None else tools,
-                    functions=functions, surface=_surface(app), sandbox=sandbox,
+                    functions=functions, surface=_surface(app, read_only), sandbox=sandbox,
                     execute_options=execute_options or {}, send=send, read_only=read_only,
                     confirm=confirm, k=k, max_answer_chars=max_answer_chars)
 
 
-def _surface(app: Compiled) -> Surface:
-    """The application's typed module, made once per application and kept with it."""
+def _surface(app: Compiled, read_only: bool = False) -> Surface:
+    """The application's typed module, made once per application (and once more for
+    read-only: only its ``GET`` and ``HEAD`` operations) and kept with it."""
     cache = getattr(app, "_code_surface", None)
+    for key, kept in cache if isinstance(cache, list) else ():
+        if key == read_only:
+            found: Surface = kept
+            return found
+    functions = tuple(f for f in app.functions if not read_only or f.method in _READ)
+    surface = Surface(functions, app.response_schema)
     if isinstance(cache, list):
-        if not cache:
-            cache.append(Surface(app.functions, app.response_schema))
-        found: Surface = cache[0]
-        return found
-    return Surface(app.functions, app.response_schema)
+        cache.append((read_only, surface))
+    return surface
