@@ -249,6 +249,20 @@ def test_compile_deep_text_is_limit_exceeded() -> None:
         httpllm.compile("openapi: 3.1.0\nx: " + "[" * DEEP + "]" * DEEP + "\n")
 
 
+def test_the_whole_document_depth_limit_is_for_text_not_for_a_dict() -> None:
+    """As the README says: a document read as text nested past 256 levels is refused with
+    LimitExceeded; passed as a dict it is not measured as a whole (a deep extension
+    compiles), and an operation nested too deep fails alone with LimitExceeded."""
+    doc = {**operation_with({"type": "string"}), "x-deep": deep_schema(300)}
+    with pytest.raises(LimitExceeded, match="deeper than 256 levels"):
+        httpllm.compile(json.dumps(doc), "3.1")
+    app = httpllm.compile(doc, "3.1")
+    assert [f.name for f in app.functions] == ["deep", "fine"] and not app.errors
+    app = httpllm.compile(operation_with(deep_schema(300)), "3.1")
+    assert [(e.path, e.kind) for e in app.errors] == [("/a", "LimitExceeded")]
+    assert [f.name for f in app.functions] == ["fine"]
+
+
 def test_compile_refuses_billion_laughs() -> None:
     """compile() refuses a YAML alias bomb with LimitExceeded."""
     with pytest.raises(LimitExceeded):
