@@ -243,10 +243,13 @@ def option_of(spec: Field[Any]) -> Option:
     """The :class:`Option` a field of :class:`Options` carries.
 
     Raises:
-        KeyError: the field was declared without ``_option`` (a test keeps that from
-            happening).
+        TypeError: the field was declared without ``metadata=_meta(...)`` (at import:
+            ``Options``' docstring is made of every field's).
     """
-    found: Option = spec.metadata["option"]
+    found = spec.metadata.get("option")
+    if not isinstance(found, Option):
+        raise TypeError(f"Options.{spec.name} is declared without its documentation and "
+                        "flag: field(default=..., metadata=_meta(doc, flag=...))")
     return found
 
 
