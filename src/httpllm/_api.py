@@ -96,7 +96,8 @@ class Application:
     Attributes:
         provider: the dialect name.
         dialect: the dialect record.
-        options: the options used.
+        options: the compile's options (every keyword of :func:`compile` but the
+            document and the provider, as given).
         functions: the compiled functions, in document order.
         errors: operations that could not be compiled (the others are in ``functions``).
         warnings: problems kept rather than guessed, and limits exceeded.

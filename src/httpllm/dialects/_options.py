@@ -11,8 +11,8 @@ Everything else reads them from here: ``compile()``'s docstring lists the fields
 
 from __future__ import annotations
 
+import inspect
 import os
-import textwrap
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
@@ -264,10 +264,8 @@ def check_options(options: Options, dialect: Dialect) -> None:
     in the record's order.
 
     Raises:
-        OptionError: ``examples`` is not one of :data:`EXAMPLES`; ``unroll`` or
-            ``max_depth`` is not a whole number >= 0; ``envelope`` is none of the
-            dialect's ``envelopes``; ``strict=True`` for a dialect without a strict mode;
-            ``limits`` changes a field outside ``PER_COMPILE``.
+        OptionError: a field's check refuses its value (``option`` is the field's name,
+            the message the check's: ``unroll must be a whole number >= 0, not -1``).
     """
     for spec in fields(options):
         check = option_of(spec).check
@@ -288,8 +286,6 @@ def document_keywords(function: _F) -> _F:
     Raises:
         TypeError: a keyword-only parameter is no field of :class:`Options` (at import).
     """
-    import inspect
-
     by_name = {spec.name: option_of(spec) for spec in fields(Options)}
     lines = []
     for name, parameter in inspect.signature(function).parameters.items():
@@ -305,10 +301,16 @@ def document_keywords(function: _F) -> _F:
 
 
 def _entry(name: str, doc: str, indent: str = "        ") -> str:
-    """One ``name: doc`` entry of a Google-style section, wrapped at 90 columns."""
-    return textwrap.fill(f"{name}: {doc}", width=90, initial_indent=indent,
-                         subsequent_indent=indent + "    ", break_on_hyphens=False,
-                         break_long_words=False)
+    """One ``name: doc`` entry of a Google-style section, wrapped at 90 columns (by hand:
+    ``textwrap`` would add a module to ``import httpllm``)."""
+    lines, line = [], f"{indent}{name}:"
+    for word in doc.split():
+        if len(line) + 1 + len(word) > 90:
+            lines.append(line)
+            line = f"{indent}    {word}"
+        else:
+            line += f" {word}"
+    return "\n".join([*lines, line])
 
 
 Options.__doc__ = (f"{(Options.__doc__ or '').rstrip()}\n\n    Attributes:\n" + "\n".join(
