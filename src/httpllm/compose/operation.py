@@ -17,7 +17,7 @@ from urllib.parse import urljoin
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
-from httpllm.compose.names import NamePool, function_name
+from httpllm.compose.names import NamePool, function_name, rename_reason
 from httpllm.compose.parameters import (
     BODY,
     DEFAULT_STYLE,
@@ -127,6 +127,15 @@ _READ_ONLY_MAX = 256
 
 _READ_ONLY_DEPTH = 32
 """Deepest argument path searched for them."""
+
+
+def _renamed(site: OperationSite, operation_id: str, name: str) -> Loss:
+    """The ``renamed`` loss of an ``operationId`` the function name rule refused (every
+    provider's: :mod:`httpllm.compose.names`), at the ``operationId`` in the document."""
+    return Loss(pointer=join(site.pointer, "operationId"), keyword="operationId",
+                action="renamed", value=operation_id,
+                note=f"operationId {operation_id!r} is named {name!r}: "
+                     f"{rename_reason(operation_id, name)}")
 
 
 def _hidden_by_owner(losses: list[Loss]) -> dict[str, set[str]]:
@@ -426,9 +435,12 @@ class Composer:
         text = summary if not description or description == summary else (
             f"{summary}\n\n{description}" if summary else description)
         security, schemes = self._security(site)
+        name = claimed or self.pool.claim(function_name(model.operationId, site.method,
+                                                        site.path))
+        if isinstance(model.operationId, str) and model.operationId != name:
+            losses[_renamed(site, model.operationId, name)] = None
         return Function(
-            name=claimed or self.pool.claim(function_name(model.operationId, site.method,
-                                                       site.path)),
+            name=name,
             description=text or f"{site.method.upper()} {site.path}",
             parameters=parameters,
             output_source=output,
