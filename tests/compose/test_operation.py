@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -94,3 +95,20 @@ def test_a_renamed_operation_id_is_a_loss_at_the_operation_id() -> None:
     assert "'users_list'" in renamed["users/list"].note and "replaced" in renamed["users/list"].note
     assert renamed["getA"].pointer == "#/paths/~1p4/get/operationId"
     assert "'getA_2'" in renamed["getA"].note and "numbered" in renamed["getA"].note
+
+
+def test_an_example_no_double_holds_is_dropped_with_a_loss() -> None:
+    """A media type's named example holding `1e400` is no input example (JSON text has
+    none for it); the others stay, and the loss names the example's `value`."""
+    text = json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"post": {"operationId": "postA", "requestBody": {"content": {
+            "application/json": {"schema": {"type": "object"}, "examples": {
+                "big": {"value": {"n": "BIG"}}, "small": {"value": {"n": 1}}}}}},
+            "responses": {"200": {"description": "ok"}}}}}}).replace('"BIG"', "1e400")
+    app = httpllm.compile(text, "chatgpt")
+    assert app.functions[0].examples == ({"body": {"n": 1}},)
+    [loss] = app.losses
+    assert loss.pointer == ("#/paths/~1a/post/requestBody/content/application~1json/examples/"
+                            "big/value")
+    assert (loss.keyword, loss.action) == ("examples", "dropped")
