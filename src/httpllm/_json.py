@@ -34,6 +34,10 @@ class Unheld(float):
         out.text = text
         return out
 
+    def __reduce__(self) -> tuple[type[Unheld], tuple[float, str]]:
+        """Copied and pickled with its text (``copy.deepcopy`` of a loaded document)."""
+        return Unheld, (float(self), self.text)
+
     @classmethod
     def of(cls, value: float, text: str) -> float:
         """``value`` as it is, or an :class:`Unheld` when ``text`` names a number the double
@@ -99,7 +103,7 @@ def shown_number(value: float | int) -> str:
     if isinstance(value, float):
         return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
     text = str(value)
-    return text if len(text) <= 60 else f"{text[:24]}...({len(text)} digits)"
+    return text if len(text) <= 60 else f"{text[:24]}...({len(text.lstrip('-'))} digits)"
 
 
 def type_name(value: Any) -> str:
