@@ -333,3 +333,46 @@ def test_options_records_are_the_functions_keywords(options: str, function: str)
     parameters = inspect.signature(getattr(module, function)).parameters
     keywords = {n for n, p in parameters.items() if p.kind is p.KEYWORD_ONLY} - {"format"}
     assert set(record.__annotations__) == keywords
+
+
+UNHELD = """{"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+ "components": {"schemas": {"Size": {"type": "number", "maximum": 1e400, "minimum": 1e-400,
+                                      "enum": [2, 1e400], "default": 1e400}}},
+ "paths": {"/a": {"post": {"operationId": "postA",
+  "parameters": [{"name": "x", "in": "query", "example": 1e400,
+                  "schema": {"type": "number", "multipleOf": 1e-400, "const": -1e400}}],
+  "requestBody": {"content": {"application/json": {"schema": {"type": "object",
+    "properties": {"size": {"$ref": "#/components/schemas/Size"},
+                   "n": {"type": "integer", "exclusiveMaximum": 1000%s}}}}}},
+  "responses": {"200": {"description": "ok"}}}}}}""" % ("0" * 400)
+
+
+@pytest.mark.parametrize("text", [UNHELD, "# YAML (flow style): YAML 1.1 floats have a dot\n"
+                                  + UNHELD.replace("1e400", "1.0e+400").replace(
+                                      "1e-400", "1.0e-400")], ids=["json", "yaml"])
+def test_numbers_no_double_holds_leave_every_tool_with_a_loss(text: str) -> None:
+    """`maximum: 1e400`, `multipleOf: 1e-400`, an integer of 400 digits ... : every tool
+    of every provider is JSON with no such number (and no null in their place), validate
+    works, and each change is a loss at the keyword's document pointer."""
+    for provider in httpllm.providers():
+        app = httpllm.compile(text, provider)
+        assert not app.errors, provider
+        tools = json.dumps(app.tools(), allow_nan=False)
+        assert "null" not in tools and "1e400" not in tools and '"1' + "0" * 50 not in tools
+    app = httpllm.compile(text, "chatgpt")
+    [function] = app.functions
+    assert function.examples == ()
+    assert app.validate("postA", {"x": 3, "body": {"size": 2, "n": 5}}).errors == ()
+    assert app.validate("postA", {"x": 3, "body": {"size": 0}}).errors
+    lost = {x.pointer.removeprefix("#/"): x.action for x in app.losses}
+    assert lost == {
+        "paths/~1a/post/parameters/0/example": "dropped",
+        "paths/~1a/post/parameters/0/schema/multipleOf": "dropped",
+        "paths/~1a/post/parameters/0/schema/const": "dropped",
+        "components/schemas/Size/maximum": "dropped",
+        "components/schemas/Size/minimum": "rewritten",
+        "components/schemas/Size/enum/1": "dropped",
+        "components/schemas/Size/default": "dropped",
+        "paths/~1a/post/requestBody/content/application~1json/schema/properties/n/"
+        "exclusiveMaximum": "dropped",
+    }

@@ -693,3 +693,20 @@ def test_the_document_urls_password_never_reaches_the_api() -> None:
     fetch, call = seen
     assert fetch["path"] == "/openapi.json" and "authorization" in fetch  # as the user asked
     assert call["path"] == "/api/a" and "authorization" not in call
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": [1e400, -1e400, 1e-400, -1E-400, 0.0, 0e10, 1.5]}',
+    "a: [1.0e+400, -1.0e+400, 1.0e-400, -1.0E-400, 0.0, 0.0e+10, 1.5]",
+])
+def test_numbers_no_double_holds_keep_their_text(text: str) -> None:
+    """JSON and YAML alike: a number past a double's range, or non-zero yet read as 0.0,
+    comes back as an `Unheld` float with the text as written (normalize drops it with a
+    loss naming it); zeros and numbers a double holds are plain floats."""
+    from httpllm._json import Unheld
+
+    values = load_text(text)["a"]
+    assert [type(v) is Unheld for v in values] == [True] * 4 + [False] * 3
+    assert [v.text for v in values[:4]] == [
+        t.strip("[ ]") for t in text.split(": ", 1)[1].split(",")[:4]]
+    assert values[:4] == [float("inf"), float("-inf"), 0.0, 0.0]

@@ -2,9 +2,108 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
-__all__ = ["article", "kind", "type_name"]
+__all__ = ["DOUBLE_MAX", "Unheld", "article", "first_unheld", "held", "kind", "shown_number",
+           "type_name"]
+
+DOUBLE_MAX = 2 ** 1024 - 2 ** 971  # sys.float_info.max, as an integer
+"""The largest number a double holds (IEEE 754 binary64); an integer past it has none."""
+
+_NONZERO = re.compile(r"[1-9]")
+
+
+class Unheld(float):
+    """A number the document wrote that no double holds, as the loader read it: what
+    Python made of it (``inf``, ``-inf``; ``0.0`` or ``-0.0`` for one nearer zero than
+    5e-324, such as ``1e-400``) with ``text``, the number as written. A ``float``, so every
+    reader takes it as one; :func:`held` tells it apart.
+
+    Source: RFC 8259 section 6 (a number past IEEE 754 binary64 has no interoperable
+    value); JSON Schema 2020-12 ``multipleOf`` "MUST be strictly greater than 0".
+    """
+
+    __slots__ = ("text",)
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> Unheld:
+        out = super().__new__(cls, value)
+        out.text = text
+        return out
+
+    def __reduce__(self) -> tuple[type[Unheld], tuple[float, str]]:
+        """Copied and pickled with its text (``copy.deepcopy`` of a loaded document)."""
+        return Unheld, (float(self), self.text)
+
+    @classmethod
+    def of(cls, value: float, text: str) -> float:
+        """``value`` as it is, or an :class:`Unheld` when ``text`` names a number the double
+        ``value`` does not hold (past the range, or non-zero yet read as ``0.0``).
+
+        >>> Unheld.of(float("1e-400"), "1e-400").text, Unheld.of(0.0, "0e5")
+        ('1e-400', 0.0)
+        """
+        if math.isinf(value) or (value == 0.0 and _NONZERO.search(
+                text.lower().split("e", 1)[0]) is not None):
+            return cls(value, text)
+        return value
+
+
+def held(value: Any) -> bool:
+    """Whether a JSON number is one a double holds: not ``NaN``, an infinity, an
+    :class:`Unheld`, or an integer past the largest double (other values: ``True``).
+
+    >>> held(1.5), held(float("inf")), held(10 ** 400), held(Unheld(0.0, "1e-400"))
+    (True, False, False, False)
+    """
+    if type(value) is float:
+        return math.isfinite(value)
+    if type(value) is int:
+        return -DOUBLE_MAX <= value <= DOUBLE_MAX
+    if isinstance(value, float):
+        return math.isfinite(value) and not isinstance(value, Unheld)
+    return True
+
+
+def first_unheld(value: Any) -> float | int | None:
+    """The first number in the JSON value ``value`` (searched iteratively) that no double
+    holds (:func:`held`), or ``None``.
+
+    >>> first_unheld({"a": [1, {"b": float("inf")}]}), first_unheld(["x", 2.5])
+    (inf, None)
+    """
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is str or kind is bool or node is None:
+            continue
+        if kind is dict:
+            stack.extend(node.values())
+        elif kind is list:
+            stack.extend(node)
+        elif isinstance(node, (int, float)) and not isinstance(node, bool) and not held(node):
+            found: float | int = node
+            return found
+    return None
+
+
+def shown_number(value: float | int) -> str:
+    """A number :func:`held` refuses, as the document wrote it where known, for messages
+    and the loss report (JSON has no text for ``inf``).
+
+    >>> shown_number(float("-inf")), shown_number(Unheld(0.0, "1e-400")), shown_number(10**5)
+    ('-Infinity', '1e-400', '100000')
+    """
+    if isinstance(value, Unheld):
+        return value.text
+    if isinstance(value, float):
+        return "NaN" if math.isnan(value) else ("Infinity" if value > 0 else "-Infinity")
+    text = str(value)
+    return text if len(text) <= 60 else f"{text[:24]}...({len(text.lstrip('-'))} digits)"
 
 
 def type_name(value: Any) -> str:

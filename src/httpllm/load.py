@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
+from httpllm._json import Unheld
 from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
@@ -62,7 +63,12 @@ def _yaml_loader() -> Any:
             raise yaml.constructor.ConstructorError(None, None, _TOO_LONG,
                                                     node.start_mark) from exc
 
+    def construct_float(loader: Any, node: Any) -> float:
+        value = float(yaml.SafeLoader.construct_yaml_float(loader, node))
+        return Unheld.of(value, str(node.value)) if value in _UNHELD else value
+
     SafeLoader.add_constructor("tag:yaml.org,2002:int", construct_int)
+    SafeLoader.add_constructor("tag:yaml.org,2002:float", construct_float)
     SafeLoader.yaml_implicit_resolvers = {
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
@@ -88,6 +94,18 @@ def _load_yaml(text: str, label: str) -> Any:
         if "nesting depth" in problem:  # libyaml's own limit (1,000 levels)
             raise LimitExceeded(f"nesting too deep to decode{where}", source=label) from exc
         raise LoadError(f"not valid JSON or YAML{where}: {problem}", source=label) from exc
+
+
+_UNHELD = (0.0, float("inf"), float("-inf"))
+"""What a number no double holds is read as (``-0.0 == 0.0``): only these are checked."""
+
+
+def _json_float(text: str) -> float:
+    """``json.loads``' ``parse_float``: a number past a double's range, or non-zero yet
+    read as zero (``1e400``, ``1e-400``), is an :class:`~httpllm._json.Unheld` keeping its
+    text, which normalize drops with a loss (``normalize.numbers``)."""
+    value = float(text)
+    return Unheld.of(value, text) if value in _UNHELD else value
 
 
 _MAX_DIGITS: int = getattr(sys, "get_int_max_str_digits", lambda: 4300)()
@@ -262,7 +280,8 @@ def _decode_text(text: str | bytes, label: str, limits: Limits,
     try:
         if text.lstrip()[:1] in ("{", "["):
             try:
-                return _check_json_shape(json.loads(text), limits, label), 0
+                return _check_json_shape(json.loads(text, parse_float=_json_float), limits,
+                                         label), 0
             except json.JSONDecodeError:
                 pass  # YAML flow style is a superset of JSON; let YAML report the error
             except ValueError as exc:  # past sys.get_int_max_str_digits()

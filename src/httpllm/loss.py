@@ -16,7 +16,7 @@ Action = Literal[
     "cut",  # the deepest level of an unrolled recursion removed
     "truncated",  # a text cut to the provider's limit
     "fallback",  # the function left strict mode (or a similar mode) for this reason
-    "renamed",  # a name changed to satisfy the provider's name rule
+    "renamed",  # a name changed to satisfy the provider's name rule (argument, operationId)
 ]
 
 
@@ -26,9 +26,12 @@ class Loss:
 
     Attributes:
         pointer: where the original keyword lives in the document, spelled like a ``$ref``
-            (``"#/components/schemas/Pet/properties/tag/maxLength"``); a pointer into the
-            compiled parameters (``"parameters#/properties/..."``) when the node has no
-            place in the document (e.g. the parameters object itself).
+            (``"#/components/schemas/Pet/properties/tag/maxLength"``; another file of the
+            document: ``"pets.yaml#/Pet/..."``); a pointer into the compiled parameters as
+            the dialect's rules found them (``"parameters#/properties/..."``,
+            ``"parameters#/required"``) when the node has no place in the document (e.g.
+            the parameters object itself); ``"parameters#"``: the whole parameters object.
+            docs/compile.md lists the forms.
         keyword: the JSON Schema keyword (or ``"name"``, ``"description"`` ...) affected.
         action: what happened to it, see :data:`Action`.
         value: the original value (JSON), or ``None``.

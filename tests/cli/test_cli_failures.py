@@ -155,11 +155,15 @@ def test_quiet_silences_and_verbose_lists(capsys: pytest.CaptureFixture[str],
 
 
 def test_nan_is_never_written_bare(capsys: pytest.CaptureFixture[str], library: Path) -> None:
-    """A `.nan` default comes out as JSON `null`, with a warning naming where."""
+    """A `.nan` default is no number: it leaves the tool (not even as `null`), and the
+    loss report names where it was."""
     _, out, err = run(capsys, "compile", str(library))
     tool = json.loads(out)[0]  # strict JSON: no NaN
-    assert tool["function"]["parameters"]["properties"]["q"]["default"] is None
-    assert "/0/function/parameters/properties/q/default" in err
+    assert "default" not in tool["function"]["parameters"]["properties"]["q"]
+    assert "null" not in err
+    _, out, _ = run(capsys, "compile", str(library), "--losses")
+    [loss] = [x for x in json.loads(out) if x["keyword"] == "default"]
+    assert loss["pointer"].endswith("/parameters/0/schema/default") and loss["value"] == "NaN"
 
 
 def test_unknown_function_lists_close_matches(capsys: pytest.CaptureFixture[str]) -> None:

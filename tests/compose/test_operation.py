@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -68,3 +69,46 @@ def test_a_header_parameter_with_a_bad_name_is_dropped_with_a_loss() -> None:
     [loss] = function.losses
     assert (loss.pointer, loss.action, loss.value) == (
         "#/paths/~1b/get/parameters/0", "dropped", "X\r\nY: 1")
+
+
+def _named(*operation_ids: str) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {f"/p{i}": {"get": {"operationId": op,
+                                         "responses": {"200": {"description": "ok"}}}}
+                      for i, op in enumerate(operation_ids)}}
+
+
+def test_a_renamed_operation_id_is_a_loss_at_the_operation_id() -> None:
+    """An operationId the function name rule refuses (no usable character, too long, a
+    character outside it, taken) is a `renamed` loss at its place, saying why; a kept one
+    is none."""
+    long = "list" + "VeryLongOperationName" * 4
+    app = httpllm.compile(_named("日本語", long, "users/list", "getA", "getA", "fine"), "chatgpt")
+    by_name = {f.name: f.losses for f in app.functions}
+    assert by_name["getA"] == () and by_name["fine"] == ()
+    renamed = {loss.value: loss for loss in app.losses}
+    assert set(renamed) == {"日本語", long, "users/list", "getA"}
+    assert all(x.keyword == "operationId" and x.action == "renamed" for x in app.losses)
+    assert renamed["日本語"].pointer == "#/paths/~1p0/get/operationId"
+    assert "'get__p0'" in renamed["日本語"].note and "method and path" in renamed["日本語"].note
+    assert "cut, with a hash" in renamed[long].note
+    assert "'users_list'" in renamed["users/list"].note and "replaced" in renamed["users/list"].note
+    assert renamed["getA"].pointer == "#/paths/~1p4/get/operationId"
+    assert "'getA_2'" in renamed["getA"].note and "numbered" in renamed["getA"].note
+
+
+def test_an_example_no_double_holds_is_dropped_with_a_loss() -> None:
+    """A media type's named example holding `1e400` is no input example (JSON text has
+    none for it); the others stay, and the loss names the example's `value`."""
+    text = json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"post": {"operationId": "postA", "requestBody": {"content": {
+            "application/json": {"schema": {"type": "object"}, "examples": {
+                "big": {"value": {"n": "BIG"}}, "small": {"value": {"n": 1}}}}}},
+            "responses": {"200": {"description": "ok"}}}}}}).replace('"BIG"', "1e400")
+    app = httpllm.compile(text, "chatgpt")
+    assert app.functions[0].examples == ({"body": {"n": 1}},)
+    [loss] = app.losses
+    assert loss.pointer == ("#/paths/~1a/post/requestBody/content/application~1json/examples/"
+                            "big/value")
+    assert (loss.keyword, loss.action) == ("examples", "dropped")

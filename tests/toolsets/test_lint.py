@@ -147,3 +147,21 @@ def test_a_tool_past_a_tenth_of_a_context_window_is_a_finding() -> None:
         ("bigOne", "#/paths/~1big/post", "warning")]
     assert f"over {TOOL_TOKENS:,} (a tenth of a 128k-token context window)" in found[0].message
     assert "--mode discover" in found[0].message and "--exclude" in found[0].message
+
+
+def test_generated_descriptions_are_not_near_duplicates() -> None:
+    """Operations without summary or description are described "GET /a", "GET /b" by
+    compile: that text is not the author's, so it is no (near-)duplicate of anything; an
+    author's own near-duplicate beside them is still found."""
+    spec = document({
+        "/a": {"get": operation("getA", summary="")},
+        "/b": {"get": operation("getB", summary="")},
+        "/x": {"get": operation("x", summary="", description="Lists the GET items.")},
+        "/y": {"get": operation("y", summary="", description="items: lists the get")},
+    })
+    app = httpllm.compile(spec, "chatgpt")
+    assert [f.description for f in app.functions[:2]] == ["GET /a", "GET /b"]
+    found = _by_rule(lint(app))
+    assert found["no-description"] == ["getA", "getB"]
+    assert found["near-duplicate-description"] == ["x", "y"]
+    assert "duplicate-description" not in found

@@ -18,8 +18,8 @@ import re
 import unicodedata
 from collections.abc import Collection, Mapping
 
-__all__ = ["NAME_MAX", "NamePool", "argument_name", "function_name", "safe_argument_names",
-           "sanitize"]
+__all__ = ["NAME_MAX", "NamePool", "argument_name", "function_name", "rename_reason",
+           "safe_argument_names", "sanitize"]
 
 NAME_MAX = 64
 _INVALID = re.compile(r"[^A-Za-z0-9_-]+")
@@ -62,6 +62,39 @@ def function_name(operation_id: str | None, method: str, path: str) -> str:
         return operation_id
     words = _PARAM.sub(lambda m: "by_" + m.group(1), path)
     return f"{method}_{words}"
+
+
+def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX) -> str:
+    """Why the function named ``name`` is not named ``operation_id`` (the two differ), in
+    words for the loss report: characters a name may not hold, the length, a name an
+    earlier operation took, or no character left at all.
+
+    >>> rename_reason("9lives", "_9lives")
+    'a name starts with a letter or _ (function names match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)'
+    >>> rename_reason("getA", "getA_2")
+    "an earlier operation is named 'getA' (names are unique, case aside): numbered"
+    """
+    if not _INVALID.sub("", operation_id):
+        return ("no character a function name may hold (A-Z a-z 0-9 _ -): named from the "
+                "method and path")
+    reasons = []
+    replaced = _INVALID.sub("_", operation_id)
+    bare = replaced.strip("_") or "operation"
+    if replaced != operation_id:
+        reasons.append("characters outside A-Z a-z 0-9 _ - replaced by _")
+    if bare != replaced:
+        reasons.append("_ trimmed at the ends")
+    if not (bare[0].isalpha() or bare[0] == "_"):
+        reasons.append("a name starts with a letter or _")
+    if len(bare) + (bare[0] != "_" and not bare[0].isalpha()) > limit:
+        reasons.append(f"over {limit} characters: cut, with a hash of the whole")
+    if reasons:
+        reasons[-1] += f" (function names match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,{limit - 1}}}$)"
+    clean = sanitize(operation_id, limit)
+    if name != clean:
+        reasons.append(f"an earlier operation is named {clean!r} (names are unique, case "
+                       "aside): numbered")
+    return "; ".join(reasons)
 
 
 class NamePool:

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin
 
+from httpllm._json import first_unheld, shown_number
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
-from httpllm.compose.names import NamePool, function_name
+from httpllm.compose.names import NamePool, function_name, rename_reason
 from httpllm.compose.parameters import (
     BODY,
     DEFAULT_STYLE,
@@ -99,17 +100,31 @@ def absolute(url: str, document_url: str | None) -> str:
     return urljoin(document_url, url)
 
 
-def _example_values(holder: Any) -> list[Any]:
+def _example_values(holder: Any, pointer: str = "", lost: list[Loss] | None = None
+                    ) -> list[Any]:
+    """The values of ``holder``'s ``example``/``examples`` (``holder`` at ``pointer``); one
+    holding a number no double holds is left out, with a loss in ``lost``."""
     if not isinstance(holder, dict):
         return []
-    values: list[Any] = []
+    found: list[tuple[Any, str, str]] = []
     if "example" in holder:
-        values.append(holder["example"])
+        found.append((holder["example"], join(pointer, "example"), "example"))
     examples = holder.get("examples")
     if isinstance(examples, dict):
-        values += [e["value"] for e in examples.values() if isinstance(e, dict) and "value" in e]
+        found += [(e["value"], join(pointer, "examples", k, "value"), "examples")
+                  for k, e in examples.items() if isinstance(e, dict) and "value" in e]
     elif isinstance(examples, list):
-        values += examples
+        found += [(e, join(pointer, "examples", i), "examples") for i, e in enumerate(examples)]
+    values = []
+    for value, at, keyword in found:
+        bad = first_unheld(value)
+        if bad is None:
+            values.append(value)
+        elif lost is not None:
+            lost.append(Loss(pointer=at, keyword=keyword, action="dropped",
+                             value=shown_number(bad) if bad is value else None,
+                             note=f"example dropped: {shown_number(bad)} is a number no "
+                                  "double holds (JSON text has none for it)"))
     return values
 
 
@@ -127,6 +142,15 @@ _READ_ONLY_MAX = 256
 
 _READ_ONLY_DEPTH = 32
 """Deepest argument path searched for them."""
+
+
+def _renamed(site: OperationSite, operation_id: str, name: str) -> Loss:
+    """The ``renamed`` loss of an ``operationId`` the function name rule refused (every
+    provider's: :mod:`httpllm.compose.names`), at the ``operationId`` in the document."""
+    return Loss(pointer=join(site.pointer, "operationId"), keyword="operationId",
+                action="renamed", value=operation_id,
+                note=f"operationId {operation_id!r} is named {name!r}: "
+                     f"{rename_reason(operation_id, name)}")
 
 
 def _hidden_by_owner(losses: list[Loss]) -> dict[str, set[str]]:
@@ -261,7 +285,8 @@ class Composer:
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
         self._parameter_schema(spec)
-        spec.examples = _example_values(node) or self.named.examples.get(spec.schema_pointer, [])
+        spec.examples = _example_values(node, pointer, spec.lost) or self.named.examples.get(
+            spec.schema_pointer, [])
         return spec
 
     def _parameter_schema(self, spec: ParameterSpec) -> None:
@@ -309,11 +334,13 @@ class Composer:
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
-        examples = _example_values(media) or self.named.examples.get(at, [])
+        lost: list[Loss] = []
+        examples = _example_values(media, join(pointer, "content", media_type or ""),
+                                   lost) or self.named.examples.get(at, [])
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
-                             extra={"encoding": encoding, "media": media})
+                             extra={"encoding": encoding, "media": media}, lost=lost)
 
     def _response(self, site: OperationSite) -> tuple[ResponseSite | None, list[str]]:
         """Where the success response schema is, and the response media types (``Accept``)."""
@@ -426,9 +453,12 @@ class Composer:
         text = summary if not description or description == summary else (
             f"{summary}\n\n{description}" if summary else description)
         security, schemes = self._security(site)
+        name = claimed or self.pool.claim(function_name(model.operationId, site.method,
+                                                        site.path))
+        if isinstance(model.operationId, str) and model.operationId != name:
+            losses[_renamed(site, model.operationId, name)] = None
         return Function(
-            name=claimed or self.pool.claim(function_name(model.operationId, site.method,
-                                                       site.path)),
+            name=name,
             description=text or f"{site.method.upper()} {site.path}",
             parameters=parameters,
             output_source=output,
@@ -528,12 +558,13 @@ class Composer:
         return {} if chosen == "brackets" else {"form_style": chosen}
 
     def _losses(self, spec: ParameterSpec) -> list[Loss]:
-        """What normalizing the argument's schema dropped (``readOnly`` properties), once
-        per spec (a component parameter's spec is shared)."""
+        """What reading the argument dropped (an example no double holds) and normalizing
+        its schema dropped (``readOnly`` properties, numbers no double holds), once per
+        spec (a component parameter's spec is shared)."""
         hit = self._dropped.get(spec)
         if hit is None:
-            hit = self._dropped.put(spec, self.named.dropped(
-                spec.schema, "request", pointer=spec.schema_pointer, base=spec.base))
+            hit = self._dropped.put(spec, [*spec.lost, *self.named.dropped(
+                spec.schema, "request", pointer=spec.schema_pointer, base=spec.base)])
         return hit
 
     def _security(self, site: OperationSite) -> tuple[tuple[dict[str, Any], ...],

@@ -20,6 +20,7 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Location, Schema
+from httpllm.loss import Loss
 from httpllm.pointer import unescape
 from httpllm.records import Argument
 from httpllm.walk import refs_in
@@ -187,6 +188,7 @@ class ParameterSpec:
     Attributes:
         examples: the values of its ``example``/``examples`` (or its media type's, or its
             schema's), for tool input examples.
+        lost: the losses of reading it (an example holding a number no double holds).
     """
 
     name: str
@@ -200,6 +202,7 @@ class ParameterSpec:
     schema_pointer: str = ""
     examples: list[Any] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    lost: list[Loss] = field(default_factory=list)
 
 
 def pick_media_type(content: dict[str, Any]) -> str | None:

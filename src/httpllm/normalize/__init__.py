@@ -7,7 +7,8 @@ tags required, direction applied, no OpenAPI-only keywords, every ``$ref`` rewri
 ``#/$defs/<name>``.
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
-tuple to it, so a new pass costs no new walk. The order matters: 3.0 exclusive bounds are
+tuple to it, so a new pass costs no new walk. The order matters: numbers no double holds
+leave first (no pass computes with them); 3.0 exclusive bounds are
 numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before ``allOf``
 merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
 union. A subschema a pass builds (a member ``mixed_types`` splits off, the part
@@ -29,6 +30,7 @@ from httpllm.normalize.discriminator import discriminator
 from httpllm.normalize.exclusive_bounds import exclusive_bounds
 from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable
+from httpllm.normalize.numbers import numbers
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
@@ -37,6 +39,7 @@ __all__ = ["PASSES", "Pass", "PassContext", "emend"]
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
 PASSES: tuple[Pass, ...] = (
+    numbers,
     exclusive_bounds,
     unions,
     all_of,

@@ -32,7 +32,9 @@ Info:
 
 - ``no-operation-id``: a name made from the method and path;
 - ``near-duplicate-description``: descriptions with the same words in another order,
-  case or punctuation;
+  case or punctuation (the ``"GET /path"`` that compile writes for an operation without
+  summary or description is not the author's text and is left out, here and in
+  ``duplicate-description``);
 - ``argument-renamed``: an argument named otherwise than the provider takes
   (``Dialect.argument_pattern``), renamed for the model (the request still sends the
   document's name);
@@ -160,10 +162,15 @@ def _tools_over_budget(ctx: LintContext) -> Iterable[tuple[str, str, str | None]
                               f"--max-tokens allows {ctx.max_tokens:,}"), None
 
 
+def _generated(f: Function) -> bool:
+    """Whether the description is compose's, not the author's: an operation without
+    summary or description is described ``"GET /path"``."""
+    return f.description.strip() in ("", f"{f.method.upper()} {f.path}")
+
+
 def _no_description(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
-        # compose names an operation without summary or description "GET /path"
-        if f.description.strip() in ("", f"{f.method.upper()} {f.path}"):
+        if _generated(f):
             yield f.pointer, "no summary or description: the model sees only the name", f.name
 
 
@@ -205,10 +212,12 @@ _WORD = re.compile(r"[a-z0-9]{3,}")
 
 
 def _by_text(ctx: LintContext) -> dict[str, list[Function]]:
+    """The functions by their description, leaving out generated ones (``"GET /a"`` and
+    ``"GET /b"`` are not the author's text: ``no-description`` reports them)."""
     found: dict[str, list[Function]] = {}
     for f in ctx.app.functions:
         text = _SPACE.sub(" ", f.description).strip()
-        if text:
+        if text and not _generated(f):
             found.setdefault(text, []).append(f)
     return found
 

@@ -1,0 +1,56 @@
+"""`httpllm compile`: what the loss report (`--losses`) holds."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from httpllm.cli import main
+
+
+def test_losses_name_a_renamed_operation_id(tmp_path: Path,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """An operationId compile renames is in `--losses` with its operation's pointer."""
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "日本語",
+                                 "responses": {"200": {"description": "ok"}}}}}}),
+        encoding="utf-8")
+    assert main(["compile", str(spec), "--losses"]) == 0
+    [loss] = json.loads(capsys.readouterr().out)
+    assert loss["function"] == "get__a" and loss["value"] == "日本語"
+    assert loss["pointer"] == "#/paths/~1a/get/operationId"
+    assert (loss["keyword"], loss["action"]) == ("operationId", "renamed")
+
+
+@pytest.mark.parametrize("suffix", [".json", ".yaml"])
+def test_numbers_no_double_holds_are_losses_not_nulls(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str) -> None:
+    """`maximum: 1e400` and `multipleOf: 1e-400`: the tools carry neither (no `null`, no
+    `0.0`, no warning about numbers written as null), stderr is the one summary line, and
+    `--losses` names each keyword's pointer and what was expected."""
+    big, tiny = ("1e400", "1e-400") if suffix == ".json" else ("1.0e+400", "1.0e-400")
+    spec = tmp_path / f"api{suffix}"
+    spec.write_text(
+        '{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {'
+        '"operationId": "getA", "parameters": [{"name": "x", "in": "query", "schema": {'
+        f'"type": "number", "maximum": {big}, "multipleOf": {tiny}}}}}],'
+        '"responses": {"200": {"description": "ok"}}}}}}', encoding="utf-8")
+    if suffix == ".yaml":
+        spec.write_text("# YAML\n" + spec.read_text(encoding="utf-8"), encoding="utf-8")
+    for provider in ("chatgpt", "claude", "gemini", "mcp", "3.0"):
+        assert main(["compile", str(spec), "-p", provider]) == 0
+        out, err = capsys.readouterr()
+        assert json.loads(out, parse_constant=lambda c: pytest.fail(c))
+        x = json.dumps(out)
+        assert "maximum" not in x and "multipleOf" not in x and "null" not in x
+        assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert main(["compile", str(spec), "--losses"]) == 0
+    losses = json.loads(capsys.readouterr().out)
+    assert [(x["pointer"], x["keyword"], x["action"], x["value"]) for x in losses] == [
+        ("#/paths/~1a/get/parameters/0/schema/maximum", "maximum", "dropped", big),
+        ("#/paths/~1a/get/parameters/0/schema/multipleOf", "multipleOf", "dropped", tiny)]
+    assert "expected a number" in losses[1]["note"]
