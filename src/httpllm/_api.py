@@ -42,7 +42,6 @@ from httpllm.parse import OperationSite, parse
 from httpllm.records import Argument, Function, OperationError, evolve
 from httpllm.refs import ROOT, Resolver, dangling_refs
 from httpllm.render import Renderer
-from httpllm.render.split import split
 from httpllm.selection import Selector, select
 from httpllm.upgrade import Upgraded, upgrade
 
@@ -513,7 +512,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
     responses = Responses(resolver, doc.version, reference=reference, warn=warn)
-    renderer = Renderer(dialect, options, inliner.origins, output_names=responses.name_of)
+    renderer = Renderer(dialect, options, inliner.origins, output_names=responses.name_of,
+                        claim=composer.pool.claim)
     # Every response is recorded before any function renders: a dialect that reads
     # ``output`` while rendering (mcp) computes them all at its first read.
     outputs = [None if draft.response is None else responses.add(draft.site.pointer,
@@ -636,6 +636,4 @@ def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Render
     function = finish_bounded(draft, composer, inliner, separate, output,
                               lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
                               limit=bounds[0], sizes=bounds[1], limits=bounds[2])
-    parts = ([function] if not renderer.options.split_unions
-             else split(function, inliner.origins, composer.pool.claim))
-    return [renderer.render(part) for part in parts]
+    return renderer.render(function)  # one function per part when split (split_unions)

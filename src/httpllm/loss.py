@@ -1,4 +1,5 @@
-"""The loss report: what a dialect dropped, moved to a description or rewrote."""
+"""The loss report: what a dialect dropped, moved to a description or rewrote; and the
+failures: nodes a dialect could not express at all."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Action", "Loss", "distinct"]
+__all__ = ["Action", "Failure", "Loss", "distinct"]
 
 Action = Literal[
     "dropped",  # the keyword is gone; the provider never sees it
@@ -59,6 +60,35 @@ class Loss:
         if self.note:
             out["note"] = self.note
         return out
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Failure:
+    """A node the dialect cannot express: never an entry of the loss report, but the
+    reason a function leaves strict mode (the ``fallback`` loss quotes :attr:`message`)
+    or, outside strict mode, is an :class:`~httpllm.errors.Unrepresentable` error.
+
+    Attributes:
+        pointer: the node, spelled as a :class:`Loss` pointer (a document pointer, or
+            ``"parameters#..."`` for the compiled parameters).
+        reason: what cannot be expressed (``"allOf with $ref is not supported in strict
+            mode"``).
+        argument: the argument whose schema holds the node, once known, or ``None``.
+    """
+
+    pointer: str
+    reason: str
+    argument: str | None = None
+
+    @property
+    def message(self) -> str:
+        """``"{pointer}: {reason}"``, then ``" (argument {name})"`` when it is known.
+
+        >>> Failure(pointer="#/x", reason="no strict form", argument="body").message
+        '#/x: no strict form (argument body)'
+        """
+        text = f"{self.pointer}: {self.reason}"
+        return text if self.argument is None else f"{text} (argument {self.argument})"
 
 
 def distinct(losses: Iterable[Loss]) -> tuple[Loss, ...]:

@@ -291,3 +291,129 @@ def test_a_dialect_without_a_key_rule_keeps_every_name() -> None:
         "responses": {"200": {"description": "ok"}}}}}}
     (function,) = httpllm.compile(doc, provider="toy").functions
     assert list(function.parameters["properties"]) == ["filter[x]"] and function.losses == ()
+
+
+def _one_body(body: Any, **schemas: Any) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": {"operationId": "x", "requestBody": {"content": {
+                "application/json": {"schema": body}}},
+                "responses": {"200": {"description": "ok", "content": {"application/json": {
+                    "schema": {"$ref": "#/components/schemas/Answer"}}}}}}}},
+            "components": {"schemas": {"Answer": {"type": "object"}, **schemas}}}
+
+
+def _refuse_titled(node: dict[str, Any], ctx: dialects.RenderContext) -> Any:
+    """A rule of a user's dialect: a node titled `Refused` cannot be expressed."""
+    if node.get("title") == "Refused":
+        ctx.fail("no form for a refused node")
+    return node
+
+
+def test_a_failure_is_data_with_its_pointer_and_never_a_loss(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rule's `ctx.fail` reaches the steps as a `Failure` (pointer, reason) in
+    `job.failures`, beside the losses; outside strict mode it is the operation's error,
+    naming the node's pointer and the argument; no loss entry carries it."""
+    from httpllm import render
+
+    seen: list[list[Any]] = []
+
+    def spy(job: render.Rendering, ctx: render.StepContext) -> None:
+        seen.append(list(job.failures))
+
+    at = render.STEPS.index(render.apply_rules) + 1
+    monkeypatch.setattr(render, "STEPS", (*render.STEPS[:at], spy, *render.STEPS[at:]))
+    httpllm.register_provider("refusing", replace(TOY, rules=(*TOY.rules, _refuse_titled)))
+    doc = _one_body({"$ref": "#/components/schemas/Box"}, Box={
+        "type": "object", "properties": {"inner": {"title": "Refused", "type": "object"}}})
+    app = httpllm.compile(doc, provider="refusing")
+    at = "#/components/schemas/Box/properties/inner"
+    assert seen == [[dialects.Failure(pointer=at, reason="no form for a refused node")]]
+    (error,) = app.errors
+    assert error.pointer == "#/paths/~1x/post" and not app.functions
+    assert error.message == f"{at}: no form for a refused node (argument body)"
+
+
+def test_a_strict_failure_is_the_fallback_reason_and_never_a_loss() -> None:
+    """In strict mode a node no strict rule can express (Claude: `allOf` with a `$ref`)
+    makes the function non-strict; the `fallback` loss quotes the failure, and no other
+    entry of the report stands for it."""
+    doc = _one_body({"type": "object", "properties": {"a": {
+        "allOf": [{"$ref": "#/components/schemas/Node"}], "description": "d"}}},
+        Node={"type": "object", "properties": {"next": {"$ref": "#/components/schemas/Node"}}})
+    (function,) = httpllm.compile(doc, "claude", strict=True).functions
+    assert function.strict is False
+    (fallback,) = [x for x in function.losses if x.action == "fallback"]
+    assert fallback.keyword == "strict" and "not supported in strict mode" in fallback.note
+    assert all(x.keyword in {"strict", *_keywords(function.schema)} for x in function.losses)
+    assert not [x for x in function.losses if x.keyword.startswith("$")]
+
+
+def test_every_strict_limit_gets_the_parameters_and_a_memo_of_its_own() -> None:
+    """`Dialect.strict_limits` checks have one signature, `(parameters, memo)`: each gets
+    one dict for the whole compile (shared by its calls, never by another check); one
+    that needs none ignores it. A problem makes the function non-strict, quoted."""
+    memos: dict[str, list[int]] = {"counting": [], "refusing": []}
+
+    def counting(parameters: Any, memo: dict[int, Any]) -> list[str]:
+        memos["counting"].append(id(memo))
+        memo[id(parameters)] = (parameters, len(parameters.get("properties", {})))
+        return []
+
+    def refusing(parameters: Any, memo: dict[int, Any]) -> list[str]:
+        memos["refusing"].append(id(memo))
+        return ["too wide for a toy"]
+
+    strict_toy = replace(get_dialect("chatgpt"), name="strict-toy",
+                         strict_limits=(counting, refusing))
+    httpllm.register_provider("strict-toy", strict_toy)
+    app = httpllm.compile(DOC, provider="strict-toy", strict=True)
+    assert len(memos["counting"]) == len(memos["refusing"]) == 2  # one call per function
+    assert len(set(memos["counting"])) == len(set(memos["refusing"])) == 1
+    assert set(memos["counting"]) != set(memos["refusing"])
+    for function in app.functions:
+        assert function.strict is False
+        (fallback,) = [x for x in function.losses if x.action == "fallback"]
+        assert fallback.note == "too wide for a toy"
+
+
+def test_a_step_with_the_one_signature_runs_on_each_split_part(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The union split is the step `split_unions`, before every other: a step after it
+    runs once per variant, each its own job, and reads the compile's context."""
+    from httpllm import render
+
+    assert render.STEPS[0] is render.split_unions
+    seen: list[tuple[str, str, bool]] = []
+
+    def spy(job: render.Rendering, ctx: render.StepContext) -> None:
+        seen.append((job.function.name, ctx.dialect.name, ctx.options.split_unions))
+
+    monkeypatch.setattr(render, "STEPS", (*render.STEPS, spy))
+    doc = _one_body({"oneOf": [{"$ref": "#/components/schemas/Card"},
+                               {"$ref": "#/components/schemas/Bank"}]},
+                    Card={"type": "object", "properties": {"number": {"type": "string"}}},
+                    Bank={"type": "object", "properties": {"iban": {"type": "string"}}})
+    app = httpllm.compile(doc, split_unions=True)
+    assert [f.name for f in app.functions] == ["x__Card", "x__Bank"]
+    assert seen == [("x__Card", "chatgpt", True), ("x__Bank", "chatgpt", True)]
+    seen.clear()
+    assert [f.name for f in httpllm.compile(doc).functions] == ["x"]
+    assert seen == [("x", "chatgpt", False)]
+
+
+def test_an_output_schema_a_rule_cannot_express_is_dropped_with_a_loss() -> None:
+    """MCP output schemas are informative: a node of one a rule refuses drops the
+    tool's output schema, reported, rather than failing the tool."""
+    mcp = get_dialect("mcp")
+    httpllm.register_provider("mcp-refusing",
+                              replace(mcp, name="mcp-refusing",
+                                      rules=(*mcp.rules, _refuse_titled)))
+    doc = _one_body({"type": "object", "properties": {"a": {"type": "string"}}},
+                    Answer={"type": "object", "title": "Refused"})
+    (function,) = httpllm.compile(doc, provider="mcp-refusing").functions
+    assert function.output is None
+    (dropped,) = [x for x in function.losses if x.keyword == "outputSchema"]
+    assert dropped.action == "dropped"
+    assert dropped.pointer == "output#"
+    assert dropped.note == "output schema dropped: output#: no form for a refused node"

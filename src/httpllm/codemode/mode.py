@@ -392,7 +392,8 @@ def code_mode(app: Compiled, *, api: str = "the API", k: int = 5,
     """
     sandbox = Sandbox(limits, deno=deno)
     renderer = Renderer(app.dialect, app.options, {})
-    functions = tuple(renderer.render(f) for f in pair(api, sandbox.limits, read_only))
+    functions = tuple(r for f in pair(api, sandbox.limits, read_only)
+                      for r in renderer.render(f))
     tools = [app.dialect.envelope(f, app.options) for f in functions]
     group = app.dialect.group
     return CodeMode(app, tools=group(tools) if group is not None else tools,

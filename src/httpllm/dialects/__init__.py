@@ -17,6 +17,7 @@ from httpllm.dialects._base import (
     Options,
     RenderContext,
     Rule,
+    StrictLimit,
     ToolCallFormat,
 )
 from httpllm.dialects._rules import (
@@ -30,15 +31,18 @@ from httpllm.dialects._rules import (
     typed_nodes,
 )
 from httpllm.errors import UnknownDialect
+from httpllm.loss import Failure
 
 __all__ = [
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
     "TOOL_CALL_FORMATS",
     "Dialect",
+    "Failure",
     "Options",
     "RenderContext",
     "Rule",
+    "StrictLimit",
     "ToolCallFormat",
     "close_objects",
     "describe",

@@ -9,13 +9,14 @@ from typing import TYPE_CHECKING, Any, Literal
 from httpllm._memo import IdentityMemo
 from httpllm._types import JSON, Schema
 from httpllm.dialects._options import Options
-from httpllm.loss import Action, Loss
+from httpllm.loss import Action, Failure, Loss
 from httpllm.pointer import escape
 
 if TYPE_CHECKING:
     from httpllm.records import Function
 
-__all__ = ["TOOL_CALL_FORMATS", "Dialect", "Options", "RenderContext", "Rule", "ToolCallFormat"]
+__all__ = ["TOOL_CALL_FORMATS", "Dialect", "Options", "RenderContext", "Rule", "StrictLimit",
+           "ToolCallFormat"]
 
 ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", "ollama",
                          "mistral", "mcp"]
@@ -38,7 +39,7 @@ class RenderContext:
     options: Options
     losses: list[Loss] = field(default_factory=list)
     pointer: str = "#"
-    problems: list[str] = field(default_factory=list)
+    problems: list[Failure] = field(default_factory=list)
     strict: bool = False
     memo: dict[Any, Any] = field(default_factory=dict)
     """Shared by every walk of one compile and dialect: see :meth:`identity_memo`."""
@@ -58,12 +59,22 @@ class RenderContext:
                                 note=note))
 
     def fail(self, message: str) -> None:
-        """Record that the current node cannot be expressed (the function is reported)."""
-        self.problems.append(f"{self.pointer}: {message}")
+        """Record that the current node cannot be expressed (a :class:`~httpllm.loss.Failure`
+        in :attr:`problems`: in strict mode the function falls back to non-strict, otherwise
+        it is reported as an error)."""
+        self.problems.append(Failure(pointer=self.pointer, reason=message))
 
 
 Rule = Callable[[dict[str, Any], RenderContext], Schema]
 """A node rule: ``(node, ctx) -> node``, children already rendered; same object if unchanged."""
+
+StrictLimit = Callable[[Schema, dict[int, Any]], list[str]]
+"""A check of a strict mode's size limits: ``(parameters, memo) -> problems``, called with
+the rendered parameters (as sent) and one ``memo`` dict of the check's own for every
+schema it sees in a compile (the functions, or the parts of one unrolling: they share
+subtrees, measured once; entries must hold their nodes, as ids are reused once a node is
+freed). A check that needs no memo ignores it. A problem is a sentence; any makes the
+function leave strict mode with a ``fallback`` loss quoting it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -117,10 +128,8 @@ class Dialect:
         tool_limit: most tools in one request (``None``: unknown).
         rules: node rules, applied in order to every node, children first.
         strict_rules: extra node rules for ``Options.strict`` (``()``: no strict mode).
-        strict_limits: checks of the strict mode's size limits; each takes the rendered
-            parameters and returns problems. A check with a ``memo`` keyword gets one dict
-            for every function of a compile (to measure shared subtrees once; entries
-            must hold their nodes, as ids are reused once a node is freed).
+        strict_limits: checks of the strict mode's size limits, each a
+            :data:`StrictLimit`: ``(parameters, memo) -> problems``.
         request_limits: checks of limits that hold for a whole request (all tools sent
             together, e.g. Anthropic's 20 strict tools); each takes the compiled
             functions and returns problems, reported as warnings of the application.
@@ -186,7 +195,7 @@ class Dialect:
     tool_limit: int | None = None
     rules: tuple[Rule, ...] = ()
     strict_rules: tuple[Rule, ...] = ()
-    strict_limits: tuple[Callable[..., list[str]], ...] = ()
+    strict_limits: tuple[StrictLimit, ...] = ()
     request_limits: tuple[Callable[[Sequence[Function]], list[str]], ...] = ()
     native_examples: bool = False
     finish: Callable[[Schema, Function, RenderContext], Schema] | None = None

@@ -1,15 +1,16 @@
 """Function x Dialect -> the provider's parameters schema, envelope and loss report.
 
-One :class:`Renderer` per compile and dialect: each shared named schema is rendered once
-(memoized by identity, with its losses) and reused by every function that reaches it.
+One :class:`Renderer` per compile and dialect runs :data:`STEPS`, each a :data:`Step`
+``(job, ctx) -> None`` over one :class:`Rendering` with the compile's :class:`StepContext`:
+each shared named schema is rendered once (memoized by identity, with its losses and
+failures) and reused by every function that reaches it.
 """
 
 from __future__ import annotations
 
 import functools
-import inspect
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,21 +19,22 @@ from httpllm._types import Schema
 from httpllm.compose.names import safe_argument_names
 from httpllm.compose.parameters import as_validated
 from httpllm.compose.prune import Bounded, Sizes, bound
-from httpllm.dialects import Dialect, Options, RenderContext
+from httpllm.dialects import Dialect, Options, RenderContext, StrictLimit
 from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._recursion import recursive_defs
 from httpllm.errors import Unrepresentable
-from httpllm.loss import Loss, distinct
+from httpllm.loss import Failure, Loss, distinct
 from httpllm.pointer import escape
 from httpllm.records import Function, evolve
 from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
+from httpllm.render.split import split
 from httpllm.render.unroll import unroll
 from httpllm.walk import transform
 
-__all__ = ["STEPS", "Renderer", "Rendering", "Step", "cut_description"]
+__all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
+           "strict_checks"]
 
-_FAIL = "$unrepresentable"
 _POINTER = "parameters#"
 _OUTPUT = "output#"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -53,78 +55,114 @@ def cut_description(text: str, limit: int) -> str:
     return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
 
 
-def _takes_memo(check: Callable[..., list[str]]) -> bool:
-    try:
-        return "memo" in inspect.signature(check).parameters
-    except (TypeError, ValueError):  # no signature to read (a builtin): called without
-        return False
+class StepContext:
+    """What a render step may read besides its job: one per compile and dialect, shared by
+    every function rendered (so each shared named schema is rendered once, memoized by
+    identity, with its losses and failures).
 
-
-class Renderer:
-    """Renders neutral functions for one dialect within one compile.
-
-    Args:
+    Attributes:
         dialect: the provider dialect.
         options: the compile options.
         origins: ``id(shared node) -> document pointer`` of the inlined named schemas.
+        claim: hands out a unique valid function name for a raw one (the compile's name
+            pool), or ``None``: the functions are not named within a compile (the
+            discovery trio, code mode's pair) and are never split.
         output_names: the named schema a shared node of the outputs stands for (the
             ``$defs`` name a bounded output shares it under), or ``None``.
+        output_sizes: the byte sizes of output subtrees measured so far
+            (:class:`~httpllm.compose.prune.Sizes`).
+        bounded_outputs: ``id(output) -> (output, bounded or None)``: each output bounded
+            once (:func:`outputs`).
+        segments: the path-segment patterns :func:`validated` made, by argument schema.
+        strict_limits: ``schema -> problems`` of the dialect's strict limits
+            (:data:`~httpllm.dialects.StrictLimit`), with one memo per check for the whole
+            compile.
     """
 
-    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str],
+    __slots__ = ("_named_losses", "_rules_memo", "_visitors", "_walk_memo",
+                 "bounded_outputs", "claim", "dialect", "options", "origins", "output_names",
+                 "output_sizes", "segments", "strict_limits")
+
+    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str], *,
+                 claim: Callable[[str], str] | None = None,
                  output_names: Callable[[Any], str | None] | None = None) -> None:
         self.dialect = dialect
         self.options = options
         self.origins = origins
+        self.claim = claim
         self.output_names = output_names
         self.output_sizes = Sizes()
-        self._bounded: dict[int, tuple[Any, Bounded | None]] = {}
-        self._memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {False: {}, True: {}}
+        self.bounded_outputs: dict[int, tuple[Any, Bounded | None]] = {}
+        self.segments: IdentityMemo[Schema] = IdentityMemo()
+        self.strict_limits = strict_checks(dialect)
+        self._walk_memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {
+            False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
-        self._segments: IdentityMemo[Schema] = IdentityMemo()
-        self._visitors: dict[bool, tuple[RenderContext, Callable[[dict[str, Any], str],
-                                                                 Schema]]] = {}
-        self._limits = _strict_checks(dialect)  # one memo per check for the whole compile
+        self._visitors: dict[bool, tuple[RenderContext, list[Loss | Failure],
+                                         Callable[[dict[str, Any], str], Schema]]] = {}
 
-    def _walk(self, schema: Schema, strict: bool, pointer: str) -> tuple[Schema, list[Loss]]:
-        ctx, visit = self._visitor(strict)
-        ctx.losses, ctx.problems = [], []  # the context is reused: a walk's records are new
-        out = transform(schema, visit, pointer=pointer, memo=self._memo[strict],
-                        origins=self.origins, sink=ctx.losses)
-        return out, ctx.losses
+    def walk(self, schema: Schema, strict: bool, pointer: str
+             ) -> tuple[Schema, list[Loss], list[Failure]]:
+        """``schema`` through the dialect's rules (and strict rules), every node children
+        first, each node first through ``exclusive_unions``: ``(rendered, losses,
+        failures)``, both lists new. Shared named schemas (``origins``) are rendered once
+        per compile and hand over their losses and failures wherever they are met again.
 
-    def _visitor(self, strict: bool) -> tuple[RenderContext, Callable[[dict[str, Any], str],
-                                                                     Schema]]:
-        """The rule context and node visitor of strict or plain walks (made once each)."""
+        Raises:
+            Unrepresentable: a rule refused a node outright.
+        """
+        ctx, records, visit = self._visitor(strict)
+        records.clear()  # a walk a rule ended (Unrepresentable) may have left some
+        ctx.losses.clear()
+        ctx.problems.clear()
+        out = transform(schema, visit, pointer=pointer, memo=self._walk_memo[strict],
+                        origins=self.origins, sink=records)
+        losses = [r for r in records if isinstance(r, Loss)]
+        failures = ([r for r in records if isinstance(r, Failure)]
+                    if len(losses) < len(records) else [])
+        return out, losses, failures
+
+    def _visitor(self, strict: bool) -> tuple[RenderContext, list[Loss | Failure],
+                                              Callable[[dict[str, Any], str], Schema]]:
+        """The rule context, records and node visitor of strict or plain walks (made once
+        each): the rules' losses and failures of a node go to the records once its rules
+        ran, which ``transform`` keeps with each memoized subtree."""
         made = self._visitors.get(strict)
         if made is not None:
             return made
         ctx = RenderContext(dialect=self.dialect, options=self.options, strict=strict,
                             memo=self._rules_memo)
+        records: list[Loss | Failure] = []
         # The exclusive-union mark first: no dialect rule, a registered one's included,
         # ever sees it (nor filter_keywords drops it as an unknown keyword).
         rules = (exclusive_unions, *self.dialect.rules,
                  *(self.dialect.strict_rules if strict else ()))
-        name = self.dialect.name
 
         def visit(node: dict[str, Any], at: str) -> Schema:
             ctx.pointer = at
-            before = len(ctx.problems)
+            lost, failed = ctx.losses, ctx.problems
             for rule in rules:
                 out = rule(node, ctx)
                 if not isinstance(out, dict):
+                    if lost:
+                        records.extend(lost)
+                        lost.clear()
+                    failed.clear()  # the node is gone: nothing of it is left to express
                     return out
                 node = out
-            for problem in ctx.problems[before:]:
-                ctx.losses.append(Loss(pointer=at, keyword=_FAIL, action="dropped",
-                                       dialect=name, note=problem))
+            if lost:
+                records.extend(lost)
+                lost.clear()
+            if failed:
+                records.extend(failed)
+                failed.clear()
             return node
 
-        made = self._visitors[strict] = (ctx, visit)
+        made = self._visitors[strict] = (ctx, records, visit)
         return made
 
-    def _keeps(self, strict: bool) -> Callable[[str], bool]:
+    def keeps(self, strict: bool) -> Callable[[str], bool]:
         """Whether the dialect (in strict mode or not) keeps a keyword; under
         ``strip_constraints`` a ``pattern`` is never kept (it would be moved into the
         description as a loss of a keyword the document never had)."""
@@ -135,18 +173,21 @@ class Renderer:
         return lambda keyword: ((keep is None or keyword in keep)
                                 and not (strip and keyword == "pattern"))
 
-    def _name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
+    def _argument_at(self, function: Function) -> dict[str, str]:
+        """``document pointer -> argument name`` of the arguments whose schema is shared."""
+        return {self.origins[id(a.schema)]: a.name for a in function.arguments
+                if id(a.schema) in self.origins}
+
+    def name_arguments(self, function: Function, losses: list[Loss]) -> list[Loss]:
         """Losses inside an argument's own schema carry document pointers (the parameter's
         ``schema``), which do not say which argument: name it in the note."""
         if not losses:
             return losses
-        where = {self.origins[id(a.schema)]: a.name for a in function.arguments
-                 if id(a.schema) in self.origins}
+        where = self._argument_at(function)
         out = []
         named = self._named_losses
         for loss in losses:
-            name = next((n for at, n in where.items()
-                         if loss.pointer == at or loss.pointer.startswith(at + "/")), None)
+            name = _argument_of(loss.pointer, where)
             if name is not None and f"argument {name}" not in loss.note:
                 # A shared argument's losses are the same objects in every function that
                 # has it: each is renamed once per argument name.
@@ -156,7 +197,21 @@ class Renderer:
             out.append(loss)
         return out
 
-    def _argument_note(self, function: Function, text: str) -> str:
+    def name_failures(self, function: Function, failures: list[Failure]) -> list[Failure]:
+        """Failures inside an argument's own schema with that argument named (as
+        :meth:`name_arguments` names losses)."""
+        if not failures:
+            return failures
+        where = self._argument_at(function)
+        out = []
+        for failure in failures:
+            name = _argument_of(failure.pointer, where)
+            if name is not None and f"argument {name}" not in failure.message:
+                failure = evolve(failure, argument=name)
+            out.append(failure)
+        return out
+
+    def argument_note(self, function: Function, text: str) -> str:
         """``text`` with the argument named when it mentions a pointer inside one."""
         for argument in function.arguments:
             at = self.origins.get(id(argument.schema))
@@ -164,18 +219,54 @@ class Renderer:
                 return f"argument {argument.name!r}: {text}"
         return text
 
-    def render(self, function: Function) -> Function:
-        """The function as the dialect's provider receives it: :data:`STEPS` in order.
+
+def _argument_of(pointer: str, where: dict[str, str]) -> str | None:
+    return next((n for at, n in where.items()
+                 if pointer == at or pointer.startswith(at + "/")), None)
+
+
+class Renderer:
+    """Renders neutral functions for one dialect within one compile: :data:`STEPS` over
+    each, with one :class:`StepContext`.
+
+    Args:
+        dialect: the provider dialect.
+        options: the compile options.
+        origins: ``id(shared node) -> document pointer`` of the inlined named schemas.
+        output_names: see :class:`StepContext`.
+        claim: see :class:`StepContext` (without it no function is split).
+        steps: the steps to run, :data:`STEPS` as it is when the renderer is made unless
+            given.
+    """
+
+    def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str],
+                 output_names: Callable[[Any], str | None] | None = None, *,
+                 claim: Callable[[str], str] | None = None,
+                 steps: Sequence[Step] | None = None) -> None:
+        self.context = StepContext(dialect, options, origins, claim=claim,
+                                   output_names=output_names)
+        self.steps: tuple[Step, ...] = tuple(STEPS if steps is None else steps)
+
+    def render(self, function: Function) -> list[Function]:
+        """The function as the dialect's provider receives it: the steps in order; one
+        function per part when a step splits it (:func:`split_unions`), each part through
+        the steps after that one, in order.
 
         Raises:
             Unrepresentable: the parameters cannot be expressed in this dialect (e.g.
                 recursion for a dialect without ``$ref`` and no ``unroll``).
         """
+        return self._run(function, 0)
+
+    def _run(self, function: Function, first: int) -> list[Function]:
+        ctx = self.context
         job = Rendering(function=function, schema=function.parameters,
-                        strict=self.options.strict and self.dialect.has_strict)
-        for step in STEPS:
-            step(job, self)
-        return job.function
+                        strict=ctx.options.strict and ctx.dialect.has_strict)
+        for index in range(first, len(self.steps)):
+            self.steps[index](job, ctx)
+            if job.parts:
+                return [done for part in job.parts for done in self._run(part, index + 1)]
+        return [job.function]
 
 
 @dataclass(slots=True)
@@ -190,6 +281,14 @@ class Rendering:
         unrolled: losses of expanding ``$ref``s before the rules (:func:`unroll_refs`).
         losses: losses of the rule walk (:func:`apply_rules`) and of expanding the
             rendered ``$defs`` (:func:`unroll_rendered`).
+        failures: the nodes the dialect could not express (a strict rule's
+            ``ctx.fail``, recursion a strict mode cannot take): in strict mode the reason
+            to fall back (:func:`check_strict_limits`), otherwise an error
+            (:func:`name_arguments`). Never in the loss report.
+        fallback: why the function leaves strict mode, once :func:`check_strict_limits`
+            found a reason (:func:`fall_back` renders it again, non-strict), or ``None``.
+        parts: the functions this one became (:func:`split_unions`): each runs the steps
+            after the one that set it as a job of its own; ``()`` otherwise.
     """
 
     function: Function
@@ -198,11 +297,15 @@ class Rendering:
     neutral: Schema = None
     unrolled: list[Loss] = field(default_factory=list)
     losses: list[Loss] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    fallback: str | None = None
+    parts: tuple[Function, ...] = ()
 
 
-Step = Callable[[Rendering, Renderer], None]
-"""A render step: ``(job, renderer) -> None``, updating ``job``; it reads the dialect's
-fields to know whether it has anything to do."""
+Step = Callable[[Rendering, StepContext], None]
+"""A render step: ``(job, ctx) -> None``, updating ``job``; it reads only ``job`` and the
+public fields of ``ctx``, and the dialect's and options' fields to know whether it has
+anything to do."""
 
 
 @functools.cache
@@ -220,7 +323,18 @@ def _renamed(schema: Schema, names: Mapping[str, str]) -> Schema:
     return out
 
 
-def rename_arguments(job: Rendering, renderer: Renderer) -> None:
+def split_unions(job: Rendering, ctx: StepContext) -> None:
+    """``Options.split_unions``: a union request body makes the function one part per
+    variant (:func:`~httpllm.render.split.split`, names from ``ctx.claim``), each part
+    rendered by the steps after this one. Without ``ctx.claim`` nothing is split."""
+    if not ctx.options.split_unions or ctx.claim is None:
+        return
+    parts = split(job.function, ctx.origins, ctx.claim)
+    if len(parts) > 1 or parts[0] is not job.function:
+        job.parts = tuple(parts)
+
+
+def rename_arguments(job: Rendering, ctx: StepContext) -> None:
     """Arguments named otherwise than the dialect takes (``Dialect.argument_pattern``:
     Anthropic refuses the whole tool list over one such property key) get names it takes
     (:func:`~httpllm.compose.names.safe_argument_names`), alike in the parameters, their
@@ -228,7 +342,7 @@ def rename_arguments(job: Rendering, renderer: Renderer) -> None:
     examples, so every later step sees only those; each is a ``renamed`` loss.
     ``Argument.original`` keeps the document's name, which the request sends. An argument
     the host supplies (``separated``) is never sent to the provider and keeps its name."""
-    dialect, function = renderer.dialect, job.function
+    dialect, function = ctx.dialect, job.function
     pattern = dialect.argument_pattern
     if pattern is None:
         return
@@ -255,37 +369,49 @@ def rename_arguments(job: Rendering, renderer: Renderer) -> None:
                        else e for e in function.examples))
 
 
-def validated(job: Rendering, renderer: Renderer) -> None:
+def validated(job: Rendering, ctx: StepContext) -> None:
     """The neutral parameters as the model may see them, saying what ``validate``
     enforces where the dialect can (a closed object, path-segment patterns; issue 18):
     :func:`~httpllm.compose.parameters.as_validated`. Strict modes close objects
     themselves."""
     job.schema = as_validated(job.schema, job.function.arguments,
-                              renderer._keeps(job.strict), renderer._segments, job.strict,
+                              ctx.keeps(job.strict), ctx.segments, job.strict,
                               close=not job.strict)
 
 
-def unroll_refs(job: Rendering, renderer: Renderer) -> None:
+def unroll_refs(job: Rendering, ctx: StepContext) -> None:
     """A dialect without ``$ref`` (``refs="inline"``): expand the ``$defs`` the
     parameters keep (recursion ``Options.unroll`` levels deep), before the rules."""
-    schema, dialect = job.schema, renderer.dialect
+    schema, dialect = job.schema, ctx.dialect
     if dialect.refs == "inline" and isinstance(schema, dict) and "$defs" in schema:
-        job.schema, job.unrolled = unroll(schema, renderer.options.unroll, dialect.name,
+        job.schema, job.unrolled = unroll(schema, ctx.options.unroll, dialect.name,
                                           pointer=job.function.pointer)
 
 
-def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
+def _on_request(schema: Schema, ctx: StepContext, pointer: str
+                ) -> tuple[Schema, list[Loss]] | None:
+    """``refs="on-request"`` with ``Options.unroll`` given: the rendered ``$defs``
+    expanded; ``None`` when there is nothing to do."""
+    depth = ctx.options.unroll
+    if (ctx.dialect.refs != "on-request" or depth is None or not isinstance(schema, dict)
+            or not isinstance(schema.get("$defs"), dict)):
+        return None
+    return unroll(schema, depth, ctx.dialect.name, pointer=pointer)
+
+
+def unroll_rendered(job: Rendering, ctx: StepContext) -> None:
     """Expand the rendered parameters' ``$defs`` where the dialect's data asks for it
     after the rules: ``refs="on-request"`` with ``Options.unroll`` given, or a strict
     mode without recursion (``strict_recursion=False``) whose ``$defs`` are recursive,
-    which without ``Options.unroll`` makes the function leave strict mode. The same
-    :func:`~httpllm.render.unroll.unroll` as :func:`unroll_refs`, on the rendered
+    which without ``Options.unroll`` is a failure (the function leaves strict mode). The
+    same :func:`~httpllm.render.unroll.unroll` as :func:`unroll_refs`, on the rendered
     schema; its losses follow the rules'."""
-    schema, dialect, depth = job.schema, renderer.dialect, renderer.options.unroll
+    schema, dialect, depth = job.schema, ctx.dialect, ctx.options.unroll
     if not isinstance(schema, dict) or not isinstance(schema.get("$defs"), dict):
         return
-    if dialect.refs == "on-request" and depth is not None:
-        job.schema, lost = unroll(schema, depth, dialect.name, pointer=job.function.pointer)
+    expanded = _on_request(schema, ctx, job.function.pointer)
+    if expanded is not None:
+        job.schema, lost = expanded
         job.losses.extend(lost)
         return
     recursive = recursive_defs(schema) if job.strict and not dialect.strict_recursion else ()
@@ -296,68 +422,82 @@ def unroll_rendered(job: Rendering, renderer: Renderer) -> None:
     if depth is not None:
         try:
             job.schema, lost = unroll(schema, depth, dialect.name, pointer=_POINTER,
-                                      limits=_strict_checks(dialect))
+                                      limits=strict_checks(dialect))
             job.losses.extend(lost)
             return
         except Unrepresentable as exc:
             problem = exc.message
-    # a node strict mode cannot express: the strict-limits step falls back to non-strict
-    job.losses.append(Loss(pointer=_POINTER, keyword=_FAIL, action="dropped",
-                           dialect=dialect.name, note=f"{_POINTER}: {problem}"))
+    job.failures.append(Failure(pointer=_POINTER, reason=problem))
 
 
-def _strict_checks(dialect: Dialect) -> Callable[[Schema], list[str]]:
-    """``schema -> problems`` of the dialect's strict limits; a check that takes ``memo``
-    gets one dict for every schema this callable sees (the functions of a compile, or the
-    parts of one unrolling, share subtrees)."""
-    checks: list[tuple[Callable[..., list[str]], dict[int, Any] | None]] = [
-        (check, {} if _takes_memo(check) else None) for check in dialect.strict_limits]
-    return lambda schema: [p for check, memo in checks
-                           for p in (check(schema) if memo is None else check(schema, memo=memo))]
+def strict_checks(dialect: Dialect) -> Callable[[Schema], list[str]]:
+    """``schema -> problems`` of the dialect's strict limits
+    (:data:`~httpllm.dialects.StrictLimit`), each check given one memo dict of its own for
+    every schema this callable sees (the functions of a compile, or the parts of one
+    unrolling, share subtrees)."""
+    checks: list[tuple[StrictLimit, dict[int, Any]]] = [
+        (check, {}) for check in dialect.strict_limits]
+    return lambda schema: [p for check, memo in checks for p in check(schema, memo)]
 
 
-def apply_rules(job: Rendering, renderer: Renderer) -> None:
+def apply_rules(job: Rendering, ctx: StepContext) -> None:
     """The dialect's node rules (and strict rules) over every node, children first, each
     node first through ``exclusive_unions`` (``oneOf`` or ``anyOf`` for the exclusive-union
-    mark of normalize, which no tool carries)."""
+    mark of normalize, which no tool carries): :meth:`StepContext.walk`."""
     job.neutral = job.schema
     try:
-        job.schema, job.losses = renderer._walk(job.schema, job.strict, _POINTER)
+        job.schema, job.losses, job.failures = ctx.walk(job.schema, job.strict, _POINTER)
     except Unrepresentable as exc:
-        raise Unrepresentable(renderer._argument_note(job.function, exc.message),
+        raise Unrepresentable(ctx.argument_note(job.function, exc.message),
                               pointer=job.function.pointer) from exc
 
 
-def check_strict_limits(job: Rendering, renderer: Renderer) -> None:
-    """Strict mode past a size limit, or with a node no strict rule could express: the
-    function is rendered again without strict mode, with a ``fallback`` loss."""
+def check_strict_limits(job: Rendering, ctx: StepContext) -> None:
+    """Strict mode past a size limit (``ctx.strict_limits``, measured on the tool as
+    sent), or with failures: ``job.fallback`` says why, for :func:`fall_back`."""
     if not job.strict:
         return
-    problems = renderer._limits(job.schema)
-    problems += [loss.note for loss in job.losses if loss.keyword == _FAIL]
+    problems = ctx.strict_limits(job.schema)
+    problems += [failure.message for failure in job.failures]
     if problems:
-        neutral = as_validated(job.neutral, job.function.arguments, renderer._keeps(False),
-                               renderer._segments, False)
-        schema, losses = renderer._walk(neutral, False, _POINTER)
-        job.schema, job.losses, job.strict = schema, [*losses, Loss(
-            pointer=_POINTER, keyword="strict", action="fallback",
-            dialect=renderer.dialect.name, note="; ".join(problems))], False
-        unroll_rendered(job, renderer)  # the non-strict rendering, as a first one would be
+        job.fallback = "; ".join(problems)
 
 
-def name_arguments(job: Rendering, renderer: Renderer) -> None:
-    """Losses inside an argument's schema name the argument; a node the dialect cannot
-    express makes the function an error."""
-    job.losses = renderer._name_arguments(job.function, job.losses)
-    failures = [loss.note for loss in job.losses if loss.keyword == _FAIL]
-    if failures:
-        raise Unrepresentable(failures[0], pointer=job.function.pointer)
+def fall_back(job: Rendering, ctx: StepContext) -> None:
+    """A function with a ``fallback`` reason rendered again without strict mode, as a
+    first non-strict rendering would be (the rules over the neutral parameters, the
+    on-request unrolling), with a ``strict`` ``fallback`` loss after the rules' losses."""
+    if job.fallback is None:
+        return
+    neutral = as_validated(job.neutral, job.function.arguments, ctx.keeps(False),
+                           ctx.segments, False)
+    schema, losses, failures = ctx.walk(neutral, False, _POINTER)
+    losses.append(Loss(pointer=_POINTER, keyword="strict", action="fallback",
+                       dialect=ctx.dialect.name, note=job.fallback))
+    expanded = _on_request(schema, ctx, job.function.pointer)
+    if expanded is not None:
+        schema, lost = expanded
+        losses.extend(lost)
+    job.schema, job.losses, job.failures, job.strict = schema, losses, failures, False
 
 
-def assemble(job: Rendering, renderer: Renderer) -> None:
+def name_arguments(job: Rendering, ctx: StepContext) -> None:
+    """Losses and failures inside an argument's schema name the argument; a failure left
+    (outside strict mode) makes the function an error.
+
+    Raises:
+        Unrepresentable: at the operation, its message the first failure's.
+    """
+    job.losses = ctx.name_arguments(job.function, job.losses)
+    job.failures = ctx.name_failures(job.function, job.failures)
+    if job.failures:
+        raise Unrepresentable(job.failures[0].message, pointer=job.function.pointer)
+
+
+def assemble(job: Rendering, ctx: StepContext) -> None:
     """The rendered function: parameters, losses, a description cut to the dialect's
     ``description_max``, the ``decode`` flag."""
-    dialect, options, function = renderer.dialect, renderer.options, job.function
+    dialect, options, function = ctx.dialect, ctx.options, job.function
     losses = [*function.losses, *job.unrolled, *job.losses]
     described = function.description
     if dialect.description_max is not None and len(described) > dialect.description_max:
@@ -373,27 +513,33 @@ def assemble(job: Rendering, renderer: Renderer) -> None:
                           extra=extra)
 
 
-def outputs(job: Rendering, renderer: Renderer) -> None:
+def outputs(job: Rendering, ctx: StepContext) -> None:
     """A dialect with ``output_max`` (MCP): the output schema within that many bytes
     (:func:`~httpllm.compose.prune.bound`: repeats shared, deep levels cut to stubs,
     a ``cut`` loss and a note in the schema's description), then the dialect's rules
     over it (ECMA-262 patterns), their losses at ``output#`` pointers."""
-    limit, function = renderer.dialect.output_max, job.function
+    limit, function = ctx.dialect.output_max, job.function
     output = function.output if limit is not None else None
     if output is None or limit is None:
         return
-    hit = renderer._bounded.get(id(output))
+    hit = ctx.bounded_outputs.get(id(output))
     if hit is None or hit[0] is not output:
-        hit = renderer._bounded[id(output)] = (output, bound(
-            output, limit, names=renderer.output_names, sizes=renderer.output_sizes))
+        hit = ctx.bounded_outputs[id(output)] = (output, bound(
+            output, limit, names=ctx.output_names, sizes=ctx.output_sizes))
     bounded = hit[1]
     losses = list(function.losses)
     schema = output if bounded is None else bounded.schema
     if bounded is not None and bounded.cut:
         schema = _noted(schema, bounded, limit)
         losses.append(Loss(pointer=_OUTPUT, keyword="outputSchema", action="cut",
-                           dialect=renderer.dialect.name, note=_cut_note(bounded, limit)))
-    rendered, lost = renderer._walk(schema, False, _OUTPUT)
+                           dialect=ctx.dialect.name, note=_cut_note(bounded, limit)))
+    rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
+    if failures:  # informative only: the tool goes without it rather than fail
+        job.function = evolve(function, losses=(*losses, *lost, *(
+            Loss(pointer=f.pointer, keyword="outputSchema", action="dropped",
+                 dialect=ctx.dialect.name, note=f"output schema dropped: {f.message}")
+            for f in failures)), output_source=functools.partial(_same, None))
+        return
     if rendered is output:
         return
     job.function = evolve(function, losses=(*losses, *lost),
@@ -424,35 +570,35 @@ def _noted(schema: Schema, bounded: Bounded, limit: int) -> Schema:
             else note}
 
 
-def finish(job: Rendering, renderer: Renderer) -> None:
+def finish(job: Rendering, ctx: StepContext) -> None:
     """The dialect's ``finish`` on the parameters root, once."""
-    dialect, rendered = renderer.dialect, job.function
+    dialect, rendered = ctx.dialect, job.function
     if dialect.finish is not None:
-        ctx = RenderContext(dialect=dialect, options=renderer.options,
-                            losses=list(rendered.losses))
-        params = dialect.finish(rendered.parameters, rendered, ctx)
-        job.function = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
+        rule_ctx = RenderContext(dialect=dialect, options=ctx.options,
+                                 losses=list(rendered.losses))
+        params = dialect.finish(rendered.parameters, rendered, rule_ctx)
+        job.function = evolve(rendered, parameters=params, losses=tuple(rule_ctx.losses))
 
 
-def depth(job: Rendering, renderer: Renderer) -> None:
+def depth(job: Rendering, ctx: StepContext) -> None:
     """``Options.max_depth`` for every dialect (:func:`~httpllm.render.depth.limit_depth`:
     too deep is an error, or with ``collapse_deep`` JSON text, with a loss)."""
-    if renderer.options.max_depth is None:
+    if ctx.options.max_depth is None:
         return
     rendered = job.function
-    ctx = RenderContext(dialect=renderer.dialect, options=renderer.options,
-                        losses=list(rendered.losses))
-    params = limit_depth(rendered.parameters, rendered, ctx)
+    rule_ctx = RenderContext(dialect=ctx.dialect, options=ctx.options,
+                             losses=list(rendered.losses))
+    params = limit_depth(rendered.parameters, rendered, rule_ctx)
     if params is not rendered.parameters:
-        job.function = evolve(rendered, parameters=params, losses=tuple(ctx.losses))
+        job.function = evolve(rendered, parameters=params, losses=tuple(rule_ctx.losses))
 
 
-def examples(job: Rendering, renderer: Renderer) -> None:
+def examples(job: Rendering, ctx: StepContext) -> None:
     """The operation's examples where the dialect takes them (or the description)."""
-    job.function = place_examples(job.function, renderer.dialect, renderer.options)
+    job.function = place_examples(job.function, ctx.dialect, ctx.options)
 
 
-def distinct_losses(job: Rendering, renderer: Renderer) -> None:
+def distinct_losses(job: Rendering, ctx: StepContext) -> None:
     """Each loss once per function (:func:`httpllm.loss.distinct`)."""
     losses = job.function.losses
     if len(losses) > 1:
@@ -461,7 +607,8 @@ def distinct_losses(job: Rendering, renderer: Renderer) -> None:
             job.function = evolve(job.function, losses=unique)
 
 
-STEPS: tuple[Step, ...] = (rename_arguments, validated, unroll_refs, apply_rules,
-                           unroll_rendered, check_strict_limits, name_arguments, assemble,
-                           outputs, finish, depth, examples, distinct_losses)
+STEPS: tuple[Step, ...] = (split_unions, rename_arguments, validated, unroll_refs,
+                           apply_rules, unroll_rendered, check_strict_limits, fall_back,
+                           name_arguments, assemble, outputs, finish, depth, examples,
+                           distinct_losses)
 """The render steps, in order. New step = one function here + one entry."""

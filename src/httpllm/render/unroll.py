@@ -1,5 +1,5 @@
 """Unroll: ``$ref``s expanded, recursion to a fixed depth (called by the render steps
-``unroll_refs`` and ``unroll_rendered`` only, as ``Dialect.refs`` asks).
+``unroll_refs``, ``unroll_rendered`` and ``fall_back`` only, as ``Dialect.refs`` asks).
 
 A function's emended parameters keep recursive (or, with ``reference=True``, all) named
 schemas under the root's ``$defs`` and refer to them as ``{"$ref": "#/$defs/Name"}``.

@@ -257,7 +257,7 @@ def discover(app: Compiled, *, k: int = 10, api: str = "the API",
     """
     tags = sorted({t for f in app.functions for t in f.tags})
     renderer = Renderer(app.dialect, app.options, {})
-    functions = tuple(renderer.render(f) for f in trio(tags, api))
+    functions = tuple(r for f in trio(tags, api) for r in renderer.render(f))
     tools = [app.dialect.envelope(f, app.options) for f in functions]
     group = app.dialect.group
     return Discovery(tools=group(tools) if group is not None else tools, functions=functions,
