@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from httpllm._gc import pausing_gc
 from httpllm._limits import PER_COMPILE
 from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
@@ -169,7 +168,6 @@ class Application:
             raise UnknownFunction(f"no function named {name!r} in this application"
                                   f"{hint}") from None
 
-    @pausing_gc  # a few thousand small dicts, no cycles: as in compile()
     def tools(self) -> list[JSON]:
         """The tool list in the provider's envelope, JSON-serializable, ready for its SDK.
 
@@ -453,7 +451,6 @@ def _check_limits(limits: Limits) -> None:
                           f"these can: {', '.join(sorted(PER_COMPILE))}", option="limits")
 
 
-@pausing_gc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
     provider: str = "chatgpt",
