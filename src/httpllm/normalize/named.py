@@ -143,7 +143,8 @@ class NamedSchemas:
                name: str | None = None, base_form: bool = False) -> Schema:
         owner = (named_owner(name, direction, base_form) if name is not None
                  else inline_owner(base, pointer, direction))
-        merged = self.losses.merging(owner)
+        merge = partial(self.losses.merge, owner)
+        met: list[str] = []  # the $refs rewritten and the named schemas merged
         here: Callable[[], PassContext | None]  # the context, held weakly: no reference cycle
 
         def resolve(parent: str) -> Schema | None:
@@ -156,11 +157,13 @@ class NamedSchemas:
                 base_form or self.lineage.inherits(name, parent)
             ):
                 return None
-            merged.add(named_owner(parent, direction))
+            met.append(parent)
+            merge(named_owner(parent, direction))
             return self.emended(parent, direction)
 
         def resolve_base(parent: str) -> Schema | None:
-            merged.add(named_owner(parent, direction, True))
+            met.append(parent)
+            merge(named_owner(parent, direction, True))
             return self.emended(parent, direction, base_form=True)
 
         names = self.names
@@ -179,19 +182,17 @@ class NamedSchemas:
         )
         here = weakref.ref(ctx)
 
-        rewritten = []
-
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
-            rewritten.append(at)
+            met.append(at)
             return names.rewrite_ref(node, at, base)
 
         def rewrite_mapping(ref: str, at: str) -> dict[str, Schema]:
-            rewritten.append(at)
+            met.append(at)
             return names.rewrite_mapping(ref, at, base)
 
         out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
                     rewrite_mapping=rewrite_mapping)
-        if not rewritten and not merged:  # no $ref met or merged: none in the result
+        if not met:  # no $ref met or merged: none in the result
             self.refs.none(out)
         return out
 

@@ -54,9 +54,12 @@ class LossOwners:
         """Record that the emend of ``owner`` dropped something."""
         self._dropped.setdefault(owner, []).append(loss)
 
-    def merging(self, owner: Owner) -> set[Owner]:
-        """The (live) set of owners whose emended forms the emend of ``owner`` merged."""
-        return self._merged.setdefault(owner, set())
+    def merge(self, owner: Owner, merged: Owner) -> None:
+        """Record that the emend of ``owner`` merged the emended form of ``merged``."""
+        found = self._merged.get(owner)
+        if found is None:
+            found = self._merged[owner] = set()
+        found.add(merged)
 
     def dropped(self, schema: Schema, direction: Direction, *, pointer: str,
                 base: str) -> list[Loss]:
