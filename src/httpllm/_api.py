@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from httpllm._limits import PER_COMPILE
 from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
@@ -22,8 +21,9 @@ from httpllm.compose.prune import Sizes
 from httpllm.compose.responses import Responses
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
+from httpllm.dialects._options import check_options, document_keywords, options_of
 from httpllm.dialects._sizes import size_warnings
-from httpllm.errors import HttpllmError, LimitExceeded, OptionError, UnknownFunction
+from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
 from httpllm.load import (
     DEFAULT_LIMITS,
     Limits,
@@ -95,7 +95,8 @@ class Application:
     Attributes:
         provider: the dialect name.
         dialect: the dialect record.
-        options: the options used.
+        options: the compile's options (every keyword of :func:`compile` but the
+            document and the provider, as given).
         functions: the compiled functions, in document order.
         errors: operations that could not be compiled (the others are in ``functions``).
         warnings: problems kept rather than guessed, and limits exceeded.
@@ -416,41 +417,7 @@ def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> 
                           kind=type(exc).__name__)
 
 
-def _check_options(dialect: Dialect, options: Options) -> None:
-    """Refuse option values the compile cannot use, naming the option.
-
-    Raises:
-        OptionError: as described by each check.
-    """
-    if options.examples not in ("native", "description", "off"):
-        raise OptionError(f"examples must be 'native', 'description' or 'off', not "
-                          f"{options.examples!r}", option="examples")
-    for option in ("unroll", "max_depth"):
-        value = getattr(options, option)
-        if value is not None and (type(value) is not int or value < 0):
-            raise OptionError(f"{option} must be a whole number >= 0, not {value!r}",
-                              option=option)
-    if options.envelope is not None and options.envelope not in dialect.envelopes:
-        known = (f"the envelopes {', '.join(map(repr, dialect.envelopes))}"
-                 if dialect.envelopes else "no envelope variant")
-        raise OptionError(f"provider {dialect.name!r} has {known}, not "
-                          f"{options.envelope!r}", option="envelope")
-    if options.strict and not dialect.has_strict:
-        raise OptionError(f"provider {dialect.name!r} has no strict mode", option="strict")
-
-
-def _check_limits(limits: Limits) -> None:
-    """Refuse a change to a limit a compile cannot apply (the process's own).
-
-    Raises:
-        OptionError: ``limits`` changes a field outside ``PER_COMPILE``.
-    """
-    changed = limits.fixed_changed()
-    if changed:
-        raise OptionError(f"limits: {', '.join(changed)} cannot be set for one compile; "
-                          f"these can: {', '.join(sorted(PER_COMPILE))}", option="limits")
-
-
+@document_keywords  # each keyword's Args entry is its Options field's doc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
     provider: str = "chatgpt",
@@ -477,44 +444,15 @@ def compile(  # the public name the project is known by (shadows the builtin her
 ) -> Application:
     """Compile a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document into one function per operation.
 
+    Each keyword is the field of :class:`httpllm.dialects.Options` of its name, which
+    ``Application.options`` keeps: its entry under Args is that field's documentation.
+
     Args:
         spec: a path, JSON/YAML text, bytes, an already-parsed ``dict``, or an
             ``http(s)://`` URL (fetched only with ``allow_network``; it is then the
             ``document_url`` unless one is given).
         provider: the dialect name (``"chatgpt"``, ``"3.1"`` ...; see
             ``httpllm.dialects.providers()``).
-        reference: keep a ``$defs`` entry for every named schema a function reaches
-            instead of inlining non-recursive ones.
-        strict: render the provider's strict mode (OpenAI structured outputs ...).
-        strip_constraints: move validation keywords into descriptions (``@minimum 0``).
-        unroll: expand recursion this many levels for dialects without ``$ref``.
-        split_unions: one function per union variant for dialects without unions.
-        lenient: documented defaults (with a loss entry) instead of errors for what a
-            dialect cannot type.
-        examples: where OpenAPI examples go: ``"native"``, ``"description"``, ``"off"``.
-        envelope: the dialect's envelope variant (``"responses"`` for OpenAI,
-            ``"json-schema"`` for Gemini ...).
-        max_depth: most object/array levels below each argument; deeper is an error.
-        collapse_deep: past ``max_depth``, send the deeper parts as JSON text instead.
-        include: selectors of the operations to compile (see :mod:`httpllm.selection`).
-        exclude: selectors of operations to leave out.
-        allow_network: allow a URL as ``spec`` and ``$ref``s to ``http(s)://`` (off: never
-            fetch).
-        allow_outside_root: allow ``$ref``s to files outside the document's folder.
-        root: the folder whose files ``$ref``s may read (e.g. the repository holding the
-            document and its shared schemas) instead of the document's folder.
-        limits: size, nesting and alias-expansion limits of the loader.
-        separate: picks arguments kept out of the model's view (e.g.
-            ``lambda a: a.location == "header"``); the host passes their values to
-            ``execute(..., host_arguments=...)``.
-        document_url: the URL the document was retrieved from; relative server URLs
-            (``/api/v1``) and the default server ``/`` resolve against it (OpenAPI 3.1.0
-            section 4.6). Without it a relative server needs ``base_url=`` at execute time.
-        form_style: how arrays inside ``deepObject`` values and form bodies, which OpenAPI
-            leaves undefined, are sent: ``"brackets"`` (``expand[0]=a``,
-            ``tax_id_data[0][type]=...``, as Stripe, Rails, PHP and Express read them) or
-            ``"repeat"`` (``expand=a&expand=b``; objects in arrays as JSON text). A
-            document's or an operation's ``x-httpllm-form-style`` overrides it.
 
     Returns:
         The :class:`Application`. Operations that cannot be compiled are listed in
@@ -523,16 +461,14 @@ def compile(  # the public name the project is known by (shadows the builtin her
     Raises:
         UnknownDialect: ``provider`` is not registered (the message lists the known ones).
         OptionError: an option value cannot be used (``unroll=-1``, an envelope the
-            provider does not have, ``strict=True`` for a provider without a strict mode).
+            provider does not have, ``strict=True`` for a provider without a strict mode,
+            ``limits`` changing a process-wide limit).
         LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
         SpecError: not a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document.
     """
+    options = options_of(locals())  # first: the locals are the keywords, as given
     dialect = get_dialect(provider)
-    options = Options(strict=strict, strip_constraints=strip_constraints, unroll=unroll,
-                      split_unions=split_unions, lenient=lenient, examples=examples,
-                      envelope=envelope, max_depth=max_depth, collapse_deep=collapse_deep)
-    _check_options(dialect, options)
-    _check_limits(limits)
+    check_options(options, dialect)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
     if is_url(spec):  # fetched within the network gate; relative refs resolve against it

@@ -12,9 +12,12 @@ import os
 import re
 import sys
 from collections.abc import Callable, Mapping
+from dataclasses import Field, fields
 from typing import Any
 
 from httpllm._api import Application, compile
+from httpllm.dialects import Options
+from httpllm.dialects._options import Flag, option_of
 from httpllm.errors import HttpllmError
 from httpllm.load import DEFAULT_LIMITS
 from httpllm.pointer import escape
@@ -24,33 +27,27 @@ __all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from
            "compile_from", "at_least", "flag_takes", "in_flags", "json_or_text", "key_values",
            "non_negative", "positive", "write"]
 
-FLAGS: dict[str, str] = {
+_FLAGGED: tuple[tuple[Field[Any], Flag], ...] = tuple(
+    (spec, flag) for spec in fields(Options) if (flag := option_of(spec).flag) is not None)
+"""The compile options the command line offers, with their flags, in ``--help`` order."""
+
+_OTHER_FLAGS: dict[str, str] = {
     "provider": "--provider",
-    "strict": "--strict",
-    "reference": "--reference",
-    "strip_constraints": "--strip-constraints",
-    "unroll": "--unroll",
-    "split_unions": "--split-unions",
-    "examples": "--examples",
-    "envelope": "--envelope",
-    "max_depth": "--max-depth",
-    "collapse_deep": "--collapse-deep",
-    "include": "--include",
-    "exclude": "--exclude",
-    "allow_network": "--allow-network",
-    "allow_outside_root": "--allow-outside-root",
-    "document_url": "--document-url",
-    "root": "--root",
     "require_auth": "--auth",
-    "separate": "--separate",
     "host_arguments": "--host-arg",
     "server_variables": "--server-var",
     "base_url": "--base-url",
     "auth": "--auth",
     "always": "--always",
 }
+"""The flags of the keywords that are no compile option: ``compile``'s provider, and
+``execute``'s and ``deferred_tools``' keywords the command line offers."""
+
+FLAGS: dict[str, str] = {
+    **{spec.name: flag.name for spec, flag in _FLAGGED}, **_OTHER_FLAGS}
 """Each keyword of :func:`httpllm.compile` (and of ``execute``) the command line offers,
-and its flag. A library message that names a Python option is shown with the flag."""
+and its flag: a compile option's is its ``Flag`` in :class:`httpllm.dialects.Options`. A
+library message that names a Python option is shown with the flag."""
 
 _NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
                       r" \(expected a path, OpenAPI text or a dict\)|"
@@ -165,52 +162,27 @@ positive = at_least(1)
 """argparse type: a whole number >= 1."""
 
 
+_ARGUMENT: dict[str, Callable[[Flag, Any], dict[str, Any]]] = {
+    "switch": lambda flag, default: {"action": "store_true"},
+    "count": lambda flag, default: {"type": non_negative, "default": None,
+                                    "metavar": flag.metavar},
+    "choice": lambda flag, default: {"choices": flag.choices, "default": default},
+    "text": lambda flag, default: {"default": None, "metavar": flag.metavar},
+    "repeat": lambda flag, default: {"action": "append", "default": None,
+                                     "metavar": flag.metavar},
+}
+"""The argparse keywords of each ``Flag.kind``."""
+
+
 def add_compile_options(parser: argparse.ArgumentParser) -> None:
-    """The flags every command that compiles a document takes."""
+    """The flags every command that compiles a document takes: ``--provider``, then each
+    compile option's :class:`~httpllm.dialects._options.Flag`, in the record's order."""
     parser.add_argument("--provider", "-p", default="chatgpt", type=provider_name,
                         help="target dialect (see 'httpllm compile --list-providers'); "
                              "default chatgpt")
-    parser.add_argument("--strict", action="store_true",
-                        help="the provider's strict mode (providers marked [strict])")
-    parser.add_argument("--reference", action="store_true",
-                        help="keep named schemas under $defs instead of inlining them")
-    parser.add_argument("--strip-constraints", action="store_true",
-                        help="move validation keywords into descriptions")
-    parser.add_argument("--unroll", type=non_negative, default=None, metavar="K",
-                        help="unroll recursion K levels for dialects without $ref")
-    parser.add_argument("--envelope", default=None,
-                        help="envelope variant: 'chat' or 'responses' (OpenAI), "
-                             "'parameters' or 'json-schema' (Gemini)")
-    parser.add_argument("--split-unions", action="store_true",
-                        help="one tool per variant of a union request body, for dialects "
-                             "without unions")
-    parser.add_argument("--examples", choices=("native", "description", "off"),
-                        default="native", help="where the document's examples go "
-                                               "(default native)")
-    parser.add_argument("--max-depth", type=non_negative, default=None, metavar="N",
-                        help="most object/array levels below each argument")
-    parser.add_argument("--collapse-deep", action="store_true",
-                        help="past --max-depth, send deeper parts as JSON text")
-    parser.add_argument("--include", action="append", default=None, metavar="SELECTOR",
-                        help="only these operations: tag:T, 'GET /path/*', /path/*, "
-                             "method:M, name or operationId glob (repeatable)")
-    parser.add_argument("--exclude", action="append", default=None, metavar="SELECTOR",
-                        help="leave these operations out (same selectors, repeatable)")
-    parser.add_argument("--separate", action="append", default=None, metavar="ARGUMENT",
-                        help="keep an argument out of the model's view, e.g. "
-                             "'header:X-Api-Version' or 'api_version' (repeatable); "
-                             "'call' takes its value from --host-arg")
-    parser.add_argument("--allow-network", action="store_true",
-                        help="allow a URL as SPEC and $refs to http(s) URLs (never fetched "
-                             "otherwise)")
-    parser.add_argument("--allow-outside-root", action="store_true",
-                        help="allow $refs to files outside the document's folder")
-    parser.add_argument("--document-url", default=None, metavar="URL",
-                        help="the URL the document came from; relative server URLs "
-                             "resolve against it")
-    parser.add_argument("--root", default=None, metavar="DIR",
-                        help="$refs may read files under DIR (e.g. the repository) instead "
-                             "of the document's folder")
+    for spec, flag in _FLAGGED:
+        parser.add_argument(flag.name, dest=spec.name, help=flag.help,
+                            **_ARGUMENT[flag.kind](flag, spec.default))
 
 
 _LOCATIONS = ("path", "query", "header", "cookie", "body")
@@ -269,16 +241,9 @@ def compile_from(args: argparse.Namespace) -> Application:
 
     matched: set[str] = set()
     try:
-        app = compile(_source(args), args.provider, strict=args.strict,
-                      reference=args.reference, strip_constraints=args.strip_constraints,
-                      unroll=args.unroll, split_unions=args.split_unions,
-                      examples=args.examples, envelope=args.envelope,
-                      max_depth=args.max_depth, collapse_deep=args.collapse_deep,
-                      include=args.include, exclude=args.exclude,
-                      separate=_separate(args.separate, matched),
-                      allow_network=args.allow_network,
-                      allow_outside_root=args.allow_outside_root,
-                      document_url=args.document_url, root=args.root)
+        keywords = {spec.name: getattr(args, spec.name) for spec, _ in _FLAGGED}
+        app = compile(_source(args), args.provider,
+                      **{**keywords, "separate": _separate(args.separate, matched)})
     except OptionError as exc:
         flag = FLAGS.get(exc.option, exc.option)
         raise UsageError(f"{flag}: {in_flags(exc.message)}") from None

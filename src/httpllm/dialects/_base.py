@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import JSON, Schema
+from httpllm.dialects._options import Options
 from httpllm.loss import Action, Loss
 from httpllm.pointer import escape
 
@@ -23,43 +24,6 @@ ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", 
 TOOL_CALL_FORMATS: tuple[ToolCallFormat, ...] = (
     "chat", "responses", "anthropic", "gemini", "bedrock", "ollama", "mistral", "mcp")
 """Every :data:`ToolCallFormat`, in the order ``httpllm.agent.calls.SHAPES`` lists them."""
-
-
-@dataclass(frozen=True, slots=True, kw_only=True)
-class Options:
-    """Compile options a dialect's rules may read.
-
-    Attributes:
-        strict: render the strict-mode variant where the dialect has one.
-        strip_constraints: move validation keywords (bounds, lengths, pattern, format,
-            uniqueItems, default) into descriptions as ``@minimum 0`` tags, even where the
-            provider accepts them. ``validate`` still enforces them.
-        unroll: for dialects without ``$ref``: expand recursive schemas this many levels
-            and cut the rest (reported); ``None`` reports such functions as errors. Also
-            read by ``Dialect.refs="on-request"`` and ``strict_recursion=False``.
-        split_unions: for dialects without unions: one function per variant of a union
-            request body instead of the documented fallback.
-        lenient: replace what a dialect cannot type (an array without ``items`` in strict
-            mode) by a documented default and a loss entry; ``False`` makes it an error.
-        examples: ``"native"`` (the provider's own field where it has one, else the
-            description), ``"description"`` or ``"off"``.
-        envelope: the dialect's envelope variant (``"chat"`` or ``"responses"`` for
-            OpenAI; ``"parameters"`` or ``"json-schema"`` for Gemini).
-        max_depth: most object/array levels below each argument (the argument is level
-            0); ``None``: no limit. Past it a function is an error, see ``collapse_deep``.
-        collapse_deep: past ``max_depth``, send each deeper subtree as a string of JSON
-            text (reported; ``execute.decode`` decodes it) instead of failing.
-    """
-
-    strict: bool = False
-    strip_constraints: bool = False
-    unroll: int | None = None
-    split_unions: bool = False
-    lenient: bool = True
-    examples: Literal["native", "description", "off"] = "native"
-    envelope: str | None = None
-    max_depth: int | None = None
-    collapse_deep: bool = False
 
 
 @dataclass(slots=True)
