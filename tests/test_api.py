@@ -351,6 +351,11 @@ CYCLIC_GARBAGE_DOC: dict[str, Any] = {
                 "$ref": "#/components/schemas/Node"}}}},
             "responses": {"200": {"description": "ok", "content": {"application/json": {
                 "schema": {"$ref": "#/components/schemas/Broken"}}}}}}},
+        "/broken": {"post": {
+            "operationId": "postBroken",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Broken"}}}},
+            "responses": {"204": {"description": "none"}}}},
     },
     "components": {"schemas": {
         "Pet": {"type": "object", "required": ["kind"], "discriminator": {
@@ -387,6 +392,7 @@ def test_a_compile_leaves_no_reference_cycle(options: dict[str, Any]) -> None:
         json.dumps(app.tools())
         outputs = [f.output for f in app.functions]
         assert outputs[0] is not None and app.warnings  # the broken response is reported
+        assert [error.path for error in app.errors] == ["/broken"]
         del app, outputs
         assert gc.collect() == 0
     finally:
