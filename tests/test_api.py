@@ -376,3 +376,68 @@ def test_numbers_no_double_holds_leave_every_tool_with_a_loss(text: str) -> None
         "paths/~1a/post/requestBody/content/application~1json/schema/properties/n/"
         "exclusiveMaximum": "dropped",
     }
+
+
+CYCLIC_GARBAGE_DOC: dict[str, Any] = {
+    "openapi": "3.0.3",
+    "info": {"title": "t", "version": "1"},
+    "paths": {
+        "/pets": {"post": {
+            "operationId": "addPet",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Pet"}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Pet"}}}}}}},
+        "/nodes": {"put": {
+            "operationId": "putNode",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Node"}}}},
+            "responses": {"200": {"description": "ok", "content": {"application/json": {
+                "schema": {"$ref": "#/components/schemas/Broken"}}}}}}},
+        "/broken": {"post": {
+            "operationId": "postBroken",
+            "requestBody": {"content": {"application/json": {"schema": {
+                "$ref": "#/components/schemas/Broken"}}}},
+            "responses": {"204": {"description": "none"}}}},
+    },
+    "components": {"schemas": {
+        "Pet": {"type": "object", "required": ["kind"], "discriminator": {
+            "propertyName": "kind"},
+            "properties": {"kind": {"type": "string"}, "id": {"type": "integer",
+                                                              "readOnly": True}}},
+        "Cat": {"allOf": [{"$ref": "#/components/schemas/Pet"},
+                          {"type": "object", "properties": {"lives": {"type": "integer"}}}]},
+        "Dog": {"allOf": [{"$ref": "#/components/schemas/Pet"},
+                          {"type": "object", "properties": {"bark": {"type": "string"}}}]},
+        "Node": {"type": "object", "properties": {
+            "children": {"type": "array", "items": {"$ref": "#/components/schemas/Node"}},
+            "value": {"oneOf": [{"type": "string"}, {"type": "integer"}]}}},
+        "Broken": {"type": "object", "properties": {"x": {"$ref": "#/components/schemas/No"}}},
+    }},
+}
+
+
+@pytest.mark.parametrize("options", [{}, {"provider": "claude", "strict": True},
+                                     {"provider": "mcp"}, {"reference": True}])
+def test_a_compile_leaves_no_reference_cycle(options: dict[str, Any]) -> None:
+    """Compiling, listing the tools and reading every output leave nothing for the cyclic
+    collector (httpllm switches no process-wide collector state: reference counting must
+    free every intermediate, docs/architecture.md)."""
+    import gc
+
+    httpllm.compile(CYCLIC_GARBAGE_DOC, **options).tools()  # imports: their garbage is not ours
+    gc.collect()
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        app = httpllm.compile(CYCLIC_GARBAGE_DOC, **options)
+        assert {f.name for f in app.functions} == {"addPet", "putNode"}
+        json.dumps(app.tools())
+        outputs = [f.output for f in app.functions]
+        assert outputs[0] is not None and app.warnings  # the broken response is reported
+        assert [error.path for error in app.errors] == ["/broken"]
+        del app, outputs
+        assert gc.collect() == 0
+    finally:
+        if was:
+            gc.enable()

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from httpllm._gc import pausing_gc
 from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
 from httpllm.compose.inline import Inliner
@@ -169,7 +168,6 @@ class Application:
             raise UnknownFunction(f"no function named {name!r} in this application"
                                   f"{hint}") from None
 
-    @pausing_gc  # a few thousand small dicts, no cycles: as in compile()
     def tools(self) -> list[JSON]:
         """The tool list in the provider's envelope, JSON-serializable, ready for its SDK.
 
@@ -418,7 +416,6 @@ def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> 
                           kind=type(exc).__name__)
 
 
-@pausing_gc
 @document_keywords  # each keyword's Args entry is its Options field's doc
 def compile(  # the public name the project is known by (shadows the builtin here only)
     spec: Source,
@@ -519,14 +516,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
     outputs = [None if draft.response is None else responses.add(draft.site.pointer,
                                                                   draft.response)
                for draft in drafts]
-    functions: list[Function] = []
     bounds = (parameters_limit(len(drafts)), Sizes(), limits)
-    for draft, output in zip(drafts, outputs, strict=True):
-        try:
-            functions.extend(_finish(draft, composer, inliner, renderer, failed, output,
-                                     separate, warnings, bounds))
-        except HttpllmError as exc:
-            errors.append(_error(draft.site, exc, label))
+    functions = _finish_all(zip(drafts, outputs, strict=True), named, failed, errors, label,
+                            lambda draft, output: _finish(draft, composer, inliner, renderer,
+                                                          output, separate, warnings, bounds))
     warnings.extend(Warning(pointer="#/paths", message=problem)
                     for check in dialect.request_limits for problem in check(functions))
     warnings.extend(Warning(pointer=pointer, message=message,
@@ -626,13 +619,29 @@ def _unreached_refs(resolver: Resolver, errors: list[OperationError],
     return found
 
 
+def _finish_all(drafts: Iterable[tuple[Draft, Callable[[], Any] | None]], named: NamedSchemas,
+                failed: dict[str, HttpllmError], errors: list[OperationError], label: str | None,
+                finish: Callable[[Draft, Callable[[], Any] | None], list[Function]],
+                ) -> list[Function]:
+    """``finish`` each draft (with its output), in order; a draft that cannot be finished, or
+    reaches a named schema in ``failed``, is an error instead. A failed schema's error is
+    reported, never raised: raised again, it would hold this frame, which holds it."""
+    functions: list[Function] = []
+    for draft, output in drafts:
+        broken = named.broken(draft.schemas(), failed)  # at once when none failed
+        if broken is not None:
+            errors.append(_error(draft.site, broken, label))
+            continue
+        try:
+            functions.extend(finish(draft, output))
+        except HttpllmError as exc:
+            errors.append(_error(draft.site, exc, label))
+    return functions
+
+
 def _finish(draft: Draft, composer: Composer, inliner: Inliner, renderer: Renderer,
-            failed: dict[str, HttpllmError], output: Callable[[], Any] | None,
-            separate: Callable[[Argument], bool] | None,
+            output: Callable[[], Any] | None, separate: Callable[[Argument], bool] | None,
             warnings: list[Warning], bounds: tuple[int, Sizes, Limits]) -> list[Function]:
-    broken = inliner.named.broken(draft.schemas(), failed)  # at once when none failed
-    if broken is not None:
-        raise broken
     function = finish_bounded(draft, composer, inliner, separate, output,
                               lambda at, msg: warnings.append(Warning(pointer=at, message=msg)),
                               limit=bounds[0], sizes=bounds[1], limits=bounds[2])

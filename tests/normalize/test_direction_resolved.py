@@ -104,15 +104,15 @@ def test_ref_cycle_terminates() -> None:
 
 
 def test_long_ref_chain_needs_no_recursion() -> None:
-    """`NamedSchemas.flagged` decides a 5,000-schema allOf chain ending in a readOnly schema
+    """`Flags.flagged` decides a 5,000-schema allOf chain ending in a readOnly schema
     iteratively (no RecursionError), and the schema at the far end alone."""
     schemas: dict[str, Any] = {f"L{i}": {"allOf": [{"$ref": f"#/components/schemas/L{i + 1}"}]}
                                for i in range(5000)}
     schemas["L5000"] = STAMP
     doc = {"openapi": "3.1.0", "components": {"schemas": schemas}}
     store = NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.1", lambda at, message: None)
-    assert store.flagged("L0", "readOnly") is True
-    assert store.flagged("L0", "writeOnly") is False
+    assert store.flags.flagged("L0", "readOnly") is True
+    assert store.flags.flagged("L0", "writeOnly") is False
 
 
 @pytest.mark.parametrize(("node", "expected"), [

@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from httpllm.errors import AccessDenied, LimitExceeded, RefError
 from httpllm.load import Loader
-from httpllm.normalize.named import NamedSchemas, collect_refs
+from httpllm.normalize.named import NamedSchemas
+from httpllm.normalize.naming import collect_refs
 from httpllm.refs import ROOT, Resolver
 
 from ._support import SETTINGS
@@ -114,9 +115,9 @@ def test_long_allof_chain_is_limit_exceeded() -> None:
 def test_component_alias_keeps_the_component_name() -> None:
     """A component that is only a `$ref` names its target."""
     store, _ = named({"Pet": ref("Animal"), "Animal": {"type": "object"}})
-    assert store.name_for("#/components/schemas/Pet", ROOT) == "Animal"
+    assert store.names.name_for("#/components/schemas/Pet", ROOT) == "Animal"
     store, _ = named({"Animal": {"type": "object"}, "Pet": ref("Animal")})
-    assert store.name_for("#/components/schemas/Pet", ROOT) == "Animal"
+    assert store.names.name_for("#/components/schemas/Pet", ROOT) == "Animal"
 
 
 def test_ref_in_place_of_a_properties_map() -> None:

@@ -68,7 +68,7 @@ class Inliner:
         self.sizes: SizeMemo = {} if sizes is None else sizes
         self._keeping: Inliner | None = None
         self._held: list[Any] = []
-        self._main: Inliner | None = None  # set on the keeping inliner of an inlining one
+        self._for_inlining = False  # set on the keeping inliner of an inlining one
         self._renamed: dict[tuple[str, Direction], str | None] = {}
         self._alias_defs: dict[tuple[str, Direction], Schema] = {}
         self._closures: dict[tuple[frozenset[str], Direction], tuple[str, ...]] = {}
@@ -89,7 +89,7 @@ class Inliner:
         if self._keeping is None:
             self._keeping = Inliner(self.named, reference=True, origins=self.origins,
                                     sizes=self.sizes)
-            self._keeping._main = self
+            self._keeping._for_inlining = True  # a flag, not the inliner: no reference cycle
         return self._keeping
 
     def _visit_for(self, direction: Direction) -> Any:
@@ -120,11 +120,11 @@ class Inliner:
             if self.reference:
                 out = emended
             else:
-                out = transform(emended, visit, pointer=self.named.pointer(item))
+                out = transform(emended, visit, pointer=self.named.names.pointer(item))
             self._done[(item, direction)] = out
             self._left[item] = self._remaining(self.graph.graph.successors(item))
             if isinstance(out, dict):
-                self.origins.setdefault(id(out), self.named.pointer(item))
+                self.origins.setdefault(id(out), self.named.names.pointer(item))
         return self._done[key]
 
     def _remaining(self, names: Any) -> frozenset[str]:
@@ -151,7 +151,7 @@ class Inliner:
         else:
             out = transform(schema, self._visit_for(direction), pointer=pointer)
         names = self._defs_of(used, direction)
-        if self._main is not None and names:
+        if self._for_inlining and names:
             return self._distinct(out, names, direction, pointer)
         done = self._done
         return out, {name: done[(name, direction)] for name in names}
@@ -187,8 +187,8 @@ class Inliner:
         key = (name, direction)
         if key not in self._renamed:
             alias = None
-            if self._main is not None and self.graph.is_recursive(name):
-                taken = set(self.named.names())
+            if self._for_inlining and self.graph.is_recursive(name):
+                taken = set(self.named.names.all())
                 alias, n = f"{name}__refs", 2
                 while alias in taken:
                     alias, n = f"{name}__refs{n}", n + 1
@@ -230,5 +230,5 @@ class Inliner:
         for name in names:
             if (name, direction) not in done:
                 done[(name, direction)] = transform(self._done[(name, direction)], visit,
-                                                    pointer=self.named.pointer(name))
+                                                    pointer=self.named.names.pointer(name))
         return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))

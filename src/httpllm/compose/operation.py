@@ -537,7 +537,7 @@ class Composer:
                 continue
             named = id(node) in inliner.origins
             at = inliner.origins.get(id(node), at)
-            owners = self.named.merged_into(at, spec.base, "request") if named else []
+            owners = self.named.losses.merged_into(at, spec.base, "request") if named else []
             names = set(hidden.get(at, ())).union(*(hidden.get(o, ()) for o in owners))
             out.extend((path, n) for n in sorted(names))
             props = node.get("properties")
@@ -563,7 +563,7 @@ class Composer:
         spec (a component parameter's spec is shared)."""
         hit = self._dropped.get(spec)
         if hit is None:
-            hit = self._dropped.put(spec, [*spec.lost, *self.named.dropped(
+            hit = self._dropped.put(spec, [*spec.lost, *self.named.losses.dropped(
                 spec.schema, "request", pointer=spec.schema_pointer, base=spec.base)])
         return hit
 

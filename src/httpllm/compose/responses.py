@@ -20,7 +20,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from httpllm._gc import pausing_gc
 from httpllm._types import Schema
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
 from httpllm.errors import HttpllmError
@@ -85,7 +84,6 @@ class Responses:
                 self._resolver = None  # the document is no longer needed
             return self._outputs
 
-    @pausing_gc
     def _compute(self) -> dict[str, Schema | None]:
         assert self._resolver is not None
         named = NamedSchemas(self._resolver, self._version, self._warn)

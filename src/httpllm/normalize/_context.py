@@ -63,8 +63,16 @@ def value_key(value: Any) -> str:
     return canonical(value)
 
 
+class _WeaklyHeld:
+    """A weak-reference slot for a slotted dataclass (``weakref_slot=True`` is Python 3.11+):
+    a named schema's ``resolve`` reads its context through a weak reference, so that the
+    context and its callbacks form no reference cycle."""
+
+    __slots__ = ("__weakref__",)
+
+
 @dataclass(slots=True)
-class PassContext:
+class PassContext(_WeaklyHeld):
     """What a pass may know besides the node: one typed object, no globals.
 
     Attributes:

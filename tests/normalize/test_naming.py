@@ -1,0 +1,80 @@
+"""The `$defs` names of a document's named schemas (httpllm/normalize/naming.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from httpllm.errors import RefError
+from httpllm.load import Loader
+from httpllm.normalize.naming import EmendedRefs, SchemaNames, collect_refs
+from httpllm.refs import ROOT, Resolver
+
+
+def names(schemas: dict[str, Any], version: str = "3.1") -> SchemaNames:
+    doc = {"openapi": f"{version}.0", "components": {"schemas": schemas}}
+    return SchemaNames(Resolver(doc, ROOT, Loader(None)), version)
+
+
+def test_components_are_named_first_and_other_targets_after() -> None:
+    """Component schemas keep their keys; a target inside one gets a name of its own path,
+    not one a component already has; an unknown name is not contained."""
+    known = names({"Pet": {"properties": {"tag": {"type": "string"}}},
+                   "Pet_properties_tag": {"type": "integer"}})
+    assert known.all() == ["Pet", "Pet_properties_tag"]
+    inner = known.name_for("#/components/schemas/Pet/properties/tag", ROOT)
+    assert inner not in ("Pet", "Pet_properties_tag") and inner in known
+    assert known.pointer(inner) == "#/components/schemas/Pet/properties/tag"
+    assert "Nothing" not in known
+
+
+def test_name_or_none_reads_a_bare_mapping_name_and_never_raises() -> None:
+    known = names({"Cat": {"type": "object"}})
+    assert known.name_or_none("Cat", ROOT) == "Cat"
+    assert known.name_or_none("Dog", ROOT) is None
+    with pytest.raises(RefError):
+        known.name_for("#/components/schemas/Dog", ROOT)
+
+
+def test_an_alias_component_gives_its_name_to_its_target() -> None:
+    """A component that is only a `$ref` to a schema no component is names that schema,
+    whose fragment it then reports; one to another component does not rename it."""
+    doc = {"openapi": "3.1.0", "x-models": {"Animal": {"type": "object"}},
+           "components": {"schemas": {"Pet": {"$ref": "#/x-models/Animal"},
+                                      "Cat": {"$ref": "#/components/schemas/Dog"},
+                                      "Dog": {"type": "object"}}}}
+    known = SchemaNames(Resolver(doc, ROOT, Loader(None)), "3.1")
+    assert known.name_for("#/x-models/Animal", ROOT) == "Pet"
+    assert known.fragments()["Pet"] == "#/x-models/Animal"
+    assert known.name_for("#/components/schemas/Cat", ROOT) == "Dog"
+
+
+@pytest.mark.parametrize(("version", "node", "out"), [
+    ("3.0", {"$ref": "#/components/schemas/A", "description": "d", "maxLength": 2},
+     {"$ref": "#/$defs/A", "description": "d"}),
+    ("3.1", {"$ref": "#/components/schemas/A", "description": "d"},
+     {"$ref": "#/$defs/A", "description": "d"}),
+    ("3.1", {"$ref": "#/components/schemas/A", "maxLength": 2},
+     {"maxLength": 2, "allOf": [{"$ref": "#/$defs/A"}]}),
+])
+def test_rewrite_ref_keeps_siblings_as_the_version_says(version: str, node: dict[str, Any],
+                                                         out: dict[str, Any]) -> None:
+    assert names({"A": {"type": "string"}}, version).rewrite_ref(node, "#/x", ROOT) == out
+
+
+def test_rewrite_ref_names_the_pointer_of_a_dangling_ref() -> None:
+    with pytest.raises(RefError) as caught:
+        names({}).rewrite_ref({"$ref": "#/components/schemas/No"}, "#/paths/x", ROOT)
+    assert caught.value.pointer == "#/paths/x"
+
+
+def test_emended_refs_are_remembered_per_object() -> None:
+    schema = {"items": {"$ref": "#/$defs/A"}, "properties": {"b": {"$ref": "#/$defs/B"}}}
+    refs = EmendedRefs()
+    assert refs(schema) == frozenset(collect_refs(schema)) == {"A", "B"}
+    schema["extra"] = {"$ref": "#/$defs/C"}  # emended schemas are never mutated: not seen
+    assert refs(schema) == {"A", "B"}
+    empty: dict[str, Any] = {"type": "string"}
+    refs.none(empty)
+    assert refs(empty) == frozenset()
