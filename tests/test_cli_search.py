@@ -173,3 +173,28 @@ def test_unknown_embedder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
                            "--embedder", "word2vec")
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and "--embedder" in err
+
+
+def test_a_changed_document_is_indexed_again(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    """The saved index is keyed by the document's bytes: one byte changed (a summary's
+    word) misses, compiles again and answers from the new text."""
+    spec = tmp_path / "api.yaml"
+    text = Path(SPEC).read_text(encoding="utf-8")
+    spec.write_text(text, encoding="utf-8")
+    status, before, _ = run(capsys, "search", str(spec), "remove a pet", "-k", "1")
+    assert status == 0 and before.startswith("deletePet")
+    calls = _no_compile(monkeypatch)
+    assert run(capsys, "search", str(spec), "remove a pet", "-k", "1")[1] == before
+    assert calls == []
+    assert "Delete a pet" in text
+    spec.write_text(text.replace("Delete a pet", "Delete a pen", 1), encoding="utf-8")
+    run(capsys, "search", str(spec), "remove a pet", "-k", "1")
+    assert calls == ["compile"]
+    import httpllm.cli.search as command
+    from httpllm.cli._common import compile_from
+
+    monkeypatch.setattr(command, "compile_from", compile_from)
+    status, after, _ = run(capsys, "search", str(spec), "remove a pen", "-k", "1")
+    assert status == 0 and "Delete a pen" in after

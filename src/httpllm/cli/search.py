@@ -2,9 +2,9 @@
 
 The search index of a document file is saved in the user's cache
 (:mod:`httpllm.toolsets._store`), keyed by the file's bytes, the command's compile flags,
-the ranker, the embedder and httpllm's version: the next search of the same document skips
-the compile and the embedding. A document that ``$ref``s other files is compiled every
-time (a change to the other file would not change the key).
+the ranker, the embedder, httpllm's version and the saved index's format: the next search
+of the same document skips the compile and the embedding. A document that ``$ref``s other
+files is compiled every time (a change to the other file would not change the key).
 """
 
 from __future__ import annotations
@@ -80,6 +80,7 @@ def _saved_key(args: argparse.Namespace) -> str | None:
     from httpllm.errors import LimitExceeded
     from httpllm.load import DEFAULT_LIMITS, read_bounded
     from httpllm.toolsets import _store
+    from httpllm.toolsets.search import SAVED_FORMAT
 
     if args.no_cache or args.spec == "-" or _store.directory() is None:
         return None
@@ -94,7 +95,7 @@ def _saved_key(args: argparse.Namespace) -> str | None:
         return None
     flags = {k: v for k, v in sorted(vars(args).items()) if k not in _KEYED_OUT}
     digest = hashlib.sha256(data)
-    digest.update(json.dumps([__version__, repr(flags)]).encode("utf-8"))
+    digest.update(json.dumps([__version__, SAVED_FORMAT, repr(flags)]).encode("utf-8"))
     return digest.hexdigest()
 
 
