@@ -339,3 +339,22 @@ def test_damaged_saved_index_is_a_miss(tmp_path: Path, damage: str) -> None:
             meta["format"] = 1
         (folder / "functions.json").write_text(json.dumps(meta), encoding="utf-8")
     assert SearchIndex.load(folder) is None
+
+
+def test_field_scores_are_bm25s_scores() -> None:
+    """A field's scores (what a saved index is searched with) are bm25s' own
+    ``get_scores``, number for number, repeated and unknown words included."""
+    import bm25s
+    import numpy
+
+    from httpllm.toolsets.search import BM25_PARAMETERS
+
+    corpus = [["merg", "pull", "request"], ["list", "pull", "request", "review"], [],
+              ["delet", "repositori"], ["pull", "pull", "branch"]]
+    field = SearchIndex._bm25(bm25s, corpus)
+    reference = bm25s.BM25(**BM25_PARAMETERS)
+    reference.index(corpus, show_progress=False)
+    assert field is not None and field.documents == len(corpus)
+    for query in (["pull"], ["merg", "pull", "request"], ["pull", "pull"], ["zzz"],
+                  ["zzz", "branch"], ["review", "delet", "repositori", "list"]):
+        assert field.scores(numpy, query).tolist() == reference.get_scores(query).tolist()
