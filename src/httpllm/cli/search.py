@@ -46,13 +46,16 @@ def _numpy_on_one_thread() -> None:
     product is the same number for number on one thread or two (each row's dot product
     is one thread's).
     """
+    from httpllm.errors import MissingExtra, requires_extra
+
     if "numpy" in sys.modules or _BLAS_THREADS in os.environ:
         return
     os.environ[_BLAS_THREADS] = "1"
     try:
-        import numpy  # noqa: F401
-    except ImportError:
-        pass  # the search says which extra to install
+        with requires_extra("search", "search", {"numpy"}):
+            import numpy  # noqa: F401
+    except MissingExtra:
+        pass  # the search says so, naming every module of the extra that is missing
     finally:
         del os.environ[_BLAS_THREADS]
 
