@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -173,3 +174,50 @@ def test_unknown_embedder_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -
                            "--embedder", "word2vec")
     assert (status, out) == (2, "")
     assert err.count("\n") == 1 and "--embedder" in err
+
+
+def test_a_changed_document_is_indexed_again(capsys: pytest.CaptureFixture[str],
+                                             monkeypatch: pytest.MonkeyPatch,
+                                             tmp_path: Path) -> None:
+    """The saved index is keyed by the document's bytes: one byte changed (a summary's
+    word) misses, compiles again and answers from the new text."""
+    spec = tmp_path / "api.yaml"
+    text = Path(SPEC).read_text(encoding="utf-8")
+    spec.write_text(text, encoding="utf-8")
+    status, before, _ = run(capsys, "search", str(spec), "remove a pet", "-k", "1")
+    assert status == 0 and before.startswith("deletePet")
+    calls = _no_compile(monkeypatch)
+    assert run(capsys, "search", str(spec), "remove a pet", "-k", "1")[1] == before
+    assert calls == []
+    assert "Delete a pet" in text
+    spec.write_text(text.replace("Delete a pet", "Delete a pen", 1), encoding="utf-8")
+    run(capsys, "search", str(spec), "remove a pet", "-k", "1")
+    assert calls == ["compile"]
+    import httpllm.cli.search as command
+    from httpllm.cli._common import compile_from
+
+    monkeypatch.setattr(command, "compile_from", compile_from)
+    status, after, _ = run(capsys, "search", str(spec), "remove a pen", "-k", "1")
+    assert status == 0 and "Delete a pen" in after
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir() or (os.cpu_count() or 1) < 2,
+                    reason="counts the process's threads in Linux's /proc, on 2 cores or more")
+@pytest.mark.parametrize("chosen", [None, "2"])
+def test_search_starts_numpy_on_one_thread(chosen: str | None) -> None:
+    """The search command imports numpy with OpenBLAS on one thread (no thread started),
+    unless the user chose a number, and leaves the environment as it was."""
+    import subprocess
+    import sys
+
+    environment = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    if chosen:
+        environment["OPENBLAS_NUM_THREADS"] = chosen
+    script = ("import os, sys\nfrom httpllm.cli.search import _numpy_on_one_thread\n"
+              "_numpy_on_one_thread()\nimport numpy\n"
+              "print(len(os.listdir('/proc/self/task')), "
+              "os.environ.get('OPENBLAS_NUM_THREADS'))\n")
+    out = subprocess.run([sys.executable, "-c", script], env=environment, check=True,
+                         capture_output=True, text=True).stdout.split()
+    # OpenBLAS on n threads starts n - 1 beside the process's own
+    assert out == (["2", "2"] if chosen else ["1", "None"])

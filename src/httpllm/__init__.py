@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib
 import typing
 
-from httpllm._api import Application, Warning, compile
 from httpllm._limits import Limits
 from httpllm.dialects import Dialect, get_dialect, providers, register_provider
 from httpllm.errors import (
@@ -39,6 +38,7 @@ from httpllm.loss import Loss
 from httpllm.records import Argument, Function, OperationError, Server
 
 if typing.TYPE_CHECKING:
+    from httpllm._api import Application, Warning, compile
     from httpllm.load import Source
 
 _SUBMODULES = ("adapters", "agent", "codemode", "dialects", "errors", "execute", "server",
@@ -121,8 +121,18 @@ def _server() -> typing.Any:
     return server
 
 
+_COMPILER = ("Application", "Warning", "compile")
+"""The names of :mod:`httpllm._api`, imported on first use: the compiler's stages are not
+loaded by what never compiles (``httpllm search`` of a document whose index is saved)."""
+
+
 def __getattr__(name: str) -> typing.Any:
-    """A public subpackage, imported on first use: ``import httpllm`` imports none (PEP 562)."""
+    """A public subpackage, or a name of :data:`_COMPILER`, imported on first use:
+    ``import httpllm`` imports neither (PEP 562)."""
+    if name in _COMPILER:
+        value = getattr(importlib.import_module(f"{__name__}._api"), name)
+        globals()[name] = value
+        return value
     if name in _SUBMODULES:
         return importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

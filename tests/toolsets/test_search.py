@@ -289,3 +289,72 @@ def test_benchmark_tasks_stay_in_top_five(specs_dir: Path) -> None:
     missed = [t["query"] for t in tasks
               if not {f.name for f in apps[t["spec"]].search(t["query"], 5)} & set(t["expect"])]
     assert missed == []
+
+
+def _saved(tmp_path: Path) -> tuple[SearchIndex, Path]:
+    """A BM25 index of PETS, and the folder it was saved into."""
+    index = SearchIndex(httpllm.compile(PETS, "3.1").functions, ranker="bm25")
+    folder = tmp_path / "saved"
+    folder.mkdir()
+    index.save(folder)
+    return index, folder
+
+
+def test_saved_index_is_searched_without_bm25s(tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """A saved index loads and ranks as the built one, score for score, with bm25s not
+    importable (what a warm `httpllm search` relies on to skip importing it)."""
+    index, folder = _saved(tmp_path)
+    monkeypatch.setitem(sys.modules, "bm25s", None)
+    again = SearchIndex.load(folder)
+    assert again is not None and again.ranker == "bm25"
+    for query in ("remove a pet", "orders of a store", "list all the pets", "pets pets",
+                  "how do I add a pet", "zzz"):
+        assert again.scores(query).tolist() == index.scores(query).tolist()
+        assert [f.name for f in again.search(query)] == [f.name for f in index.search(query)]
+
+
+@pytest.mark.parametrize("damage", ["indices", "indptr", "data", "vocabulary", "format"])
+def test_damaged_saved_index_is_a_miss(tmp_path: Path, damage: str) -> None:
+    """A saved index whose arrays or vocabulary do not fit together (a function or word id
+    out of range, scores of another type), or of another format, is not loaded."""
+    import json
+
+    import numpy as np
+
+    _, folder = _saved(tmp_path)
+    meta = json.loads((folder / "functions.json").read_text(encoding="utf-8"))
+    if damage == "indices":
+        np.save(folder / "summary.indices.npy",
+                np.load(folder / "summary.indices.npy") + len(meta["functions"]))
+    elif damage == "indptr":
+        np.save(folder / "summary.indptr.npy", np.load(folder / "summary.indptr.npy")[::-1])
+    elif damage == "data":
+        np.save(folder / "summary.data.npy", np.load(folder / "summary.data.npy")
+                .astype(np.float64))
+    else:
+        if damage == "vocabulary":
+            meta["fields"]["summary"]["vocabulary"]["pet"] = 10_000
+        else:
+            meta["format"] = 1
+        (folder / "functions.json").write_text(json.dumps(meta), encoding="utf-8")
+    assert SearchIndex.load(folder) is None
+
+
+def test_field_scores_are_bm25s_scores() -> None:
+    """A field's scores (what a saved index is searched with) are bm25s' own
+    ``get_scores``, number for number, repeated and unknown words included."""
+    import bm25s
+    import numpy
+
+    from httpllm.toolsets.search import BM25_PARAMETERS
+
+    corpus = [["merg", "pull", "request"], ["list", "pull", "request", "review"], [],
+              ["delet", "repositori"], ["pull", "pull", "branch"]]
+    field = SearchIndex._bm25(bm25s, corpus)
+    reference = bm25s.BM25(**BM25_PARAMETERS)
+    reference.index(corpus, show_progress=False)
+    assert field is not None and field.documents == len(corpus)
+    for query in (["pull"], ["merg", "pull", "request"], ["pull", "pull"], ["zzz"],
+                  ["zzz", "branch"], ["review", "delet", "repositori", "list"]):
+        assert field.scores(numpy, query).tolist() == reference.get_scores(query).tolist()

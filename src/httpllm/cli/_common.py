@@ -13,15 +13,17 @@ import re
 import sys
 from collections.abc import Callable, Mapping
 from dataclasses import Field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from httpllm._api import Application, compile
 from httpllm.dialects import Options
 from httpllm.dialects._options import Flag, option_of
 from httpllm.errors import HttpllmError
 from httpllm.load import DEFAULT_LIMITS
 from httpllm.pointer import escape
 from httpllm.records import Argument
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["FLAGS", "SPEC_HELP", "UsageError", "add_compile_options", "auth_from", "base_url",
            "compile_from", "at_least", "flag_takes", "in_flags", "json_or_text", "key_values",
@@ -237,6 +239,7 @@ def compile_from(args: argparse.Namespace) -> Application:
         UsageError: a flag's value cannot be used (the message names the flag).
         HttpllmError: the document cannot be compiled.
     """
+    from httpllm._api import compile  # not at import: `httpllm search` may not compile
     from httpllm.errors import OptionError
 
     matched: set[str] = set()

@@ -11,10 +11,13 @@ import collections
 import re
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from httpllm import _api
-from httpllm._api import Application
 from httpllm.cli._common import in_flags
+
+if TYPE_CHECKING:
+    from httpllm import _api
+    from httpllm._api import Application
 
 __all__ = ["FAIL_ON", "PARTIAL", "failed", "kind", "report", "summary"]
 

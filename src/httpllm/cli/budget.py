@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from httpllm._api import Application
 from httpllm.cli._common import compile_from, positive
 from httpllm.toolsets.budget import Budget, budget, strict_eligibility
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["add_budget_options", "run_budget"]
 

@@ -6,9 +6,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from httpllm._api import Application
 from httpllm.cli._common import (
     SPEC_HELP,
     UsageError,
@@ -20,6 +19,9 @@ from httpllm.cli._common import (
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
 from httpllm.cli.toolsets import add_toolset_options, check_defer, run_toolsets
 from httpllm.dialects import get_dialect, providers
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["register"]
 

@@ -6,9 +6,8 @@ operations and warnings; ``--json`` for machines."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from httpllm._api import Application
 from httpllm.cli._common import (
     SPEC_HELP,
     add_compile_options,
@@ -19,6 +18,9 @@ from httpllm.cli._common import (
 )
 from httpllm.cli._common import security_schemes as _schemes
 from httpllm.cli.budget import add_budget_options, run_budget
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["register"]
 

@@ -2,9 +2,9 @@
 
 The search index of a document file is saved in the user's cache
 (:mod:`httpllm.toolsets._store`), keyed by the file's bytes, the command's compile flags,
-the ranker, the embedder and httpllm's version: the next search of the same document skips
-the compile and the embedding. A document that ``$ref``s other files is compiled every
-time (a change to the other file would not change the key).
+the ranker, the embedder, httpllm's version and the saved index's format: the next search
+of the same document skips the compile and the embedding. A document that ``$ref``s other
+files is compiled every time (a change to the other file would not change the key).
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -28,6 +29,35 @@ _KEYED_OUT = frozenset({"query", "k", "tag", "json", "handler", "command", "spec
 
 _OTHER_FILE = re.compile(rb"""\$ref["']?\s*:\s*(?!["']?#)["']?[^\s"',}]""")
 """A ``$ref`` whose value does not start with ``#``: the document reads another file."""
+
+
+_BLAS_THREADS = "OPENBLAS_NUM_THREADS"
+"""The variable OpenBLAS (numpy's linear algebra in its wheels) reads once, when numpy is
+imported, for how many threads to start."""
+
+
+def _numpy_on_one_thread() -> None:
+    """Import numpy with OpenBLAS on one thread, unless the user set
+    :data:`_BLAS_THREADS` or numpy is already imported; the environment is left as it was.
+
+    A search multiplies one query vector by the functions' vectors (1,223 x 384 for GitHub):
+    OpenBLAS's threads, one per core, only wait for such work, and starting them and
+    waking them cost a warm ``httpllm search`` 0.12 s of its 0.5 s of CPU (2 cores). The
+    product is the same number for number on one thread or two (each row's dot product
+    is one thread's).
+    """
+    from httpllm.errors import MissingExtra, requires_extra
+
+    if "numpy" in sys.modules or _BLAS_THREADS in os.environ:
+        return
+    os.environ[_BLAS_THREADS] = "1"
+    try:
+        with requires_extra("search", "search", {"numpy"}):
+            import numpy  # noqa: F401
+    except MissingExtra:
+        pass  # the search says so, naming every module of the extra that is missing
+    finally:
+        del os.environ[_BLAS_THREADS]
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -80,6 +110,7 @@ def _saved_key(args: argparse.Namespace) -> str | None:
     from httpllm.errors import LimitExceeded
     from httpllm.load import DEFAULT_LIMITS, read_bounded
     from httpllm.toolsets import _store
+    from httpllm.toolsets.search import SAVED_FORMAT
 
     if args.no_cache or args.spec == "-" or _store.directory() is None:
         return None
@@ -94,7 +125,7 @@ def _saved_key(args: argparse.Namespace) -> str | None:
         return None
     flags = {k: v for k, v in sorted(vars(args).items()) if k not in _KEYED_OUT}
     digest = hashlib.sha256(data)
-    digest.update(json.dumps([__version__, repr(flags)]).encode("utf-8"))
+    digest.update(json.dumps([__version__, SAVED_FORMAT, repr(flags)]).encode("utf-8"))
     return digest.hexdigest()
 
 
@@ -128,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.query.strip():
         raise UsageError("QUERY is empty: say the task in words, e.g. 'merge a PR'")
+    _numpy_on_one_thread()
     try:
         index = _index(args)
     except ValueError as exc:  # an unknown --embedder

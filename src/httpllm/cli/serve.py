@@ -21,9 +21,8 @@ import json
 import os
 import sys
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from httpllm._api import Application
 from httpllm.cli._common import UsageError as FlagError
 from httpllm.cli._common import (
     add_compile_options,
@@ -37,6 +36,9 @@ from httpllm.cli._common import (
 )
 from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["register", "worker_app"]
 

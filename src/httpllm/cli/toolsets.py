@@ -7,11 +7,13 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from httpllm._api import Application
 from httpllm.cli._common import UsageError, dumps, positive, write
 from httpllm.errors import HttpllmError
-from httpllm.toolsets.groups import tools_of
+
+if TYPE_CHECKING:
+    from httpllm._api import Application
 
 __all__ = ["add_toolset_options", "check_defer", "run_toolsets"]
 
@@ -96,6 +98,8 @@ def _check_always(app: Application, names: list[str]) -> None:
 
 
 def _write_groups(args: argparse.Namespace, app: Application) -> int:
+    from httpllm.toolsets.groups import tools_of
+
     if not args.output:
         raise UsageError("--group-by needs -o DIR (one file per group)")
     folder = Path(args.output)

@@ -160,8 +160,10 @@ INTENT_SIMILARITY = 0.05
 """Added to a function's cosine similarity when its action is the one the query's verb
 asks for (a sentence model tells "delete a repository" from "list repositories" poorly)."""
 
-SAVED_FORMAT = 1
-"""The format of a saved index (:meth:`SearchIndex.save`)."""
+SAVED_FORMAT = 2
+"""The format of a saved index (:meth:`SearchIndex.save`); 2: the BM25 scores as
+``.npy`` arrays and the vocabularies and stop words in ``functions.json``, read without
+bm25s (1: bm25s's own folders)."""
 
 MIN_SIMILARITY = 0.2
 """Least cosine similarity for a function that shares no word with the query to be
@@ -342,8 +344,13 @@ class SearchIndex:
 
     def __init__(self, functions: Sequence[Function], *, ranker: str | None = None,
                  embedder: Any = None, tags: Mapping[str, str] | None = None,
-                 cache: bool = True, _fields: dict[str, Any] | None = None) -> None:
-        bm25s, stemmer, np = _libraries()
+                 cache: bool = True, _fields: dict[str, _Field | None] | None = None,
+                 _stopwords: frozenset[str] | None = None) -> None:
+        if _fields is None or _stopwords is None:
+            bm25s, stemmer, np = _libraries()
+            _stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN_PLUS)
+        else:  # a saved index (:meth:`load`): bm25s is not needed to search it
+            stemmer, np = _stemmer()
         self.ranker = _ranker(ranker, embedder)
         self.embedder: Embedder | None = None
         if self.ranker == "hybrid":
@@ -357,26 +364,32 @@ class SearchIndex:
         self._embedding = threading.Lock()
         self._stem: Callable[[str], str] = stemmer.stemWord
         self._stemming = threading.Lock()  # a PyStemmer stemmer is not thread-safe
-        self._stopwords = frozenset(bm25s.stopwords.STOPWORDS_EN_PLUS)
+        self._stopwords = _stopwords
         if _fields is None:
             texts = [_texts(f, tags or {}) for f in self.functions]
             _fields = {field: self._bm25(bm25s, [self._tokens(t[field]) for t in texts])
                        for field in FIELD_WEIGHTS}
-        self._fields = _fields
+        self._fields: dict[str, _Field | None] = _fields
         self._actions = np.array([action(f) for f in self.functions])
         depth = np.array([f.path.count("/") for f in self.functions], dtype="float32")
         deprecated = np.array([f.deprecated for f in self.functions], dtype="float32")
         self._prior = (1.0 - DEPRECATED_PENALTY * deprecated) / (1.0 + DEPTH_PENALTY * depth)
 
     @staticmethod
-    def _bm25(bm25s: Any, corpus: list[list[str]]) -> Any:
-        """The BM25 index of ``corpus``; ``None`` when it has no word at all (bm25s
-        cannot index that: a document without tags has an empty ``tags`` field)."""
+    def _bm25(bm25s: Any, corpus: list[list[str]]) -> _Field | None:
+        """The BM25 index of ``corpus``, built by bm25s; ``None`` when it has no word at
+        all (bm25s cannot index that: a document without tags has an empty ``tags``
+        field)."""
         if not any(corpus):
             return None
         index = bm25s.BM25(**BM25_PARAMETERS)
         index.index(corpus, show_progress=False)
-        return index
+        indptr = index.scores["indptr"]
+        # bm25s gives "" an id past its matrix (no word of ours is empty: left out)
+        return _Field(data=index.scores["data"], indices=index.scores["indices"],
+                      indptr=indptr, documents=int(index.scores["num_docs"]),
+                      vocabulary={word: int(i) for word, i in index.vocab_dict.items()
+                                  if 0 <= i < len(indptr) - 1})
 
     def _tokens(self, text: str) -> list[str]:
         """Stemmed words of ``text``, stop words left out."""
@@ -406,8 +419,9 @@ class SearchIndex:
         total = self._np.zeros(len(self.functions), dtype="float32")
         if parsed.tokens:
             for field, weight in FIELD_WEIGHTS.items():
-                if self._fields.get(field) is not None:
-                    total += weight * self._fields[field].get_scores(parsed.tokens)
+                bm25 = self._fields.get(field)
+                if bm25 is not None:
+                    total += weight * bm25.scores(self._np, parsed.tokens)
         total *= 1.0 + ACTION_BOOST * self._intended(parsed)
         out: np.ndarray[Any, Any] = total * self._prior
         return out
@@ -484,9 +498,11 @@ class SearchIndex:
 
     def save(self, folder: Path) -> None:
         """Write the index into ``folder`` (an empty folder): the functions' names, methods,
-        paths, one-line summaries and tags (``functions.json``), each field's BM25 (bm25s'
-        own ``save``: JSON and ``.npy`` files) and, for the hybrid ranker, the vectors
-        (``vectors.npy``). :meth:`load` reads it back without the document.
+        paths, one-line summaries and tags, the stop words and each field's vocabulary
+        (``functions.json``), each field's BM25 scores (``<field>.data.npy``,
+        ``<field>.indices.npy``, ``<field>.indptr.npy``: bm25s's sparse matrix) and, for
+        the hybrid ranker, the vectors (``vectors.npy``). :meth:`load` reads it back
+        without the document, and without importing bm25s.
 
         Raises:
             OSError: the folder cannot be written.
@@ -496,13 +512,18 @@ class SearchIndex:
         records = [{"name": f.name, "operationId": f.operation_id, "method": f.method,
                     "path": f.path, "summary": one_line(f), "tags": list(f.tags),
                     "deprecated": f.deprecated} for f in self.functions]
+        fields = {field: {"vocabulary": bm25.vocabulary, "documents": bm25.documents}
+                  for field, bm25 in self._fields.items() if bm25 is not None}
         (folder / "functions.json").write_text(json.dumps({
             "format": SAVED_FORMAT, "ranker": self.ranker,
             "embedder": self.embedder.name if self.embedder is not None else "",
+            "stopwords": sorted(self._stopwords), "fields": fields,
             "functions": records}), encoding="utf-8")
-        for field, index in self._fields.items():
-            if index is not None:
-                index.save(str(folder / field), show_progress=False)
+        for field, bm25 in self._fields.items():
+            if bm25 is not None:
+                for part in _Field.ARRAYS:
+                    self._np.save(folder / f"{field}.{part}.npy", getattr(bm25, part),
+                                  allow_pickle=False)
         if self.embedder is not None:
             self._np.save(folder / "vectors.npy", self.vectors(), allow_pickle=False)
 
@@ -511,32 +532,39 @@ class SearchIndex:
         """The index :meth:`save` wrote into ``folder``, its functions standing for the
         document's (name, operationId, method, path, one-line summary and tags only: for
         showing results, not for calling); ``None`` when the folder is not a complete,
-        well-formed saved index (nothing in it is run: JSON and ``.npy`` read without
-        pickle), or was saved with another embedder than ``embedder``.
+        well-formed saved index of this format (nothing in it is run: JSON and ``.npy``
+        read without pickle, every array's shape and bounds checked), or was saved with
+        another embedder than ``embedder``.
 
         Raises:
-            MissingExtra: as :class:`SearchIndex`.
+            MissingExtra: ``PyStemmer`` is not installed, or as :class:`SearchIndex` for
+                the embedder.
         """
         import json
 
         from httpllm.toolsets import _store
 
-        bm25s, _, _ = _libraries()
+        _, numpy = _stemmer()
         try:
             saved = json.loads((folder / "functions.json").read_text(encoding="utf-8"))
+            if saved.get("format") != SAVED_FORMAT or saved.get("ranker") not in RANKERS:
+                return None
             functions = tuple(_stand_in(r) for r in saved["functions"])
-            fields = {field: (bm25s.BM25.load(str(folder / field), show_progress=False,
-                                              allow_pickle=False)
-                              if (folder / field).is_dir() else None)
+            stopwords = saved["stopwords"]
+            if not isinstance(stopwords, list) or not all(isinstance(w, str)
+                                                          for w in stopwords):
+                return None
+            described = saved["fields"]
+            fields = {field: (_Field.read(numpy, folder, field, described[field],
+                                          len(functions))
+                              if field in described else None)
                       for field in FIELD_WEIGHTS}
+            if any(field in described and fields[field] is None for field in FIELD_WEIGHTS):
+                return None
         except Exception:  # any unreadable saved index is a miss
             return None
-        if saved.get("format") != SAVED_FORMAT or saved.get("ranker") not in RANKERS or any(
-                f is not None and f.scores.get("num_docs") != len(functions)
-                for f in fields.values()):
-            return None
         index = cls(functions, ranker=saved.get("ranker"), embedder=embedder,
-                    cache=False, _fields=fields)
+                    cache=False, _fields=fields, _stopwords=frozenset(stopwords))
         name = index.embedder.name if index.embedder is not None else ""
         if name != saved.get("embedder"):
             return None
@@ -546,6 +574,61 @@ class SearchIndex:
                 return None
             index._vectors.append(vectors)
         return index
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Field:
+    """One field's BM25 index as bm25s builds it (its ``lucene`` method scores every word
+    of every function at indexing, so a query only adds): the scores as a sparse matrix
+    of words by functions (CSC: word ``w``'s functions are
+    ``indices[indptr[w]:indptr[w + 1]]``, their scores the same slice of ``data``), the
+    word ids, and the number of functions. :meth:`scores` computes what bm25s'
+    ``BM25.get_scores`` does, the same additions in the same order, without importing
+    bm25s (a saved index is searched without it)."""
+
+    ARRAYS = ("data", "indices", "indptr")
+
+    data: Any
+    indices: Any
+    indptr: Any
+    vocabulary: dict[str, int]
+    documents: int
+
+    def scores(self, numpy: Any, tokens: Sequence[str]) -> np.ndarray[Any, Any]:
+        """Each function's BM25 score for the stemmed ``tokens`` (float32, in order)."""
+        ids = numpy.asarray([self.vocabulary[t] for t in tokens if t in self.vocabulary],
+                            dtype=numpy.int32)
+        out: np.ndarray[Any, Any] = numpy.zeros(self.documents, dtype=numpy.float32)
+        for start, end in zip(self.indptr[ids], self.indptr[ids + 1], strict=True):
+            numpy.add.at(out, self.indices[start:end], self.data[start:end])
+        return out
+
+    @classmethod
+    def read(cls, numpy: Any, folder: Path, field: str, described: Any,
+             documents: int) -> _Field | None:
+        """The field :meth:`SearchIndex.save` wrote, when well formed: float32 scores,
+        word ids within the vocabulary, function ids within ``documents``; else ``None``.
+
+        Raises:
+            OSError: a file cannot be read.
+            ValueError: a file is no ``.npy`` array (or holds objects).
+        """
+        vocabulary = described["vocabulary"]
+        arrays = [numpy.load(folder / f"{field}.{part}.npy", allow_pickle=False)
+                  for part in cls.ARRAYS]
+        data, indices, indptr = arrays
+        if (described["documents"] != documents or not isinstance(vocabulary, dict)
+                or any(a.ndim != 1 for a in arrays) or data.dtype != numpy.float32
+                or indices.dtype.kind != "i" or indptr.dtype.kind != "i"
+                or len(indices) != len(data) or len(indptr) < 1 or indptr[0] != 0
+                or indptr[-1] != len(data) or (numpy.diff(indptr) < 0).any()
+                or not numpy.isfinite(data).all()
+                or (len(indices) and not 0 <= indices.min() <= indices.max() < documents)
+                or not all(isinstance(v, int) and 0 <= v < len(indptr) - 1
+                           for v in vocabulary.values())):
+            return None
+        return cls(data=data, indices=indices, indptr=indptr, vocabulary=vocabulary,
+                   documents=documents)
 
 
 def _stand_in(record: Mapping[str, Any]) -> Function:
@@ -570,6 +653,19 @@ def _stand_in(record: Mapping[str, Any]) -> Function:
 def _descending(numpy: Any, scores: Any) -> Iterator[int]:
     """Indexes of ``scores`` from the highest, ties in index order."""
     yield from (int(i) for i in numpy.argsort(-scores, kind="stable"))
+
+
+def _stemmer() -> tuple[Any, Any]:
+    """An English Snowball stemmer from ``PyStemmer``, and ``numpy``: what searching a saved
+    index needs.
+
+    Raises:
+        MissingExtra: either is not installed.
+    """
+    with requires_extra("search", "search", {"numpy", "Stemmer"}):
+        import numpy
+        import Stemmer
+    return Stemmer.Stemmer("english"), numpy
 
 
 def _libraries() -> tuple[Any, Any, Any]:
