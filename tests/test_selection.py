@@ -142,3 +142,10 @@ def test_an_operation_id_with_glob_characters_selects_itself() -> None:
            "paths": {"/w": {"get": {"operationId": "[weird]",
                                     "responses": {"200": {"description": "ok"}}}}}}
     assert len(httpllm.compile(doc, include="[weird]").functions) == 1
+
+
+def test_select_reads_a_one_shot_iterable_of_selectors_for_every_site() -> None:
+    """Selectors given as an iterator are read once into a tuple: the second operation is
+    matched too (it matched nothing once the first had used the iterator up)."""
+    assert picked(iter(["GET /pets", "GET /stores"]), iter(["nosuch"])) == [
+        "get /pets", "get /stores"]

@@ -459,9 +459,10 @@ def compile(  # the public name the project is known by (shadows the builtin her
 
     Raises:
         UnknownDialect: ``provider`` is not registered (the message lists the known ones).
-        OptionError: an option value cannot be used (``unroll=-1``, an envelope the
-            provider does not have, ``strict=True`` for a provider without a strict mode,
-            ``limits`` changing a process-wide limit).
+        OptionError: an option value cannot be used (``unroll=-1``, ``strict="yes"``, a
+            ``root`` that is no folder, a ``document_url`` that is no absolute http(s) URL,
+            an envelope the provider does not have, ``strict=True`` for a provider without
+            a strict mode, ``limits`` changing a process-wide limit).
         LoadError: the source cannot be read or decoded (``LimitExceeded``, ``AccessDenied``).
         SpecError: not a Swagger 2.0 or OpenAPI 3.0/3.1/3.2 document.
     """
@@ -498,7 +499,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
     composer = Composer(doc, named, document_url, form_style)
     errors = list(doc.errors)
     drafts: list[Draft] = []
-    for site in select(doc.sites, include, exclude, name_of=_name_of):
+    for site in select(doc.sites, options.include, options.exclude, name_of=_name_of):
         try:
             drafts.append(composer.draft(site))
         except HttpllmError as exc:

@@ -63,8 +63,8 @@ def select(
 ) -> list[OperationSite]:
     """The sites picked by any ``include`` selector (all when ``None``) and no ``exclude``
     (``name_of``: as for :func:`matches`)."""
-    inc = [include] if isinstance(include, str) or callable(include) else include
-    exc = [exclude] if isinstance(exclude, str) or callable(exclude) else exclude
+    inc = _listed(include)
+    exc = _listed(exclude)
     out = []
     for site in sites:
         if inc is not None and not any(matches(s, site, name_of) for s in inc):
@@ -73,3 +73,13 @@ def select(
             continue
         out.append(site)
     return out
+
+
+def _listed(selectors: Iterable[Selector] | Selector | None) -> tuple[Selector, ...] | None:
+    """The selectors as a tuple: one selector alone, or an iterable read once (a generator
+    would be used up by the first operation and match none after it)."""
+    if selectors is None:
+        return None
+    if isinstance(selectors, str) or callable(selectors):
+        return (selectors,)
+    return tuple(selectors)

@@ -107,13 +107,27 @@ def test_output_onto_the_document_itself_is_refused(capsys: pytest.CaptureFixtur
     (["--examples", "bogus"], "--examples"),
     (["--fail-on", "nothing"], "--fail-on"),
     (["--provider", "nosuch"], "--provider"),
+    (["--root", "/no/such/folder"], "--root"),
+    (["--root", ""], "--root"),
+    (["--root", PETSTORE], "--root"),
+    (["--document-url", "not a url"], "--document-url"),
+    (["--document-url", ""], "--document-url"),
+    (["--document-url", "http://[::1/o.json"], "--document-url"),
+    (["--document-url", "https://x.example:99999/o.json"], "--document-url"),
+    (["--document-url", "file:///etc/openapi.json"], "--document-url"),
+    (["--document-url", "https://me:secret@x.example/o.json"], "--document-url"),
+    (["--include", ""], "--include"),
+    (["--exclude", "  "], "--exclude"),
 ])
 def test_bad_option_values_are_usage_errors(capsys: pytest.CaptureFixture[str],
                                             argv: list[str], flag: str) -> None:
-    """A value a flag cannot take exits 2 with one line naming the flag."""
+    """A value a flag cannot take exits 2 with one line naming the flag once (a folder
+    that is none, a document URL that is no absolute http(s) URL: once exit 1 or a bug
+    line, or taken silently)."""
     status, out, err = run(capsys, "compile", PETSTORE, *argv)
     assert status == 2 and out == ""
-    assert len(lines(err)) == 1 and flag in err
+    assert len(lines(err)) == 1 and err.count(flag) == 1, err
+    assert "secret" not in err
 
 
 def test_empty_selection_says_why_and_exits_3(capsys: pytest.CaptureFixture[str]) -> None:
@@ -335,11 +349,11 @@ def test_no_traceback_from_the_real_command(tmp_path: Path) -> None:
 
 def test_a_root_that_does_not_hold_the_document_names_the_flag_once(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """`--root` naming a missing folder, or one that does not hold the document, exits 1
-    with one line naming --root once."""
-    for root in (tmp_path / "missing", tmp_path):
+    """`--root` naming a missing folder exits 2 (a usage error), one that does not hold
+    the document exits 1; either with one line naming --root once."""
+    for root, status_of in ((tmp_path / "missing", 2), (tmp_path, 1)):
         status, _, err = run(capsys, "compile", PETSTORE, "--root", str(root), "-q")
-        assert status == 1 and len(lines(err)) == 1
+        assert status == status_of and len(lines(err)) == 1
         assert err.count("--root") == 1 and "root=" not in err
 
 

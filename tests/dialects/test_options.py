@@ -132,3 +132,54 @@ def test_options_docstring_lists_every_field() -> None:
     doc = " ".join((Options.__doc__ or "").split())
     for spec in fields(Options):
         assert f"{spec.name}: {option_of(spec).doc}" in doc
+
+
+_WRONG: dict[str, list[Any]] = {
+    "strict": [None, "yes", 1, {}], "reference": [None, "yes", 1, {}],
+    "strip_constraints": [None, "no", 0, []], "unroll": ["3", True, -1, 1.5, {}],
+    "envelope": [3, True, {}, ""], "split_unions": [None, "yes", 1.0],
+    "examples": [None, True, "", {}], "max_depth": ["3", True, -1, 2.5, []],
+    "collapse_deep": [None, "yes", 1], "include": [True, 3, 1.5, [3], ["tag:a", None], [" "],
+                                                   {"tag:a": 1}, b"tag:a"],
+    "exclude": [False, 0, [""], {"x"} | {3}], "separate": ["header:X", True, 3, ["x"]],
+    "allow_network": [None, "false", 1], "allow_outside_root": [None, "true", 1],
+    "document_url": [3, True, {}, "", "not a url", "/relative/o.json", "ftp://x.example/o",
+                     "http://[::1", "https://x.example:99999/", "https://u:p@x.example/"],
+    "root": [3, True, {}, "", "/no/such/folder", __file__], "lenient": [None, "no", 0],
+    "limits": [None, {}, "x", Limits(max_bytes="x"),  # type: ignore[arg-type]
+               Limits(max_depth=-1), Limits(max_nodes=10**30), Limits(parameters_depth=True)],
+    "form_style": [None, "", "Brackets", 1, True],
+}
+"""Values of the wrong type or out of range for each option: every option has some."""
+
+
+def test_every_option_has_wrong_values_to_try() -> None:
+    """A new option without wrong values in the table fails here, so its check is tried."""
+    assert set(_WRONG) == {spec.name for spec in fields(Options)}
+
+
+@pytest.mark.parametrize(("option", "value"), [
+    (name, value) for name, values in _WRONG.items() for value in [*values, object()]],
+    ids=repr)
+def test_compile_refuses_a_wrong_option_value_naming_the_option(option: str,
+                                                                value: Any) -> None:
+    """compile() refuses an option value of the wrong type or out of range with an
+    OptionError naming the option and what it expected, never a TypeError or
+    AttributeError from deep inside nor a compile that silently ignores it."""
+    with pytest.raises(httpllm.OptionError) as caught:
+        httpllm.compile(DOC, "chatgpt", **{option: value})
+    assert caught.value.option == option
+    message = caught.value.message
+    assert option.split("_")[0] in message and "\n" not in message, message
+
+
+def test_selectors_given_as_a_generator_select_every_operation() -> None:
+    """include=/exclude= given as a generator are kept as a tuple: every operation is
+    matched against every selector (a generator was used up by the first operation), and
+    Application.options can select again."""
+    doc = {**DOC, "paths": {f"/{n}": {"get": {"operationId": n, "responses": {
+        "200": {"description": "ok"}}}} for n in ("a", "b", "c")}}
+    app = httpllm.compile(doc, "chatgpt", include=(s for s in ["a", "c"]),
+                          exclude=iter(["b"]))
+    assert [f.name for f in app.functions] == ["a", "c"]
+    assert app.options.include == ("a", "c") and app.options.exclude == ("b",)

@@ -249,7 +249,10 @@ def compile_from(args: argparse.Namespace) -> Application:
                       **{**keywords, "separate": _separate(args.separate, matched)})
     except OptionError as exc:
         flag = FLAGS.get(exc.option, exc.option)
-        raise UsageError(f"{flag}: {in_flags(exc.message)}") from None
+        message = in_flags(exc.message)
+        for lead in (f"{exc.option}: ", f"{exc.option} "):  # said once, as the flag
+            message = message.removeprefix(lead)
+        raise UsageError(f"{flag}: {message}") from None
     for selector in args.separate or ():
         if selector not in matched:
             print(f"httpllm: warning: --separate {selector} matched no argument (name it as "

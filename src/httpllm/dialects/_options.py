@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import Callable, Iterable, Mapping
+import sys
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import Field, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
@@ -89,9 +90,76 @@ def _whole(keyword: str, value: Any, dialect: Dialect) -> str | None:
     return None
 
 
-def _examples(keyword: str, value: Any, dialect: Dialect) -> str | None:
-    if value not in EXAMPLES:
-        return f"examples must be 'native', 'description' or 'off', not {value!r}"
+def _switch(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if type(value) is not bool:  # "no" or 0 would read as a choice the caller never made
+        return f"{keyword} must be True or False, not {value!r}"
+    return None
+
+
+def _one_of(*values: str) -> Check:
+    """The check of an option taking one of ``values``."""
+    def check(keyword: str, value: Any, dialect: Dialect) -> str | None:
+        if type(value) is not str or value not in values:
+            return (f"{keyword} must be {', '.join(map(repr, values[:-1]))} or "
+                    f"{values[-1]!r}, not {value!r}")
+        return None
+
+    return check
+
+
+def _selectors(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if value is None:
+        return None
+    # Options keeps a one-shot iterable as a tuple, so what is left here is a collection
+    given = (value,) if isinstance(value, str) or callable(value) else value
+    if not isinstance(given, Collection) or isinstance(given, (bytes, Mapping)):
+        return (f"{keyword} must be a selector or a list of selectors (strings such as "
+                f"'tag:pets' or 'GET /pets/*', or functions), not {value!r}")
+    for selector in given:
+        if not isinstance(selector, str) and not callable(selector):
+            return (f"{keyword} must hold selectors (strings such as 'tag:pets' or "
+                    f"'GET /pets/*', or functions), not {selector!r}")
+        if isinstance(selector, str) and not selector.strip():
+            return f"{keyword}: a selector is empty; give tag:T, 'GET /path/*', /path/* ..."
+    return None
+
+
+def _predicate(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if value is not None and not callable(value):
+        return f"{keyword} must be a function of an Argument (or None), not {value!r}"
+    return None
+
+
+def _document_url(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if value is None:
+        return None
+    from urllib.parse import urlsplit
+
+    try:
+        split = urlsplit(value) if type(value) is str else None
+        host = None
+        if split is not None and (split.port is None or split.port >= 0):  # port: checks
+            host = split.hostname
+    except ValueError:  # "http://[::1" (an unclosed IPv6 address), port 99999
+        split = host = None
+    if split is not None and "@" in split.netloc:  # it would reach every request as
+        # HTTP Basic credentials, and every printed server URL
+        return (f"{keyword} must hold no user name or password (user:pass@); give "
+                "credentials with auth= instead")
+    if split is None or split.scheme.lower() not in ("http", "https") or not host:
+        return (f"{keyword} must be an absolute http(s) URL (such as "
+                f"https://api.example.com/openapi.json), not {value!r}")
+    return None
+
+
+def _folder(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, (str, os.PathLike)):
+        return f"{keyword} must be a folder's path, not {value!r}"
+    path = os.fspath(value)
+    if not isinstance(path, str) or not path or "\0" in path or not os.path.isdir(path):
+        return f"{keyword} must be an existing folder, not {path!r}"
     return None
 
 
@@ -104,12 +172,22 @@ def _envelope(keyword: str, value: Any, dialect: Dialect) -> str | None:
 
 
 def _strict(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    wrong = _switch(keyword, value, dialect)
+    if wrong is not None:
+        return wrong
     if value and not dialect.has_strict:
         return f"provider {dialect.name!r} has no strict mode"
     return None
 
 
 def _per_compile(keyword: str, value: Any, dialect: Dialect) -> str | None:
+    if not isinstance(value, Limits):
+        return f"{keyword} must be an httpllm.Limits record, not {value!r}"
+    for name in sorted(PER_COMPILE):
+        given = getattr(value, name)
+        if type(given) is not int or not 0 <= given < sys.maxsize:  # past it: OverflowError
+            return (f"{keyword}: {name} must be a whole number from 0 to {sys.maxsize - 1}, "
+                    f"not {given!r}")
     changed = value.fixed_changed()
     if changed:
         return (f"limits: {', '.join(changed)} cannot be set for one compile; these can: "
@@ -137,13 +215,15 @@ class Options:
         keep a ``$defs`` entry for every named schema a function reaches instead of
         inlining non-recursive ones.""",
         flag=Flag(name="--reference", kind="switch",
-                  help="keep named schemas under $defs instead of inlining them")))
+                  help="keep named schemas under $defs instead of inlining them"),
+        check=_switch))
     strip_constraints: bool = field(default=False, metadata=_meta("""
         move validation keywords (bounds, lengths, pattern, format, uniqueItems, default)
         into descriptions as ``@minimum 0`` tags, even where the provider accepts them.
         ``validate`` still enforces them.""",
         flag=Flag(name="--strip-constraints", kind="switch",
-                  help="move validation keywords into descriptions")))
+                  help="move validation keywords into descriptions"),
+        check=_switch))
     unroll: int | None = field(default=None, metadata=_meta("""
         for dialects without ``$ref``: expand recursive schemas this many levels and cut
         the rest (reported); ``None`` reports such functions as errors. Also read by
@@ -163,14 +243,15 @@ class Options:
         instead of the documented fallback.""",
         flag=Flag(name="--split-unions", kind="switch",
                   help="one tool per variant of a union request body, for dialects "
-                       "without unions")))
+                       "without unions"),
+        check=_switch))
     examples: Literal["native", "description", "off"] = field(
         default="native", metadata=_meta("""
         where the document's examples go: ``"native"`` (the provider's own field where it
         has one, else the description), ``"description"`` or ``"off"``.""",
         flag=Flag(name="--examples", kind="choice", choices=EXAMPLES,
                   help="where the document's examples go (default native)"),
-        check=_examples))
+        check=_one_of(*EXAMPLES)))
     max_depth: int | None = field(default=None, metadata=_meta("""
         most object/array levels below each argument (the argument is level 0); ``None``:
         no limit. Past it a function is an error, see ``collapse_deep``.""",
@@ -181,16 +262,19 @@ class Options:
         past ``max_depth``, send each deeper subtree as a string of JSON text (reported;
         ``execute.decode`` decodes it) instead of failing.""",
         flag=Flag(name="--collapse-deep", kind="switch",
-                  help="past --max-depth, send deeper parts as JSON text")))
+                  help="past --max-depth, send deeper parts as JSON text"),
+        check=_switch))
     include: Iterable[Selector] | Selector | None = field(default=None, metadata=_meta("""
         selectors of the operations to compile (see :mod:`httpllm.selection`).""",
         flag=Flag(name="--include", kind="repeat", metavar="SELECTOR",
                   help="only these operations: tag:T, 'GET /path/*', /path/*, method:M, "
-                       "name or operationId glob (repeatable)")))
+                       "name or operationId glob (repeatable)"),
+        check=_selectors))
     exclude: Iterable[Selector] | Selector | None = field(default=None, metadata=_meta("""
         selectors of operations to leave out.""",
         flag=Flag(name="--exclude", kind="repeat", metavar="SELECTOR",
-                  help="leave these operations out (same selectors, repeatable)")))
+                  help="leave these operations out (same selectors, repeatable)"),
+        check=_selectors))
     separate: Callable[[Argument], bool] | None = field(default=None, metadata=_meta("""
         picks arguments kept out of the model's view (e.g. ``lambda a: a.location ==
         "header"``); the host passes their values to ``execute(...,
@@ -198,33 +282,39 @@ class Options:
         flag=Flag(name="--separate", kind="repeat", metavar="ARGUMENT",
                   help="keep an argument out of the model's view, e.g. "
                        "'header:X-Api-Version' or 'api_version' (repeatable); 'call' takes "
-                       "its value from --host-arg")))
+                       "its value from --host-arg"),
+        check=_predicate))
     allow_network: bool = field(default=False, metadata=_meta("""
         allow a URL as ``spec`` and ``$ref``s to ``http(s)://`` (off: never fetch).""",
         flag=Flag(name="--allow-network", kind="switch",
                   help="allow a URL as SPEC and $refs to http(s) URLs (never fetched "
-                       "otherwise)")))
+                       "otherwise)"),
+        check=_switch))
     allow_outside_root: bool = field(default=False, metadata=_meta("""
         allow ``$ref``s to files outside the document's folder.""",
         flag=Flag(name="--allow-outside-root", kind="switch",
-                  help="allow $refs to files outside the document's folder")))
+                  help="allow $refs to files outside the document's folder"),
+        check=_switch))
     document_url: str | None = field(default=None, metadata=_meta("""
         the URL the document was retrieved from; relative server URLs (``/api/v1``) and
         the default server ``/`` resolve against it (OpenAPI 3.1.0 section 4.6). Without
         it a relative server needs ``base_url=`` at execute time.""",
         flag=Flag(name="--document-url", kind="text", metavar="URL",
                   help="the URL the document came from; relative server URLs resolve "
-                       "against it")))
+                       "against it"),
+        check=_document_url))
     root: str | os.PathLike[str] | None = field(default=None, metadata=_meta("""
         the folder whose files ``$ref``s may read (e.g. the repository holding the
         document and its shared schemas) instead of the document's folder.""",
         flag=Flag(name="--root", kind="text", metavar="DIR",
                   help="$refs may read files under DIR (e.g. the repository) instead of "
-                       "the document's folder")))
+                       "the document's folder"),
+        check=_folder))
     lenient: bool = field(default=True, metadata=_meta("""
         replace what a dialect cannot type (an array without ``items`` in strict mode) by
         a documented default and a loss entry; ``False`` makes it an error.""",
-        flag=None, cli="the command line always compiles leniently"))
+        flag=None, cli="the command line always compiles leniently",
+        check=_switch))
     limits: Limits = field(default=DEFAULT_LIMITS, metadata=_meta("""
         size, nesting and alias-expansion limits of the loader (the fields of
         ``PER_COMPILE``; a change to another is an ``OptionError``).""",
@@ -236,7 +326,18 @@ class Options:
         ``tax_id_data[0][type]=...``, as Stripe, Rails, PHP and Express read them) or
         ``"repeat"`` (``expand=a&expand=b``; objects in arrays as JSON text). A
         document's or an operation's ``x-httpllm-form-style`` overrides it.""",
-        flag=None, cli="a document's x-httpllm-form-style chooses it on the command line"))
+        flag=None, cli="a document's x-httpllm-form-style chooses it on the command line",
+        check=_one_of("brackets", "repeat")))
+
+    def __post_init__(self) -> None:
+        # A generator (any one-shot iterable) of selectors is kept as a tuple: read once,
+        # it would select nothing at the next operation, nor at a later compile from
+        # ``Application.options``.
+        for name in ("include", "exclude"):
+            value = getattr(self, name)
+            if isinstance(value, Iterator) or (isinstance(value, Iterable) and not (
+                    isinstance(value, Collection) or callable(value))):
+                object.__setattr__(self, name, tuple(value))
 
 
 def option_of(spec: Field[Any]) -> Option:
