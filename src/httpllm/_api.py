@@ -491,9 +491,13 @@ def compile(  # the public name the project is known by (shadows the builtin her
     doc = parse(upgraded.root, resolver, label=label)
 
     warnings: list[Warning] = []
+    said: set[tuple[str, str]] = set()
 
     def warn(at: str, message: str) -> None:
-        warnings.append(Warning(pointer=upgraded.original(at), message=message))
+        # once: a named schema is emended per direction, and responses read it again
+        if (at, message) not in said:
+            said.add((at, message))
+            warnings.append(Warning(pointer=upgraded.original(at), message=message))
 
     named = NamedSchemas(resolver, doc.version, warn)
     composer = Composer(doc, named, document_url, form_style)

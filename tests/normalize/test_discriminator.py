@@ -78,6 +78,58 @@ def test_several_keys_for_one_variant_and_unmapped_variants() -> None:
     assert [t["enum"] for t in tags(out)] == [["mail", "e-mail"], ["Sms"]]
 
 
+def test_mapping_keys_that_are_no_strings_are_tags_as_text() -> None:
+    """A mapping key given as a number or boolean (a dict document, ``1:`` in YAML) is the
+    tag value as its text, said at the key's pointer; it made ``{"type": "string", "enum":
+    [1]}``, a tag no value could match."""
+    mapping: dict[Any, str] = {1: "#/components/schemas/Email", False: "Sms", 2.5: "Sms"}
+    out, reports = run(discriminator, union(mapping), defs=DEFS)  # type: ignore[arg-type]
+    assert [t["enum"] for t in tags(out)] == [["1"], ["false", "2.5"]]
+    assert reports == [
+        (f"#/discriminator/mapping/{text}",
+         f"discriminator: the mapping key {key!r} is no string; read as the tag value "
+         f"'{text}'") for key, text in ((1, "1"), (False, "false"), (2.5, "2.5"))]
+
+
+def test_mapping_entries_that_name_no_schema_are_reported() -> None:
+    """A mapping value that is no string, or names no schema, is left out and reported at
+    its pointer (it was ignored in silence); its variant is tagged with its own name."""
+    mapping: dict[str, Any] = {"email": 3, "sms": None}
+    out, reports = run(discriminator, union(mapping), defs=DEFS)
+    assert [t["enum"] for t in tags(out)] == [["Email"], ["Sms"]]
+    assert reports == [
+        (f"#/discriminator/mapping/{key}", f"discriminator: the mapping of '{key}' names no "
+         f"schema (expected a $ref or a schema name, not {kind}); left out")
+        for key, kind in (("email", "an integer"), ("sms", "null"))]
+    _, reports = run(discriminator, {**union(), "discriminator": {
+        "propertyName": "channel", "mapping": ["Email"]}}, defs=DEFS)
+    assert reports == [("#/discriminator/mapping", "discriminator: expected mapping to be an "
+                        "object of tag values to $refs, not an array; ignored")]
+
+
+def test_an_inheritance_mapping_fault_is_one_warning() -> None:
+    """An inheritance-style parent whose mapping names no schema is warned about once at
+    the entry's pointer, though the parent is emended for requests and responses."""
+    parent = {"type": "object", "properties": {"kind": {"type": "string"}},
+              "discriminator": {"propertyName": "kind", "mapping": {
+                  "c": "#/components/schemas/C", "x": "#/components/schemas/Nope"}}}
+    child = {"allOf": [{"$ref": "#/components/schemas/Parent"},
+                       {"type": "object", "properties": {"c": {"type": "string"}}}]}
+    ref = {"$ref": "#/components/schemas/Parent"}
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/q": {
+        "post": {"operationId": "q", "requestBody": {"content": {
+            "application/json": {"schema": ref}}},
+            "responses": {"200": {"description": "ok", "content": {
+                "application/json": {"schema": ref}}}}}}},
+        "components": {"schemas": {"Parent": parent, "C": child}}}
+    app = httpllm.compile(doc, "mcp")
+    assert app.functions[0].output is not None
+    assert [(w.pointer, w.message) for w in app.warnings] == [
+        ("#/components/schemas/Parent/discriminator/mapping/x",
+         "discriminator: the mapping of 'x' names no schema (expected a $ref or a schema "
+         "name, not '#/components/schemas/Nope'); left out")]
+
+
 def test_variants_that_cannot_be_tagged() -> None:
     """Inline variants stay as written; a variant that is not an object is reported."""
     schema = {"anyOf": [{"type": "object"}, {"$ref": "#/$defs/Text"}],

@@ -21,19 +21,53 @@ from __future__ import annotations
 
 from typing import Any
 
+from httpllm._json import kind
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, is_ref, ref_name
+from httpllm.normalize._context import (
+    ANNOTATIONS,
+    EXCLUSIVE,
+    PassContext,
+    is_ref,
+    ref_name,
+    tag_text,
+)
 from httpllm.normalize.unions import disjoint
+from httpllm.pointer import join
 
 __all__ = ["discriminator"]
 
 _TAG_KEEP = frozenset({"title", "description", "deprecated"})
 
 
-def _tags(name: str, mapping: dict[str, Any], ctx: PassContext) -> list[str]:
-    values = [key for key, target in mapping.items()
-              if isinstance(target, str) and ctx.name_of(target) == name]
+def _tags(name: str, mapping: dict[str, str], ctx: PassContext) -> list[str]:
+    values = [key for key, target in mapping.items() if ctx.name_of(target) == name]
     return values or [name]
+
+
+def _mapping(spec: dict[str, Any], ctx: PassContext) -> dict[str, str]:
+    """The discriminator's ``mapping``, tag value -> ``$ref`` (or schema name). A key that
+    is no string is read as its text, and said so; an entry whose value names no schema is
+    left out and reported at its pointer (a variant then takes its schema's name as tag)."""
+    mapping = spec.get("mapping")
+    at = join(ctx.pointer, "discriminator", "mapping")
+    if not isinstance(mapping, dict):
+        if mapping is not None:
+            ctx.report(at, "discriminator: expected mapping to be an object of tag values "
+                       f"to $refs, not {kind(mapping)}; ignored")
+        return {}
+    out: dict[str, str] = {}
+    for key, target in mapping.items():
+        tag = tag_text(key)
+        if not isinstance(key, str):
+            ctx.report(join(at, tag), f"discriminator: the mapping key {key!r} is no string; "
+                       f"read as the tag value {tag!r}")
+        if not isinstance(target, str) or ctx.name_of(target) is None:
+            shown = repr(target) if isinstance(target, str) else kind(target)
+            ctx.report(join(at, tag), f"discriminator: the mapping of {tag!r} names no "
+                       f"schema (expected a $ref or a schema name, not {shown}); left out")
+            continue
+        out[tag] = target
+    return out
 
 
 def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, Any]:
@@ -92,12 +126,13 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     out = {k: v for k, v in node.items() if k != "discriminator"}
     prop = spec.get("propertyName") if isinstance(spec, dict) else None
     members = out.get("anyOf")
-    if isinstance(prop, str) and members is None and ctx.root is not None and (
-            ctx.pointer == ctx.root):
-        return _subtypes(out, prop, ctx)
-    if not isinstance(prop, str) or not isinstance(members, list):
+    if not isinstance(prop, str):
         return out
-    mapping = spec.get("mapping") if isinstance(spec.get("mapping"), dict) else {}
+    mapping = _mapping(spec, ctx)  # its faults said even where lineage reads it
+    if members is None and ctx.root is not None and ctx.pointer == ctx.root:
+        return _subtypes(out, prop, ctx)
+    if not isinstance(members, list):
+        return out
     tagged: list[Schema] = []
     for member in members:
         if not is_ref(member):
