@@ -310,9 +310,12 @@ def test_document_outside_its_root_is_refused(tmp_path: Path) -> None:
 
 
 def test_a_root_that_is_no_folder_is_refused(tmp_path: Path) -> None:
-    """A `root=` that does not exist or is a file is a LoadError saying it is not a folder."""
+    """A `root=` that does not exist or is a file: the Loader's LoadError saying it is not
+    a folder; compile()'s OptionError naming root, before anything is read."""
     for root in (tmp_path / "missing", ROOT):
         with pytest.raises(LoadError, match="is not a folder"):
+            Loader(ROOT, bound=root)
+        with pytest.raises(httpllm.OptionError, match="root must be an existing folder"):
             httpllm.compile(ROOT, "3.1", root=root)
 
 
