@@ -6,8 +6,8 @@ import math
 import re
 from typing import Any
 
-__all__ = ["DOUBLE_MAX", "Unheld", "article", "first_unheld", "held", "kind", "shown_number",
-           "type_name"]
+__all__ = ["DOUBLE_MAX", "Unheld", "article", "first_unheld", "held", "kind", "scalar_text",
+           "shown_number", "type_name"]
 
 DOUBLE_MAX = 2 ** 1024 - 2 ** 971  # sys.float_info.max, as an integer
 """The largest number a double holds (IEEE 754 binary64); an integer past it has none."""
@@ -143,3 +143,16 @@ def article(name: str) -> str:
     if name == "null":
         return "null"
     return f"an {name}" if name[:1] in "aeiou" else f"a {name}"
+
+
+def scalar_text(value: Any) -> str:
+    """A scalar the document gave where text was meant (a discriminator ``mapping`` key, a
+    server variable's ``default`` or ``enum``), spelled as YAML and JSON write it: the
+    loader spells a mapping key the same way (``true``, never Python's ``True``).
+
+    >>> scalar_text(1), scalar_text(True), scalar_text(None), scalar_text("cat")
+    ('1', 'true', 'null', 'cat')
+    """
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return "null" if value is None else str(value)

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
-from httpllm._json import Unheld
+from httpllm._json import Unheld, scalar_text
 from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._memo import IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
@@ -150,7 +150,7 @@ def _check_shape(value: Any, limits: Limits, label: str,
         if depth >= limits.max_depth:
             raise _too_deep(value, limits.max_depth, label)
         if isinstance(node, dict) and any(not isinstance(k, str) for k in node):
-            fixed = {_key(k): v for k, v in node.items()}
+            fixed = {scalar_text(k): v for k, v in node.items()}
             node.clear()
             node.update(fixed)
         stack.append((node, depth, True))
@@ -224,12 +224,6 @@ def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
         raise LimitExceeded(f"more than {limits.max_nodes} values after YAML alias expansion",
                             source=label)
     return value
-
-
-def _key(key: Any) -> str:
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return "null" if key is None else str(key)
 
 
 def size_text(size: int) -> str:

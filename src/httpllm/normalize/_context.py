@@ -12,7 +12,7 @@ from httpllm.loss import Loss
 from httpllm.refs import def_name_of
 
 __all__ = ["ANNOTATIONS", "EXCLUSIVE", "OPENAPI_ONLY", "PassContext", "canonical", "describes",
-           "is_ref", "ref_name", "tag_text", "types_of", "value_key"]
+           "is_ref", "ref_name", "types_of", "value_key"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
@@ -61,19 +61,6 @@ def value_key(value: Any) -> str:
     if isinstance(value, float) and value.is_integer():
         value = int(value)
     return canonical(value)
-
-
-def tag_text(key: Any) -> str:
-    """A ``mapping`` key as the tag value it stands for: a discriminator value is a string
-    (OpenAPI 3.1 section 4.8.25), and a key YAML or a ``dict`` gave as a number, boolean or
-    null is spelled as YAML wrote it (``1``, ``true``, ``null``), as the loader spells it.
-
-    >>> tag_text(1), tag_text(True), tag_text(None), tag_text("cat")
-    ('1', 'true', 'null', 'cat')
-    """
-    if isinstance(key, bool):
-        return "true" if key else "false"
-    return "null" if key is None else str(key)
 
 
 class _WeaklyHeld:

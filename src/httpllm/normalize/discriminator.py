@@ -21,16 +21,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from httpllm._json import kind
+from httpllm._json import kind, scalar_text
 from httpllm._types import Schema
-from httpllm.normalize._context import (
-    ANNOTATIONS,
-    EXCLUSIVE,
-    PassContext,
-    is_ref,
-    ref_name,
-    tag_text,
-)
+from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, is_ref, ref_name
 from httpllm.normalize.unions import disjoint
 from httpllm.pointer import join
 
@@ -57,7 +50,7 @@ def _mapping(spec: dict[str, Any], ctx: PassContext) -> dict[str, str]:
         return {}
     out: dict[str, str] = {}
     for key, target in mapping.items():
-        tag = tag_text(key)
+        tag = scalar_text(key)
         if not isinstance(key, str):
             ctx.report(join(at, tag), f"discriminator: the mapping key {key!r} is no string; "
                        f"read as the tag value {tag!r}")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from httpllm.normalize._context import tag_text
+from httpllm._json import scalar_text
 from httpllm.normalize.naming import SchemaNames
 from httpllm.pointer import unescape
 
@@ -86,7 +86,7 @@ class Lineage:
                 target = self.names.name_or_none(ref, entry.base) if isinstance(
                     ref, str) else None
                 if target is not None:
-                    found.setdefault(target, []).append(tag_text(tag))
+                    found.setdefault(target, []).append(scalar_text(tag))
             return list(found.items())
         if self._children is None:
             self._children = {}
