@@ -144,3 +144,48 @@ def test_a_variable_that_is_the_whole_origin_takes_only_its_default_or_enum() ->
     request = build_request(function(servers=(listed,)), {},
                             server_variables={"server": "https://b.example.com"})
     assert str(request.url) == "https://b.example.com/v1/things"
+
+
+def test_a_variable_spelled_otherwise_than_the_url_is_refused() -> None:
+    """A server variable given as ``Region`` for the URL's ``{region}`` is refused naming
+    both spellings (it was ignored, and the request went to the default region); a name
+    that no ``{name}`` of the URL has in any spelling (another server's) is no error."""
+    fn = function(servers=(REGIONS,))
+    with pytest.raises(RequestBuildError, match=r"'Region' is not in .* whose \{region\} "
+                                                r"is spelled otherwise"):
+        build_request(fn, {}, server_variables={"Region": "us"})
+    request = build_request(fn, {}, server_variables={"region": "us", "tenant": "acme"})
+    assert str(request.url) == "https://us.api.example.com/v1/things"
+
+
+def test_server_variables_are_filled_as_the_document_spells_them() -> None:
+    """Variable names with case, '-' and '.' are filled by their exact spelling; a default
+    or enum YAML reads as a boolean or number is the document's text (``true``, not
+    Python's ``True``); a ``{Name}`` whose variable is spelled otherwise is a warning at
+    the server's variables."""
+    doc = """
+openapi: 3.0.3
+info: {title: t, version: "1"}
+servers:
+  - url: "https://{Region}.example.com/{api-version}/{v.2}/{flag}/{tier}"
+    variables:
+      Region: {default: eu, enum: [eu, us]}
+      api-version: {default: v1}
+      v.2: {default: 2.5}
+      flag: {default: true, enum: [true, false]}
+      TIER: {default: gold}
+paths:
+  /a: {get: {operationId: a, responses: {"200": {description: ok}}}}
+"""
+    app = compile(doc)
+    fn = app.functions[0]
+    assert fn.servers[0].variables == {"Region": "eu", "api-version": "v1", "v.2": "2.5",
+                                       "flag": "true", "TIER": "gold"}
+    assert fn.servers[0].enums == {"Region": ("eu", "us"), "flag": ("true", "false")}
+    request = build_request(fn, {}, server_variables={"Region": "us", "api-version": "v2",
+                                                      "tier": "basic", "flag": "false"})
+    assert str(request.url) == "https://us.example.com/v2/2.5/false/basic/a"
+    assert [(w.pointer, w.message) for w in app.warnings] == [(
+        "#/servers/0/variables", "server variable {tier} has no entry of that name "
+        "(variables has 'TIER'; names are case-sensitive): {tier} has no value unless the "
+        "host gives one")]

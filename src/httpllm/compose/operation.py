@@ -9,12 +9,13 @@ its parameters (one bad operation raises here and is reported alone);
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin
 
-from httpllm._json import first_unheld, shown_number
+from httpllm._json import first_unheld, scalar_text, shown_number
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
@@ -48,6 +49,8 @@ _RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
 _NO_SERVER = (Server(url="/"),)
 FORM_STYLES = ("brackets", "repeat")
 """``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
+_SERVER_VARIABLE = re.compile(r"\{([^{}]*)\}")
+"""A ``{name}`` of a server URL, as ``execute.wire.VARIABLE`` reads it."""
 FORM_STYLE_KEY = "x-httpllm-form-style"
 """The document's or an operation's own choice among :data:`FORM_STYLES`."""
 _NO_SECURITY: list[dict[str, Any]] = []  # one object: the requirements memo keys on identity
@@ -589,24 +592,49 @@ class Composer:
                 hit = self._server_lists.get(servers)
                 if hit is not None:
                     return hit
-                out = []
-                for server in servers:
-                    if not isinstance(server, dict) or not isinstance(server.get("url"), str):
-                        continue
-                    variables = server.get("variables")
-                    variables = variables if isinstance(variables, dict) else {}
-                    # A variable without a default has no value until the host gives one.
-                    defaults = {k: str(v["default"]) for k, v in variables.items()
-                                if isinstance(v, dict) and "default" in v}
-                    enums = {k: tuple(str(e) for e in v["enum"]) for k, v in variables.items()
-                             if isinstance(v, dict) and isinstance(v.get("enum"), list)}
-                    out.append(Server(url=absolute(server["url"], self.document_url),
-                                      variables=defaults, enums=enums))
+                at = _holder_pointer(holder, site)
+                out = [self._server(server, join(at, "servers", i))
+                       for i, server in enumerate(servers)
+                       if isinstance(server, dict) and isinstance(server.get("url"), str)]
                 if out:
                     return self._server_lists.put(servers, tuple(out))
         if self.document_url is not None:  # the default server "/" (OpenAPI 3.1.0 4.8.1)
             return (Server(url=absolute("/", self.document_url)),)
         return _NO_SERVER
+
+    def _server(self, server: dict[str, Any], at: str) -> Server:
+        """One Server Object's record: its variables' ``default`` and ``enum`` as text,
+        spelled as the document wrote them (``true``, never Python's ``True``). A
+        ``{name}`` of the URL that has no variable of its exact name, but one spelled
+        otherwise (``{Region}`` and ``region``), is warned about: the request fills
+        ``{name}`` by its exact spelling only."""
+        variables = server.get("variables")
+        variables = variables if isinstance(variables, dict) else {}
+        # A variable without a default has no value until the host gives one.
+        defaults = {k: scalar_text(v["default"]) for k, v in variables.items()
+                    if isinstance(v, dict) and "default" in v}
+        enums = {k: tuple(scalar_text(e) for e in v["enum"]) for k, v in variables.items()
+                 if isinstance(v, dict) and isinstance(v.get("enum"), list)}
+        by_fold = {k.casefold(): k for k in variables if isinstance(k, str)}
+        for name in dict.fromkeys(_SERVER_VARIABLE.findall(server["url"])):
+            other = by_fold.get(name.casefold())
+            if name not in variables and other is not None:
+                self.named.warn(join(at, "variables"), (
+                    f"server variable {{{name}}} has no entry of that name (variables has "
+                    f"{other!r}; names are case-sensitive): {{{name}}} has no value unless "
+                    "the host gives one"))
+        return Server(url=absolute(server["url"], self.document_url), variables=defaults,
+                      enums=enums)
+
+
+def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:
+    """The pointer of the object whose ``servers`` a site uses: the operation, its path
+    item or the document."""
+    if holder is site.node:
+        return site.pointer
+    if holder is site.path_item:
+        return site.pointer.rsplit("/", 1)[0]
+    return "#"
 
 
 

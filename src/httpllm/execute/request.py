@@ -305,7 +305,9 @@ def server_url(
     Raises:
         RequestBuildError: no server and no ``base_url``, a ``base_url`` that is not an
             absolute http(s) URL, a variable without a value, a
-            value outside its ``enum`` or its part of the URL, a relative URL, a URL
+            value outside its ``enum`` or its part of the URL, a variable named as the
+            URL's ``{name}`` but spelled otherwise (``region`` for ``{Region}``: it was
+            ignored for the default), a relative URL, a URL
             with a query or fragment, or one with a user name or password (httpx would
             send them as HTTP Basic in place of the configured credential; the message
             leaves them out).
@@ -360,6 +362,13 @@ def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
     """The server URL with its variables filled, each value checked (see :func:`server_url`)."""
     known = {**server.variables, **variables}
     parts = _variable_parts(server.url)
+    by_fold = {name.casefold(): name for name in parts}
+    for given in variables:  # a name no template has may be another server's: not refused
+        meant = by_fold.get(given.casefold()) if isinstance(given, str) else None
+        if meant is not None and meant != given:
+            raise RequestBuildError(
+                f"server variable {given!r} is not in {server.url!r}, whose {{{meant}}} is "
+                "spelled otherwise; names are case-sensitive")
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
