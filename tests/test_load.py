@@ -10,6 +10,7 @@ import pytest
 import shared
 
 import httpllm
+from httpllm._json import Unheld
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.load import Limits, Loader, load_text, source_of
 
@@ -713,3 +714,22 @@ def test_numbers_no_double_holds_keep_their_text(text: str) -> None:
     assert [v.text for v in values[:4]] == [
         t.strip("[ ]") for t in text.split(": ", 1)[1].split(",")[:4]]
     assert values[:4] == [float("inf"), float("-inf"), 0.0, 0.0]
+
+
+@pytest.mark.parametrize(("text", "number"), [
+    ("1e3", 1000.0), ("1E3", 1000.0), ("1.0e3", 1000.0), ("1.0e+3", 1000.0), ("-2e-2", -0.02),
+    (".5e2", 50.0), ("2.e1", 20.0), ("+1e0", 1.0)])
+def test_yaml_12_exponent_floats_are_numbers(text: str, number: float) -> None:
+    """A float YAML 1.2 writes with an exponent but YAML 1.1 (PyYAML's) reads as text
+    (no dot, or an unsigned exponent: ``1e3``, ``1.0e3``) is the number, as JSON's
+    ``1e3`` is; ``maxLength: 1e3`` was sent to providers as the string "1e3"."""
+    assert load_text(f"a: {text}\nb: [{text}]") == {"a": number, "b": [number]}
+    assert load_text(f'a: "{text}"') == {"a": text}  # quoted: text
+    assert load_text("a: 1e3x\nb: e3\nc: 1e") == {"a": "1e3x", "b": "e3", "c": "1e"}
+
+
+def test_a_yaml_12_exponent_past_a_double_keeps_its_text() -> None:
+    """``maximum: 1e400`` in YAML is a number no double holds (kept with its text for
+    normalize to drop with a loss), as in JSON; it was the string "1e400"."""
+    value = load_text("a: 1e400")["a"]
+    assert isinstance(value, Unheld) and value.text == "1e400" and value == float("inf")

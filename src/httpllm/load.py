@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -73,7 +74,15 @@ def _yaml_loader() -> Any:
         first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
         for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
     }
+    # YAML 1.2's floats that YAML 1.1's rule (a dot, and a signed exponent) leaves as
+    # text: 1e3, 1E-7, 1.5e3, 2.e10 (PyYAML reads YAML 1.1; OpenAPI documents are 1.2)
+    SafeLoader.add_implicit_resolver("tag:yaml.org,2002:float", _YAML12_FLOAT,
+                                     list("-+0123456789."))
     return SafeLoader
+
+
+_YAML12_FLOAT = re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$")
+"""A YAML 1.2 core-schema float with an exponent (YAML 1.2.2 section 10.3.2)."""
 
 
 def _load_yaml(text: str, label: str) -> Any:
