@@ -113,3 +113,43 @@ def test_rewrites_and_harmless_drops_bound_every_double_alike(keyword: str,
             "exclusiveMinimum": exact.__lt__, "exclusiveMaximum": exact.__gt__}[keyword]
     for x in DOUBLES[1:]:
         assert valid(found, x) == test(Decimal(x)), (keyword, bound.text, x, found)
+
+
+@pytest.mark.parametrize(("schema", "out", "action", "note"), [
+    ({"maxLength": "10"}, {"maxLength": 10}, "rewritten",
+     "maxLength '10' is text: read as the number 10"),
+    ({"multipleOf": " 2 "}, {"multipleOf": 2}, "rewritten",
+     "multipleOf ' 2 ' is text: read as the number 2"),
+    ({"minimum": "-1.5e3"}, {"minimum": -1500.0}, "rewritten",
+     "minimum '-1.5e3' is text: read as the number -1500.0"),
+    ({"minimum": "abc"}, {}, "dropped",
+     "minimum dropped: expected a number, not 'abc'; values it refused are taken"),
+    ({"maxItems": None}, {}, "dropped",
+     "maxItems dropped: expected a number, not null; values it refused are taken"),
+    ({"minProperties": True}, {}, "dropped",
+     "minProperties dropped: expected a number, not a boolean; values it refused are taken"),
+    ({"maximum": {"value": 3}}, {}, "dropped",
+     "maximum dropped: expected a number, not an object; values it refused are taken"),
+    ({"maxLength": ""}, {}, "dropped",
+     "maxLength dropped: expected a number, not ''; values it refused are taken"),
+])
+def test_a_numeric_keyword_holding_no_number(schema: dict[str, Any], out: dict[str, Any],
+                                             action: str, note: str) -> None:
+    """Text in a numeric keyword that is a JSON number is read as that number, anything
+    else that is no number is dropped; either a loss at the keyword's pointer (all were
+    sent to providers as written: ``"maxLength": "10"``)."""
+    got, losses, _ = _run({"type": "string", **schema})
+    assert got == {"type": "string", **out}
+    [keyword] = schema
+    assert [(loss.pointer, loss.action, loss.note) for loss in losses] == [
+        (f"#/s/{keyword}", action, note)]
+
+
+def test_text_read_as_a_number_is_then_checked_as_one() -> None:
+    """``maxLength: "-1"`` is read as -1, then dropped as any negative count is; an
+    ``exclusiveMinimum: true`` (OpenAPI 3.0) is left to exclusive_bounds."""
+    got, losses, _ = _run({"maxLength": "-1", "minLength": "2.5", "exclusiveMinimum": True})
+    assert got == {"minLength": 3, "exclusiveMinimum": True}
+    assert [(loss.keyword, loss.action) for loss in losses] == [
+        ("maxLength", "rewritten"), ("maxLength", "dropped"), ("minLength", "rewritten"),
+        ("minLength", "rewritten")]

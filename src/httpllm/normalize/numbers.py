@@ -18,6 +18,12 @@ as the document does:
 - ``enum`` and ``examples`` lose the members holding one (``enum`` itself when none is
   left).
 
+A numeric keyword holding no number (``maxLength: "10"``, ``minimum: "abc"``,
+``maxItems: null``; never sent to a provider as written): text that is a JSON number is
+read as that number (``rewritten``) and then checked as any number is; anything else is
+dropped (widening, reported). OpenAPI 3.0's ``exclusiveMinimum: true`` is left to
+``exclusive_bounds``.
+
 A number a double holds that the meta-schema refuses for its keyword makes the schema as
 unusable: a ``multipleOf`` of 0 or less is dropped; a fractional count (``maxLength: 1.5``)
 is rounded inward (exact: counts are whole), a negative ``min*`` count dropped (exact) and
@@ -36,10 +42,12 @@ non-negative integers).
 
 from __future__ import annotations
 
+import json
 import math
+import re
 from typing import Any
 
-from httpllm._json import Unheld, first_unheld, held, shown_number
+from httpllm._json import Unheld, first_unheld, held, kind, shown_number
 from httpllm._types import Schema
 from httpllm.loss import Action, Loss
 from httpllm.normalize._context import PassContext
@@ -52,6 +60,10 @@ _UPPER = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "max
                     "maxContains"})
 _BOUNDS = frozenset({"minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum"})
 _NUMERIC = _LOWER | _UPPER | {"multipleOf"}
+_FLAGS = frozenset({"exclusiveMinimum", "exclusiveMaximum"})
+"""Numeric keywords OpenAPI 3.0 writes as booleans (read by ``exclusive_bounds``)."""
+_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
+"""A JSON number (RFC 8259 section 6), as text in a numeric keyword may hold one."""
 _WHOLE = frozenset({"const", "default", "example"})
 _MEMBERS = frozenset({"enum", "examples"})
 _CHECKED = _NUMERIC | _WHOLE | _MEMBERS
@@ -90,24 +102,37 @@ def numbers(node: dict[str, Any], ctx: PassContext) -> Schema:
     for keyword in [k for k in node if k in _CHECKED]:
         value = node[keyword]
         if keyword in _NUMERIC:
-            if not _number(value):
-                continue
-            if held(value):
-                if _valid(keyword, value):
-                    continue
-                if out is None:
-                    out = dict(node)
-                _invalid(out, keyword, value, ctx)
-                continue
-            found: float | int | None = value
-        else:
-            found = first_unheld(value)
+            out = _numeric(node, out, keyword, value, ctx)
+            continue
+        found = first_unheld(value)
         if found is None:
             continue
         if out is None:
             out = dict(node)
         _settle(out, keyword, value, found, ctx)
     return node if out is None else out
+
+
+def _numeric(node: dict[str, Any], out: dict[str, Any] | None, keyword: str, value: Any,
+             ctx: PassContext) -> dict[str, Any] | None:
+    """Check one numeric keyword of ``node``: ``out``, the copy holding the changes so
+    far (made here at the first change), or ``None`` while nothing changed."""
+    if not _number(value):
+        if isinstance(value, bool) and keyword in _FLAGS:
+            return out  # OpenAPI 3.0's exclusiveMinimum: true (exclusive_bounds)
+        out = dict(node) if out is None else out
+        value = _no_number(out, keyword, value, ctx)
+        if value is None:
+            return out
+    if held(value):
+        if _valid(keyword, value):
+            return out
+        out = dict(node) if out is None else out
+        _invalid(out, keyword, value, ctx)
+        return out
+    out = dict(node) if out is None else out
+    _settle(out, keyword, value, value, ctx)
+    return out
 
 
 def _settle(out: dict[str, Any], keyword: str, value: Any, found: float | int,
@@ -150,6 +175,35 @@ def _settle(out: dict[str, Any], keyword: str, value: Any, found: float | int,
     else:
         note = f"{keyword} dropped: {why}; {_EXPECTED}"
     _record(ctx, at, keyword, "dropped", shown, note)
+
+
+def _no_number(out: dict[str, Any], keyword: str, value: Any, ctx: PassContext
+               ) -> float | int | None:
+    """A numeric keyword holding no number (``maxLength: "10"``, ``minimum: "abc"``,
+    ``maxItems: null``): text that is a JSON number is read as it, and set in ``out``
+    (``rewritten``; then checked as any number is); anything else is dropped (the schema
+    takes what it refused). The number, or ``None`` when dropped."""
+    at = f"{ctx.pointer}/{keyword}"
+    number = _NUMBER.fullmatch(value.strip()) if isinstance(value, str) else None
+    if number is not None:
+        read: float | int = json.loads(number.group(0), parse_float=_float_of)
+        out[keyword] = read
+        shown = repr(read) if held(read) else shown_number(read)
+        _record(ctx, at, keyword, "rewritten", value,
+                f"{keyword} {value!r} is text: read as the number {shown}")
+        return read
+    del out[keyword]
+    what = repr(value) if isinstance(value, str) else kind(value)
+    _record(ctx, at, keyword, "dropped", value if isinstance(value, str) else None,
+            f"{keyword} dropped: expected a number, not {what}; values it refused are "
+            "taken")
+    return None
+
+
+def _float_of(text: str) -> float:
+    """A JSON float's value, an :class:`~httpllm._json.Unheld` past a double's range."""
+    value = float(text)
+    return Unheld.of(value, text) if value in (0.0, math.inf, -math.inf) else value
 
 
 def _valid(keyword: str, value: float | int) -> bool:
