@@ -417,3 +417,38 @@ def test_an_output_schema_a_rule_cannot_express_is_dropped_with_a_loss() -> None
     assert dropped.action == "dropped"
     assert dropped.pointer == "output#"
     assert dropped.note == "output schema dropped: output#: no form for a refused node"
+
+
+def test_what_a_step_before_the_rules_records_reaches_the_report(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A loss a step before the rule walk records is in the function's losses, also after
+    a strict fallback (the rule walk replaced job.losses, and the fallback again); a
+    failure it records makes a strict function fall back, and a plain one an error."""
+    from httpllm import render
+    from httpllm.loss import Failure, Loss
+
+    early = Loss(pointer="#/early", keyword="x-early", action="dropped", note="early")
+
+    def record(job: render.Rendering, ctx: render.StepContext) -> None:
+        job.losses.append(early)
+        if job.function.name == "fails":
+            job.failures.append(Failure(pointer="#/early", reason="early failure"))
+
+    at = render.STEPS.index(render.apply_rules)
+    monkeypatch.setattr(render, "STEPS", (*render.STEPS[:at], record, *render.STEPS[at:]))
+    assert early in httpllm.compile(DOC).functions[0].losses
+    props = {f"p{i}": {"type": "string", "enum": [f"v{j}" for j in range(20)]}
+             for i in range(60)}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "post": {"operationId": "big", "requestBody": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": props}}}},
+            "responses": {"200": {"description": "ok"}}}},
+        "/y": {"get": {"operationId": "fails", "responses": {"200": {"description": "ok"}}}}}}
+    big, fails = httpllm.compile(doc, strict=True).functions
+    assert big.strict is False and early in big.losses
+    assert fails.strict is False and early in fails.losses
+    assert any(loss.action == "fallback" and "early failure" in loss.note
+               for loss in fails.losses)
+    app = httpllm.compile(doc)
+    assert [f.name for f in app.functions] == ["big"]
+    assert [e.message for e in app.errors] == ["#/early: early failure"]

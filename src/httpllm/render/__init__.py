@@ -279,12 +279,15 @@ class Rendering:
         neutral: the parameters the rules start from (after unrolling), for a fallback.
         strict: rendered in the dialect's strict mode (``False`` after a fallback).
         unrolled: losses of expanding ``$ref``s before the rules (:func:`unroll_refs`).
-        losses: losses of the rule walk (:func:`apply_rules`) and of expanding the
-            rendered ``$defs`` (:func:`unroll_rendered`).
+        losses: losses a step before the rules recorded, then those of the rule walk
+            (:func:`apply_rules`) and of expanding the rendered ``$defs``
+            (:func:`unroll_rendered`); a fallback replaces all but the first.
         failures: the nodes the dialect could not express (a strict rule's
             ``ctx.fail``, recursion a strict mode cannot take): in strict mode the reason
             to fall back (:func:`check_strict_limits`), otherwise an error
             (:func:`name_arguments`). Never in the loss report.
+        ruled: how many ``losses`` the steps before the rules recorded (set by
+            :func:`apply_rules`; :func:`fall_back` keeps them).
         fallback: why the function leaves strict mode, once :func:`check_strict_limits`
             found a reason (:func:`fall_back` renders it again, non-strict), or ``None``.
         parts: the functions this one became (:func:`split_unions`): each runs the steps
@@ -298,6 +301,7 @@ class Rendering:
     unrolled: list[Loss] = field(default_factory=list)
     losses: list[Loss] = field(default_factory=list)
     failures: list[Failure] = field(default_factory=list)
+    ruled: int = 0
     fallback: str | None = None
     parts: tuple[Function, ...] = ()
 
@@ -445,8 +449,11 @@ def apply_rules(job: Rendering, ctx: StepContext) -> None:
     node first through ``exclusive_unions`` (``oneOf`` or ``anyOf`` for the exclusive-union
     mark of normalize, which no tool carries): :meth:`StepContext.walk`."""
     job.neutral = job.schema
+    job.ruled = len(job.losses)  # what the steps before recorded stays through a fallback
     try:
-        job.schema, job.losses, job.failures = ctx.walk(job.schema, job.strict, _POINTER)
+        job.schema, losses, failures = ctx.walk(job.schema, job.strict, _POINTER)
+        job.losses.extend(losses)
+        job.failures.extend(failures)
     except Unrepresentable as exc:
         raise Unrepresentable(ctx.argument_note(job.function, exc.message),
                               pointer=job.function.pointer) from exc
@@ -478,7 +485,10 @@ def fall_back(job: Rendering, ctx: StepContext) -> None:
     if expanded is not None:
         schema, lost = expanded
         losses.extend(lost)
-    job.schema, job.losses, job.failures, job.strict = schema, losses, failures, False
+    # the losses the steps before the rules recorded stay, the strict walk's are replaced;
+    # every failure was a reason for the fallback, which its loss quotes
+    job.losses = [*job.losses[:job.ruled], *losses]
+    job.schema, job.failures, job.strict = schema, failures, False
 
 
 def name_arguments(job: Rendering, ctx: StepContext) -> None:
