@@ -531,7 +531,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                             rule="" if pointer == "#/paths" else "tool-too-large")
                     for pointer, message in size_warnings(functions, dialect))
     if not options.split_unions:  # variants are named apart on purpose
-        warnings.extend(_renamed(functions))
+        warnings.extend(_renamed(functions, composer.pool.holder))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
         warnings.append(Warning(pointer="#/paths", rule="tool-limit", message=(
             f"{len(functions)} tools exceed {dialect.name}'s limit of {dialect.tool_limit} "
@@ -591,17 +591,21 @@ def _originals(upgraded: Upgraded, functions: list[Function], errors: list[Opera
     return functions, errors, translated
 
 
-def _renamed(functions: list[Function]) -> list[Warning]:
+def _renamed(functions: list[Function], holder: Callable[[str], str | None]
+             ) -> list[Warning]:
     """A warning for each function whose name had to change to stay unique (a repeated
-    ``operationId``, or two that sanitize alike): a model or a host calling it by the
-    document's name would otherwise reach the other operation without a word."""
+    ``operationId``, or two that sanitize alike, case aside): a model or a host calling it
+    by the document's name would otherwise reach the other operation without a word.
+    ``holder``: the name handed out that a name clashes with."""
     out = []
     for f in functions:
         wanted = sanitize(function_name(f.operation_id, f.method, f.path))
         if f.name != wanted:
+            taken = holder(wanted) or wanted
+            by = "" if taken == wanted else f" (as {taken!r}; names are unique, case aside)"
             out.append(Warning(pointer=f.pointer, message=(
-                f"function name {wanted!r} is taken by an earlier operation: this one is "
-                f"named {f.name!r}")))
+                f"function name {wanted!r} is taken by an earlier operation{by}: this one "
+                f"is named {f.name!r}")))
     return out
 
 

@@ -97,6 +97,25 @@ def test_a_renamed_operation_id_is_a_loss_at_the_operation_id() -> None:
     assert "'getA_2'" in renamed["getA"].note and "numbered" in renamed["getA"].note
 
 
+def test_a_clash_in_case_names_the_operation_it_clashed_with() -> None:
+    """An operationId renamed because an earlier operation holds its name in another case
+    (``GETA`` after ``getA``; ``get\u200bA`` after ``get a``) names that operation's name
+    in the loss and the warning (both named the operationId's own spelling, which no
+    operation had)."""
+    app = httpllm.compile(_named("getA", "GETA", "get a", "get\u200bA"), "chatgpt")
+    assert [f.name for f in app.functions] == ["getA", "GETA_2", "get_a", "get_A_2"]
+    notes = {loss.value: loss.note for loss in app.losses}
+    assert notes["GETA"] == ("operationId 'GETA' is named 'GETA_2': an earlier operation is "
+                             "named 'getA' (names are unique, case aside): numbered")
+    assert notes["get\u200bA"].endswith(
+        "an earlier operation is named 'get_a' (names are unique, case aside): numbered")
+    assert [(w.pointer, w.message) for w in app.warnings] == [
+        ("#/paths/~1p1/get", "function name 'GETA' is taken by an earlier operation (as "
+         "'getA'; names are unique, case aside): this one is named 'GETA_2'"),
+        ("#/paths/~1p3/get", "function name 'get_A' is taken by an earlier operation (as "
+         "'get_a'; names are unique, case aside): this one is named 'get_A_2'")]
+
+
 def test_an_example_no_double_holds_is_dropped_with_a_loss() -> None:
     """A media type's named example holding `1e400` is no input example (JSON text has
     none for it); the others stay, and the loss names the example's `value`."""

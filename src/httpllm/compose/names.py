@@ -64,14 +64,18 @@ def function_name(operation_id: str | None, method: str, path: str) -> str:
     return f"{method}_{words}"
 
 
-def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX) -> str:
+def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX,
+                  holder: str | None = None) -> str:
     """Why the function named ``name`` is not named ``operation_id`` (the two differ), in
     words for the loss report: characters a name may not hold, the length, a name an
-    earlier operation took, or no character left at all.
+    earlier operation took (``holder``: the name it got, which may differ in case; the
+    sanitized ``operation_id`` when not given), or no character left at all.
 
     >>> rename_reason("9lives", "_9lives")
     'a name starts with a letter or _ (function names match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)'
     >>> rename_reason("getA", "getA_2")
+    "an earlier operation is named 'getA' (names are unique, case aside): numbered"
+    >>> rename_reason("GETA", "GETA_2", holder="getA")
     "an earlier operation is named 'getA' (names are unique, case aside): numbered"
     """
     if not _INVALID.sub("", operation_id):
@@ -92,8 +96,8 @@ def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX) -> str:
         reasons[-1] += f" (function names match ^[a-zA-Z_][a-zA-Z0-9_-]{{0,{limit - 1}}}$)"
     clean = sanitize(operation_id, limit)
     if name != clean:
-        reasons.append(f"an earlier operation is named {clean!r} (names are unique, case "
-                       "aside): numbered")
+        reasons.append(f"an earlier operation is named {holder or clean!r} (names are "
+                       "unique, case aside): numbered")
     return "; ".join(reasons)
 
 
@@ -102,7 +106,7 @@ class NamePool:
 
     def __init__(self, limit: int = NAME_MAX) -> None:
         self.limit = limit
-        self.taken: set[str] = set()
+        self.taken: dict[str, str] = {}  # lower case -> the name handed out
 
     def claim(self, raw: str) -> str:
         """A unique sanitized name for ``raw``."""
@@ -112,8 +116,13 @@ class NamePool:
             suffix = f"_{i}"
             candidate = name[: self.limit - len(suffix)] + suffix
             i += 1
-        self.taken.add(candidate.lower())
+        self.taken[candidate.lower()] = candidate
         return candidate
+
+    def holder(self, name: str) -> str | None:
+        """The name handed out that ``name`` clashes with (the same, case aside), or
+        ``None``: ``holder("GETA")`` is ``"getA"`` once ``getA`` was claimed."""
+        return self.taken.get(name.lower())
 
 
 @functools.cache

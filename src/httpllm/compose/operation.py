@@ -19,7 +19,7 @@ from httpllm._json import first_unheld, scalar_text, shown_number
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
-from httpllm.compose.names import NamePool, function_name, rename_reason
+from httpllm.compose.names import NamePool, function_name, rename_reason, sanitize
 from httpllm.compose.parameters import (
     BODY,
     DEFAULT_STYLE,
@@ -147,13 +147,15 @@ _READ_ONLY_DEPTH = 32
 """Deepest argument path searched for them."""
 
 
-def _renamed(site: OperationSite, operation_id: str, name: str) -> Loss:
+def _renamed(site: OperationSite, operation_id: str, name: str, holder: str | None
+             ) -> Loss:
     """The ``renamed`` loss of an ``operationId`` the function name rule refused (every
-    provider's: :mod:`httpllm.compose.names`), at the ``operationId`` in the document."""
+    provider's: :mod:`httpllm.compose.names`), at the ``operationId`` in the document;
+    ``holder``: the name of the earlier operation it clashed with."""
     return Loss(pointer=join(site.pointer, "operationId"), keyword="operationId",
                 action="renamed", value=operation_id,
                 note=f"operationId {operation_id!r} is named {name!r}: "
-                     f"{rename_reason(operation_id, name)}")
+                     f"{rename_reason(operation_id, name, holder=holder)}")
 
 
 def _hidden_by_owner(losses: list[Loss]) -> dict[str, set[str]]:
@@ -459,7 +461,9 @@ class Composer:
         name = claimed or self.pool.claim(function_name(model.operationId, site.method,
                                                         site.path))
         if isinstance(model.operationId, str) and model.operationId != name:
-            losses[_renamed(site, model.operationId, name)] = None
+            holder = self.pool.holder(sanitize(model.operationId))
+            losses[_renamed(site, model.operationId, name,
+                            None if holder == name else holder)] = None
         return Function(
             name=name,
             description=text or f"{site.method.upper()} {site.path}",
