@@ -441,3 +441,40 @@ def test_a_compile_leaves_no_reference_cycle(options: dict[str, Any]) -> None:
     finally:
         if was:
             gc.enable()
+
+
+@pytest.mark.parametrize(("ref", "what"), [
+    ("#/info", "the document's 'info'"),
+    ("#/components/parameters/P", "a Parameter Object"),
+    ("#/components/responses/R", "a Response Object"),
+    ("#/components/headers/H", "a Header Object"),
+    ("#/paths/~1p", "a Path Item Object"),
+    ("#/paths/~1p/get", "an Operation Object"),
+    ("#/components", "the document's components"),
+])
+def test_a_schema_ref_to_another_kind_of_object_fails_its_operation(ref: str,
+                                                                      what: str) -> None:
+    """A schema ``$ref`` naming a Parameter, Response, Header Object, a path item, an
+    operation or ``info`` fails its operation saying what it points to (each compiled as
+    a schema taking any value, in silence); a ``$ref`` into such an object's ``schema``
+    is a schema, and the other operation compiles."""
+    doc: dict[str, Any] = {
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/p": {"get": {"operationId": "bad", "parameters": [
+                {"name": "q", "in": "query", "schema": {"$ref": ref}}],
+                "responses": {"200": {"description": "ok"}}}},
+            "/ok": {"get": {"operationId": "ok", "parameters": [
+                {"name": "q", "in": "query",
+                 "schema": {"$ref": "#/components/parameters/P/schema"}}],
+                "responses": {"200": {"description": "ok"}}}}},
+        "components": {
+            "parameters": {"P": {"name": "p", "in": "query", "schema": {"type": "integer"}}},
+            "responses": {"R": {"description": "r"}},
+            "headers": {"H": {"schema": {"type": "string"}}}}}
+    app = httpllm.compile(doc)
+    assert [f.name for f in app.functions] == ["ok"]
+    assert app.functions[0].parameters["properties"]["q"] == {"type": "integer"}
+    [error] = app.errors
+    assert (error.kind, error.pointer) == ("RefError", "#/paths/~1p/get/parameters/0/schema")
+    assert error.message == f"$ref {ref!r} points to {what}; expected a Schema Object"

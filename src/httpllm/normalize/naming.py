@@ -26,6 +26,39 @@ __all__ = ["EmendedRefs", "Named", "SchemaNames", "collect_refs"]
 
 _REF_SIBLINGS_30 = ANNOTATIONS | {"nullable"}
 
+_OBJECTS = {"parameters": "a Parameter Object", "responses": "a Response Object",
+            "requestBodies": "a Request Body Object", "headers": "a Header Object",
+            "securitySchemes": "a Security Scheme Object", "examples": "an Example Object",
+            "links": "a Link Object", "callbacks": "a Callback Object",
+            "pathItems": "a Path Item Object"}
+"""What an entry of each ``components`` map other than ``schemas`` is (OpenAPI 3.1.0
+section 4.8.7)."""
+
+_OUTSIDE = {"openapi", "info", "jsonSchemaDialect", "servers", "security", "tags",
+            "externalDocs"}
+"""Top-level fields of an OpenAPI document that hold no schema at any depth."""
+
+
+def _refuse_other_object(ref: str, tokens: list[str]) -> None:
+    """Refuse a schema ``$ref`` into the OpenAPI document itself that names another kind
+    of object: a ``components`` entry other than a schema, a path item or an operation,
+    ``info`` ... (as a schema each took any value, in silence).
+
+    Raises:
+        RefError: saying what the target is.
+    """
+    what = None
+    if tokens and tokens[0] in _OUTSIDE:
+        what = f"the document's {tokens[0]!r}"
+    elif len(tokens) == 3 and tokens[0] == "components" and tokens[1] in _OBJECTS:
+        what = _OBJECTS[tokens[1]]
+    elif len(tokens) in (2, 3) and tokens[0] in ("paths", "webhooks"):
+        what = "a Path Item Object" if len(tokens) == 2 else "an Operation Object"
+    elif len(tokens) <= 2 and tokens[:1] == ["components"]:
+        what = "the document's components" if len(tokens) == 1 else "a components map"
+    if what is not None:
+        raise RefError(f"$ref {ref!r} points to {what}; expected a Schema Object")
+
 
 def collect_refs(schema: Schema) -> set[str]:
     """The def names of every ``#/$defs/...`` ``$ref`` in an emended schema
@@ -123,6 +156,8 @@ class SchemaNames:
                 raise RefError(f"$ref {ref!r} points to the whole OpenAPI document; expected "
                                "a Schema Object")
             doc, fragment = urldefrag(target.uri)
+            if doc == urldefrag(self.resolver.base)[0]:
+                _refuse_other_object(ref, parts(fragment))
             tokens = parts(fragment) or [PurePosixPath(urlparse(doc).path).stem]  # a whole file
             name = self._register(target.uri, target.pointer, target.node, target.scope, tokens)
         return name
