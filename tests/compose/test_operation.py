@@ -71,6 +71,19 @@ def test_a_header_parameter_with_a_bad_name_is_dropped_with_a_loss() -> None:
         "#/paths/~1b/get/parameters/0", "dropped", "X\r\nY: 1")
 
 
+@pytest.mark.parametrize(("name", "why"), [
+    ("ключ", "is no HTTP field name"), ("a b", "is no HTTP field name"),
+    ("Transfer-Encoding", "frames or routes the request")])
+def test_a_dropped_header_says_why_it_is_dropped(name: str, why: str) -> None:
+    """A header parameter whose name HTTP cannot carry is dropped saying so (its loss said
+    it 'frames or routes the request', which only HTTP's own headers do)."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": name, "in": "header", "schema": {"type": "string"}}]
+    [loss] = httpllm.compile(doc, "openai").function("getB").losses
+    assert loss.note.startswith(f"header {name!r} {why}")
+
+
 def _named(*operation_ids: str) -> dict[str, Any]:
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
             "paths": {f"/p{i}": {"get": {"operationId": op,

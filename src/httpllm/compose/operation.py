@@ -282,9 +282,11 @@ class Composer:
         if location == "header" and name.lower() in IGNORED_HEADERS:
             return None
         if location == "header" and is_host_header(name):
+            why = ("frames or routes the request: the HTTP client sets it, never the model"
+                   if is_token(name) else "is no HTTP field name (RFC 9110 section 5.6.2: "
+                   "ASCII letters, digits and !#$%&'*+-.^_`|~): no request can carry it")
             return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
-                        note=f"header {name!r} frames or routes the request: the HTTP "
-                        "client sets it, never the model (not an argument)")
+                        note=f"header {name!r} {why} (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
