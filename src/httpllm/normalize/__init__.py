@@ -28,6 +28,7 @@ from httpllm.normalize.array_items import array_items
 from httpllm.normalize.direction import direction
 from httpllm.normalize.discriminator import discriminator
 from httpllm.normalize.exclusive_bounds import exclusive_bounds
+from httpllm.normalize.kinds import kinds
 from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable
 from httpllm.normalize.numbers import numbers
@@ -40,6 +41,7 @@ Pass = Callable[[dict[str, Any], PassContext], Schema]
 
 PASSES: tuple[Pass, ...] = (
     numbers,
+    kinds,
     exclusive_bounds,
     unions,
     all_of,

@@ -1,0 +1,93 @@
+"""Pass: a keyword whose value has the wrong JSON type leaves the schema, with a loss.
+
+``pattern: 5``, ``format: 7``, ``uniqueItems: "yes"``, ``type: "strnig"`` or
+``type: ["string", 5]`` were sent to every provider as written (a strict provider refuses
+the whole tool list over one). Each such keyword is dropped; a ``type`` list keeps the
+type names it holds and loses the rest (``rewritten``). Numeric keywords are
+:mod:`httpllm.normalize.numbers`' job.
+
+In the request direction each is a :class:`~httpllm.loss.Loss` at the keyword's document
+pointer; in the response direction a warning. Contract: *widening* (reported): the schema
+takes what the dropped keyword refused.
+Source: JSON Schema Validation 2020-12 sections 6.1.1 (``type``: a type name or an array
+of unique ones), 6.3.3 (``pattern``: a string), 6.4.3 (``uniqueItems``: a boolean), 7.2
+(``format``: a string).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from httpllm._json import kind
+from httpllm._types import Schema
+from httpllm.loss import Action, Loss
+from httpllm.normalize._context import PassContext
+
+__all__ = ["kinds"]
+
+_TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+_EXPECTED: dict[str, tuple[type, str]] = {
+    "pattern": (str, "a string (a regular expression)"),
+    "format": (str, "a string"),
+    "uniqueItems": (bool, "a boolean"),
+}
+_CHECKED = frozenset({*_EXPECTED, "type"})
+
+
+def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
+    """Drop each keyword whose value is not of the JSON type its keyword takes.
+
+    >>> kinds({"type": "string", "pattern": 5}, CTX)
+    {'type': 'string'}
+    """
+    if _CHECKED.isdisjoint(node):
+        return node  # the common case: keep it cheap
+    out: dict[str, Any] | None = None
+    for keyword, (wanted, says) in _EXPECTED.items():
+        value = node.get(keyword, wanted)
+        if keyword in node and not isinstance(value, wanted):
+            out = dict(node) if out is None else out
+            del out[keyword]
+            _record(ctx, keyword, "dropped", value, f"{keyword} dropped: expected {says}, "
+                    f"not {_shown(value)}; values it refused are taken")
+    given = node.get("type")
+    if given is not None and not _typed(given):
+        out = dict(node) if out is None else out
+        _type(out, given, ctx)
+    return node if out is None else out
+
+
+def _typed(value: Any) -> bool:
+    """Whether ``type`` holds a type name or a list of distinct ones."""
+    if isinstance(value, str):
+        return value in _TYPES
+    return (isinstance(value, list) and bool(value) and all(
+        isinstance(t, str) and t in _TYPES for t in value) and len(set(value)) == len(value))
+
+
+def _type(out: dict[str, Any], given: Any, ctx: PassContext) -> None:
+    """``type`` with the names it holds, each once; dropped when none is left."""
+    names = list(dict.fromkeys(t for t in (given if isinstance(given, list) else [given])
+                               if isinstance(t, str) and t in _TYPES))
+    if names:
+        out["type"] = names[0] if len(names) == 1 and not isinstance(given, list) else names
+        _record(ctx, "type", "rewritten", given, f"type {_shown(given)} is {names!r}: only "
+                f"the type names {', '.join(sorted(_TYPES))} are kept, each once")
+    else:
+        del out["type"]
+        _record(ctx, "type", "dropped", given, f"type dropped: expected a type name ("
+                f"{', '.join(sorted(_TYPES))}) or a list of them, not {_shown(given)}; "
+                "values of any type are taken")
+
+
+def _shown(value: Any) -> str:
+    return repr(value) if isinstance(value, (str, int, float, list)) else kind(value)
+
+
+def _record(ctx: PassContext, keyword: str, action: Action, value: Any, note: str) -> None:
+    if ctx.direction == "request":
+        shown = value if isinstance(value, (str, int, float, bool)) else None  # hashed
+        ctx.lose(Loss(pointer=f"{ctx.pointer}/{keyword}", keyword=keyword, action=action,
+                      value=shown, note=note))
+    else:
+        ctx.report(f"{ctx.pointer}/{keyword}", note)

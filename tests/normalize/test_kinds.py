@@ -1,0 +1,68 @@
+"""Pass kinds: a keyword whose value has the wrong JSON type leaves the schema, a loss at
+its pointer (a warning for responses)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from httpllm.errors import LimitExceeded
+from httpllm.loss import Loss
+from httpllm.normalize import emend
+from httpllm.normalize.kinds import kinds
+
+from ._support import check_pure, context, deep, run
+
+
+def _run(schema: dict[str, Any], direction: str = "request"
+         ) -> tuple[Any, list[Loss], list[tuple[str, str]]]:
+    reports: list[tuple[str, str]] = []
+    losses: list[Loss] = []
+    ctx = context(direction, reports=reports)  # type: ignore[arg-type]
+    ctx.lose = losses.append
+    out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node, passes=(kinds,))
+    return out, losses, reports
+
+
+@pytest.mark.parametrize(("schema", "out", "action"), [
+    ({"type": "string", "pattern": 5}, {"type": "string"}, "dropped"),
+    ({"type": "string", "format": ["date"]}, {"type": "string"}, "dropped"),
+    ({"type": "array", "uniqueItems": "yes"}, {"type": "array"}, "dropped"),
+    ({"type": "strnig"}, {}, "dropped"),
+    ({"type": []}, {}, "dropped"),
+    ({"type": ["string", 5]}, {"type": ["string"]}, "rewritten"),
+    ({"type": ["string", "string", "null"]}, {"type": ["string", "null"]}, "rewritten"),
+])
+def test_a_keyword_of_the_wrong_type_leaves_with_a_loss(
+        schema: dict[str, Any], out: dict[str, Any], action: str) -> None:
+    """pattern, format, uniqueItems and type holding a value of the wrong JSON type (each
+    was sent to providers as written) are dropped, a type list keeps its type names; one
+    loss at the keyword's pointer."""
+    got, losses, _ = _run(schema)
+    assert got == out
+    [loss] = losses
+    assert loss.action == action and loss.pointer.startswith("#/s/")
+    assert check_pure(kinds, schema) == out
+
+
+def test_well_typed_keywords_are_left_alone() -> None:
+    """A schema whose keywords have their types is returned as it is, with no loss."""
+    schema = {"type": ["string", "null"], "pattern": "^a", "format": "date",
+              "uniqueItems": False}
+    got, losses, _ = _run(schema)
+    assert got is schema and losses == []
+
+
+def test_the_response_direction_warns() -> None:
+    """For responses the same drop is a warning at the keyword's pointer."""
+    got, losses, reports = _run({"pattern": 5}, "response")
+    assert got == {} and losses == []
+    assert reports == [("#/s/pattern", "pattern dropped: expected a string (a regular "
+                        "expression), not 5; values it refused are taken")]
+
+
+def test_depth_10000_is_limit_exceeded() -> None:
+    """A schema 10,000 levels deep raises LimitExceeded, not RecursionError."""
+    with pytest.raises(LimitExceeded):
+        run(kinds, deep(10_000))
