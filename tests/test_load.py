@@ -733,3 +733,23 @@ def test_a_yaml_12_exponent_past_a_double_keeps_its_text() -> None:
     normalize to drop with a loss), as in JSON; it was the string "1e400"."""
     value = load_text("a: 1e400")["a"]
     assert isinstance(value, Unheld) and value.text == "1e400" and value == float("inf")
+
+
+def test_a_dict_document_gets_string_keys_without_being_changed() -> None:
+    """A document given as a dict with keys that are no strings (``responses: {200: ...}``)
+    compiles as its YAML text would (its response schema was lost in silence), and the
+    caller's dict is left as it was; a dict whose keys are strings is used as it is."""
+    from httpllm.load import string_keys
+
+    responses = {200: {"description": "ok", "content": {
+        "application/json": {"schema": {"type": "string"}}}}}
+    doc = {"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"get": {"operationId": "a", "responses": responses}}}}
+    app = httpllm.compile(doc, "mcp")
+    assert app.functions[0].output == {"type": "string"}
+    assert list(doc["paths"]["/a"]["get"]["responses"]) == [200]
+    plain = {"a": [{"b": 1}]}
+    assert string_keys(plain) is plain
+    shared_node = {True: None}
+    out = string_keys({"x": shared_node, "y": [shared_node]})
+    assert out == {"x": {"true": None}, "y": [{"true": None}]} and out["x"] is out["y"][0]

@@ -33,6 +33,7 @@ from httpllm.load import (
     load_text,
     shown_url,
     source_of,
+    string_keys,
     without_userinfo,
 )
 from httpllm.loss import Loss, distinct
@@ -480,8 +481,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         document_url = document_url or without_userinfo(base)
     else:
         raw, path, label = source_of(spec, limits)
-        document = raw if isinstance(raw, (Mapping, list)) else load_text(raw, label=label,
-                                                                           limits=limits)
+        document = string_keys(raw) if isinstance(raw, (Mapping, list)) else load_text(
+            raw, label=label, limits=limits)
         base = path.as_uri() if path is not None else ROOT
         loader = Loader(path, limits=limits, allow_network=allow_network,
                         allow_outside_root=allow_outside_root, bound=root)
