@@ -29,6 +29,8 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"type": "string", "pattern": 5}, {"type": "string"}, "dropped"),
     ({"type": "string", "format": ["date"]}, {"type": "string"}, "dropped"),
     ({"type": "array", "uniqueItems": "yes"}, {"type": "array"}, "dropped"),
+    ({"type": "string", "nullable": "true"}, {"type": "string"}, "dropped"),
+    ({"type": "string", "readOnly": 1}, {"type": "string"}, "dropped"),
     ({"type": "strnig"}, {}, "dropped"),
     ({"type": []}, {}, "dropped"),
     ({"type": ["string", 5]}, {"type": ["string"]}, "rewritten"),
@@ -36,9 +38,9 @@ def _run(schema: dict[str, Any], direction: str = "request"
 ])
 def test_a_keyword_of_the_wrong_type_leaves_with_a_loss(
         schema: dict[str, Any], out: dict[str, Any], action: str) -> None:
-    """pattern, format, uniqueItems and type holding a value of the wrong JSON type (each
-    was sent to providers as written) are dropped, a type list keeps its type names; one
-    loss at the keyword's pointer."""
+    """pattern, format, uniqueItems, nullable, readOnly and type holding a value of the
+    wrong JSON type (sent to providers as written, or ignored) are dropped, a type list
+    keeps its type names; one loss at the keyword's pointer."""
     got, losses, _ = _run(schema)
     assert got == out
     [loss] = losses

@@ -2,16 +2,20 @@
 
 ``pattern: 5``, ``format: 7``, ``uniqueItems: "yes"``, ``type: "strnig"`` or
 ``type: ["string", 5]`` were sent to every provider as written (a strict provider refuses
-the whole tool list over one). Each such keyword is dropped; a ``type`` list keeps the
-type names it holds and loses the rest (``rewritten``). Numeric keywords are
+the whole tool list over one); ``nullable: "true"``, ``readOnly: "yes"`` were ignored
+without a word (dropped, they are read as absent, as before, and said). Each such
+keyword is dropped; a ``type`` list keeps the type names it holds and loses the rest
+(``rewritten``). Numeric keywords are
 :mod:`httpllm.normalize.numbers`' job.
 
 In the request direction each is a :class:`~httpllm.loss.Loss` at the keyword's document
-pointer; in the response direction a warning. Contract: *widening* (reported): the schema
-takes what the dropped keyword refused.
+pointer; in the response direction a warning. Contract: *widening* (reported) for an
+assertion (the schema takes what it refused); *equivalent* for the flags, which the later
+passes read only when ``true``.
 Source: JSON Schema Validation 2020-12 sections 6.1.1 (``type``: a type name or an array
 of unique ones), 6.3.3 (``pattern``: a string), 6.4.3 (``uniqueItems``: a boolean), 7.2
-(``format``: a string).
+(``format``: a string), 9.4 (``readOnly``, ``writeOnly``: booleans); OpenAPI 3.0.3
+section 4.7.24.1 (``nullable``: a boolean).
 """
 
 from __future__ import annotations
@@ -26,11 +30,15 @@ from httpllm.normalize._context import PassContext
 __all__ = ["kinds"]
 
 _TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
-_EXPECTED: dict[str, tuple[type, str]] = {
-    "pattern": (str, "a string (a regular expression)"),
-    "format": (str, "a string"),
-    "uniqueItems": (bool, "a boolean"),
+_EXPECTED: dict[str, tuple[type, str, str]] = {
+    "pattern": (str, "a string (a regular expression)", "values it refused are taken"),
+    "format": (str, "a string", "values it refused are taken"),
+    "uniqueItems": (bool, "a boolean", "values it refused are taken"),
+    "nullable": (bool, "a boolean", "read as absent: null is not taken"),
+    "readOnly": (bool, "a boolean", "read as absent"),
+    "writeOnly": (bool, "a boolean", "read as absent"),
 }
+"""keyword -> (its JSON type, that type in words, what dropping it means)."""
 _CHECKED = frozenset({*_EXPECTED, "type"})
 
 
@@ -43,13 +51,13 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     if _CHECKED.isdisjoint(node):
         return node  # the common case: keep it cheap
     out: dict[str, Any] | None = None
-    for keyword, (wanted, says) in _EXPECTED.items():
+    for keyword, (wanted, says, meaning) in _EXPECTED.items():
         value = node.get(keyword, wanted)
         if keyword in node and not isinstance(value, wanted):
             out = dict(node) if out is None else out
             del out[keyword]
             _record(ctx, keyword, "dropped", value, f"{keyword} dropped: expected {says}, "
-                    f"not {_shown(value)}; values it refused are taken")
+                    f"not {_shown(value)}; {meaning}")
     given = node.get("type")
     if given is not None and not _typed(given):
         out = dict(node) if out is None else out
