@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import ast
 import importlib
+import importlib.util
 import inspect
 import pkgutil
 import re
@@ -40,6 +41,17 @@ def all_modules() -> list[str]:
     return found
 
 
+def _lists_submodule(package: types.ModuleType, name: str) -> bool:
+    """Whether ``package.__all__``'s ``name`` is a submodule: one that exists and is not
+    shadowed by a name the package defines (``toolsets.discover`` is a function). Read
+    without importing it, so collecting the suite imports no framework SDK (a lazy
+    ``__getattr__`` would import the adapter and its SDK, 2.6 s)."""
+    held = inspect.getattr_static(package, name, None)
+    if held is not None:
+        return isinstance(held, types.ModuleType)
+    return importlib.util.find_spec(f"{package.__name__}.{name}") is not None
+
+
 def public_modules() -> list[str]:
     """The modules the rule makes public: ``httpllm`` and, recursively, every submodule a
     public package lists in its ``__all__``."""
@@ -47,10 +59,10 @@ def public_modules() -> list[str]:
     while todo:
         name = todo.pop()
         found.append(name)
-        module = importlib.import_module(name)
-        if hasattr(module, "__path__"):
-            todo += [f"{name}.{n}" for n in module.__all__
-                     if isinstance(getattr(module, n), types.ModuleType)]
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations is not None:  # a package
+            module = importlib.import_module(name)
+            todo += [f"{name}.{n}" for n in module.__all__ if _lists_submodule(module, n)]
     return sorted(found)
 
 
