@@ -21,6 +21,7 @@ import pkgutil
 import re
 import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 from doc_pages import pages
@@ -192,3 +193,29 @@ def test_top_level_names_are_importable() -> None:
     use: ``import httpllm`` imports none of them)."""
     for name in httpllm.__all__:
         assert getattr(httpllm, name) is not None
+
+
+def _public_callables(name: str) -> dict[str, Any]:
+    """The functions a public module's ``__all__`` names and the public methods of the
+    classes it names (defined in httpllm, so not an SDK's inherited ones)."""
+    module = importlib.import_module(name)
+    found: dict[str, Any] = {}
+    for member in module.__all__:
+        value = getattr(module, member)
+        if inspect.isfunction(value):
+            found[f"{name}.{member}"] = value
+        elif inspect.isclass(value):
+            found |= {f"{name}.{member}.{k}": v for k, v in vars(value).items()
+                      if inspect.isfunction(v) and not k.startswith("_")
+                      and v.__module__.startswith("httpllm")}
+    return found
+
+
+@pytest.mark.parametrize("name", PUBLIC)
+def test_public_callables_state_their_return_type(name: str) -> None:
+    """No public function or method returns an unstated or ``Any`` value: a user's type
+    checker sees what it gets (``http_app`` returns the ``Starlette`` app)."""
+    for dotted, function in _public_callables(name).items():
+        returned = inspect.signature(function).return_annotation
+        assert returned is not inspect.Signature.empty, f"{dotted} states no return type"
+        assert returned not in ("Any", Any), f"{dotted} returns Any"
