@@ -41,6 +41,7 @@ CASES = [
                 {"type": "object", "properties": {"b": {"type": "number"}}}]},
      "{ a?: string; } & { b?: number; }"),
     ({"$ref": "#/$defs/simple-user"}, "SimpleUser"),
+    ({"$ref": "#/$defs/user~1admin"}, "UserAdmin"),  # the name unescaped: "user/admin"
     ({"type": "number", "enum": [1.5, float("inf")]}, "unknown"),
     (True, "unknown"),
     (False, "never"),

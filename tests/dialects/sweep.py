@@ -11,7 +11,8 @@ One sweep reads each document once and compiles it for each mode in turn: a sing
 document is parsed once and compiled from the parsed value (compile never mutates its
 input, and a dict gives the same functions as the file), a multi-file one from its path.
 Parsing is half of a compile on this corpus (YAML), so the modes share it; the cyclic
-garbage collector is paused per document, as compile pauses it. Results are kept
+garbage collector is paused per document by the sweep (httpllm's compile no longer
+switches it: issue #24). Results are kept
 for the session: the first corpus test sweeps every mode the session selected (tests/dialects
 conftest.py tells :func:`select`), the others read their tally. `benchmarks/dialect_table.py`
 prints the tallies as the report table.
@@ -270,7 +271,8 @@ def sweep(modes: list[Mode], folder: Path | None = None) -> dict[str, Tally]:
 def _collector_paused() -> Iterator[None]:
     """The cyclic garbage collector off for one document: its parsed form and compiled
     functions are millions of objects without cycles, which every full collection would
-    scan again (half the time of parsing, a tenth of the checks); as httpllm's compile."""
+    scan again (half the time of parsing, a tenth of the checks). The test harness's own
+    choice: httpllm itself never switches the process-wide collector."""
     enabled = gc.isenabled()
     gc.disable()
     try:

@@ -216,3 +216,22 @@ def test_parameterized_host_without_scheme_prefix() -> None:
         {"url": "{Endpoint}/formrecognizer/v2.1",
          "variables": {"Endpoint": {"default": "https://westus2.api.cognitive.microsoft.com"}}}]
     assert c.notes == []
+
+
+def test_parameter_ref_into_a_list_is_followed() -> None:
+    """A parameter ``$ref`` may point into another operation's parameter list (an index
+    on the way, read with ``pointer.get``): a body parameter so named becomes the request
+    body, as the one it names does (not a parameter ``$ref`` left dangling)."""
+    body = {"name": "b", "in": "body", "schema": {"type": "object"}}
+    root: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                            "paths": {
+                                "/a": {"post": {"parameters": [
+                                    {"$ref": "#/paths/~1b/post/parameters/0"}],
+                                    "responses": {"200": {"description": "ok"}}}},
+                                "/b": {"post": {"parameters": [body],
+                                    "responses": {"200": {"description": "ok"}}}}}}
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    a, b = out["paths"]["/a"]["post"], out["paths"]["/b"]["post"]
+    assert "parameters" not in a and "parameters" not in b
+    assert a["requestBody"] == b["requestBody"]

@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from httpllm.pointer import unescape
 from httpllm.walk import FoldMemo, children, fold
 
 __all__ = ["MAX_NESTING", "RESERVED", "Rendered", "TypeScript", "comment", "identifier",
@@ -404,4 +405,4 @@ def _last_segment(ref: str) -> str | None:
     """The default name of a reference: the PascalCase of its last pointer segment."""
     if not ref.startswith("#/"):
         return None
-    return pascal(ref.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~"))
+    return pascal(unescape(ref.rsplit("/", 1)[-1]))

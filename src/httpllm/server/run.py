@@ -17,11 +17,13 @@ from collections.abc import Iterable
 from typing import Any, Literal
 
 import anyio
+from starlette.applications import Starlette
 
 from httpllm._api import Application
 from httpllm.load import Source
 from httpllm.server.admission import is_loopback
 from httpllm.server.build import mcp_server
+from httpllm.server.endpoint import HttpllmServer
 
 __all__ = ["DEFAULT_HEADER_TIMEOUT", "DEFAULT_KEEP_ALIVE", "bind", "http_app", "serve",
            "serve_workers"]
@@ -52,9 +54,10 @@ def bind(host: str = "127.0.0.1", port: int = 8000) -> socket.socket:
     return sock
 
 
-def http_app(server: Any, *, host: str = "127.0.0.1", path: str = "/mcp",
+def http_app(server: HttpllmServer, *, host: str = "127.0.0.1", path: str = "/mcp",
              json_response: bool = False, stateless: bool = False,
-             allowed_hosts: Iterable[str] = (), allowed_origins: Iterable[str] = ()) -> Any:
+             allowed_hosts: Iterable[str] = (),
+             allowed_origins: Iterable[str] = ()) -> Starlette:
     """The server's streamable-HTTP Starlette app (its lifespan runs the session manager).
 
     Args:

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm.pointer import escape, parts
+from httpllm.pointer import escape, get
 from httpllm.upgrade import schemas2
 from httpllm.upgrade._record import Note, PointerMap, Tally
 from httpllm.upgrade.schemas2 import nodes, x_ms_discriminator_value
@@ -99,9 +99,7 @@ class Context:
         a ``#/...`` ref in this file, anything else through :attr:`resolve`."""
         if not ref.startswith("#/"):
             return self.resolve(ref, self.file)
-        node: Any = self.root
-        for token in parts(ref):
-            node = node.get(token) if isinstance(node, dict) else None
+        node = get(self.root, ref)
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             return self.resolve(node["$ref"], self.file)
         return node
@@ -322,8 +320,8 @@ def _request_body(listing: _Listing, consumes: list[str], ctx: Context, at: str)
         if listing.form:
             ctx.note(f"{at}/parameters", "both a body and formData parameters: the "
                      "formData parameters are dropped")
-        if raw is not node:
-            head, _, fragment = raw["$ref"].partition("#")
+        head, _, fragment = raw["$ref"].partition("#") if raw is not node else ("", "", "")
+        if fragment.startswith("/parameters/"):  # a shared body: its requestBodies entry
             ctx.tally["body"] += 1
             ctx.move(new, old)
             name = fragment.removeprefix("/parameters")
