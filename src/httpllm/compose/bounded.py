@@ -87,6 +87,7 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
         function = composer.finish(draft, inliner.keeping(), separate, output,
                                    claimed=function.name)
         depth, size = measure(function.schema, inliner.sizes)
+        weight = byte_size(function.parameters, sizes.trees)
     if depth > limits.parameters_depth:  # reference=True helps only where refs were inlined
         refs = not inliner.reference and any(inliner.named.refs(s) for s in draft.schemas())
         hint = "; try reference=True" if refs else ""
@@ -95,12 +96,12 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
     if size > limits.parameters_nodes:  # past INLINE_MAX_NODES refs are kept: no hint
         raise LimitExceeded(f"parameters have {size:,} schema nodes (limit "
                             f"{limits.parameters_nodes:,})", pointer=draft.site.pointer)
-    return _cut(function, inliner, limit, sizes, warn)
+    return function if weight <= limit else _cut(function, weight, inliner, limit, sizes, warn)
 
 
-def _cut(function: Function, inliner: Inliner, limit: int, sizes: Sizes,
+def _cut(function: Function, weight: int, inliner: Inliner, limit: int, sizes: Sizes,
          warn: Callable[[str, str], None]) -> Function:
-    """The function with its parameters within ``limit`` bytes (the same when they are)."""
+    """The function with its parameters (``weight`` bytes) within ``limit`` bytes."""
     origins = inliner.origins
 
     def name(node: Any) -> str | None:
@@ -108,7 +109,7 @@ def _cut(function: Function, inliner: Inliner, limit: int, sizes: Sizes,
         return None if pointer is None else unescape(pointer.rsplit("/", 1)[-1])
 
     bounded = bound(function.parameters, limit, names=name, keep_root_properties=True,
-                    sizes=sizes)
+                    sizes=sizes, before=weight)
     if bounded is None:
         return function
     if not bounded.cut:

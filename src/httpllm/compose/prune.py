@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -58,12 +59,21 @@ _ENCODE = json.encoder.encode_basestring
 
 
 def _dumps(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON."""
-    if isinstance(value, str):
+    """Bytes of ``value`` as compact UTF-8 JSON. Strings, lists, whole and finite numbers
+    are counted without ``json.dumps`` (most of a schema's values: a call costs more than
+    the counting), with the encoder's own spelling (``int.__repr__``, ``float.__repr__``)."""
+    kind = type(value)
+    if kind is str:
         text = _ENCODE(value)
         return len(text) if text.isascii() else len(text.encode())
-    if value is None or isinstance(value, bool):
+    if kind is list:  # [a,b,c]: brackets, a comma between two items
+        return len(value) + 1 + sum(map(_dumps, value)) if value else 2
+    if value is None or kind is bool:
         return 4 if value is not False else 5
+    if kind is int:
+        return len(int.__repr__(value))
+    if kind is float and math.isfinite(value):
+        return len(float.__repr__(value))
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
@@ -141,7 +151,8 @@ class Sizes:
 
 
 def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | None = None,
-          keep_root_properties: bool = False, sizes: Sizes | None = None) -> Bounded | None:
+          keep_root_properties: bool = False, sizes: Sizes | None = None,
+          before: int | None = None) -> Bounded | None:
     """``schema`` within ``limit`` bytes of compact JSON, or ``None`` when it fits already.
 
     Args:
@@ -152,9 +163,11 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
         keep_root_properties: never move a root property's own schema under ``$defs``
             (a parameters object: each argument keeps its schema in place).
         sizes: the caller's :class:`Sizes` (for schemas that share nodes).
+        before: :func:`byte_size` of ``schema``, when the caller has it already.
     """
     sizes = Sizes() if sizes is None else sizes
-    before = byte_size(schema, sizes.trees)
+    if before is None:
+        before = byte_size(schema, sizes.trees)
     if before <= limit or not isinstance(schema, dict):
         return None
     best: _Expansion | None = None
