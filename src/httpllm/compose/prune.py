@@ -38,7 +38,7 @@ from httpllm.pointer import escape
 from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, children, fold, rebuild
 
-__all__ = ["LEVELS_MAX", "Bounded", "bound", "byte_size"]
+__all__ = ["LEVELS_MAX", "Bounded", "Sizes", "bound", "byte_size", "weigh"]
 
 LEVELS_MAX = 24
 """Most levels :func:`bound` tries to keep."""
@@ -79,11 +79,19 @@ def _dumps(value: Any) -> int:
 
 def _own(node: dict[str, Any]) -> int:
     """Bytes of ``node`` as compact JSON, its subschemas not counted (their keys, commas
-    and brackets are)."""
-    size = 2 + max(len(node) - 1, 0)
+    and brackets are). A string key or value (most of them) is counted here, not by a
+    call of :func:`_dumps`."""
+    size = len(node) + 1 if node else 2
     for key, value in node.items():
-        size += _dumps(key) + 1
-        if key in IN_MAPPING and isinstance(value, dict):
+        if type(key) is str:
+            text = _ENCODE(key)
+            size += (len(text) if text.isascii() else len(text.encode())) + 1
+        else:
+            size += _dumps(key) + 1
+        if type(value) is str:
+            text = _ENCODE(value)
+            size += len(text) if text.isascii() else len(text.encode())
+        elif key in IN_MAPPING and isinstance(value, dict):
             size += 2 + max(len(value) - 1, 0) + sum(_dumps(k) + 1 for k in value)
             size += sum(5 for v in value.values() if v is True)
             size += sum(6 for v in value.values() if v is False)
@@ -105,6 +113,25 @@ def byte_size(schema: Schema, memo: FoldMemo | None = None) -> int:
     if not isinstance(schema, dict):
         return _dumps(schema)
     return fold(schema, _combine, 0, memo)
+
+
+def _weigh(node: dict[str, Any], kids: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    depth, size, weight = 0, 1, _own(node)
+    for d, n, w in kids:
+        if d >= depth:
+            depth = d + 1
+        size += n
+        weight += w
+    return depth, size, weight
+
+
+def weigh(schema: Schema, memo: FoldMemo) -> tuple[int, int, int]:
+    """``(depth, nodes, bytes)`` of ``schema`` as serialized: ``compose.inline.measure``
+    and :func:`byte_size` in one walk (a boolean subschema is one node, its bytes counted
+    by its holder); each distinct node once per ``memo`` (:attr:`Sizes.weights`)."""
+    if not isinstance(schema, dict):
+        return 0, 1, _dumps(schema)
+    return fold(schema, _weigh, (0, 1, 0), memo)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -140,6 +167,7 @@ class Sizes:
 
     def __init__(self) -> None:
         self.trees: FoldMemo = {}
+        self.weights: FoldMemo = {}  # :func:`weigh`'s
         self.owns: dict[int, tuple[Any, int]] = {}
 
     def own(self, node: dict[str, Any]) -> int:
