@@ -3,6 +3,8 @@
 
     python benchmarks/targets.py [--rounds 5] [--spec PATH ...] [--json]
         [--no-dialects] [--no-outputs] [--no-cli]
+    python benchmarks/targets.py --table [--rounds 3] [--runs 3] [--no-samchon]
+        [--no-fastmcp]
 
 All figures are CPU seconds (``time.process_time()``; for the command line, the child's
 user + system time from ``getrusage``, plus its wall time), medians over ``--rounds``
@@ -20,6 +22,15 @@ timers:
 - cli (GitHub's description): ``python -m httpllm compile SPEC -o OUT -q`` in a fresh
   process (OS file cache warm); ``-X importtime``'s total for ``import httpllm`` and for
   the modules that command imports is printed too.
+
+``--table`` prints one markdown table instead, every row from the same alternating rounds
+on GitHub's description: each round runs every dialect once (in this process), then the
+peers in their own processes (``@samchon/openapi`` ``reference: false`` up to
+``JSON.stringify``: ``benchmarks/peers/samchon/bench.mjs --runs N``; FastMCP ``tools``:
+``peers/fastmcp_bench.py --runs N`` with ``$HTTPLLM_FASTMCP_PYTHON``), then the command
+line once. A peer's ratio is httpllm chatgpt's CPU median over the peer's (each peer
+process's median of its ``--runs``, then the median over rounds), with each round's own
+ratio and the wall ratio beside it.
 """
 
 from __future__ import annotations
@@ -39,7 +50,15 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from _util import REPO_ROOT, FreshCopies, github_spec, load_document, specs_root
+from _util import (
+    BENCH_DIR,
+    REPO_ROOT,
+    FreshCopies,
+    github_spec,
+    iter_json_lines,
+    load_document,
+    specs_root,
+)
 from httpllm_bench import import_httpllm
 
 DIALECTS: list[tuple[str, dict[str, Any]]] = [
@@ -58,22 +77,34 @@ def _cpu(run: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple[float, Any
     return time.process_time() - start, out
 
 
+def _dialect_round(httpllm: Any, copies: FreshCopies) -> dict[str, float]:
+    """CPU seconds of each dialect's compile + tools + dumps, once each, in turn."""
+    spent_by: dict[str, float] = {}
+    for label, options in DIALECTS:
+        doc = copies.get()
+        provider = label.split()[0]
+        spent, _ = _cpu(lambda d, p, o: json.dumps(httpllm.compile(d, p, **o).tools()),
+                        doc, provider, options)
+        spent_by[label] = spent
+        del doc
+    return spent_by
+
+
+def _dialect_rows(times: dict[str, list[float]]) -> dict[str, Any]:
+    base = statistics.median(times["chatgpt"])
+    return {label: {"median_s": statistics.median(ts), "ratio": statistics.median(ts) / base,
+                    "times_s": ts} for label, ts in times.items()}
+
+
 def dialects(httpllm: Any, spec: Path, rounds: int) -> dict[str, Any]:
     """Median CPU seconds of each dialect's compile + tools + dumps, alternating."""
     copies = FreshCopies(load_document(spec))
     times: dict[str, list[float]] = {label: [] for label, _ in DIALECTS}
     for turn in range(rounds + 1):  # the first round warms up
-        for label, options in DIALECTS:
-            doc = copies.get()
-            provider = label.split()[0]
-            spent, _ = _cpu(lambda d, p, o: json.dumps(httpllm.compile(d, p, **o).tools()),
-                            doc, provider, options)
+        for label, spent in _dialect_round(httpllm, copies).items():
             if turn:
                 times[label].append(spent)
-            del doc
-    base = statistics.median(times["chatgpt"])
-    return {label: {"median_s": statistics.median(ts), "ratio": statistics.median(ts) / base,
-                    "times_s": ts} for label, ts in times.items()}
+    return _dialect_rows(times)
 
 
 def outputs(httpllm: Any, spec: Path, rounds: int) -> dict[str, Any]:
@@ -118,20 +149,33 @@ def _imported(text: str) -> float:
     return total / 1e6
 
 
+def _cli_env() -> dict[str, str]:
+    return {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+
+
+def _cli_command(spec: Path, out: str) -> list[str]:
+    return [sys.executable, "-m", "httpllm", "compile", str(spec), "-o", out, "-q"]
+
+
+def _cli_once(command: list[str], env: dict[str, str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one run of the command line, start to exit."""
+    before, start = _child_cpu(), time.perf_counter()
+    subprocess.run(command, env=env, check=True)
+    return time.perf_counter() - start, _child_cpu() - before
+
+
 def cli(spec: Path, rounds: int) -> dict[str, Any]:
     """The command line from process start to exit: wall and CPU seconds, medians."""
-    env = {**os.environ, "PYTHONPATH": str(REPO_ROOT / "src")}
+    env = _cli_env()
     walls: list[float] = []
     cpus: list[float] = []
     with tempfile.TemporaryDirectory() as folder:
-        out = str(Path(folder) / "out.json")
-        command = [sys.executable, "-m", "httpllm", "compile", str(spec), "-o", out, "-q"]
+        command = _cli_command(spec, str(Path(folder) / "out.json"))
         for turn in range(rounds + 1):
-            before, start = _child_cpu(), time.perf_counter()
-            subprocess.run(command, env=env, check=True)
+            wall, cpu = _cli_once(command, env)
             if turn:
-                walls.append(time.perf_counter() - start)
-                cpus.append(_child_cpu() - before)
+                walls.append(wall)
+                cpus.append(cpu)
         imports = {}
         for label, code in (("import httpllm", ["-c", "import httpllm"]),
                             ("compile command", command[1:])):
@@ -140,6 +184,110 @@ def cli(spec: Path, rounds: int) -> dict[str, Any]:
             imports[label] = _imported(proc.stderr)
     return {"wall_s": statistics.median(walls), "wall_min_s": min(walls),
             "cpu_s": statistics.median(cpus), "imports_s": imports}
+
+
+SAMCHON = BENCH_DIR / "peers" / "samchon"
+FASTMCP_PY = os.environ.get("HTTPLLM_FASTMCP_PYTHON", sys.executable)
+"""The Python that has fastmcp (as in ``run.py``)."""
+
+
+def _peer(command: list[str], cpu_key: str, wall_key: str) -> tuple[float, float] | str:
+    """``(cpu, wall)`` medians from a peer's last JSON line, or why there are none."""
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=900, check=False)
+    lines = [d for d in iter_json_lines(proc.stdout) if d.get("status") != "partial"]
+    if not lines:
+        return f"no result (exit {proc.returncode}): {proc.stderr.strip()[-200:]}"
+    last = lines[-1]
+    if last.get("status", "ok") != "ok":
+        return str(last.get("status"))
+    return float(last[cpu_key]), float(last[wall_key])
+
+
+def _samchon(spec: Path, runs: int) -> tuple[float, float] | str:
+    if not (SAMCHON / "node_modules" / "@samchon" / "openapi").is_dir():
+        return "skipped: run benchmarks/peers/samchon/setup.sh"
+    return _peer(["node", "--expose-gc", str(SAMCHON / "bench.mjs"), str(spec),
+                  "--reference", "false", "--runs", str(runs)],
+                 "median_cpu_s_with_serialize", "median_s_with_serialize")
+
+
+def _fastmcp(spec: Path, runs: int) -> tuple[float, float] | str:
+    return _peer([FASTMCP_PY, str(BENCH_DIR / "peers" / "fastmcp_bench.py"), str(spec),
+                  "--variant", "tools", "--runs", str(runs)], "median_cpu_s", "median_s")
+
+
+def table(httpllm: Any, spec: Path, rounds: int, runs: int, *, samchon: bool = True,
+          fastmcp: bool = True) -> dict[str, Any]:
+    """Every target in alternating rounds: the dialects (after one warm-up round), each
+    peer in a process of its own (``runs`` runs), the command line once."""
+    copies = FreshCopies(load_document(spec))
+    _dialect_round(httpllm, copies)  # warm-up
+    times: dict[str, list[float]] = {label: [] for label, _ in DIALECTS}
+    peers: dict[str, dict[str, list[float]]] = {}
+    notes: dict[str, str] = {}
+    wanted = [(name, measure) for name, measure, on in
+              (("samchon", _samchon, samchon), ("fastmcp", _fastmcp, fastmcp)) if on]
+    env = _cli_env()
+    cli_cpu: list[float] = []
+    cli_wall: list[float] = []
+    with tempfile.TemporaryDirectory() as folder:
+        command = _cli_command(spec, str(Path(folder) / "out.json"))
+        _cli_once(command, env)  # warm-up (OS file cache, bytecode)
+        for turn in range(rounds):
+            chatgpt_round = []
+            for label, spent in _dialect_round(httpllm, copies).items():
+                times[label].append(spent)
+                if label == "chatgpt":
+                    chatgpt_round.append(spent)
+            for name, measure in wanted:
+                if name in notes:
+                    continue
+                found = measure(spec, runs)
+                if isinstance(found, str):
+                    notes[name] = found
+                    continue
+                row = peers.setdefault(name, {"cpu": [], "wall": [], "ratio": []})
+                row["cpu"].append(found[0])
+                row["wall"].append(found[1])
+                row["ratio"].append(chatgpt_round[0] / found[0])
+            wall, cpu = _cli_once(command, env)
+            cli_wall.append(wall)
+            cli_cpu.append(cpu)
+            print(f"[table] round {turn + 1}/{rounds} done", file=sys.stderr)
+    rows = _dialect_rows(times)
+    return {"dialects": rows, "peers": peers, "notes": notes,
+            "cli": {"cpu_s": statistics.median(cli_cpu), "wall_s": statistics.median(cli_wall),
+                    "cpu_times_s": cli_cpu}}
+
+
+def print_table(report: dict[str, Any]) -> None:
+    """The ``--table`` result as markdown."""
+    rows = report["dialects"]
+    base = rows["chatgpt"]["median_s"]
+    print("| target | httpllm | other | ratio | per round |")
+    print("| --- | ---: | ---: | ---: | --- |")
+    labels = {"samchon": "chatgpt vs @samchon/openapi `reference: false` to-json "
+                         "(<= 0.10x)",
+              "fastmcp": "chatgpt vs FastMCP `tools` (<= 0.10x: 10x faster)"}
+    for name, row in report["peers"].items():
+        cpu, wall = statistics.median(row["cpu"]), statistics.median(row["wall"])
+        rounds = " / ".join(f"{r:.3f}" for r in row["ratio"])
+        print(f"| {labels[name]} | {base * 1e3:.0f} ms CPU | {cpu * 1e3:.0f} ms CPU "
+              f"({wall * 1e3:.0f} wall) | **{base / cpu:.3f}** | {rounds} |")
+    for name, why in report["notes"].items():
+        print(f"| chatgpt vs {name} | {base * 1e3:.0f} ms CPU | {why} | | |")
+    for label, row in rows.items():
+        if label == "chatgpt":
+            continue
+        ratios = [t / c for t, c in zip(row["times_s"], rows["chatgpt"]["times_s"],
+                                        strict=True)]
+        print(f"| {label} vs chatgpt (<= 1.5x) | {row['median_s'] * 1e3:.0f} ms CPU | "
+              f"{base * 1e3:.0f} ms CPU | **{row['ratio']:.2f}** | "
+              f"{' / '.join(f'{r:.2f}' for r in ratios)} |")
+    cli_row = report["cli"]
+    print(f"| `httpllm compile github.json -o out.json -q`, start to exit (< 1 s) | "
+          f"{cli_row['cpu_s']:.3f} s CPU ({cli_row['wall_s']:.3f} wall) | | | "
+          f"{' / '.join(f'{t:.3f}' for t in cli_row['cpu_times_s'])} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -151,9 +299,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-dialects", dest="dialects", action="store_false")
     ap.add_argument("--no-outputs", dest="outputs", action="store_false")
     ap.add_argument("--no-cli", dest="cli", action="store_false")
+    ap.add_argument("--table", action="store_true",
+                    help="one markdown table: peers, dialects and the command line, "
+                         "alternating (GitHub's description)")
+    ap.add_argument("--runs", type=int, default=3, help="--table: timed runs per peer process")
+    ap.add_argument("--no-samchon", dest="samchon", action="store_false")
+    ap.add_argument("--no-fastmcp", dest="fastmcp", action="store_false")
     args = ap.parse_args(argv)
     httpllm = import_httpllm()
     gh = github_spec()
+    if args.table:
+        found = table(httpllm, gh, args.rounds, args.runs, samchon=args.samchon,
+                      fastmcp=args.fastmcp)
+        if args.json:
+            print(json.dumps(found))
+        else:
+            print_table(found)
+        return 0
     report: dict[str, Any] = {"date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
                               "rounds": args.rounds}
     if args.dialects:

@@ -117,6 +117,10 @@ class Application:
     _cycles: Callable[[], list[list[str]]] = field(default=list, repr=False)
     _responses: Responses | None = field(default=None, repr=False)
     _later: list[Callable[[], list[Warning]]] = field(default_factory=list, repr=False)
+    _sized: list[tuple[int, Callable[[], list[Warning]]]] = field(default_factory=list,
+                                                                  repr=False)
+    """Warnings made on the first read of ``warnings`` (the tool list's size: serializing
+    every tool costs a compile 10 %), each list inserted at its index in ``_warnings``."""
     _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
     _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
     _search: list[Any] = field(default_factory=list, repr=False, compare=False)
@@ -137,6 +141,9 @@ class Application:
         if self._responses is not None and self.dialect.outputs:
             self._responses.compute()
         with self._lock:  # two threads reading warnings must not run a check twice
+            while self._sized:  # before ``_later``, which reads what was told already
+                at, made = self._sized.pop()
+                self._warnings[at:at] = made()
             while self._later:
                 self._warnings.extend(self._later.pop()())
             return tuple(self._warnings)
@@ -528,9 +535,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                                                           output, separate, warnings, bounds))
     warnings.extend(Warning(pointer="#/paths", message=problem)
                     for check in dialect.request_limits for problem in check(functions))
-    warnings.extend(Warning(pointer=pointer, message=message,
-                            rule="" if pointer == "#/paths" else "tool-too-large")
-                    for pointer, message in size_warnings(functions, dialect))
+    sized_at = len(warnings)  # the size warnings' place: made on first read
     if not options.split_unions:  # variants are named apart on purpose
         warnings.extend(_renamed(functions, composer.pool.holder))
     if dialect.tool_limit is not None and len(functions) > dialect.tool_limit:
@@ -547,6 +552,7 @@ def compile(  # the public name the project is known by (shadows the builtin her
                        version=upgraded.version or doc.version, operations=len(doc.sites),
                        _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
                        _responses=responses, _later=[later],
+                       _sized=[(sized_at, functools.partial(_size_warnings, functions, dialect))],
                        _tags=_tag_descriptions(upgraded.root))
 
 
@@ -590,6 +596,14 @@ def _originals(upgraded: Upgraded, functions: list[Function], errors: list[Opera
         return [Warning(pointer=original(w.pointer), message=w.message) for w in later()]
 
     return functions, errors, translated
+
+
+def _size_warnings(functions: list[Function], dialect: Dialect) -> list[Warning]:
+    """The tool list's size warnings (``dialects._sizes``): the whole list's at
+    ``#/paths``, each tool's as ``tool-too-large``."""
+    return [Warning(pointer=pointer, message=message,
+                    rule="" if pointer == "#/paths" else "tool-too-large")
+            for pointer, message in size_warnings(functions, dialect)]
 
 
 def _renamed(functions: list[Function], holder: Callable[[str], str | None]

@@ -9,7 +9,8 @@ from typing import Any
 import jsonschema_rs
 import pytest
 
-from httpllm.compose.prune import bound, byte_size
+from httpllm.compose.inline import measure
+from httpllm.compose.prune import bound, byte_size, weigh
 
 
 def _bytes(schema: Any) -> int:
@@ -37,6 +38,31 @@ def test_byte_size_is_the_compact_json_size() -> None:
     schema = _order()
     assert byte_size(schema) == _bytes(schema)
     assert byte_size({"description": "é€"}) == _bytes({"description": "é€"})
+
+
+VALUES = {"type": ["string", "null"], "enum": ["a", "é", None, 3, -2.5, 1e-07, True, False],
+          "default": {"k": [1, {"x": "y"}]}, "maximum": 10**20, "minimum": 0.1,
+          "examples": [[], {}, ""], "required": [], "description": "tab\there \"quoted\""}
+
+
+def test_byte_size_counts_values_as_the_encoder_writes_them() -> None:
+    """Strings with escapes, lists, whole and fractional numbers, booleans, null and
+    objects: each counted as `json.dumps` spells it, in place or under a subschema."""
+    assert byte_size(VALUES) == _bytes(VALUES)
+    held = {"type": "object", "properties": {"v": VALUES}, "items": VALUES,
+            "anyOf": [VALUES, True, {"not": False}]}
+    assert byte_size(held) == _bytes(held)
+
+
+@pytest.mark.parametrize("schema", [_order(), VALUES, {"anyOf": [True, {"items": False}]},
+                                    {"type": "string"}, True])
+def test_weigh_is_measure_and_byte_size_in_one_walk(schema: Any) -> None:
+    """`weigh` gives `inline.measure`'s depth and nodes and `byte_size`'s bytes, also with
+    a memo shared by schemas holding the same nodes."""
+    memo: dict[int, Any] = {}
+    assert weigh(schema, memo) == (*measure(schema, {}), byte_size(schema))
+    holder = {"type": "object", "properties": {"a": schema, "b": schema}}
+    assert weigh(holder, memo) == (*measure(holder, {}), byte_size(holder))
 
 
 def test_a_schema_that_fits_is_left_alone() -> None:

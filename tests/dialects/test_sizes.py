@@ -3,10 +3,12 @@ tokens, and each tool past 12,800 as the provider gets it."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpllm
-from httpllm.dialects._sizes import TOOL_TOKENS
+from httpllm.dialects._sizes import TOOL_TOKENS, _largest
+from httpllm.records import Function
 
 
 def _shared(refs: int) -> dict[str, Any]:
@@ -51,3 +53,40 @@ def test_a_tool_under_the_bound_is_no_warning() -> None:
         app = httpllm.compile(_shared(1), provider)
         assert not [w for w in app.warnings if w.rule == "tool-too-large" or
                     "tokens" in w.message], provider
+
+
+def test_size_warnings_keep_their_place_among_the_others() -> None:
+    """The size warnings are made when `warnings` is first read, yet stand where a compile
+    puts them: before the warning that an operation had to be renamed."""
+    spec = _shared(3)
+    paths = spec["paths"]
+    paths["/other"] = {"post": {"operationId": "addThing", "summary": "The same id again",
+                                "responses": {"200": {"description": "ok"}}}}
+    app = httpllm.compile(spec, "gemini")
+    rules = [(w.rule, w.pointer) for w in app.warnings]
+    large = rules.index(("tool-too-large", "#/paths/~1things/post"))
+    renamed = next(i for i, w in enumerate(app.warnings) if "is taken by an earlier" in w.message)
+    assert large < renamed
+    assert app.warnings == app.warnings  # read twice: made once
+
+
+def test_the_largest_tool_is_the_longest_default_json_of_its_parameters() -> None:
+    """`_largest` serializes again only the parameters within a third of the largest
+    compact size, and finds what `max` over every function's `json.dumps` finds: also
+    when non-ASCII text (escaped to 6 characters a letter) outgrows a compact leader."""
+    def function(name: str, parameters: dict[str, Any]) -> Function:
+        return Function(name=name, description="", parameters=parameters, method="get",
+                        path="/", pointer="#/paths/~1/get", operation_id=None, tags=(),
+                        deprecated=False, arguments=(), schema=parameters)
+
+    functions = [
+        function("ascii", {"type": "object", "description": "a" * 300}),
+        function("greek", {"type": "object", "description": "\u03b1" * 140}),  # 280 B, 840 chars
+        function("small", {"type": "string"}),
+        function("tie", {"type": "object", "description": "\u03b1" * 140}),
+    ]
+    parameters = [len(json.dumps(f.parameters, ensure_ascii=False,
+                                 separators=(",", ":")).encode()) for f in functions]
+    expected = max(functions, key=lambda f: len(json.dumps(f.parameters)))
+    assert expected.name == "greek"
+    assert _largest(functions, parameters) is expected

@@ -19,9 +19,9 @@ from typing import Any
 
 from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._types import Schema
-from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
+from httpllm.compose.inline import INLINE_MAX_NODES, Inliner
 from httpllm.compose.operation import Composer, Draft
-from httpllm.compose.prune import Bounded, Sizes, bound, byte_size
+from httpllm.compose.prune import Bounded, Sizes, bound, weigh
 from httpllm.errors import LimitExceeded
 from httpllm.loss import Loss
 from httpllm.pointer import unescape
@@ -76,8 +76,7 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
     """
     sizes = Sizes() if sizes is None else sizes
     function = composer.finish(draft, inliner, separate, output)
-    depth, size = measure(function.schema, inliner.sizes)
-    weight = byte_size(function.parameters, sizes.trees)
+    depth, size, weight = _weighed(function, sizes)
     if (size > INLINE_MAX_NODES or weight > limit) and not inliner.reference:
         what = (f"{size:,} schema nodes" if size > INLINE_MAX_NODES else f"{weight:,} bytes")
         cap = f"{INLINE_MAX_NODES:,}" if size > INLINE_MAX_NODES else f"{limit:,} bytes"
@@ -86,7 +85,7 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
              "schemas kept under $defs, as with reference=True")
         function = composer.finish(draft, inliner.keeping(), separate, output,
                                    claimed=function.name)
-        depth, size = measure(function.schema, inliner.sizes)
+        depth, size, weight = _weighed(function, sizes)
     if depth > limits.parameters_depth:  # reference=True helps only where refs were inlined
         refs = not inliner.reference and any(inliner.named.refs(s) for s in draft.schemas())
         hint = "; try reference=True" if refs else ""
@@ -95,12 +94,21 @@ def finish_bounded(draft: Draft, composer: Composer, inliner: Inliner,
     if size > limits.parameters_nodes:  # past INLINE_MAX_NODES refs are kept: no hint
         raise LimitExceeded(f"parameters have {size:,} schema nodes (limit "
                             f"{limits.parameters_nodes:,})", pointer=draft.site.pointer)
-    return _cut(function, inliner, limit, sizes, warn)
+    return function if weight <= limit else _cut(function, weight, inliner, limit, sizes, warn)
 
 
-def _cut(function: Function, inliner: Inliner, limit: int, sizes: Sizes,
+def _weighed(function: Function, sizes: Sizes) -> tuple[int, int, int]:
+    """Depth and nodes of ``function.schema``, bytes of ``function.parameters`` (the same
+    schema unless arguments were separated), in one walk."""
+    depth, size, weight = weigh(function.schema, sizes.weights)
+    if function.parameters is not function.schema:
+        weight = weigh(function.parameters, sizes.weights)[2]
+    return depth, size, weight
+
+
+def _cut(function: Function, weight: int, inliner: Inliner, limit: int, sizes: Sizes,
          warn: Callable[[str, str], None]) -> Function:
-    """The function with its parameters within ``limit`` bytes (the same when they are)."""
+    """The function with its parameters (``weight`` bytes) within ``limit`` bytes."""
     origins = inliner.origins
 
     def name(node: Any) -> str | None:
@@ -108,7 +116,7 @@ def _cut(function: Function, inliner: Inliner, limit: int, sizes: Sizes,
         return None if pointer is None else unescape(pointer.rsplit("/", 1)[-1])
 
     bounded = bound(function.parameters, limit, names=name, keep_root_properties=True,
-                    sizes=sizes)
+                    sizes=sizes, before=weight)
     if bounded is None:
         return function
     if not bounded.cut:

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,7 +38,7 @@ from httpllm.pointer import escape
 from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, children, fold, rebuild
 
-__all__ = ["LEVELS_MAX", "Bounded", "bound", "byte_size"]
+__all__ = ["LEVELS_MAX", "Bounded", "Sizes", "bound", "byte_size", "weigh"]
 
 LEVELS_MAX = 24
 """Most levels :func:`bound` tries to keep."""
@@ -58,22 +59,39 @@ _ENCODE = json.encoder.encode_basestring
 
 
 def _dumps(value: Any) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON."""
-    if isinstance(value, str):
+    """Bytes of ``value`` as compact UTF-8 JSON. Strings, lists, whole and finite numbers
+    are counted without ``json.dumps`` (most of a schema's values: a call costs more than
+    the counting), with the encoder's own spelling (``int.__repr__``, ``float.__repr__``)."""
+    kind = type(value)
+    if kind is str:
         text = _ENCODE(value)
         return len(text) if text.isascii() else len(text.encode())
-    if value is None or isinstance(value, bool):
+    if kind is list:  # [a,b,c]: brackets, a comma between two items
+        return len(value) + 1 + sum(map(_dumps, value)) if value else 2
+    if value is None or kind is bool:
         return 4 if value is not False else 5
+    if kind is int:
+        return len(int.__repr__(value))
+    if kind is float and math.isfinite(value):
+        return len(float.__repr__(value))
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
 
 
 def _own(node: dict[str, Any]) -> int:
     """Bytes of ``node`` as compact JSON, its subschemas not counted (their keys, commas
-    and brackets are)."""
-    size = 2 + max(len(node) - 1, 0)
+    and brackets are). A string key or value (most of them) is counted here, not by a
+    call of :func:`_dumps`."""
+    size = len(node) + 1 if node else 2
     for key, value in node.items():
-        size += _dumps(key) + 1
-        if key in IN_MAPPING and isinstance(value, dict):
+        if type(key) is str:
+            text = _ENCODE(key)
+            size += (len(text) if text.isascii() else len(text.encode())) + 1
+        else:
+            size += _dumps(key) + 1
+        if type(value) is str:
+            text = _ENCODE(value)
+            size += len(text) if text.isascii() else len(text.encode())
+        elif key in IN_MAPPING and isinstance(value, dict):
             size += 2 + max(len(value) - 1, 0) + sum(_dumps(k) + 1 for k in value)
             size += sum(5 for v in value.values() if v is True)
             size += sum(6 for v in value.values() if v is False)
@@ -95,6 +113,25 @@ def byte_size(schema: Schema, memo: FoldMemo | None = None) -> int:
     if not isinstance(schema, dict):
         return _dumps(schema)
     return fold(schema, _combine, 0, memo)
+
+
+def _weigh(node: dict[str, Any], kids: list[tuple[int, int, int]]) -> tuple[int, int, int]:
+    depth, size, weight = 0, 1, _own(node)
+    for d, n, w in kids:
+        if d >= depth:
+            depth = d + 1
+        size += n
+        weight += w
+    return depth, size, weight
+
+
+def weigh(schema: Schema, memo: FoldMemo) -> tuple[int, int, int]:
+    """``(depth, nodes, bytes)`` of ``schema`` as serialized: ``compose.inline.measure``
+    and :func:`byte_size` in one walk (a boolean subschema is one node, its bytes counted
+    by its holder); each distinct node once per ``memo`` (:attr:`Sizes.weights`)."""
+    if not isinstance(schema, dict):
+        return 0, 1, _dumps(schema)
+    return fold(schema, _weigh, (0, 1, 0), memo)
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -130,6 +167,7 @@ class Sizes:
 
     def __init__(self) -> None:
         self.trees: FoldMemo = {}
+        self.weights: FoldMemo = {}  # :func:`weigh`'s
         self.owns: dict[int, tuple[Any, int]] = {}
 
     def own(self, node: dict[str, Any]) -> int:
@@ -141,7 +179,8 @@ class Sizes:
 
 
 def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | None = None,
-          keep_root_properties: bool = False, sizes: Sizes | None = None) -> Bounded | None:
+          keep_root_properties: bool = False, sizes: Sizes | None = None,
+          before: int | None = None) -> Bounded | None:
     """``schema`` within ``limit`` bytes of compact JSON, or ``None`` when it fits already.
 
     Args:
@@ -152,9 +191,11 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
         keep_root_properties: never move a root property's own schema under ``$defs``
             (a parameters object: each argument keeps its schema in place).
         sizes: the caller's :class:`Sizes` (for schemas that share nodes).
+        before: :func:`byte_size` of ``schema``, when the caller has it already.
     """
     sizes = Sizes() if sizes is None else sizes
-    before = byte_size(schema, sizes.trees)
+    if before is None:
+        before = byte_size(schema, sizes.trees)
     if before <= limit or not isinstance(schema, dict):
         return None
     best: _Expansion | None = None

@@ -28,16 +28,35 @@ below it (``compose.bounded``), but a dialect that writes every named schema out
 (Gemini) can pass it again: Okta's ``updateUserProfile`` is 139 KiB for gemini."""
 
 
+def _compact(value: object) -> int:
+    """Bytes of ``value`` as compact UTF-8 JSON."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return len(text) if text.isascii() else len(text.encode())
+
+
+def _largest(functions: Sequence[Function], parameters: list[int]) -> Function:
+    """The first function whose parameters' ``json.dumps`` (default spacing, ASCII) is
+    longest, given each one's compact size: that text is at least the compact bytes and
+    at most three times them (a separator gains a space, a character of 2-4 UTF-8 bytes
+    becomes a 6- or 12-character escape), so only parameters within a third of the
+    largest compact size are serialized again."""
+    floor = max(parameters)
+    return max((f for f, n in zip(functions, parameters, strict=True) if 3 * n >= floor),
+               key=lambda f: len(json.dumps(f.parameters)))
+
+
 def size_warnings(functions: Sequence[Function], dialect: Dialect) -> list[tuple[str, str]]:
     """``(pointer, message)`` for the whole list past :data:`LIST_TOKENS` (``#/paths``),
     then for each function past :data:`TOOL_TOKENS` (its pointer), as ``dialect`` sends
     them; tokens estimated at 4 bytes of compact JSON (name, description, parameters)."""
-    sizes = [len(json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
-                            separators=(",", ":")).encode()) for f in functions]
+    parameters = [_compact(f.parameters) for f in functions]
+    # [name,description,parameters]: the pair's bytes, a comma, the parameters' bytes
+    sizes = [_compact([f.name, f.description]) + 1 + n
+             for f, n in zip(functions, parameters, strict=True)]
     out = []
     size = sum(sizes)
     if size // 4 > LIST_TOKENS:
-        largest = max(functions, key=lambda f: len(json.dumps(f.parameters)))
+        largest = _largest(functions, parameters)
         outputs = " or --output-schemas off" if dialect.outputs else ""
         tools = ("the 1 tool takes" if len(functions) == 1
                  else f"the {len(functions):,} tools take")
