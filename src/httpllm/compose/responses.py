@@ -102,26 +102,42 @@ class Responses:
         inliner = Inliner(named, reference=self._reference)
         self._origins = inliner.origins
         outputs: dict[str, Schema | None] = {}
+        made: dict[str, tuple[Schema, int]] = {}  # repr of an emended schema -> output
         for key, schema in emended.items():
             site = self._sites[key]
             broken = named.broken([schema], failed)
             if broken is not None:
                 self._dropped(site.pointer, broken)
                 continue
-            try:
-                out, defs = inliner.root(schema, "response", pointer=site.pointer)
-                size = measure({**out, "$defs": defs} if isinstance(out, dict) else out,
-                               inliner.sizes)[1]
-                if size > INLINE_MAX_NODES and not inliner.reference:
-                    out, defs = inliner.keeping().root(schema, "response", pointer=site.pointer)
-                    self._warn(site.pointer, (
-                        f"response schema would have {size:,} schema nodes with every $ref "
-                        f"inlined (limit {INLINE_MAX_NODES:,}): named schemas kept under $defs"))
-            except HttpllmError as exc:
-                self._dropped(site.pointer, exc)
-                continue
-            outputs[key] = {**out, "$defs": defs} if defs and isinstance(out, dict) else out
+            # Equal emended schemas inline to equal outputs: one object for all of them
+            # (GitHub: 930 responses, 466 distinct), so each later stage that reads an
+            # output (MCP's bound and rules) does its work once per distinct output.
+            text = repr(schema)
+            hit = made.get(text)
+            if hit is None:
+                try:
+                    hit = made[text] = self._inlined(inliner, schema, site.pointer)
+                except HttpllmError as exc:
+                    self._dropped(site.pointer, exc)
+                    continue
+            output, size = hit
+            if size > INLINE_MAX_NODES and not inliner.reference:
+                self._warn(site.pointer, (
+                    f"response schema would have {size:,} schema nodes with every $ref "
+                    f"inlined (limit {INLINE_MAX_NODES:,}): named schemas kept under $defs"))
+            outputs[key] = output
         return outputs
+
+    @staticmethod
+    def _inlined(inliner: Inliner, schema: Schema, pointer: str) -> tuple[Schema, int]:
+        """``schema`` inlined (named schemas kept under ``$defs`` past
+        :data:`INLINE_MAX_NODES`), and its size with every ``$ref`` inlined."""
+        out, defs = inliner.root(schema, "response", pointer=pointer)
+        size = measure({**out, "$defs": defs} if isinstance(out, dict) else out,
+                       inliner.sizes)[1]
+        if size > INLINE_MAX_NODES and not inliner.reference:
+            out, defs = inliner.keeping().root(schema, "response", pointer=pointer)
+        return ({**out, "$defs": defs} if defs and isinstance(out, dict) else out), size
 
     def name_of(self, node: Any) -> str | None:
         """The name of the named schema a shared node of the outputs was inlined from

@@ -71,8 +71,8 @@ class StepContext:
             ``$defs`` name a bounded output shares it under), or ``None``.
         output_sizes: the byte sizes of output subtrees measured so far
             (:class:`~httpllm.compose.prune.Sizes`).
-        bounded_outputs: ``id(output) -> (output, bounded or None)``: each output bounded
-            once (:func:`outputs`).
+        rendered_outputs: ``id(output) -> (output, rendering)``: each output bounded and
+            walked once (:func:`outputs`).
         segments: the path-segment patterns :func:`validated` made, by argument schema.
         strict_limits: ``schema -> problems`` of the dialect's strict limits
             (:data:`~httpllm.dialects.StrictLimit`), with one memo per check for the whole
@@ -80,8 +80,8 @@ class StepContext:
     """
 
     __slots__ = ("_named_losses", "_rules_memo", "_visitors", "_walk_memo",
-                 "bounded_outputs", "claim", "dialect", "options", "origins", "output_names",
-                 "output_sizes", "segments", "strict_limits")
+                 "claim", "dialect", "options", "origins", "output_names",
+                 "output_sizes", "rendered_outputs", "segments", "strict_limits")
 
     def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str], *,
                  claim: Callable[[str], str] | None = None,
@@ -92,7 +92,8 @@ class StepContext:
         self.claim = claim
         self.output_names = output_names
         self.output_sizes = Sizes()
-        self.bounded_outputs: dict[int, tuple[Any, Bounded | None]] = {}
+        self.rendered_outputs: dict[int, tuple[Any, tuple[Schema | None,
+                                                          tuple[Loss, ...]] | None]] = {}
         self.segments: IdentityMemo[Schema] = IdentityMemo()
         self.strict_limits = strict_checks(dialect)
         self._walk_memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {
@@ -517,17 +518,30 @@ def outputs(job: Rendering, ctx: StepContext) -> None:
     """A dialect with ``output_max`` (MCP): the output schema within that many bytes
     (:func:`~httpllm.compose.prune.bound`: repeats shared, deep levels cut to stubs,
     a ``cut`` loss and a note in the schema's description), then the dialect's rules
-    over it (ECMA-262 patterns), their losses at ``output#`` pointers."""
+    over it (ECMA-262 patterns), their losses at ``output#`` pointers. Each distinct
+    output object is rendered once per compile (``ctx.rendered_outputs``): the functions
+    that share a response schema share its rendering, which nothing changes later."""
     limit, function = ctx.dialect.output_max, job.function
     output = function.output if limit is not None else None
     if output is None or limit is None:
         return
-    hit = ctx.bounded_outputs.get(id(output))
+    hit = ctx.rendered_outputs.get(id(output))
     if hit is None or hit[0] is not output:
-        hit = ctx.bounded_outputs[id(output)] = (output, bound(
-            output, limit, names=ctx.output_names, sizes=ctx.output_sizes))
-    bounded = hit[1]
-    losses = list(function.losses)
+        hit = ctx.rendered_outputs[id(output)] = (output, _rendered_output(output, limit, ctx))
+    rendered = hit[1]
+    if rendered is None:
+        return
+    schema, losses = rendered
+    job.function = evolve(function, losses=(*function.losses, *losses),
+                          output_source=functools.partial(_same, schema))
+
+
+def _rendered_output(output: Schema, limit: int, ctx: StepContext
+                     ) -> tuple[Schema | None, tuple[Loss, ...]] | None:
+    """:func:`outputs` for one output: ``(the output as listed, or None when a rule
+    failed on it; the losses to add)``, or ``None`` when it is listed unchanged."""
+    bounded = bound(output, limit, names=ctx.output_names, sizes=ctx.output_sizes)
+    losses: list[Loss] = []
     schema = output if bounded is None else bounded.schema
     if bounded is not None and bounded.cut:
         schema = _noted(schema, bounded, limit)
@@ -535,15 +549,13 @@ def outputs(job: Rendering, ctx: StepContext) -> None:
                            dialect=ctx.dialect.name, note=_cut_note(bounded, limit)))
     rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
     if failures:  # informative only: the tool goes without it rather than fail
-        job.function = evolve(function, losses=(*losses, *lost, *(
+        return None, (*losses, *lost, *(
             Loss(pointer=f.pointer, keyword="outputSchema", action="dropped",
                  dialect=ctx.dialect.name, note=f"output schema dropped: {f.message}")
-            for f in failures)), output_source=functools.partial(_same, None))
-        return
+            for f in failures))
     if rendered is output:
-        return
-    job.function = evolve(function, losses=(*losses, *lost),
-                          output_source=functools.partial(_same, rendered))
+        return None
+    return rendered, (*losses, *lost)
 
 
 def _same(value: Any) -> Any:
