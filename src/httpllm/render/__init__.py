@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.names import safe_argument_names
@@ -30,7 +31,7 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import transform
+from httpllm.walk import children, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks"]
@@ -79,7 +80,7 @@ class StepContext:
             compile.
     """
 
-    __slots__ = ("_named_losses", "_rules_memo", "_visitors", "_walk_memo",
+    __slots__ = ("_held", "_inert", "_named_losses", "_rules_memo", "_visitors", "_walk_memo",
                  "claim", "dialect", "options", "origins", "output_names",
                  "output_sizes", "rendered_outputs", "segments", "strict_limits")
 
@@ -99,6 +100,8 @@ class StepContext:
         self._walk_memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {
             False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
+        self._inert: dict[int, int] = {}  # id(node) -> height if the rules keep it, else -1
+        self._held: list[Any] = []  # the roots whose nodes ``_inert`` holds by id
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
         self._visitors: dict[bool, tuple[RenderContext, list[Loss | Failure],
                                          Callable[[dict[str, Any], str], Schema]]] = {}
@@ -123,6 +126,41 @@ class StepContext:
         failures = ([r for r in records if isinstance(r, Failure)]
                     if len(losses) < len(records) else [])
         return out, losses, failures
+
+    def inert(self, schema: Schema) -> bool:
+        """Whether :meth:`walk` (not strict) would give ``schema`` itself, no loss and no
+        failure: no rule changes or records anything at any of its nodes (each distinct
+        node asked once per compile, so the functions that share a named schema do not
+        walk it each), and it is shallower than a walk's ``walk_depth`` (deeper, the
+        walk raises). What the render step :func:`outputs` asks before it walks an output
+        (GitHub's MCP outputs: 466 walks, none changed anything)."""
+        if not isinstance(schema, dict):
+            return True
+        self._held.append(schema)
+        known = self._inert
+        ctx, records, visit = self._visitor(False)
+        # (node, None) on the way down; (node, its object subschemas) once they are stacked
+        stack: list[tuple[dict[str, Any], list[Any] | None]] = [(schema, None)]
+        while stack:
+            node, subs = stack.pop()
+            if id(node) in known:
+                continue  # met again, on another path
+            if subs is None:
+                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+                stack.append((node, subs))
+                stack.extend((sub, None) for sub in subs if id(sub) not in known)
+                continue
+            heights = [known[id(sub)] for sub in subs]
+            if any(height < 0 for height in heights):
+                known[id(node)] = -1
+                continue
+            before = len(records)
+            kept = visit(node, _OUTPUT) is node and len(records) == before
+            del records[before:]
+            ctx.losses.clear()
+            ctx.problems.clear()
+            known[id(node)] = 1 + max(heights, default=-1) if kept else -1
+        return 0 <= known[id(schema)] < DEFAULT_LIMITS.walk_depth
 
     def _visitor(self, strict: bool) -> tuple[RenderContext, list[Loss | Failure],
                                               Callable[[dict[str, Any], str], Schema]]:
@@ -547,7 +585,11 @@ def _rendered_output(output: Schema, limit: int, ctx: StepContext
         schema = _noted(schema, bounded, limit)
         losses.append(Loss(pointer=_OUTPUT, keyword="outputSchema", action="cut",
                            dialect=ctx.dialect.name, note=_cut_note(bounded, limit)))
-    rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
+    lost: list[Loss] = []
+    failures: list[Failure] = []
+    rendered = schema
+    if not ctx.inert(schema):  # (an output has at most output_max bytes: no walk_nodes)
+        rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
     if failures:  # informative only: the tool goes without it rather than fail
         return None, (*losses, *lost, *(
             Loss(pointer=f.pointer, keyword="outputSchema", action="dropped",
