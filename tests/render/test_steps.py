@@ -452,3 +452,55 @@ def test_what_a_step_before_the_rules_records_reaches_the_report(
     app = httpllm.compile(doc)
     assert [f.name for f in app.functions] == ["big"]
     assert [e.message for e in app.errors] == ["#/early: early failure"]
+def _answers(schema: Any, operations: int = 2, **schemas: Any) -> dict[str, Any]:
+    """A document whose operations all answer with the same response schema."""
+    answer = {"200": {"description": "ok", "content": {"application/json": {
+        "schema": schema}}}}
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "paths": {f"/{n}": {"get": {"operationId": f"op{n}", "responses": answer}}
+                      for n in range(operations)},
+            "components": {"schemas": schemas}}
+
+
+def test_an_output_shared_by_operations_is_rendered_once_with_its_losses_in_each() -> None:
+    """Operations answering with one response schema share one output object, rendered
+    (bounded, rules walked) once per compile: each function carries its losses."""
+    doc = _answers({"$ref": "#/components/schemas/Code"},
+                   Code={"type": "object", "properties": {
+                       "code": {"type": "string", "pattern": r"^a\-b$"}}})
+    first, second = httpllm.compile(doc, provider="mcp").functions
+    assert first.output is second.output
+    assert first.output["properties"]["code"]["pattern"] == "^a-b$"
+    for function in (first, second):
+        (loss,) = [x for x in function.losses if x.keyword == "pattern"]
+        assert (loss.pointer, loss.action) == ("output#/properties/code/pattern", "rewritten")
+
+
+def test_an_output_no_rule_changes_is_listed_as_composed() -> None:
+    """An output no rule changes anything of is the composed one itself, with no loss
+    (its nodes are asked once, not walked per function)."""
+    doc = _answers({"type": "object", "properties": {"a": {"type": "string"}}})
+    app = httpllm.compile(doc, provider="mcp")
+    composed = httpllm.compile(doc, provider="3.1").functions[0].output
+    for function in app.functions:
+        assert function.output == composed
+        assert not [x for x in function.losses if x.pointer.startswith("output#")]
+    assert app.functions[0].output is app.functions[1].output
+
+
+def test_an_output_past_the_walk_depth_fails_as_its_walk_does() -> None:
+    """Named schemas inlined into an output deeper than a walk descends (``walk_depth``):
+    the rules' walk refuses it, whether or not any rule would change a node."""
+    def chain(levels: int, tail: dict[str, Any]) -> dict[str, Any]:
+        for _ in range(levels):
+            tail = {"items": tail}
+        return tail
+
+    doc = _answers({"$ref": "#/components/schemas/S0"}, operations=1,
+                   S0=chain(300, {"$ref": "#/components/schemas/S1"}),
+                   S1=chain(300, {"type": "string"}))
+    app = httpllm.compile(doc, provider="mcp")
+    assert not app.functions
+    (error,) = app.errors
+    assert error.pointer.startswith("output#/items/items")
+    assert "deeper than 512 levels" in error.message

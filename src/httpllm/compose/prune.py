@@ -169,6 +169,17 @@ class Sizes:
         self.trees: FoldMemo = {}
         self.weights: FoldMemo = {}  # :func:`weigh`'s
         self.owns: dict[int, tuple[Any, int]] = {}
+        # brief -> (names, what the builders of roots without $defs made with them)
+        self.built: dict[bool, tuple[Any, _Built]] = {}
+
+    def _built(self, names: Callable[[Any], str | None] | None, brief: bool) -> _Built:
+        """The nodes built for roots without ``$defs`` with ``names`` (a node's expansion
+        to some levels is the same whichever such root reaches it: the outputs of one
+        compile share their named schemas, each built once per depth)."""
+        hit = self.built.get(brief)
+        if hit is None or hit[0] is not names:
+            hit = self.built[brief] = (names, _Built())
+        return hit[1]
 
     def own(self, node: dict[str, Any]) -> int:
         """:func:`_own` of a node, once per node."""
@@ -199,7 +210,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
     if before <= limit or not isinstance(schema, dict):
         return None
     best: _Expansion | None = None
-    builder = _Builder(schema, names)
+    builder = _Builder(schema, names, sizes)
     for levels in range(LEVELS_MAX + 1):
         made = _Expansion(builder, levels, keep_root_properties, sizes)
         if made.measure() > limit:
@@ -208,14 +219,15 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
         if not made.cut:
             break
     if best is None:
-        made = _Expansion(_Builder(schema, names, brief=True), 0, keep_root_properties, sizes)
+        made = _Expansion(_Builder(schema, names, sizes, brief=True), 0, keep_root_properties,
+                          sizes)
         if made.measure() <= limit:
             best = made
     if best is None:
         stub = _stub(schema, brief=False)
         return Bounded(schema=stub, before=before, after=byte_size(stub), levels=-1)
     out = best.materialize()
-    return Bounded(schema=out, before=before, after=byte_size(out),
+    return Bounded(schema=out, before=before, after=byte_size(out, sizes.trees),
                    levels=best.levels if best.cut else None,
                    shared=tuple(sorted(best.shared.values())))
 
@@ -233,32 +245,56 @@ def _stub(node: Any, *, brief: bool) -> Any:
         out["items"] = {}
     text = node.get("description")
     if not brief and isinstance(text, str) and text.strip():
-        first = _SENTENCE.split(text.strip(), maxsplit=1)[0]
+        text = text.strip()
+        # the first sentence if it is short enough: a boundary within the first
+        # _STUB_TEXT + 1 characters (searching the whole text cost a stub 40 us)
+        end = _SENTENCE.search(text, 0, _STUB_TEXT + 1)
+        first = text[:end.start()] if end is not None else text
         out["description"] = first if len(first) <= _STUB_TEXT else (
             first[:_STUB_TEXT - 1].rstrip() + "…")
     return out
 
 
+class _Built:
+    """What builders made, by node: kept by :class:`Sizes` for the builders of roots
+    without ``$defs`` (whose nodes' expansions depend on nothing else)."""
+
+    def __init__(self) -> None:
+        self.built: dict[tuple[int, int], tuple[Any, bool]] = {}  # -> (node, cut below)
+        self.resolved: dict[int, dict[str, Any]] = {}
+        self.source: dict[int, Any] = {}  # id(built) -> the node it was built from
+        self.held: list[Any] = []  # nodes keyed by id here: their ids must stay unique
+        # id(node) -> (keyword, key, subschema resolved, one level deeper) per subschema
+        self.subs: dict[int, list[tuple[str, Any, Any, bool]]] = {}
+        # id(built node or stub) -> its bytes alone, its object subschemas: what
+        # measuring an expansion reads of each node it lists
+        self.owns: dict[int, int] = {}
+        self.edges: dict[int, list[Any]] = {}
+
+
 class _Builder:
     """The expansions of one schema, each node built once per remaining depth (shared by
-    the expansions to 0, 1, 2 ... levels)."""
+    the expansions to 0, 1, 2 ... levels, and with :class:`Sizes` by the roots without
+    ``$defs`` bounded with the same ``names``)."""
 
     def __init__(self, root: dict[str, Any], names: Callable[[Any], str | None] | None,
-                 *, brief: bool = False) -> None:
+                 sizes: Sizes, *, brief: bool = False) -> None:
         self.root = root
         defs = root.get("$defs")
         self.defs: Mapping[str, Any] = defs if isinstance(defs, dict) else {}
         self.def_names = {id(v): k for k, v in self.defs.items()}
         self.names = names
         self.brief = brief
-        self.built: dict[tuple[int, int], tuple[Any, bool]] = {}  # -> (node, cut below)
-        self.resolved: dict[int, dict[str, Any]] = {}
-        self.source: dict[int, Any] = {}  # id(built) -> the node it was built from
-        self.held: list[Any] = []  # nodes keyed by id here: their ids must stay unique
+        self.sizes = sizes
+        memo = _Built() if self.defs else sizes._built(names, brief)
+        self.built, self.resolved, self.source = memo.built, memo.resolved, memo.source
+        self.held, self.subs, self.owns, self.edges = memo.held, memo.subs, memo.owns, memo.edges
 
     def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
         """A ``$ref`` into the root's ``$defs`` as its target (siblings merged over it),
         the same object each time for the same node."""
+        if not self.defs:
+            return node
         found = self.resolved.get(id(node))
         if found is not None:
             return found
@@ -275,30 +311,44 @@ class _Builder:
         return out
 
     def _kids(self, node: dict[str, Any], left: int) -> list[tuple[str, Any, Any, int]]:
-        """``(keyword, key, subschema resolved, levels left for it)`` per subschema."""
-        return [(keyword, key, self._resolve(sub) if isinstance(sub, dict) else sub,
-                 left - (keyword in _NESTED))
+        """``(keyword, key, subschema resolved, levels left for it)`` per subschema (the
+        subschemas listed once per node: a node is built at several depths)."""
+        subs = self.subs.get(id(node))
+        if subs is None:
+            self.held.append(node)
+            subs = self.subs[id(node)] = [
+                (keyword, key, self._resolve(sub) if isinstance(sub, dict) else sub,
+                 keyword in _NESTED)
                 for keyword, key, sub in children(node) if keyword != "$defs"]
+        return [(keyword, key, sub, left - deeper) for keyword, key, sub, deeper in subs]
+
+    def _stub(self, node: dict[str, Any]) -> tuple[Any, bool]:
+        """:func:`_stub` of ``node`` and whether it differs, its parts recorded."""
+        stub = _stub(node, brief=self.brief)
+        self.owns[id(stub)] = _own(stub)
+        self.edges[id(stub)] = _edges(stub)
+        self.held.extend((node, stub))
+        return stub, stub != node
 
     def build(self, levels: int) -> tuple[Any, bool]:
         """The root expanded to ``levels`` levels (a DAG), and whether anything was cut."""
         built, opening = self.built, set()
         root = self._resolve(self.root)
-        stack: list[tuple[dict[str, Any], int, bool]] = [(root, levels, False)]
+        # (node, levels left, its subschemas once they are on the stack)
+        stack: list[tuple[dict[str, Any], int, Any]] = [(root, levels, None)]
         while stack:
-            node, left, ready = stack.pop()
+            node, left, kids = stack.pop()
             key = (id(node), left)
             if key in built:
                 continue
             if left < 0:
-                stub = _stub(node, brief=self.brief)
-                built[key] = (stub, stub != node)
+                built[key] = self._stub(node)
                 continue
-            kids = self._kids(node, left)
-            if not ready:
+            if kids is None:
+                kids = self._kids(node, left)
                 opening.add(key)
-                stack.append((node, left, True))
-                stack.extend((sub, at, False) for _, _, sub, at in kids
+                stack.append((node, left, kids))
+                stack.extend((sub, at, None) for _, _, sub, at in kids
                              if isinstance(sub, dict) and (id(sub), at) not in built
                              and (id(sub), at) not in opening)
                 continue
@@ -310,18 +360,25 @@ class _Builder:
               kids: list[tuple[str, Any, Any, int]]) -> tuple[Any, bool]:
         """A node whose subschemas are built (one met again on its own path, a cycle that
         never goes a level deeper, becomes a stub)."""
-        changes, cut = [], False
+        changes, cut, edges = [], False, []
         for keyword, k, sub, at in kids:
             if isinstance(sub, dict):
                 new, below = self.built.get((id(sub), at), (None, True))
                 if new is None:
-                    new = _stub(sub, brief=self.brief)
-                    below = new != sub
+                    new, below = self._stub(sub)
                 changes.append((keyword, k, new))
+                edges.append(new)
                 cut = cut or below
-        out = {k: v for k, v in node.items() if k != "$defs"}
-        made = rebuild(out, changes) if changes else out
+        if "$defs" in node:
+            out = {k: v for k, v in node.items() if k != "$defs"}
+            made = rebuild(out, changes) if changes else out
+            own = _own(made)
+        else:  # the same keywords and scalars as its source
+            made = rebuild(node, changes) if changes else dict(node)
+            own = self.sizes.own(node)
         self.source[id(made)] = node
+        self.owns[id(made)] = own
+        self.edges[id(made)] = edges
         self.held.append(made)
         return made, cut
 
@@ -349,19 +406,14 @@ class _Expansion:
         self.order: list[dict[str, Any]] = []
         self.shared: dict[int, str] = {}
 
-    def _own(self, node: dict[str, Any]) -> int:
-        source = self.builder.source.get(id(node))
-        if source is not None and "$defs" not in source and len(source) == len(node):
-            return self.sizes.own(source)  # the same keywords and scalars as its source
-        return _own(node)
-
     def measure(self) -> int:
         """Build, choose the repeats to share, and return the bytes of the result."""
         root = self.root_built
         if not isinstance(root, dict):
             return _dumps(root)
-        order = self.order = _post_order(root)
-        edges = {id(node): _edges(node) for node in order}
+        owns = self.builder.owns
+        order, edges = _post_order(root, self.builder.edges)
+        self.order = order
         counts = _occurrences(root, order, edges)
         protected = ({id(v) for v in root.get("properties", {}).values()}
                      if self.keep and isinstance(root.get("properties"), dict) else set())
@@ -369,7 +421,9 @@ class _Expansion:
         alone: dict[int, int] = {}  # each shared node counted as a $ref
         taken: set[str] = set()
         for node in order:  # children first: a deeper repeat is named before its holder
-            own = self._own(node)
+            own = owns.get(id(node))
+            if own is None:
+                own = _own(node)
             kids = edges[id(node)]
             tree[id(node)] = own + sum(tree[id(k)] for k in kids)
             alone[id(node)] = own + sum(_ref_size(self.shared[id(k)]) if id(k) in self.shared
@@ -404,24 +458,29 @@ def _edges(node: dict[str, Any]) -> list[Any]:
     return [sub for _, _, sub in children(node) if isinstance(sub, dict)]
 
 
-def _post_order(root: Any) -> list[dict[str, Any]]:
-    """Each distinct node of a DAG once, children before parents."""
+def _post_order(root: Any, known: dict[int, list[Any]]
+                ) -> tuple[list[dict[str, Any]], dict[int, list[Any]]]:
+    """Each distinct node of a DAG once, children before parents, and each one's object
+    subschemas (from ``known`` when it has them)."""
     order: list[dict[str, Any]] = []
+    edges: dict[int, list[Any]] = {}
     if not isinstance(root, dict):
-        return order
-    seen: set[int] = set()
+        return order, edges
     stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
     while stack:
         node, done = stack.pop()
         if done:
             order.append(node)
             continue
-        if id(node) in seen:
+        if id(node) in edges:
             continue
-        seen.add(id(node))
+        subs = known.get(id(node))
+        if subs is None:
+            subs = _edges(node)
+        edges[id(node)] = subs
         stack.append((node, True))
-        stack.extend((sub, False) for sub in reversed(_edges(node)) if id(sub) not in seen)
-    return order
+        stack.extend((sub, False) for sub in reversed(subs) if id(sub) not in edges)
+    return order, edges
 
 
 def _occurrences(root: Any, order: list[dict[str, Any]],

@@ -21,11 +21,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.compose.inline import INLINE_MAX_NODES, Inliner, measure
+from httpllm.compose.inline import INLINE_MAX_NODES, Inliner
 from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
 from httpllm.refs import Resolver
+from httpllm.walk import children
 
 __all__ = ["ResponseSite", "Responses"]
 
@@ -102,26 +103,44 @@ class Responses:
         inliner = Inliner(named, reference=self._reference)
         self._origins = inliner.origins
         outputs: dict[str, Schema | None] = {}
+        made: dict[str, tuple[Schema, int]] = {}  # repr of an emended schema -> output
+        counts = _Counts()
         for key, schema in emended.items():
             site = self._sites[key]
             broken = named.broken([schema], failed)
             if broken is not None:
                 self._dropped(site.pointer, broken)
                 continue
-            try:
-                out, defs = inliner.root(schema, "response", pointer=site.pointer)
-                size = measure({**out, "$defs": defs} if isinstance(out, dict) else out,
-                               inliner.sizes)[1]
-                if size > INLINE_MAX_NODES and not inliner.reference:
-                    out, defs = inliner.keeping().root(schema, "response", pointer=site.pointer)
-                    self._warn(site.pointer, (
-                        f"response schema would have {size:,} schema nodes with every $ref "
-                        f"inlined (limit {INLINE_MAX_NODES:,}): named schemas kept under $defs"))
-            except HttpllmError as exc:
-                self._dropped(site.pointer, exc)
-                continue
-            outputs[key] = {**out, "$defs": defs} if defs and isinstance(out, dict) else out
+            # Equal emended schemas inline to equal outputs: one object for all of them
+            # (GitHub: 930 responses, 466 distinct), so each later stage that reads an
+            # output (MCP's bound and rules) does its work once per distinct output.
+            text = repr(schema)
+            hit = made.get(text)
+            if hit is None:
+                try:
+                    hit = made[text] = self._inlined(inliner, schema, site.pointer,
+                                                             counts)
+                except HttpllmError as exc:
+                    self._dropped(site.pointer, exc)
+                    continue
+            output, size = hit
+            if size > INLINE_MAX_NODES and not inliner.reference:
+                self._warn(site.pointer, (
+                    f"response schema would have {size:,} schema nodes with every $ref "
+                    f"inlined (limit {INLINE_MAX_NODES:,}): named schemas kept under $defs"))
+            outputs[key] = output
         return outputs
+
+    @staticmethod
+    def _inlined(inliner: Inliner, schema: Schema, pointer: str, counts: _Counts
+                 ) -> tuple[Schema, int]:
+        """``schema`` inlined (named schemas kept under ``$defs`` past
+        :data:`INLINE_MAX_NODES`), and its size with every ``$ref`` inlined."""
+        out, defs = inliner.root(schema, "response", pointer=pointer)
+        size = counts.size({**out, "$defs": defs} if isinstance(out, dict) else out)
+        if size > INLINE_MAX_NODES and not inliner.reference:
+            out, defs = inliner.keeping().root(schema, "response", pointer=pointer)
+        return ({**out, "$defs": defs} if defs and isinstance(out, dict) else out), size
 
     def name_of(self, node: Any) -> str | None:
         """The name of the named schema a shared node of the outputs was inlined from
@@ -132,3 +151,45 @@ class Responses:
     def _dropped(self, pointer: str, exc: HttpllmError) -> None:
         where = f" at {exc.pointer}" if exc.pointer and exc.pointer != pointer else ""
         self._warn(pointer, f"response schema dropped: {exc.message}{where}")
+
+
+class _Counts:
+    """Schema nodes as serialized (a shared subtree counted at each place): the size
+    :func:`~httpllm.compose.inline.measure` gives, without the depth, each distinct node
+    counted once per compile.
+
+    Not a :func:`~httpllm.walk.fold`: its memo keeps a tuple per node (two with
+    ``measure``'s values) to hold the node, and those 8,800 objects (GitHub's outputs)
+    were what made the collector run a full collection (about 40 ms) during a ``3.1``
+    compile. Here a count is an int by id, the schemas measured are held in a list, and
+    the only containers made die at once.
+    """
+
+    def __init__(self) -> None:
+        self._of: dict[int, int] = {}
+        self._held: list[Any] = []  # every node counted is under one of these
+
+    def size(self, root: Any) -> int:
+        """Nodes of ``root``; every subschema's count remembered (not the root's, which
+        may be a temporary)."""
+        if not isinstance(root, dict):
+            return 1
+        self._held.append(root)
+        of = self._of
+        # (node, None) on the way down; (node, its subschemas) once they are stacked
+        stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+        while stack:
+            node, subs = stack.pop()
+            if subs is None:
+                if id(node) in of and node is not root:
+                    continue  # met again, on another path
+                subs = [sub for _, _, sub in children(node)]
+                stack.append((node, subs))
+                stack.extend((sub, None) for sub in subs
+                             if isinstance(sub, dict) and id(sub) not in of)
+                continue
+            count = 1 + sum(of[id(sub)] if isinstance(sub, dict) else 1 for sub in subs)
+            if node is root:
+                return count
+            of[id(node)] = count
+        raise AssertionError("unreachable: the root is counted last")

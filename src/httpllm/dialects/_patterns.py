@@ -60,6 +60,10 @@ _NO_EQUIVALENT = {
 }
 
 
+_MEMO = "ecma_patterns"
+"""The key of :func:`_translated`'s translations in a compile's ``RenderContext.memo``."""
+
+
 class Untranslatable(ValueError):
     """A pattern with a construct ECMA-262 has no equivalent for (the message says which)."""
 
@@ -400,12 +404,19 @@ def _folded_range(low: str, high: str) -> str:
 
 def _translated(value: str, ctx: RenderContext, keyword: str) -> str | None:
     """``value`` as ECMA-262 (a ``rewritten`` loss when it changed), or ``None`` with a
-    ``dropped`` loss."""
-    try:
-        out = to_ecma(value)
-    except Untranslatable as exc:
+    ``dropped`` loss. Each distinct pattern is translated once per compile (``ctx.memo``:
+    GitHub's MCP tools meet 13 patterns 1,952 times, 40 us a translation)."""
+    known: dict[str, tuple[str, bool]] = ctx.memo.setdefault(_MEMO, {})
+    found = known.get(value)
+    if found is None:
+        try:
+            found = known[value] = (to_ecma(value), True)
+        except Untranslatable as exc:
+            found = known[value] = (str(exc), False)
+    out, translated = found
+    if not translated:
         ctx.lose(keyword, "dropped", value,
-                 f"no ECMA-262 equivalent ({exc}): a JavaScript client (new RegExp(p, 'u')) "
+                 f"no ECMA-262 equivalent ({out}): a JavaScript client (new RegExp(p, 'u')) "
                  "would refuse it; validate still enforces it")
         return None
     if out != value:

@@ -14,6 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.names import safe_argument_names
@@ -30,7 +31,7 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import transform
+from httpllm.walk import children, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks"]
@@ -71,17 +72,17 @@ class StepContext:
             ``$defs`` name a bounded output shares it under), or ``None``.
         output_sizes: the byte sizes of output subtrees measured so far
             (:class:`~httpllm.compose.prune.Sizes`).
-        bounded_outputs: ``id(output) -> (output, bounded or None)``: each output bounded
-            once (:func:`outputs`).
+        rendered_outputs: ``id(output) -> (output, rendering)``: each output bounded and
+            walked once (:func:`outputs`).
         segments: the path-segment patterns :func:`validated` made, by argument schema.
         strict_limits: ``schema -> problems`` of the dialect's strict limits
             (:data:`~httpllm.dialects.StrictLimit`), with one memo per check for the whole
             compile.
     """
 
-    __slots__ = ("_named_losses", "_rules_memo", "_visitors", "_walk_memo",
-                 "bounded_outputs", "claim", "dialect", "options", "origins", "output_names",
-                 "output_sizes", "segments", "strict_limits")
+    __slots__ = ("_held", "_inert", "_named_losses", "_rules_memo", "_visitors", "_walk_memo",
+                 "claim", "dialect", "options", "origins", "output_names",
+                 "output_sizes", "rendered_outputs", "segments", "strict_limits")
 
     def __init__(self, dialect: Dialect, options: Options, origins: dict[int, str], *,
                  claim: Callable[[str], str] | None = None,
@@ -92,12 +93,15 @@ class StepContext:
         self.claim = claim
         self.output_names = output_names
         self.output_sizes = Sizes()
-        self.bounded_outputs: dict[int, tuple[Any, Bounded | None]] = {}
+        self.rendered_outputs: dict[int, tuple[Any, tuple[Schema | None,
+                                                          tuple[Loss, ...]] | None]] = {}
         self.segments: IdentityMemo[Schema] = IdentityMemo()
         self.strict_limits = strict_checks(dialect)
         self._walk_memo: dict[bool, dict[int, tuple[Any, tuple[Any, ...]]]] = {
             False: {}, True: {}}
         self._rules_memo: dict[Any, Any] = {}
+        self._inert: dict[int, int] = {}  # id(node) -> height if the rules keep it, else -1
+        self._held: list[Any] = []  # the roots whose nodes ``_inert`` holds by id
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
         self._visitors: dict[bool, tuple[RenderContext, list[Loss | Failure],
                                          Callable[[dict[str, Any], str], Schema]]] = {}
@@ -122,6 +126,41 @@ class StepContext:
         failures = ([r for r in records if isinstance(r, Failure)]
                     if len(losses) < len(records) else [])
         return out, losses, failures
+
+    def inert(self, schema: Schema) -> bool:
+        """Whether :meth:`walk` (not strict) would give ``schema`` itself, no loss and no
+        failure: no rule changes or records anything at any of its nodes (each distinct
+        node asked once per compile, so the functions that share a named schema do not
+        walk it each), and it is shallower than a walk's ``walk_depth`` (deeper, the
+        walk raises). What the render step :func:`outputs` asks before it walks an output
+        (GitHub's MCP outputs: 466 walks, none changed anything)."""
+        if not isinstance(schema, dict):
+            return True
+        self._held.append(schema)
+        known = self._inert
+        ctx, records, visit = self._visitor(False)
+        # (node, None) on the way down; (node, its object subschemas) once they are stacked
+        stack: list[tuple[dict[str, Any], list[Any] | None]] = [(schema, None)]
+        while stack:
+            node, subs = stack.pop()
+            if id(node) in known:
+                continue  # met again, on another path
+            if subs is None:
+                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+                stack.append((node, subs))
+                stack.extend((sub, None) for sub in subs if id(sub) not in known)
+                continue
+            heights = [known[id(sub)] for sub in subs]
+            if any(height < 0 for height in heights):
+                known[id(node)] = -1
+                continue
+            before = len(records)
+            kept = visit(node, _OUTPUT) is node and len(records) == before
+            del records[before:]
+            ctx.losses.clear()
+            ctx.problems.clear()
+            known[id(node)] = 1 + max(heights, default=-1) if kept else -1
+        return 0 <= known[id(schema)] < DEFAULT_LIMITS.walk_depth
 
     def _visitor(self, strict: bool) -> tuple[RenderContext, list[Loss | Failure],
                                               Callable[[dict[str, Any], str], Schema]]:
@@ -527,33 +566,48 @@ def outputs(job: Rendering, ctx: StepContext) -> None:
     """A dialect with ``output_max`` (MCP): the output schema within that many bytes
     (:func:`~httpllm.compose.prune.bound`: repeats shared, deep levels cut to stubs,
     a ``cut`` loss and a note in the schema's description), then the dialect's rules
-    over it (ECMA-262 patterns), their losses at ``output#`` pointers."""
+    over it (ECMA-262 patterns), their losses at ``output#`` pointers. Each distinct
+    output object is rendered once per compile (``ctx.rendered_outputs``): the functions
+    that share a response schema share its rendering, which nothing changes later."""
     limit, function = ctx.dialect.output_max, job.function
     output = function.output if limit is not None else None
     if output is None or limit is None:
         return
-    hit = ctx.bounded_outputs.get(id(output))
+    hit = ctx.rendered_outputs.get(id(output))
     if hit is None or hit[0] is not output:
-        hit = ctx.bounded_outputs[id(output)] = (output, bound(
-            output, limit, names=ctx.output_names, sizes=ctx.output_sizes))
-    bounded = hit[1]
-    losses = list(function.losses)
+        hit = ctx.rendered_outputs[id(output)] = (output, _rendered_output(output, limit, ctx))
+    rendered = hit[1]
+    if rendered is None:
+        return
+    schema, losses = rendered
+    job.function = evolve(function, losses=(*function.losses, *losses),
+                          output_source=functools.partial(_same, schema))
+
+
+def _rendered_output(output: Schema, limit: int, ctx: StepContext
+                     ) -> tuple[Schema | None, tuple[Loss, ...]] | None:
+    """:func:`outputs` for one output: ``(the output as listed, or None when a rule
+    failed on it; the losses to add)``, or ``None`` when it is listed unchanged."""
+    bounded = bound(output, limit, names=ctx.output_names, sizes=ctx.output_sizes)
+    losses: list[Loss] = []
     schema = output if bounded is None else bounded.schema
     if bounded is not None and bounded.cut:
         schema = _noted(schema, bounded, limit)
         losses.append(Loss(pointer=_OUTPUT, keyword="outputSchema", action="cut",
                            dialect=ctx.dialect.name, note=_cut_note(bounded, limit)))
-    rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
+    lost: list[Loss] = []
+    failures: list[Failure] = []
+    rendered = schema
+    if not ctx.inert(schema):  # (an output has at most output_max bytes: no walk_nodes)
+        rendered, lost, failures = ctx.walk(schema, False, _OUTPUT)
     if failures:  # informative only: the tool goes without it rather than fail
-        job.function = evolve(function, losses=(*losses, *lost, *(
+        return None, (*losses, *lost, *(
             Loss(pointer=f.pointer, keyword="outputSchema", action="dropped",
                  dialect=ctx.dialect.name, note=f"output schema dropped: {f.message}")
-            for f in failures)), output_source=functools.partial(_same, None))
-        return
+            for f in failures))
     if rendered is output:
-        return
-    job.function = evolve(function, losses=(*losses, *lost),
-                          output_source=functools.partial(_same, rendered))
+        return None
+    return rendered, (*losses, *lost)
 
 
 def _same(value: Any) -> Any:
