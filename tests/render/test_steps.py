@@ -452,6 +452,8 @@ def test_what_a_step_before_the_rules_records_reaches_the_report(
     app = httpllm.compile(doc)
     assert [f.name for f in app.functions] == ["big"]
     assert [e.message for e in app.errors] == ["#/early: early failure"]
+
+
 def _answers(schema: Any, operations: int = 2, **schemas: Any) -> dict[str, Any]:
     """A document whose operations all answer with the same response schema."""
     answer = {"200": {"description": "ok", "content": {"application/json": {
