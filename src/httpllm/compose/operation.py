@@ -40,6 +40,7 @@ from httpllm.normalize.named import NamedSchemas
 from httpllm.parse import Document, OperationSite, OperationValidator, component_entries
 from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
+from httpllm.refs import def_name_of
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
 
@@ -540,8 +541,9 @@ class Composer:
                 continue
             seen.add((id(node), path))
             ref = node.get("$ref")
-            if isinstance(ref, str) and ref.startswith("#/$defs/"):
-                target = defs.get(ref[len("#/$defs/"):])
+            name = def_name_of(ref) if isinstance(ref, str) else None
+            if name is not None:
+                target = defs.get(name)
                 stack.append((target, inliner.origins.get(id(target), at), path))
                 continue
             named = id(node) in inliner.origins

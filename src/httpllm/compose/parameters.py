@@ -21,8 +21,8 @@ from typing import Any
 from httpllm._memo import IdentityMemo
 from httpllm._types import Location, Schema
 from httpllm.loss import Loss
-from httpllm.pointer import unescape
 from httpllm.records import Argument
+from httpllm.refs import def_name_of
 from httpllm.walk import refs_in
 
 __all__ = [
@@ -101,7 +101,6 @@ _MEDIA_PREFERENCE = (
 
 
 _FLAGS = ("readOnly", "writeOnly")
-_DEFS = "#/$defs/"
 _ALTERNATIVES = ("anyOf", "allOf")
 
 
@@ -167,10 +166,9 @@ def _def_of(schema: Schema, defs: Any) -> tuple[str, dict[str, Any]] | None:
     entry with the ``$ref``'s siblings over it; ``None`` when ``schema`` is no such ``$ref``
     or the entry is no object."""
     ref = schema.get("$ref") if isinstance(schema, dict) else None
-    if not isinstance(ref, str) or not isinstance(defs, dict) or not ref.startswith(_DEFS) or (
-            "/" in ref[len(_DEFS):]):
+    name = def_name_of(ref) if isinstance(ref, str) and isinstance(defs, dict) else None
+    if name is None:
         return None
-    name = unescape(ref[len(_DEFS):])
     target = defs.get(name)
     if not isinstance(target, dict):
         return None
@@ -283,7 +281,7 @@ def _without_unused(parameters: dict[str, Any], defs: dict[str, Any],
     nothing refers to any more."""
     used = set(refs_in({k: v for k, v in parameters.items() if k != "$defs"}))
     used.update(r for sub in defs.values() for r in refs_in(sub))
-    gone = {unescape(ref[len(_DEFS):]) for ref in opened - used}
+    gone = {def_name_of(ref) for ref in opened - used} - {None}
     if not gone:
         return parameters
     kept = {k: v for k, v in defs.items() if k not in gone}

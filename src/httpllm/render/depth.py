@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
 from httpllm.errors import Unrepresentable
-from httpllm.pointer import escape
+from httpllm.pointer import escape, unescape
 from httpllm.walk import children, transform
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ def _too_deep(parameters: dict[str, Any], limit: int) -> list[tuple[str, Any]]:
 
 
 def _as_json_text(node: dict[str, Any], at: str, limit: int) -> dict[str, Any]:
-    label = node.get("title") or at.rsplit("/", 1)[-1].replace("~1", "/").replace("~0", "~")
+    label = node.get("title") or unescape(at.rsplit("/", 1)[-1])
     if label in ("items", "additionalProperties") or label.isdigit():
         label = "value"
     text = f"JSON-encoded {label}: send this value as JSON text."
