@@ -79,7 +79,7 @@ def baseline(app: httpllm.Application) -> Ranker:
 
 def indexed(ranker: str, embedder: Any = None) -> Maker:
     def make(app: httpllm.Application) -> Ranker:
-        index = SearchIndex(app.functions, ranker=ranker, tags=app._tags,
+        index = SearchIndex(app.functions, ranker=ranker, tags=app._deferred.tags,
                             embedder=embedder if ranker == "hybrid" else None)
         return lambda query, k: [f.name for f in index.search(query, k)]
 
@@ -130,7 +130,7 @@ def cost(app: httpllm.Application, embedder: Any = None) -> dict[str, float]:
             for label in ("cold", "warm"):
                 wall, cpu = time.perf_counter(), time.process_time()
                 index = SearchIndex(app.functions, ranker="hybrid", embedder=embedder,
-                                    tags=app._tags)
+                                    tags=app._deferred.tags)
                 index.vectors()
                 out[f"{label}_s"] = round(time.perf_counter() - wall, 2)
                 out[f"{label}_cpu_s"] = round(time.process_time() - cpu, 2)

@@ -8,9 +8,9 @@ import json
 import os
 import re
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from httpllm._types import JSON, Schema
 from httpllm.compose.bounded import finish_bounded, parameters_limit
@@ -65,6 +65,8 @@ if TYPE_CHECKING:
 
 __all__ = ["Application", "Warning", "compile"]
 
+_T = TypeVar("_T")
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Warning:  # the field's word; shadows the builtin only inside this module
@@ -113,20 +115,10 @@ class Application:
     errors: tuple[OperationError, ...]
     version: str = "3.1"
     operations: int = 0
-    _warnings: list[Warning] = field(default_factory=list, repr=False)
-    _cycles: Callable[[], list[list[str]]] = field(default=list, repr=False)
-    _responses: Responses | None = field(default=None, repr=False)
-    _later: list[Callable[[], list[Warning]]] = field(default_factory=list, repr=False)
-    _sized: list[tuple[int, Callable[[], list[Warning]]]] = field(default_factory=list,
-                                                                  repr=False)
-    """Warnings made on the first read of ``warnings`` (the tool list's size: serializing
-    every tool costs a compile 10 %), each list inserted at its index in ``_warnings``."""
-    _by_name: dict[str, Function] = field(default_factory=dict, repr=False)
-    _lock: Any = field(default_factory=threading.Lock, repr=False, compare=False)
-    _search: list[Any] = field(default_factory=list, repr=False, compare=False)
-    _code_surface: list[Any] = field(default_factory=list, repr=False, compare=False)
-    _tags: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
-    """The document's tag descriptions by tag name (what the search index reads)."""
+    _by_name: dict[str, Function] = field(default_factory=dict, repr=False, compare=False)
+    _deferred: _Deferred = field(default_factory=lambda: _Deferred(warnings=[]), repr=False,
+                                 compare=False)
+    """Everything made on first read; the application's one mutable part."""
 
     def __post_init__(self) -> None:
         self._by_name.update({f.name: f for f in self.functions})
@@ -138,23 +130,13 @@ class Application:
         the response schemas are computed here for a dialect whose tools carry them
         (``Dialect.outputs``: ``mcp``, ``3.1``), else only once some ``Function.output``
         has been read."""
-        if self._responses is not None and self.dialect.outputs:
-            self._responses.compute()
-        with self._lock:  # two threads reading warnings must not run a check twice
-            while self._sized:  # before ``_later``, which reads what was told already
-                at, made = self._sized.pop()
-                self._warnings[at:at] = made()
-            while self._later:
-                self._warnings.extend(self._later.pop()())
-            return tuple(self._warnings)
+        return self._deferred.all_warnings(outputs=self.dialect.outputs)
 
     @property
     def cycles(self) -> tuple[tuple[str, ...], ...]:
         """Each reference cycle among the schemas the functions reach (parameters and
         responses), as the sorted list of the schema names on it."""
-        if self._responses is not None:
-            self._responses.compute()
-        return tuple(tuple(c) for c in self._cycles())
+        return tuple(tuple(c) for c in self._deferred.cycles())
 
     @property
     def losses(self) -> tuple[Loss, ...]:
@@ -339,9 +321,10 @@ class Application:
         operation resolves to from this (:mod:`httpllm.codemode.surface`). ``None``: no
         success response schema.
         """
-        if self._responses is None or self.dialect.output_max is None:
+        responses = self._deferred.responses
+        if responses is None or self.dialect.output_max is None:
             return function.output
-        return self._responses.output(function.pointer)
+        return responses.output(function.pointer)
 
     def search(self, query: str, k: int = 10, *, tag: str | None = None) -> list[Function]:
         """The ``k`` functions that best serve ``query`` (a task in a user's words), best
@@ -354,10 +337,9 @@ class Application:
         """
         from httpllm.toolsets.search import SearchIndex
 
-        with self._lock:
-            if not self._search:
-                self._search.append(SearchIndex(self.functions, tags=self._tags))
-        index: SearchIndex = self._search[0]
+        tags = self._deferred.tags
+        index: SearchIndex = self._deferred.kept(
+            "search", lambda: SearchIndex(self.functions, tags=tags))
         return index.search(query, k, tag=tag)
 
     def search_index(self, *, ranker: str | None = None, embedder: Any = None,
@@ -376,9 +358,8 @@ class Application:
         from httpllm.toolsets.search import SearchIndex
 
         index = SearchIndex(self.functions, ranker=ranker, embedder=embedder,
-                            tags=self._tags, cache=cache)
-        with self._lock:
-            self._search[:] = [index]
+                            tags=self._deferred.tags, cache=cache)
+        self._deferred.keep("search", index)
         return index
 
     def code_tools(self, *, api: str = "the API", k: int = 5,
@@ -403,6 +384,71 @@ class Application:
         return code_mode(self, api=api, k=k, execute_options=execute_options, send=send,
                          read_only=read_only, confirm=confirm, limits=limits, deno=deno,
                          max_answer_chars=max_answer_chars)
+
+
+@dataclass(slots=True, eq=False, kw_only=True)
+class _Deferred:
+    """What an :class:`Application` makes on first read, once, under one lock: the
+    warnings that cost a serialization or a walk of the components, the response schemas,
+    and what other layers keep with the application (the search index, code mode's typed
+    module). The application holds no other mutable state.
+
+    Attributes:
+        warnings: the warnings made so far, in their order.
+        responses: the response schemas, computed on first read (``None``: none recorded).
+        request_cycles: the reference cycles among the parameters' named schemas.
+        sized: warnings made on first read, each list inserted at its index in
+            ``warnings`` (the tool list's size: serializing every tool costs a compile
+            10 %).
+        later: warnings made on first read after ``sized``, appended (they read what was
+            told already: dangling ``$ref``s no operation reaches).
+        tags: the document's tag descriptions by tag name (what the search index reads).
+    """
+
+    warnings: list[Warning]
+    responses: Responses | None = None
+    request_cycles: list[list[str]] = field(default_factory=list)
+    sized: list[tuple[int, Callable[[], list[Warning]]]] = field(default_factory=list)
+    later: list[Callable[[], list[Warning]]] = field(default_factory=list)
+    tags: dict[str, str] = field(default_factory=dict)
+    _kept: dict[Hashable, Any] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def all_warnings(self, *, outputs: bool) -> tuple[Warning, ...]:
+        """Every warning, the deferred ones made now; ``outputs``: the dialect's tools
+        carry response schemas, so theirs are computed (and warned about) too."""
+        if self.responses is not None and outputs:
+            self.responses.compute()
+        with self._lock:  # two threads reading warnings must not run a check twice
+            while self.sized:
+                at, made = self.sized.pop()
+                self.warnings[at:at] = made()
+            while self.later:
+                self.warnings.extend(self.later.pop()())
+            return tuple(self.warnings)
+
+    def cycles(self) -> list[list[str]]:
+        """The cycles of the parameters' and the responses' named schemas, without
+        repeats, sorted."""
+        if self.responses is None:
+            return sorted({tuple(c): c for c in self.request_cycles}.values())
+        self.responses.compute()
+        found = [*self.request_cycles, *self.responses.cycles]
+        return sorted({tuple(c): c for c in found}.values())
+
+    def kept(self, key: Hashable, make: Callable[[], _T]) -> _T:
+        """The value kept under ``key``, made by ``make`` on the first call (once, whatever
+        the threads)."""
+        with self._lock:
+            if key not in self._kept:
+                self._kept[key] = make()
+            found: _T = self._kept[key]
+            return found
+
+    def keep(self, key: Hashable, value: object) -> None:
+        """Keep ``value`` under ``key`` in place of what was there."""
+        with self._lock:
+            self._kept[key] = value
 
 
 def _tag_descriptions(root: Any) -> dict[str, str]:
@@ -550,10 +596,11 @@ def compile(  # the public name the project is known by (shadows the builtin her
     return Application(provider=dialect.name, dialect=dialect, options=options,
                        functions=tuple(functions), errors=tuple(errors),
                        version=upgraded.version or doc.version, operations=len(doc.sites),
-                       _warnings=warnings, _cycles=_cycles(graph.cycles, responses),
-                       _responses=responses, _later=[later],
-                       _sized=[(sized_at, functools.partial(_size_warnings, functions, dialect))],
-                       _tags=_tag_descriptions(upgraded.root))
+                       _deferred=_Deferred(
+                           warnings=warnings, responses=responses, request_cycles=graph.cycles,
+                           sized=[(sized_at, functools.partial(_size_warnings, functions,
+                                                               dialect))],
+                           later=[later], tags=_tag_descriptions(upgraded.root)))
 
 
 
@@ -622,13 +669,6 @@ def _renamed(functions: list[Function], holder: Callable[[str], str | None]
                 f"function name {wanted!r} is taken by an earlier operation{by}: this one "
                 f"is named {f.name!r}")))
     return out
-
-
-def _cycles(request: list[list[str]], responses: Responses) -> Callable[[], list[list[str]]]:
-    """The cycles of the parameters' and the responses' named schemas, without repeats."""
-    def cycles() -> list[list[str]]:
-        return sorted({tuple(c): c for c in [*request, *responses.cycles]}.values())
-    return cycles
 
 
 def _unreached_refs(resolver: Resolver, errors: list[OperationError],

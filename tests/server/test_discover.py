@@ -27,8 +27,8 @@ def test_index_is_built_once_from_the_start(monkeypatch: pytest.MonkeyPatch,
     builders = [t for t in threading.enumerate() if t.name == "httpllm-search-index"]
     for builder in builders:  # none left: it has already finished
         builder.join(timeout=60)
-    assert len(app._search) == 1
-    index = app._search[0]
+    index = app._deferred.kept("search", list)
+    assert not isinstance(index, list)  # built already
     assert tools[0].tool["name"] == "search_operations"
     assert app.search("remove a pet", 1)[0].name == "deletePet"
-    assert app._search == [index]
+    assert app._deferred.kept("search", list) is index

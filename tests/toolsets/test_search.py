@@ -240,9 +240,9 @@ def test_index_is_built_once() -> None:
     """Application.search builds its index on the first search and keeps it."""
     app = httpllm.compile(PETS, "3.1")
     app.search("pet")
-    first = app._search[0]
+    first = app._deferred.kept("search", list)
     app.search("order")
-    assert app._search == [first]
+    assert app._deferred.kept("search", list) is first
 
 
 def test_concurrent_searches_agree() -> None:

@@ -405,13 +405,12 @@ def code_mode(app: Compiled, *, api: str = "the API", k: int = 5,
 def _surface(app: Compiled, read_only: bool = False) -> Surface:
     """The application's typed module, made once per application (and once more for
     read-only: only its ``GET`` and ``HEAD`` operations) and kept with it."""
-    cache = getattr(app, "_code_surface", None)
-    for key, kept in cache if isinstance(cache, list) else ():
-        if key == read_only:
-            found: Surface = kept
-            return found
-    functions = tuple(f for f in app.functions if not read_only or f.method in _READ)
-    surface = Surface(functions, app.response_schema)
-    if isinstance(cache, list):
-        cache.append((read_only, surface))
-    return surface
+    def make() -> Surface:
+        functions = tuple(f for f in app.functions if not read_only or f.method in _READ)
+        return Surface(functions, app.response_schema)
+
+    deferred = getattr(app, "_deferred", None)  # an Application keeps it; a stand-in not
+    if deferred is None:
+        return make()
+    found: Surface = deferred.kept(("code-surface", read_only), make)
+    return found
