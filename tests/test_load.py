@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -753,3 +754,26 @@ def test_a_dict_document_gets_string_keys_without_being_changed() -> None:
     shared_node = {True: None}
     out = string_keys({"x": shared_node, "y": [shared_node]})
     assert out == {"x": {"true": None}, "y": [{"true": None}]} and out["x"] is out["y"][0]
+
+
+def test_the_key_scan_of_a_dict_that_holds_itself_ends(monkeypatch: pytest.MonkeyPatch
+                                                        ) -> None:
+    """The scan for keys that are no strings takes a dict document for a tree of plain
+    values first; one that holds itself (or unfolds past the bound, or holds another kind
+    of mapping) is looked at again container by container, with the same answer, and the
+    scan ends."""
+    from httpllm import load
+
+    monkeypatch.setattr(load, "_TREE_VISITS", 50)
+    looped: dict[Any, Any] = {"a": [{"b": 1}]}
+    looped["a"].append(looped)
+    assert load.string_keys(looped) is looped
+    looped["a"][0][2] = "two"
+    out = load.string_keys(looped)
+    assert out["a"][0] == {"b": 1, "2": "two"} and out["a"][1] is out
+    shared: list[Any] = [{"k": None}]
+    for _ in range(20):  # 2**20 containers as a tree, 21 as a graph
+        shared = [shared, shared]
+    assert load.string_keys(shared) is shared
+    ordered = {"a": [OrderedDict({1: "one"})]}  # another kind of mapping: the careful pass
+    assert load.string_keys(ordered) == {"a": [{"1": "one"}]}
