@@ -29,7 +29,7 @@ import hashlib
 import json
 import math
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -115,6 +115,46 @@ def byte_size(schema: Schema, memo: FoldMemo | None = None) -> int:
     return fold(schema, _combine, 0, memo)
 
 
+class _TreeBytes:
+    """:func:`byte_size` of the schemas one :class:`Sizes` sees, each distinct node's
+    subtree counted once: an int by id, the roots measured held in a list (their nodes
+    are what the ids name). Not a :func:`~httpllm.walk.fold` memo, whose ``(node, value)``
+    tuple per node (11,000 for GitHub's MCP outputs) made the cyclic collector run a full
+    collection during an ``mcp`` compile; here the only containers made die at once."""
+
+    __slots__ = ("_held", "_of")
+
+    def __init__(self) -> None:
+        self._of: dict[int, int] = {}
+        self._held: list[Any] = []
+
+    def size(self, root: Schema) -> int:
+        """Bytes of ``root``; every subschema's remembered (the root's too: it is held)."""
+        if not isinstance(root, dict):
+            return _dumps(root)
+        of = self._of
+        known = of.get(id(root))
+        if known is not None:
+            return known
+        self._held.append(root)
+        # (node, None) on the way down; (node, its subschemas) once they are stacked
+        stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+        while stack:
+            node, subs = stack.pop()
+            if subs is None:
+                if id(node) in of:
+                    continue  # met again, on another path
+                subs = [sub for _, _, sub in children(node)]
+                stack.append((node, subs))
+                stack.extend((sub, None) for sub in subs
+                             if isinstance(sub, dict) and id(sub) not in of)
+                continue
+            if id(node) not in of:
+                of[id(node)] = _own(node) + sum(of[id(sub)] for sub in subs
+                                                if isinstance(sub, dict))
+        return of[id(root)]
+
+
 def _weigh(node: dict[str, Any], kids: list[tuple[int, int, int]]) -> tuple[int, int, int]:
     depth, size, weight = 0, 1, _own(node)
     for d, n, w in kids:
@@ -162,13 +202,15 @@ class Bounded:
 
 class Sizes:
     """What :func:`bound` measured, kept by the caller for schemas that share nodes (the
-    functions of one compile): sizes of subtrees and of nodes alone, by identity (each
-    entry holds its node, so an id is never reused while it lives)."""
+    functions of one compile): sizes of subtrees and of nodes alone, by identity (every
+    node measured is held, so an id is never reused while it lives; sizes are kept as
+    ints by id, no container per node, which the cyclic collector would count)."""
 
     def __init__(self) -> None:
-        self.trees: FoldMemo = {}
+        self.trees = _TreeBytes()
         self.weights: FoldMemo = {}  # :func:`weigh`'s
-        self.owns: dict[int, tuple[Any, int]] = {}
+        self.owns: dict[int, int] = {}  # :func:`_own` by id of a node ``held``
+        self.held: list[Any] = []
         # brief -> (names, what the builders of roots without $defs made with them)
         self.built: dict[bool, tuple[Any, _Built]] = {}
 
@@ -184,9 +226,10 @@ class Sizes:
     def own(self, node: dict[str, Any]) -> int:
         """:func:`_own` of a node, once per node."""
         hit = self.owns.get(id(node))
-        if hit is None or hit[0] is not node:
-            hit = self.owns[id(node)] = (node, _own(node))
-        return hit[1]
+        if hit is None:
+            self.held.append(node)
+            hit = self.owns[id(node)] = _own(node)
+        return hit
 
 
 def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | None = None,
@@ -206,7 +249,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
     """
     sizes = Sizes() if sizes is None else sizes
     if before is None:
-        before = byte_size(schema, sizes.trees)
+        before = sizes.trees.size(schema)
     if before <= limit or not isinstance(schema, dict):
         return None
     best: _Expansion | None = None
@@ -227,7 +270,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
         stub = _stub(schema, brief=False)
         return Bounded(schema=stub, before=before, after=byte_size(stub), levels=-1)
     out = best.materialize()
-    return Bounded(schema=out, before=before, after=byte_size(out, sizes.trees),
+    return Bounded(schema=out, before=before, after=sizes.trees.size(out),
                    levels=best.levels if best.cut else None,
                    shared=tuple(sorted(best.shared.values())))
 
@@ -260,16 +303,24 @@ class _Built:
     without ``$defs`` (whose nodes' expansions depend on nothing else)."""
 
     def __init__(self) -> None:
-        self.built: dict[tuple[int, int], tuple[Any, bool]] = {}  # -> (node, cut below)
+        self.built: dict[int, Any] = {}  # _key(node, levels left) -> the node built
+        self.cut: set[int] = set()  # the keys of built nodes with something cut below
         self.resolved: dict[int, dict[str, Any]] = {}
         self.source: dict[int, Any] = {}  # id(built) -> the node it was built from
         self.held: list[Any] = []  # nodes keyed by id here: their ids must stay unique
         # id(node) -> (keyword, key, subschema resolved, one level deeper) per subschema
-        self.subs: dict[int, list[tuple[str, Any, Any, bool]]] = {}
+        # (a leaf's and a node's without object subschemas: the empty tuple, no list)
+        self.subs: dict[int, Sequence[tuple[str, Any, Any, bool]]] = {}
         # id(built node or stub) -> its bytes alone, its object subschemas: what
         # measuring an expansion reads of each node it lists
         self.owns: dict[int, int] = {}
-        self.edges: dict[int, list[Any]] = {}
+        self.edges: dict[int, Sequence[Any]] = {}
+
+
+def _key(node: Any, left: int) -> int:
+    """``(node, levels left)`` as one int (``left`` is -1 to :data:`LEVELS_MAX`): the
+    builders' keys, thousands per compile, are no tuples the cyclic collector counts."""
+    return id(node) << 5 | (left + 1)
 
 
 class _Builder:
@@ -287,7 +338,8 @@ class _Builder:
         self.brief = brief
         self.sizes = sizes
         memo = _Built() if self.defs else sizes._built(names, brief)
-        self.built, self.resolved, self.source = memo.built, memo.resolved, memo.source
+        self.built, self.cut, self.resolved = memo.built, memo.cut, memo.resolved
+        self.source = memo.source
         self.held, self.subs, self.owns, self.edges = memo.held, memo.subs, memo.owns, memo.edges
 
     def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
@@ -319,16 +371,16 @@ class _Builder:
             subs = self.subs[id(node)] = [
                 (keyword, key, self._resolve(sub) if isinstance(sub, dict) else sub,
                  keyword in _NESTED)
-                for keyword, key, sub in children(node) if keyword != "$defs"]
+                for keyword, key, sub in children(node) if keyword != "$defs"] or ()
         return [(keyword, key, sub, left - deeper) for keyword, key, sub, deeper in subs]
 
-    def _stub(self, node: dict[str, Any]) -> tuple[Any, bool]:
-        """:func:`_stub` of ``node`` and whether it differs, its parts recorded."""
+    def _stub(self, node: dict[str, Any]) -> Any:
+        """:func:`_stub` of ``node``, its parts recorded."""
         stub = _stub(node, brief=self.brief)
         self.owns[id(stub)] = _own(stub)
-        self.edges[id(stub)] = _edges(stub)
+        self.edges[id(stub)] = _edges(stub) or ()
         self.held.extend((node, stub))
-        return stub, stub != node
+        return stub
 
     def build(self, levels: int) -> tuple[Any, bool]:
         """The root expanded to ``levels`` levels (a DAG), and whether anything was cut."""
@@ -338,37 +390,44 @@ class _Builder:
         stack: list[tuple[dict[str, Any], int, Any]] = [(root, levels, None)]
         while stack:
             node, left, kids = stack.pop()
-            key = (id(node), left)
+            key = _key(node, left)
             if key in built:
                 continue
             if left < 0:
-                built[key] = self._stub(node)
+                stub = built[key] = self._stub(node)
+                if stub != node:
+                    self.cut.add(key)
                 continue
             if kids is None:
                 kids = self._kids(node, left)
                 opening.add(key)
                 stack.append((node, left, kids))
                 stack.extend((sub, at, None) for _, _, sub, at in kids
-                             if isinstance(sub, dict) and (id(sub), at) not in built
-                             and (id(sub), at) not in opening)
+                             if isinstance(sub, dict) and _key(sub, at) not in built
+                             and _key(sub, at) not in opening)
                 continue
             opening.discard(key)
-            built[key] = self._made(node, left, kids)
-        return built[(id(root), levels)]
+            self._made(node, key, kids)
+        key = _key(root, levels)
+        return built[key], key in self.cut
 
-    def _made(self, node: dict[str, Any], left: int,
-              kids: list[tuple[str, Any, Any, int]]) -> tuple[Any, bool]:
-        """A node whose subschemas are built (one met again on its own path, a cycle that
-        never goes a level deeper, becomes a stub)."""
+    def _made(self, node: dict[str, Any], key: int,
+              kids: list[tuple[str, Any, Any, int]]) -> None:
+        """A node whose subschemas are built, built under ``key`` (one met again on its
+        own path, a cycle that never goes a level deeper, becomes a stub)."""
         changes, cut, edges = [], False, []
+        built = self.built
         for keyword, k, sub, at in kids:
             if isinstance(sub, dict):
-                new, below = self.built.get((id(sub), at), (None, True))
-                if new is None:
-                    new, below = self._stub(sub)
+                sub_key = _key(sub, at)
+                new = built.get(sub_key)
+                if new is None:  # being built: met again on its own path
+                    new = self._stub(sub)
+                    cut = cut or new != sub
+                else:
+                    cut = cut or sub_key in self.cut
                 changes.append((keyword, k, new))
                 edges.append(new)
-                cut = cut or below
         if "$defs" in node:
             out = {k: v for k, v in node.items() if k != "$defs"}
             made = rebuild(out, changes) if changes else out
@@ -378,9 +437,11 @@ class _Builder:
             own = self.sizes.own(node)
         self.source[id(made)] = node
         self.owns[id(made)] = own
-        self.edges[id(made)] = edges
+        self.edges[id(made)] = edges or ()
         self.held.append(made)
-        return made, cut
+        self.built[key] = made
+        if cut:
+            self.cut.add(key)
 
     def name(self, node: Any) -> str | None:
         """The name a built node is shared under, or ``None``."""
@@ -458,12 +519,12 @@ def _edges(node: dict[str, Any]) -> list[Any]:
     return [sub for _, _, sub in children(node) if isinstance(sub, dict)]
 
 
-def _post_order(root: Any, known: dict[int, list[Any]]
-                ) -> tuple[list[dict[str, Any]], dict[int, list[Any]]]:
+def _post_order(root: Any, known: dict[int, Sequence[Any]]
+                ) -> tuple[list[dict[str, Any]], dict[int, Sequence[Any]]]:
     """Each distinct node of a DAG once, children before parents, and each one's object
     subschemas (from ``known`` when it has them)."""
     order: list[dict[str, Any]] = []
-    edges: dict[int, list[Any]] = {}
+    edges: dict[int, Sequence[Any]] = {}
     if not isinstance(root, dict):
         return order, edges
     stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
@@ -476,15 +537,16 @@ def _post_order(root: Any, known: dict[int, list[Any]]
             continue
         subs = known.get(id(node))
         if subs is None:
-            subs = _edges(node)
-        edges[id(node)] = subs
+            subs = edges[id(node)] = _edges(node)
+        else:
+            edges[id(node)] = subs
         stack.append((node, True))
         stack.extend((sub, False) for sub in reversed(subs) if id(sub) not in edges)
     return order, edges
 
 
 def _occurrences(root: Any, order: list[dict[str, Any]],
-                 edges: dict[int, list[Any]]) -> dict[int, int]:
+                 edges: dict[int, Sequence[Any]]) -> dict[int, int]:
     """How many times each node appears in the tree a DAG serializes to."""
     counts = {id(node): 0 for node in order}
     if isinstance(root, dict):
