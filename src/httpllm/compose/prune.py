@@ -36,7 +36,16 @@ from typing import Any
 from httpllm._types import Schema
 from httpllm.pointer import escape
 from httpllm.refs import def_name_of, def_ref
-from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, children, fold, rebuild
+from httpllm.walk import (
+    IN_ARRAY,
+    IN_MAPPING,
+    IN_VALUE,
+    FoldMemo,
+    children,
+    fold,
+    is_leaf,
+    rebuild,
+)
 
 __all__ = ["LEVELS_MAX", "Bounded", "Sizes", "bound", "byte_size", "weigh"]
 
@@ -144,14 +153,19 @@ class _TreeBytes:
             if subs is None:
                 if id(node) in of:
                     continue  # met again, on another path
-                subs = [sub for _, _, sub in children(node)]
+                # a boolean subschema's bytes are its holder's (_own)
+                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
                 stack.append((node, subs))
-                stack.extend((sub, None) for sub in subs
-                             if isinstance(sub, dict) and id(sub) not in of)
+                for sub in subs:
+                    if id(sub) in of:
+                        continue
+                    if is_leaf(sub):  # most nodes: counted at once, never stacked
+                        of[id(sub)] = _own(sub)
+                    else:
+                        stack.append((sub, None))
                 continue
             if id(node) not in of:
-                of[id(node)] = _own(node) + sum(of[id(sub)] for sub in subs
-                                                if isinstance(sub, dict))
+                of[id(node)] = _own(node) + sum(of[id(sub)] for sub in subs)
         return of[id(root)]
 
 
@@ -256,7 +270,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
     builder = _Builder(schema, names, sizes)
     for levels in range(LEVELS_MAX + 1):
         made = _Expansion(builder, levels, keep_root_properties, sizes)
-        if made.measure() > limit:
+        if made.measure(limit) > limit:
             break
         best = made
         if not made.cut:
@@ -264,7 +278,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
     if best is None:
         made = _Expansion(_Builder(schema, names, sizes, brief=True), 0, keep_root_properties,
                           sizes)
-        if made.measure() <= limit:
+        if made.measure(limit) <= limit:
             best = made
     if best is None:
         stub = _stub(schema, brief=False)
@@ -467,14 +481,26 @@ class _Expansion:
         self.order: list[dict[str, Any]] = []
         self.shared: dict[int, str] = {}
 
-    def measure(self) -> int:
-        """Build, choose the repeats to share, and return the bytes of the result."""
+    def measure(self, limit: int) -> int:
+        """Choose the repeats to share and return the bytes of the result; past ``limit``
+        maybe a lower bound of them instead (still past ``limit``).
+
+        Rule: every distinct node of the expansion is written at least once, shared or
+        not, so the sum of the nodes' own bytes is at most the result's; when that sum
+        is already past ``limit`` the repeats are not chosen (the expansion is refused
+        all the same: the largest levels tried, where most of a bound's work was)."""
         root = self.root_built
         if not isinstance(root, dict):
             return _dumps(root)
         owns = self.builder.owns
         order, edges = _post_order(root, self.builder.edges)
         self.order = order
+        floor = 0
+        for node in order:
+            own = owns.get(id(node))
+            floor += _own(node) if own is None else own
+        if floor > limit:
+            return floor
         counts = _occurrences(root, order, edges)
         protected = ({id(v) for v in root.get("properties", {}).values()}
                      if self.keep and isinstance(root.get("properties"), dict) else set())
