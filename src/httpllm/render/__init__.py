@@ -31,7 +31,7 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import children, transform
+from httpllm.walk import children, is_leaf, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks"]
@@ -139,6 +139,16 @@ class StepContext:
         self._held.append(schema)
         known = self._inert
         ctx, records, visit = self._visitor(False)
+
+        def kept(node: dict[str, Any]) -> bool:
+            """Whether the rules give ``node`` itself and record nothing."""
+            before = len(records)
+            same = visit(node, _OUTPUT) is node and len(records) == before
+            del records[before:]
+            ctx.losses.clear()
+            ctx.problems.clear()
+            return same
+
         # (node, None) on the way down; (node, its object subschemas) once they are stacked
         stack: list[tuple[dict[str, Any], list[Any] | None]] = [(schema, None)]
         while stack:
@@ -148,18 +158,19 @@ class StepContext:
             if subs is None:
                 subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
                 stack.append((node, subs))
-                stack.extend((sub, None) for sub in subs if id(sub) not in known)
+                for sub in subs:
+                    if id(sub) in known:
+                        continue
+                    if is_leaf(sub):  # most nodes: asked at once, never stacked
+                        known[id(sub)] = 0 if kept(sub) else -1
+                    else:
+                        stack.append((sub, None))
                 continue
             heights = [known[id(sub)] for sub in subs]
             if any(height < 0 for height in heights):
                 known[id(node)] = -1
                 continue
-            before = len(records)
-            kept = visit(node, _OUTPUT) is node and len(records) == before
-            del records[before:]
-            ctx.losses.clear()
-            ctx.problems.clear()
-            known[id(node)] = 1 + max(heights, default=-1) if kept else -1
+            known[id(node)] = 1 + max(heights, default=-1) if kept(node) else -1
         return 0 <= known[id(schema)] < DEFAULT_LIMITS.walk_depth
 
     def _visitor(self, strict: bool) -> tuple[RenderContext, list[Loss | Failure],
