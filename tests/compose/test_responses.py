@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 import httpllm
-from httpllm.compose.responses import Responses
+from httpllm.compose.responses import Responses, _plain_key
+from httpllm.normalize.named import NamedSchemas
 from httpllm.records import Function, evolve
 
 
@@ -80,6 +81,36 @@ def test_a_response_reaching_a_bad_named_schema_is_dropped() -> None:
     app = httpllm.compile(document(schemas, {"getOwner": ref("Owner")}), "chatgpt")
     assert app.functions[0].output is None
     assert "response schema dropped" in app.warnings[0].message
+
+
+def test_equal_plain_responses_are_emended_once_and_each_warns_at_its_place(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Equal responses made of strings share the first one's emended form; one whose emend
+    fails is emended (and reported) at each place."""
+    emended: list[Any] = []
+    real = NamedSchemas.emend
+
+    def emend(self: NamedSchemas, schema: Any, direction: Any, **kw: Any) -> Any:
+        if direction == "response":
+            emended.append(schema)
+        return real(self, schema, direction, **kw)
+
+    monkeypatch.setattr(NamedSchemas, "emend", emend)
+    doc = document(SCHEMAS, {"a": ref("Pet"), "b": ref("Pet"), "c": ref("Missing"),
+                             "d": ref("Missing")})
+    app = httpllm.compile(doc, "chatgpt")
+    assert app.function("a").output is app.function("b").output
+    assert emended == [ref("Pet"), ref("Missing"), ref("Missing")]
+    assert [w.pointer.split("/")[2] for w in app.warnings] == ["~1c", "~1d"]
+
+
+def test_a_number_is_never_plain() -> None:
+    """A number's text does not say whether the loader held it (`_json.Unheld`)."""
+    assert _plain_key(ref("Pet")) == repr(ref("Pet"))
+    assert _plain_key({"type": "array", "items": ref("Pet")}) is not None
+    assert _plain_key({"type": "integer", "maximum": 5}) is None
+    assert _plain_key({"type": "array", "items": {"type": "integer", "maximum": 5}}) is None
+    assert _plain_key({"type": "array", "items": {"items": ref("Pet")}}) is None
 
 
 def test_warnings_and_cycles_include_the_responses() -> None:

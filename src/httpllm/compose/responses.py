@@ -26,7 +26,7 @@ from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
 from httpllm.refs import Resolver
-from httpllm.walk import children
+from httpllm.walk import children, is_leaf
 
 __all__ = ["ResponseSite", "Responses"]
 
@@ -87,16 +87,33 @@ class Responses:
 
     def _compute(self) -> dict[str, Schema | None]:
         assert self._resolver is not None
-        named = NamedSchemas(self._resolver, self._version, self._warn)
+        said = [0]  # warnings the emends gave so far
+
+        def warn(at: str, message: str) -> None:
+            said[0] += 1
+            self._warn(at, message)
+
+        named = NamedSchemas(self._resolver, self._version, warn)
         emended: dict[str, Schema] = {}
+        plain: dict[tuple[str, str], Schema] = {}  # (base, _plain_key) -> emended form
         for key, site in self._sites.items():
+            text = _plain_key(site.schema)
+            hit = None if text is None else plain.get((site.base, text))
+            if hit is not None:
+                emended[key] = hit
+                continue
+            before = said[0]
             try:
                 emended[key] = named.emend(site.schema, "response", pointer=site.pointer,
                                            base=site.base)
             except HttpllmError as exc:
                 self._dropped(site.pointer, exc)
+                continue
             except RecursionError:
                 self._warn(site.pointer, "response schema dropped: it nests too deep")
+                continue
+            if text is not None and said[0] == before:
+                plain[(site.base, text)] = emended[key]
         failed = named.close(emended.values(), "response")
         graph = named.finish()
         self.cycles = graph.cycles
@@ -153,6 +170,26 @@ class Responses:
         self._warn(pointer, f"response schema dropped: {exc.message}{where}")
 
 
+def _plain_key(schema: Any) -> str | None:
+    """The text of a response schema made of strings alone, two levels at most
+    (``{"$ref": ...}``, an array of one: 747 of GitHub's 930 responses), else ``None``.
+
+    Rule: an inline schema's emended form depends on its content and its file alone (its
+    pointer only names what is reported), so equal plain schemas of one file, emended
+    without a warning, share the first one's form; the others are not emended again. A
+    number is never plain: its ``repr`` does not tell a value the loader held from one it
+    did not (:class:`httpllm._json.Unheld`), which emend drops."""
+    if not isinstance(schema, dict):
+        return None
+    for value in schema.values():
+        if isinstance(value, dict):
+            if not all(type(k) is str and type(v) is str for k, v in value.items()):
+                return None
+        elif type(value) is not str:
+            return None
+    return repr(schema)
+
+
 class _Counts:
     """Schema nodes as serialized (a shared subtree counted at each place): the size
     :func:`~httpllm.compose.inline.measure` gives, without the depth, each distinct node
@@ -185,8 +222,13 @@ class _Counts:
                     continue  # met again, on another path
                 subs = [sub for _, _, sub in children(node)]
                 stack.append((node, subs))
-                stack.extend((sub, None) for sub in subs
-                             if isinstance(sub, dict) and id(sub) not in of)
+                for sub in subs:
+                    if not isinstance(sub, dict) or id(sub) in of:
+                        continue
+                    if is_leaf(sub):  # most nodes: counted at once, never stacked
+                        of[id(sub)] = 1
+                    else:
+                        stack.append((sub, None))
                 continue
             count = 1 + sum(of[id(sub)] if isinstance(sub, dict) else 1 for sub in subs)
             if node is root:
