@@ -50,13 +50,19 @@ _SAFE = frozenset({"get", "head", "options", "trace"})
 _IDEMPOTENT = _SAFE | {"put", "delete"}
 
 
+def _wrapped(output: Schema) -> bool:
+    """Whether :func:`output_schema` wraps ``output`` (anything but a ``type: "object"``
+    root), asked without building the wrapper."""
+    return not (isinstance(output, dict) and output.get("type") == "object")
+
+
 def output_schema(output: Schema) -> tuple[Schema, bool]:
     """``(object schema, whether it was wrapped under "result")`` for an output schema.
 
     >>> output_schema({"type": "array", "items": {"type": "string"}})[0]["required"]
     ['result']
     """
-    if isinstance(output, dict) and output.get("type") == "object":
+    if not _wrapped(output):
         return output, False
     inner = output
     defs: dict[str, Any] = {}
@@ -79,7 +85,7 @@ def hints(method: str) -> dict[str, bool]:
 
 
 def _record_wrap(parameters: Schema, function: Function, ctx: RenderContext) -> Schema:
-    if function.output is not None and output_schema(function.output)[1]:
+    if function.output is not None and _wrapped(function.output):
         ctx.pointer = function.pointer
         ctx.lose("outputSchema", "rewritten", None,
                  f'non-object output wrapped as {{"{RESULT}": ...}}: protocol 2025-11-25 '

@@ -646,13 +646,16 @@ def _noted(schema: Schema, bounded: Bounded, limit: int) -> Schema:
 
 
 def finish(job: Rendering, ctx: StepContext) -> None:
-    """The dialect's ``finish`` on the parameters root, once."""
+    """The dialect's ``finish`` on the parameters root, once (the function kept as it is
+    when the finish changes nothing)."""
     dialect, rendered = ctx.dialect, job.function
     if dialect.finish is not None:
         rule_ctx = RenderContext(dialect=dialect, options=ctx.options,
                                  losses=list(rendered.losses))
         params = dialect.finish(rendered.parameters, rendered, rule_ctx)
-        job.function = evolve(rendered, parameters=params, losses=tuple(rule_ctx.losses))
+        losses = tuple(rule_ctx.losses)
+        if params is not rendered.parameters or losses != rendered.losses:
+            job.function = evolve(rendered, parameters=params, losses=losses)
 
 
 def depth(job: Rendering, ctx: StepContext) -> None:
