@@ -7,10 +7,11 @@ tags required, direction applied, no OpenAPI-only keywords, every ``$ref`` rewri
 ``#/$defs/<name>``.
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
-tuple to it, so a new pass costs no new walk. The order matters: numbers no double holds
-leave first (no pass computes with them); 3.0 exclusive bounds are
-numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before ``allOf``
-merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
+tuple to it, so a new pass costs no new walk; a pass that declares the keywords it acts on
+(:func:`~._context.acts_on`) is not called on a node holding none of them. The order
+matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
+bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
+``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
 union. A subschema a pass builds (a member ``mixed_types`` splits off, the part
 ``nullable`` wraps) gets the passes after that one (:func:`_apply`), so every node of the
 result is emended.
@@ -22,7 +23,7 @@ from collections.abc import Callable
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import GATES, PassContext
 from httpllm.normalize.all_of import all_of
 from httpllm.normalize.array_items import array_items
 from httpllm.normalize.direction import direction
@@ -53,6 +54,46 @@ PASSES: tuple[Pass, ...] = (
 )
 """Every pass, in the order each node goes through them."""
 
+_KEY_SETS = 1024
+"""Most key lists a :class:`_Plan` remembers the passes of (a document of odd nodes, or many
+documents, would otherwise grow it without end; past that, they are worked out per node)."""
+
+
+class _Plan:
+    """Passes in order, with the passes a node needs by the keys it holds: a pass whose gate
+    (:data:`~._context.GATES`) the node misses returns it as it is and is not called. Most
+    nodes share a handful of key lists (``type`` and ``description``...), so the gates are
+    read once per key list rather than once per node."""
+
+    __slots__ = ("_after", "_by_keys", "gates", "passes")
+
+    def __init__(self, passes: tuple[Pass, ...]) -> None:
+        self.passes = passes
+        self.gates = tuple(GATES.get(step) for step in passes)
+        self._by_keys: dict[tuple[str, ...], tuple[tuple[int, Pass], ...]] = {}
+        self._after: dict[int, _Plan] = {}
+
+    def steps(self, node: dict[str, Any]) -> tuple[tuple[int, Pass], ...]:
+        """``(index, pass)`` of each pass ``node`` needs, in order."""
+        keys = tuple(node)
+        found = self._by_keys.get(keys)
+        if found is None:
+            found = tuple((i, self.passes[i]) for i, gate in enumerate(self.gates)
+                          if gate is None or not gate.isdisjoint(keys))
+            if len(self._by_keys) < _KEY_SETS:
+                self._by_keys[keys] = found
+        return found
+
+    def after(self, index: int) -> _Plan:
+        """The plan of the passes after the one at ``index``."""
+        found = self._after.get(index)
+        if found is None:
+            found = self._after[index] = _Plan(self.passes[index + 1 :])
+        return found
+
+
+_PLAN = _Plan(PASSES)
+
 
 def emend(
     schema: Schema,
@@ -81,13 +122,15 @@ def emend(
         LimitExceeded: the schema nests too deep.
     """
 
+    plan = _PLAN if passes is PASSES else _Plan(passes)
+
     def visit(node: dict[str, Any], at: str) -> Schema:
         ctx.pointer = at
         if "$ref" in node:
             node = rewrite_ref(node, at)
         if rewrite_mapping is not None and not _MAPPING_SET.isdisjoint(node):
             node = _mapping_refs(node, at, rewrite_mapping)
-        return _apply(node, passes, ctx)
+        return _apply(node, plan, ctx)
 
     return transform(schema, visit, pointer=pointer)
 
@@ -109,27 +152,29 @@ def _mapping_refs(node: dict[str, Any], at: str,
     return {**node, **found} if found else node
 
 
-def _apply(node: dict[str, Any], passes: tuple[Pass, ...], ctx: PassContext) -> Schema:
-    """Run ``passes`` in order on one node whose children are already emended.
+def _apply(node: dict[str, Any], plan: _Plan, ctx: PassContext) -> Schema:
+    """Run the passes of ``plan`` in order on one node whose children are already emended.
 
-    A subschema a pass builds (the members ``mixed_types`` splits off, the part ``nullable``
-    wraps in a union) was never walked: the passes after that one run on it too, so every
-    node of the result is in the emended form. Bounded: each level has fewer passes left.
+    A node a pass changed goes through the passes after that one as the new node it is (its
+    keys, so the passes it needs, may differ). A subschema a pass builds (the members
+    ``mixed_types`` splits off, the part ``nullable`` wraps in a union) was never walked:
+    the passes after that one run on it too, so every node of the result is in the emended
+    form. Bounded: each level has fewer passes left.
     """
-    last = len(passes) - 1
-    for i, step in enumerate(passes):
+    for i, step in plan.steps(node):
         result = step(node, ctx)
         if result is node:
             continue
         if not isinstance(result, dict):
             return result
-        if i < last:
-            result = _settle(result, node, passes[i + 1 :], ctx)
-        node = result
+        rest = plan.after(i)
+        if not rest.passes:
+            return result
+        return _apply(_settle(result, node, rest, ctx), rest, ctx)
     return node
 
 
-def _settle(new: dict[str, Any], old: dict[str, Any], rest: tuple[Pass, ...],
+def _settle(new: dict[str, Any], old: dict[str, Any], rest: _Plan,
             ctx: PassContext) -> dict[str, Any]:
     """Run ``rest`` on the direct subschemas of ``new`` that ``old`` did not have."""
     before = {id(sub) for _, _, sub in children(old)}

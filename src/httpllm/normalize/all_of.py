@@ -20,6 +20,7 @@ from httpllm.normalize._context import (
     ANNOTATIONS,
     EXCLUSIVE,
     PassContext,
+    acts_on,
     canonical,
     is_ref,
     ref_name,
@@ -325,6 +326,7 @@ def _annotated_ref(node: dict[str, Any], members: list[Any], ctx: PassContext) -
     return {**members[0], **{k: v for k, v in node.items() if k != "allOf"}}
 
 
+@acts_on("allOf")
 def all_of(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Merge the ``allOf`` members of ``node`` (and ``node``'s own keywords) into one schema.
 

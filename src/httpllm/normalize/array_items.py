@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import PassContext, acts_on
 
 __all__ = ["array_items"]
 
 
+@acts_on("type")
 def array_items(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Add ``items: {}`` to a ``type: array`` node that has neither ``items`` nor ``prefixItems``.
 

@@ -23,7 +23,14 @@ from typing import Any
 
 from httpllm._json import kind, scalar_text
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, is_ref, ref_name
+from httpllm.normalize._context import (
+    ANNOTATIONS,
+    EXCLUSIVE,
+    PassContext,
+    acts_on,
+    is_ref,
+    ref_name,
+)
 from httpllm.normalize.unions import disjoint
 from httpllm.pointer import join
 
@@ -106,6 +113,7 @@ def _subtypes(node: dict[str, Any], prop: str, ctx: PassContext) -> Schema:
     return {**kept, "anyOf": tagged}
 
 
+@acts_on("discriminator")
 def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Make each variant of a discriminated ``anyOf`` require its own tag value.
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import PassContext, acts_on
 
 __all__ = ["exclusive_bounds"]
 
@@ -25,6 +25,7 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+@acts_on("exclusiveMinimum", "exclusiveMaximum")
 def exclusive_bounds(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Turn a boolean ``exclusiveMinimum``/``exclusiveMaximum`` into the numeric form.
 

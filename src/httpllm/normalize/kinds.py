@@ -25,7 +25,7 @@ from typing import Any
 from httpllm._json import kind
 from httpllm._types import Schema
 from httpllm.loss import Action, Loss
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import PassContext, acts_on
 
 __all__ = ["kinds"]
 
@@ -39,17 +39,26 @@ _EXPECTED: dict[str, tuple[type, str, str]] = {
     "writeOnly": (bool, "a boolean", "read as absent"),
 }
 """keyword -> (its JSON type, that type in words, what dropping it means)."""
-_CHECKED = frozenset({*_EXPECTED, "type"})
+_FLAGS = frozenset(_EXPECTED)
+_CHECKED = _FLAGS | {"type"}
 
 
+@acts_on(*_CHECKED)
 def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop each keyword whose value is not of the JSON type its keyword takes.
 
     >>> kinds({"type": "string", "pattern": 5}, CTX)
     {'type': 'string'}
     """
-    if _CHECKED.isdisjoint(node):
-        return node  # the common case: keep it cheap
+    given = node.get("type")
+    if given is None or (given.__class__ is str and given in _TYPES):
+        if _FLAGS.isdisjoint(node):
+            return node  # the common case: keep it cheap
+        for keyword in _FLAGS.intersection(node):
+            if not isinstance(node[keyword], _EXPECTED[keyword][0]):
+                break
+        else:
+            return node  # a string format, a boolean flag
     out: dict[str, Any] | None = None
     for keyword, (wanted, says, meaning) in _EXPECTED.items():
         value = node.get(keyword, wanted)
@@ -58,7 +67,6 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
             del out[keyword]
             _record(ctx, keyword, "dropped", value, f"{keyword} dropped: expected {says}, "
                     f"not {_shown(value)}; {meaning}")
-    given = node.get("type")
     if given is not None and not _typed(given):
         out = dict(node) if out is None else out
         _type(out, given, ctx)

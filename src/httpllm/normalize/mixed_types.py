@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import PassContext, describes
+from httpllm.normalize._context import PassContext, acts_on, describes
 
 __all__ = ["TYPE_KEYWORDS", "matches", "mixed_types"]
 
@@ -47,6 +47,7 @@ def _admits_null(node: dict[str, Any]) -> bool:
     return (not isinstance(enum, list) or None in enum) and node.get("const") is None
 
 
+@acts_on("type")
 def mixed_types(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Split a node whose ``type`` lists several non-null types into an ``anyOf``.
 

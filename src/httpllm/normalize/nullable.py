@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, describes
+from httpllm.normalize._context import ANNOTATIONS, EXCLUSIVE, PassContext, acts_on, describes
 
 __all__ = ["NULL", "allows_null", "nullable", "with_null"]
 
@@ -86,6 +86,7 @@ def _without_null(node: dict[str, Any], kinds: list[str] | None) -> dict[str, An
     return out
 
 
+@acts_on("nullable", "enum", "const", "type")
 def nullable(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Rewrite ``nullable``, ``[X, "null"]`` types and null enum/const members.
 

@@ -50,7 +50,7 @@ from typing import Any
 from httpllm._json import Unheld, first_unheld, held, kind, shown_number
 from httpllm._types import Schema
 from httpllm.loss import Action, Loss
-from httpllm.normalize._context import PassContext
+from httpllm.normalize._context import PassContext, acts_on
 
 __all__ = ["numbers"]
 
@@ -90,6 +90,7 @@ def _sign(value: float | int) -> float:
     return math.copysign(1.0, value) if isinstance(value, float) else (1.0 if value > 0 else -1.0)
 
 
+@acts_on(*_CHECKED)
 def numbers(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop (or rewrite, where that is exact) each keyword holding a number no double holds.
 

@@ -32,6 +32,7 @@ from httpllm.normalize._context import (
     ANNOTATIONS,
     EXCLUSIVE,
     PassContext,
+    acts_on,
     canonical,
     is_ref,
     ref_name,
@@ -162,6 +163,7 @@ def _exclusive(one_of: list[Schema], ctx: PassContext) -> dict[str, Any] | None:
     return {"anyOf": _null_last(one_of), EXCLUSIVE: True}
 
 
+@acts_on("oneOf", "anyOf")
 def unions(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Turn ``oneOf`` into ``anyOf``, flatten nested unions and drop duplicates.
 
