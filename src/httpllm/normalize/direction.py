@@ -133,6 +133,26 @@ def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
     drop.append(keyword)
 
 
+def _keep_examples(node: dict[str, Any], ctx: PassContext) -> None:
+    """``example``/``examples`` kept aside at the node's pointer, for tool examples."""
+    if "example" in node or "examples" in node:
+        found = node.get("examples")
+        values = list(found) if isinstance(found, list) else []
+        if "example" in node:
+            values.insert(0, node["example"])
+        ctx.examples[ctx.pointer] = values
+
+
+_UNTOUCHED = frozenset(
+    {"type", "format", "description", "title", "enum", "const", "default", "deprecated",
+     "readOnly", "writeOnly", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+     "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
+     "minProperties", "maxProperties", "contentMediaType", "contentEncoding", "$ref"}
+) - OPENAPI_ONLY - _SUBSCHEMA_SLOTS - {"required"}
+"""Keywords this pass neither drops nor checks: a node holding no other (most leaves:
+``{"type": "string", "description": ...}``) is returned at once."""
+
+
 def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop properties the direction excludes and OpenAPI-only keywords.
 
@@ -140,6 +160,8 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     ...            "required": ["id"]}, REQUEST)
     {'properties': {}}
     """
+    if node.keys() <= _UNTOUCHED:
+        return node
     # Every node goes through this pass: one loop over the keys, one over the properties.
     drop = []
     fixed: dict[str, Any] = {}
@@ -162,12 +184,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
         props, hidden = {}, set()
     if not drop and not hidden and not fixed:
         return node
-    if "example" in node or "examples" in node:
-        found = node.get("examples")
-        values = list(found) if isinstance(found, list) else []
-        if "example" in node:
-            values.insert(0, node["example"])
-        ctx.examples[ctx.pointer] = values
+    _keep_examples(node, ctx)
     out = {k: v for k, v in node.items() if k not in drop}
     out.update(fixed)
     if hidden:
