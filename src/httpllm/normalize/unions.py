@@ -137,7 +137,16 @@ def disjoint(members: list[Schema], resolve: Resolve) -> bool:
     """
     if len(members) > _MAX_PAIRS:
         return False
-    return all(_apart(a, b, resolve) for a, b in itertools.combinations(members, 2))
+    known: dict[str, Schema | None] = {}
+
+    def once(name: str) -> Schema | None:
+        # Each pair reads both its members' targets: resolved once per name, not once per
+        # pair (``resolve`` records what the emend merged; recording it again changes nothing).
+        if name not in known:
+            known[name] = resolve(name)
+        return known[name]
+
+    return all(_apart(a, b, once) for a, b in itertools.combinations(members, 2))
 
 
 def _probe(ctx: PassContext) -> Resolve:
