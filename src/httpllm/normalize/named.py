@@ -49,6 +49,21 @@ def _kept(exc: HttpllmError) -> HttpllmError:
     return exc
 
 
+def _last_of_each(schemas: Iterable[Schema]) -> list[Schema]:
+    """``schemas`` less every one (by identity) listed again later: a component
+    parameter's schema is listed by each operation that lists the parameter. Its names, read
+    later, are taken first from :meth:`NamedSchemas.close`'s stack, so the named schemas are
+    emended in the same order as with every copy listed."""
+    out: list[Schema] = []
+    seen: set[int] = set()
+    for schema in reversed(list(schemas)):  # the list holds each: no id is reused meanwhile
+        if id(schema) not in seen:
+            seen.add(id(schema))
+            out.append(schema)
+    out.reverse()
+    return out
+
+
 class NamedSchemas:
     """The per-compile cache of emended named schemas.
 
@@ -201,7 +216,7 @@ class NamedSchemas:
         (transitively), so that the ref graph holds all of them; return the named schemas
         that failed, by name (each is a node without edges)."""
         failed: dict[str, HttpllmError] = {}
-        pending = [name for schema in schemas for name in self.refs(schema)]
+        pending = [name for schema in _last_of_each(schemas) for name in self.refs(schema)]
         done: set[str] = set()
         while pending:
             name = pending.pop()
