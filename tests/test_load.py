@@ -777,3 +777,42 @@ def test_the_key_scan_of_a_dict_that_holds_itself_ends(monkeypatch: pytest.Monke
     assert load.string_keys(shared) is shared
     ordered = {"a": [OrderedDict({1: "one"})]}  # another kind of mapping: the careful pass
     assert load.string_keys(ordered) == {"a": [{"1": "one"}]}
+
+
+def test_the_key_scan_of_a_dict_sharing_a_wide_node_is_bounded(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """A small dict document that shares a wide node many times (what ``yaml.safe_load``
+    makes of an alias bomb) is no reason for the tree pass to list each of its values
+    once per place: the values it reads are bounded before a level is listed, and the
+    careful pass answers (each container once)."""
+    from httpllm import load
+
+    monkeypatch.setattr(load, "_TREE_VALUES", 10_000)
+    wide: list[Any] = [[]] * 1_000
+    middle = [wide] * 50  # 50 containers, 50,000 values on the level below them
+    document = {"openapi": "3.0.0", "x": [middle] * 100}
+    assert load._tree_other_keys(document) is None
+    assert load.string_keys(document) is document
+    wide.append({404: "no"})  # in the shared node: one copy, held by every place
+    out = load.string_keys(document)
+    assert out["x"][0][0][-1] == {"404": "no"} and out["x"][99][49] is out["x"][0][0]
+
+
+@pytest.mark.parametrize(("mapping", "said"), [
+    ({200: "a", "200": "b"}, "'200'"),
+    ({None: "a", "null": "b"}, "'null'"),
+    ({True: "a", "true": "b"}, "'true'"),
+    ({1.5: "a", "1.5": "b"}, "'1.5'"),
+])
+def test_keys_that_are_one_string_once_spelled_are_refused(mapping: dict[Any, Any],
+                                                           said: str) -> None:
+    """Two keys of one mapping of a dict document that are one string once spelled as the
+    loader spells a key (``200`` and ``"200"``) are refused, naming the mapping, as the
+    loader refuses them in YAML text; neither is dropped without a word."""
+    document = {"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/a/b": {"get": {"responses": mapping}}}}
+    with pytest.raises(LoadError, match=f"the key {said} is given twice") as caught:
+        httpllm.compile(document)
+    assert caught.value.pointer == "#/paths/~1a~1b/get/responses"
+    with pytest.raises(LoadError, match="given twice"):
+        load_text("responses:\n  200: a\n  '200': b\n")
