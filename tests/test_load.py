@@ -13,7 +13,7 @@ import shared
 import httpllm
 from httpllm._json import Unheld
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
-from httpllm.load import Limits, Loader, load_text, source_of
+from httpllm.load import Limits, Loader, load_text, source_of, string_keys
 
 FIXTURES = Path(__file__).parent / "fixtures" / "refs"
 ROOT = FIXTURES / "api" / "openapi.yaml"
@@ -816,3 +816,9 @@ def test_keys_that_are_one_string_once_spelled_are_refused(mapping: dict[Any, An
     assert caught.value.pointer == "#/paths/~1a~1b/get/responses"
     with pytest.raises(LoadError, match="given twice"):
         load_text("responses:\n  200: a\n  '200': b\n")
+    deep: Any = {"enum": [{"a": 1}, mapping]}
+    for _ in range(DEEP):  # the pointer is spelled for the error only, as deep as it is
+        deep = {"items": deep}
+    with pytest.raises(LoadError, match="given twice") as caught:
+        string_keys({"x": [deep]})
+    assert caught.value.pointer == "#/x/0" + "/items" * DEEP + "/enum/1"

@@ -254,9 +254,12 @@ def string_keys(value: Any) -> Any:
         return value
     copies: dict[int, Any] = {}
     root: list[Any] = [value]
-    todo: list[tuple[Any, Any, str]] = [(root, 0, "#")]
+    # id(copy) -> (its holder, its key there): a pointer is spelled only for an error
+    # (spelling each one as the walk goes costs the square of the depth)
+    held_at: dict[int, tuple[Any, Any]] = {}
+    todo: list[tuple[Any, Any]] = [(root, 0)]
     while todo:
-        holder, key, at = todo.pop()
+        holder, key = todo.pop()
         node = holder[key]
         if not isinstance(node, (Mapping, list)):
             continue
@@ -265,14 +268,25 @@ def string_keys(value: Any) -> Any:
             if isinstance(node, Mapping):
                 copy = {scalar_text(k): v for k, v in node.items()}
                 if len(copy) < len(node):
-                    raise _twice(node, at)
+                    raise _twice(node, _pointer_of(holder, key, root, held_at))
             else:
                 copy = list(node)
             copies[id(node)] = copy
-            todo.extend((copy, k, f"{at}/{escape(str(k))}")
-                        for k in (copy if isinstance(copy, dict) else range(len(copy))))
+            held_at[id(copy)] = (holder, key)
+            todo.extend((copy, k) for k in (copy if isinstance(copy, dict) else
+                                            range(len(copy))))
         holder[key] = copy
     return root[0]
+
+
+def _pointer_of(holder: Any, key: Any, root: list[Any],
+                held_at: dict[int, tuple[Any, Any]]) -> str:
+    """The pointer of ``holder[key]`` in the document :func:`string_keys` copies."""
+    tokens: list[str] = []
+    while holder is not root:
+        tokens.append(escape(str(key)))
+        holder, key = held_at[id(holder)]
+    return "#" + "".join("/" + token for token in reversed(tokens))
 
 
 def _twice(mapping: Mapping[Any, Any], at: str) -> LoadError:
