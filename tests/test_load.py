@@ -822,3 +822,40 @@ def test_keys_that_are_one_string_once_spelled_are_refused(mapping: dict[Any, An
     with pytest.raises(LoadError, match="given twice") as caught:
         string_keys({"x": [deep]})
     assert caught.value.pointer == "#/x/0" + "/items" * DEEP + "/enum/1"
+
+
+def test_a_document_of_other_mappings_compiles_as_its_dict_would() -> None:
+    """A document given as a ``MappingProxyType`` or another ``Mapping`` (at the top, or
+    anywhere in it) compiles as the same document of dicts does, whether or not a key
+    of it is no string: it is copied into dicts, never read as no object at all."""
+    from collections.abc import Iterator, Mapping
+    from types import MappingProxyType
+
+    class Frozen(Mapping[Any, Any]):
+        def __init__(self, items: dict[Any, Any]) -> None:
+            self._items = items
+
+        def __getitem__(self, key: Any) -> Any:
+            return self._items[key]
+
+        def __iter__(self) -> Iterator[Any]:
+            return iter(self._items)
+
+        def __len__(self) -> int:
+            return len(self._items)
+
+    def document(status: Any = "200") -> dict[str, Any]:
+        schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+        return {"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/p": {"get": {"operationId": "g", "responses": {status: {
+                    "description": "ok", "content": {"application/json": {"schema": schema}}}}}}}}
+
+    expected = httpllm.compile(document(), "mcp").tools()
+    inner = document()
+    body = inner["paths"]["/p"]["get"]["responses"]["200"]["content"]["application/json"]
+    body["schema"] = Frozen(body["schema"])
+    for given in (MappingProxyType(document()), Frozen(document()), Frozen(document(200)),
+                  {**document(), "paths": Frozen(document()["paths"])}, inner):
+        assert httpllm.compile(given, "mcp").tools() == expected
+    plain = document()
+    assert string_keys(plain) is plain

@@ -239,9 +239,12 @@ def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
 
 def string_keys(value: Any) -> Any:
     """``value`` (a document given as a ``dict``) with every mapping key a string, as the
-    loader makes a YAML document's (``200`` -> ``"200"``, ``True`` -> ``"true"``): the same
-    object when every key already is one, else a copy (the caller's dict is never changed).
-    Iterative: a document nests as deep as its caller made it.
+    loader makes a YAML document's (``200`` -> ``"200"``, ``True`` -> ``"true"``), and every
+    mapping a ``dict`` (a ``MappingProxyType`` or another
+    :class:`~collections.abc.Mapping` is what the rest reads as an object only once
+    copied): the same object when every key already is a string and every mapping a
+    dict, else a copy (the caller's dict is never changed). Iterative: a document nests
+    as deep as its caller made it.
 
     >>> string_keys({"responses": {200: {"description": "ok"}}})
     {'responses': {'200': {'description': 'ok'}}}
@@ -323,7 +326,7 @@ tree (the loader refuses text nested past 256 levels)."""
 
 
 def _other_keys(value: Any) -> bool:
-    """Whether a mapping in ``value`` has a key that is no string.
+    """Whether a mapping in ``value`` has a key that is no string, or is no ``dict``.
 
     Two passes with one answer. The first, :func:`_tree_other_keys`, takes the document
     for a tree of the kinds ``json.load`` makes and leaves the work to C, a level at a
@@ -368,7 +371,8 @@ def _tree_other_keys(value: Any) -> bool | None:
 
 def _graph_other_keys(value: Any) -> bool:
     """:func:`_other_keys` of any document: each container looked at once (a node may be
-    shared, or hold itself), a mapping being any :class:`~collections.abc.Mapping`."""
+    shared, or hold itself), a mapping being any :class:`~collections.abc.Mapping` (one
+    that is no ``dict`` answers at once: it is copied)."""
     stack: list[Any] = [value]
     seen: set[int] = set()
     pop, push, add = stack.pop, stack.append, seen.add
@@ -378,6 +382,8 @@ def _graph_other_keys(value: Any) -> bool:
             continue
         add(id(node))
         is_map = isinstance(node, Mapping)
+        if is_map and not isinstance(node, dict):
+            return True
         for k, v in node.items() if is_map else enumerate(node):
             if is_map and type(k) is not str:
                 return True
