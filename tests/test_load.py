@@ -13,7 +13,7 @@ import shared
 import httpllm
 from httpllm._json import Unheld
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
-from httpllm.load import Limits, Loader, load_text, source_of
+from httpllm.load import Limits, Loader, load_text, source_of, string_keys
 
 FIXTURES = Path(__file__).parent / "fixtures" / "refs"
 ROOT = FIXTURES / "api" / "openapi.yaml"
@@ -777,3 +777,85 @@ def test_the_key_scan_of_a_dict_that_holds_itself_ends(monkeypatch: pytest.Monke
     assert load.string_keys(shared) is shared
     ordered = {"a": [OrderedDict({1: "one"})]}  # another kind of mapping: the careful pass
     assert load.string_keys(ordered) == {"a": [{"1": "one"}]}
+
+
+def test_the_key_scan_of_a_dict_sharing_a_wide_node_is_bounded(monkeypatch: pytest.MonkeyPatch
+                                                               ) -> None:
+    """A small dict document that shares a wide node many times (what ``yaml.safe_load``
+    makes of an alias bomb) is no reason for the tree pass to list each of its values
+    once per place: the values it reads are bounded before a level is listed, and the
+    careful pass answers (each container once)."""
+    from httpllm import load
+
+    monkeypatch.setattr(load, "_TREE_VALUES", 10_000)
+    wide: list[Any] = [[]] * 1_000
+    middle = [wide] * 50  # 50 containers, 50,000 values on the level below them
+    document = {"openapi": "3.0.0", "x": [middle] * 100}
+    assert load._tree_other_keys(document) is None
+    assert load.string_keys(document) is document
+    wide.append({404: "no"})  # in the shared node: one copy, held by every place
+    out = load.string_keys(document)
+    assert out["x"][0][0][-1] == {"404": "no"} and out["x"][99][49] is out["x"][0][0]
+
+
+@pytest.mark.parametrize(("mapping", "said"), [
+    ({200: "a", "200": "b"}, "'200'"),
+    ({None: "a", "null": "b"}, "'null'"),
+    ({True: "a", "true": "b"}, "'true'"),
+    ({1.5: "a", "1.5": "b"}, "'1.5'"),
+])
+def test_keys_that_are_one_string_once_spelled_are_refused(mapping: dict[Any, Any],
+                                                           said: str) -> None:
+    """Two keys of one mapping of a dict document that are one string once spelled as the
+    loader spells a key (``200`` and ``"200"``) are refused, naming the mapping, as the
+    loader refuses them in YAML text; neither is dropped without a word."""
+    document = {"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/a/b": {"get": {"responses": mapping}}}}
+    with pytest.raises(LoadError, match=f"the key {said} is given twice") as caught:
+        httpllm.compile(document)
+    assert caught.value.pointer == "#/paths/~1a~1b/get/responses"
+    with pytest.raises(LoadError, match="given twice"):
+        load_text("responses:\n  200: a\n  '200': b\n")
+    deep: Any = {"enum": [{"a": 1}, mapping]}
+    for _ in range(DEEP):  # the pointer is spelled for the error only, as deep as it is
+        deep = {"items": deep}
+    with pytest.raises(LoadError, match="given twice") as caught:
+        string_keys({"x": [deep]})
+    assert caught.value.pointer == "#/x/0" + "/items" * DEEP + "/enum/1"
+
+
+def test_a_document_of_other_mappings_compiles_as_its_dict_would() -> None:
+    """A document given as a ``MappingProxyType`` or another ``Mapping`` (at the top, or
+    anywhere in it) compiles as the same document of dicts does, whether or not a key
+    of it is no string: it is copied into dicts, never read as no object at all."""
+    from collections.abc import Iterator, Mapping
+    from types import MappingProxyType
+
+    class Frozen(Mapping[Any, Any]):
+        def __init__(self, items: dict[Any, Any]) -> None:
+            self._items = items
+
+        def __getitem__(self, key: Any) -> Any:
+            return self._items[key]
+
+        def __iter__(self) -> Iterator[Any]:
+            return iter(self._items)
+
+        def __len__(self) -> int:
+            return len(self._items)
+
+    def document(status: Any = "200") -> dict[str, Any]:
+        schema = {"type": "object", "properties": {"a": {"type": "string"}}}
+        return {"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+                "paths": {"/p": {"get": {"operationId": "g", "responses": {status: {
+                    "description": "ok", "content": {"application/json": {"schema": schema}}}}}}}}
+
+    expected = httpllm.compile(document(), "mcp").tools()
+    inner = document()
+    body = inner["paths"]["/p"]["get"]["responses"]["200"]["content"]["application/json"]
+    body["schema"] = Frozen(body["schema"])
+    for given in (MappingProxyType(document()), Frozen(document()), Frozen(document(200)),
+                  {**document(), "paths": Frozen(document()["paths"])}, inner):
+        assert httpllm.compile(given, "mcp").tools() == expected
+    plain = document()
+    assert string_keys(plain) is plain

@@ -239,17 +239,27 @@ def _check_json_shape(value: Any, limits: Limits, label: str) -> Any:
 
 def string_keys(value: Any) -> Any:
     """``value`` (a document given as a ``dict``) with every mapping key a string, as the
-    loader makes a YAML document's (``200`` -> ``"200"``, ``True`` -> ``"true"``): the same
-    object when every key already is one, else a copy (the caller's dict is never changed).
-    Iterative: a document nests as deep as its caller made it.
+    loader makes a YAML document's (``200`` -> ``"200"``, ``True`` -> ``"true"``), and every
+    mapping a ``dict`` (a ``MappingProxyType`` or another
+    :class:`~collections.abc.Mapping` is what the rest reads as an object only once
+    copied): the same object when every key already is a string and every mapping a
+    dict, else a copy (the caller's dict is never changed). Iterative: a document nests
+    as deep as its caller made it.
 
     >>> string_keys({"responses": {200: {"description": "ok"}}})
     {'responses': {'200': {'description': 'ok'}}}
+
+    Raises:
+        LoadError: two keys of one mapping are one string (``200`` and ``"200"``), which
+            the loader refuses in a YAML document too; the error names the mapping.
     """
     if not _other_keys(value):
         return value
     copies: dict[int, Any] = {}
     root: list[Any] = [value]
+    # id(copy) -> (its holder, its key there): a pointer is spelled only for an error
+    # (spelling each one as the walk goes costs the square of the depth)
+    held_at: dict[int, tuple[Any, Any]] = {}
     todo: list[tuple[Any, Any]] = [(root, 0)]
     while todo:
         holder, key = todo.pop()
@@ -258,14 +268,40 @@ def string_keys(value: Any) -> Any:
             continue
         copy = copies.get(id(node))
         if copy is None:  # a node shared by two places stays one node
-            items = node.items() if isinstance(node, Mapping) else enumerate(node)
-            copy = {scalar_text(k): v for k, v in items} if isinstance(node, Mapping) else (
-                list(node))
+            if isinstance(node, Mapping):
+                copy = {scalar_text(k): v for k, v in node.items()}
+                if len(copy) < len(node):
+                    raise _twice(node, _pointer_of(holder, key, root, held_at))
+            else:
+                copy = list(node)
             copies[id(node)] = copy
+            held_at[id(copy)] = (holder, key)
             todo.extend((copy, k) for k in (copy if isinstance(copy, dict) else
                                             range(len(copy))))
         holder[key] = copy
     return root[0]
+
+
+def _pointer_of(holder: Any, key: Any, root: list[Any],
+                held_at: dict[int, tuple[Any, Any]]) -> str:
+    """The pointer of ``holder[key]`` in the document :func:`string_keys` copies."""
+    tokens: list[str] = []
+    while holder is not root:
+        tokens.append(escape(str(key)))
+        holder, key = held_at[id(holder)]
+    return "#" + "".join("/" + token for token in reversed(tokens))
+
+
+def _twice(mapping: Mapping[Any, Any], at: str) -> LoadError:
+    """The error for a mapping two of whose keys are one string once spelled as text."""
+    seen: dict[str, Any] = {}
+    for k in mapping:
+        text = scalar_text(k)
+        if text in seen:
+            return LoadError(f"the key {text!r} is given twice in one mapping "
+                             f"(as {seen[text]!r} and {k!r})", pointer=at, source="<dict>")
+        seen[text] = k
+    raise AssertionError("no two keys of the mapping are one string")  # pragma: no cover
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
@@ -277,13 +313,20 @@ _TREE_VISITS = 1_000_000
 """How many containers :func:`_tree_other_keys` visits before it stops trusting the
 document to be a tree (GitHub's description has 90,000)."""
 
+_TREE_VALUES = 4_000_000
+"""How many values (a dict's entries, a list's items) :func:`_tree_other_keys` reads
+before it stops trusting the document to be a tree, counted before a level is listed: a
+document that shares a wide node many times (a YAML alias bomb loaded by the caller)
+would list each of its values once per place, past any memory, on the next level alone
+(GitHub's description has 260,000 values)."""
+
 _TREE_LEVELS = 1_000
 """How deep :func:`_tree_other_keys` goes before it stops trusting the document to be a
 tree (the loader refuses text nested past 256 levels)."""
 
 
 def _other_keys(value: Any) -> bool:
-    """Whether a mapping in ``value`` has a key that is no string.
+    """Whether a mapping in ``value`` has a key that is no string, or is no ``dict``.
 
     Two passes with one answer. The first, :func:`_tree_other_keys`, takes the document
     for a tree of the kinds ``json.load`` makes and leaves the work to C, a level at a
@@ -299,18 +342,20 @@ def _tree_other_keys(value: Any) -> bool | None:
     """:func:`_other_keys` of a tree of what ``json.load`` makes, a level at a time: the
     keys of all its dicts are checked at once, the dicts and lists among their values and
     its lists' items make the next level. ``None`` for anything else: a value neither
-    scalar (``_SCALARS``), dict nor list, a level past ``_TREE_LEVELS`` or more than
-    ``_TREE_VISITS`` containers (a node held twice is visited twice; one that holds
-    itself, forever)."""
+    scalar (``_SCALARS``), dict nor list, a level past ``_TREE_LEVELS``, more than
+    ``_TREE_VISITS`` containers or ``_TREE_VALUES`` values (a node held twice is visited
+    twice; one that holds itself, forever): the work and the memory of the pass are
+    bounded whatever the document shares."""
     if type(value) is not dict and type(value) is not list:
         return None
     dicts = [value] if type(value) is dict else []
     lists = [value] if type(value) is list else []
-    visits, levels = _TREE_VISITS, _TREE_LEVELS
+    visits, values_left, levels = _TREE_VISITS, _TREE_VALUES, _TREE_LEVELS
     while dicts or lists:
         visits -= len(dicts) + len(lists)
+        values_left -= sum(map(len, dicts)) + sum(map(len, lists))
         levels -= 1
-        if visits < 0 or levels < 0:
+        if visits < 0 or values_left < 0 or levels < 0:
             return None
         if not _STR.issuperset(map(type, chain.from_iterable(dicts))):
             return True
@@ -326,7 +371,8 @@ def _tree_other_keys(value: Any) -> bool | None:
 
 def _graph_other_keys(value: Any) -> bool:
     """:func:`_other_keys` of any document: each container looked at once (a node may be
-    shared, or hold itself), a mapping being any :class:`~collections.abc.Mapping`."""
+    shared, or hold itself), a mapping being any :class:`~collections.abc.Mapping` (one
+    that is no ``dict`` answers at once: it is copied)."""
     stack: list[Any] = [value]
     seen: set[int] = set()
     pop, push, add = stack.pop, stack.append, seen.add
@@ -336,6 +382,8 @@ def _graph_other_keys(value: Any) -> bool:
             continue
         add(id(node))
         is_map = isinstance(node, Mapping)
+        if is_map and not isinstance(node, dict):
+            return True
         for k, v in node.items() if is_map else enumerate(node):
             if is_map and type(k) is not str:
                 return True

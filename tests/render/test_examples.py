@@ -137,3 +137,17 @@ def test_no_examples_no_change() -> None:
     function = replace(only(httpllm.compile(document(), "chatgpt", examples="off")),
                        examples=())
     assert place_examples(function, get_dialect("chatgpt"), Options()) is function
+
+
+def test_the_loss_of_an_invalid_example_names_its_first_wrong_value_in_its_order() -> None:
+    """An example with several values that break one ``additionalProperties`` schema is
+    reported at the first of them in the example's own order, the same from one run to
+    the next (jsonschema visits them as a set, in the string hash seed's order)."""
+    doc = document()
+    body = doc["paths"]["/pets"]["post"]["requestBody"]["content"]["application/json"]
+    body["schema"]["properties"]["tags"] = {"type": "object",
+                                            "additionalProperties": {"type": "object"}}
+    tags = {f"tag{n}": n for n in range(30, 0, -1)}  # each an integer, not an object
+    body["examples"] = {"bad": {"value": {"name": "Rex", "tags": tags}}}
+    (loss,) = only(httpllm.compile(doc, "claude")).losses
+    assert loss.note.startswith("does not match the input schema at /body/tags/tag30:")

@@ -14,6 +14,7 @@ first, each with a loss entry. ``examples="off"`` leaves the function as it is.
 
 from __future__ import annotations
 
+import functools
 import json
 from typing import Any
 
@@ -95,12 +96,34 @@ def place_examples(function: Function, dialect: Dialect, options: Options) -> Fu
     return _described(function, dialect)
 
 
-def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
+@functools.cache
+def _validator_class() -> Any:
+    """Draft 2020-12's validator with ``additionalProperties`` errors in the instance's
+    order. jsonschema visits the extra properties as a ``set``, so which error comes
+    first (the one a loss note names) hung on the process's string hash seed: a compile
+    gave another note from one run to the next (Elasticsearch's
+    ``connector-update-configuration``)."""
     # The pure-Python validator reads the schema lazily, along the example only; a
     # compiled validator would first convert the whole (possibly huge) schema.
     from jsonschema import Draft202012Validator  # type: ignore[import-untyped]  # no stubs
+    from jsonschema.validators import extend  # type: ignore[import-untyped]
 
-    validator = Draft202012Validator(function.parameters)
+    unordered = Draft202012Validator.VALIDATORS["additionalProperties"]
+
+    def additional_properties(validator: Any, schema_value: Any, instance: Any,
+                              schema: Any) -> Any:
+        errors = list(unordered(validator, schema_value, instance, schema))
+        if len(errors) > 1 and isinstance(instance, dict):
+            order = {key: at for at, key in enumerate(instance)}
+            errors.sort(key=lambda error: order.get(error.path[0], -1) if error.path
+                        else -1)
+        yield from errors
+
+    return extend(Draft202012Validator, {"additionalProperties": additional_properties})
+
+
+def _native(function: Function, dialect: Dialect, examples: list[JSON]) -> Function:
+    validator = _validator_class()(function.parameters)
     kept, losses = [], list(function.losses)
     for example in examples:
         try:
