@@ -11,7 +11,7 @@ import pytest
 import shared
 
 import httpllm
-from httpllm._json import Unheld
+from httpllm._json import Unheld, scalar_text
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.load import Limits, Loader, load_text, source_of, string_keys
 
@@ -756,14 +756,98 @@ def test_a_dict_document_gets_string_keys_without_being_changed() -> None:
     assert out == {"x": {"true": None}, "y": [{"true": None}]} and out["x"] is out["y"][0]
 
 
-def test_the_key_scan_of_a_dict_that_holds_itself_ends(monkeypatch: pytest.MonkeyPatch
+@pytest.fixture(params=["referents", "one by one"])
+def key_scan(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``httpllm.load`` with the tree pass of the key scan listing a level's values by
+    ``gc.get_referents`` (where this Python gives them all) or reading them one by one."""
+    from httpllm import load
+
+    if request.param == "one by one":
+        monkeypatch.setattr(load, "_REFERENTS_ARE_VALUES", False)
+    elif not load._REFERENTS_ARE_VALUES:
+        pytest.skip("gc.get_referents does not list every value on this Python")
+    return load
+
+
+class _Key(str):
+    """A key that is a string but no ``str``: copied as ``str(key)``."""
+
+
+def _holding(key: Any, depth: int, value: Any = "x") -> dict[str, Any]:
+    """A document whose one mapping with ``key`` sits ``depth`` levels down, below dicts and
+    lists in turn, beside mappings and lists of plain values."""
+    node: Any = {key: value, "plain": [1, 2.5, None, True]}
+    for level in range(depth):
+        node = [{"a": 1}, node, []] if level % 2 else {"b": [], "c": node, "d": {"e": "f"}}
+    return {"openapi": "3.1.0", "x": node}
+
+
+@pytest.mark.parametrize("key", [200, 1.5, True, False, None, _Key("k")])
+@pytest.mark.parametrize("depth", [0, 1, 2, 3, 6])
+def test_the_key_scan_finds_a_key_that_is_no_str_at_any_level(key_scan: Any, key: Any,
+                                                              depth: int) -> None:
+    """A key that is no ``str`` (a number, a bool, ``None``, a subclass of ``str``) is found
+    at any level, below dicts or lists, by the tree pass and by the careful pass; the same
+    document with a ``str`` key has none."""
+    document = _holding(key, depth)
+    assert key_scan._tree_other_keys(document) is True
+    assert key_scan._graph_other_keys(document) is True
+    assert key_scan.string_keys(document) == _holding(str(key) if type(key) is _Key else
+                                                      scalar_text(key), depth)
+    plain = _holding("k", depth)
+    assert key_scan._tree_other_keys(plain) is False and key_scan.string_keys(plain) is plain
+
+
+def test_the_key_scan_finds_the_one_key_deep_in_a_list_of_dicts(key_scan: Any) -> None:
+    """The only key that is no string, in the last of many dicts of a list deep down, is
+    found; a dict that once held such a key (its table still the kind for any key) and a
+    dict of an object's attributes are read as any other dict."""
+    items: list[Any] = [{"name": f"n{i}", "in": "query", "schema": {"type": "string"}}
+                        for i in range(50)]
+    items[-1]["schema"]["enum"] = [{"a": 1}, {2: "two"}]
+    document = {"paths": {"/a": {"get": {"parameters": items}}}}
+    assert key_scan._tree_other_keys(document) is True
+    del items[-1]["schema"]["enum"][1][2]
+    assert key_scan._tree_other_keys(document) is False
+
+    once: dict[Any, Any] = {"a": {"b": [1]}, 1: None}
+    del once[1]  # only str keys left, in a table that also holds a key after each value
+    assert key_scan._tree_other_keys({"x": [once]}) is False
+    once["a"]["b"].append({3: "three"})
+    assert key_scan._tree_other_keys({"x": [once]}) is True
+
+    class Holder:
+        pass
+
+    held = Holder()
+    held.schema = {"type": "object", "properties": {"p": {404: "no"}}}  # type: ignore[attr-defined]
+    attributes = vars(held)  # a dict; CPython 3.13 lists none of its values by gc
+    assert key_scan._other_keys({"x": attributes}) is True
+    assert key_scan.string_keys({"x": attributes})["x"]["schema"]["properties"] == {
+        "p": {"404": "no"}}
+
+
+def test_the_key_scan_of_a_huge_shared_wide_node_stays_in_its_budget(key_scan: Any) -> None:
+    """A node of 100,000 values held 998 times (``[[[]] * 100_000] * 998``, 10**8 values as
+    a tree) is no reason to list its values once per place: the tree pass gives up before
+    the level is listed, within its default budget, and the careful pass answers."""
+    wide: list[Any] = [[]] * 100_000
+    document = {"x": [wide] * 998}
+    assert key_scan._tree_other_keys(document) is None
+    assert key_scan.string_keys(document) is document
+    wide[0] = {False: 0}
+    assert key_scan._tree_other_keys(document) is None
+    assert key_scan.string_keys(document)["x"][997][0] == {"false": 0}
+
+
+def test_the_key_scan_of_a_dict_that_holds_itself_ends(key_scan: Any,
+                                                        monkeypatch: pytest.MonkeyPatch
                                                         ) -> None:
     """The scan for keys that are no strings takes a dict document for a tree of plain
     values first; one that holds itself (or unfolds past the bound, or holds another kind
     of mapping) is looked at again container by container, with the same answer, and the
     scan ends."""
-    from httpllm import load
-
+    load = key_scan
     monkeypatch.setattr(load, "_TREE_VISITS", 50)
     looped: dict[Any, Any] = {"a": [{"b": 1}]}
     looped["a"].append(looped)
@@ -779,14 +863,14 @@ def test_the_key_scan_of_a_dict_that_holds_itself_ends(monkeypatch: pytest.Monke
     assert load.string_keys(ordered) == {"a": [{"1": "one"}]}
 
 
-def test_the_key_scan_of_a_dict_sharing_a_wide_node_is_bounded(monkeypatch: pytest.MonkeyPatch
+def test_the_key_scan_of_a_dict_sharing_a_wide_node_is_bounded(key_scan: Any,
+                                                               monkeypatch: pytest.MonkeyPatch
                                                                ) -> None:
     """A small dict document that shares a wide node many times (what ``yaml.safe_load``
     makes of an alias bomb) is no reason for the tree pass to list each of its values
     once per place: the values it reads are bounded before a level is listed, and the
     careful pass answers (each container once)."""
-    from httpllm import load
-
+    load = key_scan
     monkeypatch.setattr(load, "_TREE_VALUES", 10_000)
     wide: list[Any] = [[]] * 1_000
     middle = [wide] * 50  # 50 containers, 50,000 values on the level below them
