@@ -347,3 +347,46 @@ def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:
 def test_nodes_is_iterative() -> None:
     """`nodes` of a schema nested far deeper than the recursion limit raises nothing."""
     assert sum(1 for _ in nodes(nested(20_000))) == 20_001
+
+
+def test_inert_leaves_are_neither_visited_nor_listed() -> None:
+    """A leaf below the root that `inert` accepts is not visited; the other nodes are, in
+    the same order and at the same pointers, and the result is the same."""
+    schema = {"title": "r", "properties": {"a": {"title": "a", "type": "string"},
+                                           "b": {"title": "b"},
+                                           "c": {"title": "c", "items": {"title": "i"}}}}
+
+    def tag(seen: list[tuple[str, Any]]) -> Any:
+        def visit(node: dict[str, Any], at: str) -> Any:
+            seen.append((at, node.get("title")))
+            return {**node, "title": at} if "type" in node else node
+
+        return visit
+
+    every: list[tuple[str, Any]] = []
+    some: list[tuple[str, Any]] = []
+    first = transform(schema, tag(every))
+    second = transform(schema, tag(some), inert=lambda node: "type" not in node)
+    assert some == [(at, title) for at, title in every if title not in ("b", "i")]
+    assert first == second
+    assert transform({"title": "b"}, tag(some), inert=lambda node: True) == {"title": "b"}
+    assert some[-1] == ("#", "b")  # the root is always visited
+
+
+def test_inert_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A skipped leaf still counts as a node and as a level: the same schemas are refused."""
+    import dataclasses
+
+    import httpllm.walk as walk
+
+    monkeypatch.setattr(walk, "DEFAULT_LIMITS",
+                        dataclasses.replace(walk.DEFAULT_LIMITS, walk_nodes=3))
+    wide = {"properties": {"a": {}, "b": {}, "c": {}}}
+    for inert in (None, lambda node: True):
+        with pytest.raises(LimitExceeded, match="more than 3 nodes") as info:
+            transform(wide, lambda n, at: n, inert=inert)
+        assert info.value.pointer == "#/properties/a"
+        with pytest.raises(LimitExceeded, match="deeper than 1 levels"):
+            transform({"items": {}}, lambda n, at: n, max_depth=1, inert=inert)
+    assert transform({"properties": {"a": {}, "b": {}}}, lambda n, at: n,
+                     inert=lambda node: True) is not None

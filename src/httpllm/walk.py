@@ -116,13 +116,15 @@ Entry = tuple[Any, str, int, str, str | int | None]
 
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
-             kids: list[Child] | None = None) -> list[Entry]:
+             kids: list[Child] | None = None,
+             inert: Callable[[dict[str, Any]], bool] | None = None) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
     Only the nodes ``visit`` will see get their pointer (``""`` for memoized and boolean
     subschemas): building every pointer was a fifth of a walk's cost. ``kids``: the root's
-    :func:`children`, when the caller has listed them already.
+    :func:`children`, when the caller has listed them already. A leaf below the root that
+    ``inert`` accepts is not listed at all (see :func:`transform`).
     """
     entries: list[Entry] = []
     append = entries.append
@@ -132,17 +134,25 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         (root, pointer, -1, "", None, 0)
     ]
     pop, push = stack.pop, stack.append
+    skipped, walk_nodes = 0, DEFAULT_LIMITS.walk_nodes  # nodes counted, not listed
     while stack:
         node, ptr, parent, keyword, key, depth = pop()
         if not isinstance(node, dict) or id(node) in memo:
             append((node, "", parent, keyword, key))
+            continue
+        # An inert leaf: ``visit`` would return it as it is, so its parent keeps it. Past
+        # the node limit it is listed, so as to be refused below.
+        if (inert is not None and parent >= 0 and depth < max_depth
+                and len(entries) + skipped < walk_nodes
+                and _SUBSCHEMA_KEYWORDS.isdisjoint(node) and inert(node)):
+            skipped += 1
             continue
         if id(node) in origins:
             ptr = origins[id(node)]
         elif parent >= 0:
             ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
-        if len(entries) > DEFAULT_LIMITS.walk_nodes:  # a shared subtree: once per path
+        if len(entries) + skipped > walk_nodes:  # a shared subtree: once per path
             raise LimitExceeded(f"schema has more than {DEFAULT_LIMITS.walk_nodes} nodes",
                                 pointer=ptr)
         if depth >= max_depth:
@@ -190,6 +200,7 @@ def transform(
     memo: dict[int, tuple[Any, tuple[Any, ...]]] | None = None,
     origins: dict[int, str] | None = None,
     sink: list[Any] | None = None,
+    inert: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Any:
     """Rebuild ``root`` bottom-up, calling ``visit(node, pointer)`` on every object node.
 
@@ -209,6 +220,11 @@ def transform(
             named schema a subtree was inlined from).
         sink: the list ``visit`` appends its records to (e.g. loss entries); needed with
             ``memo`` so that each memoized subtree keeps the records it produced.
+        inert: ``node -> bool`` for a leaf (a node without subschemas) below ``root``:
+            ``True`` promises that ``visit`` would return that leaf as it is and do
+            nothing else (record, report, read the pointer), so it is not visited, nor
+            listed, nor given a pointer. Most nodes are leaves; without ``memo`` and
+            ``sink`` only.
 
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
@@ -221,7 +237,9 @@ def transform(
     elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids)
+    if inert is not None and (memo is not None or sink is not None):
+        raise ValueError("inert leaves are skipped only in a walk without memo or sink")
+    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids, inert)
     if memo is None and sink is None:
         return _plain(entries, visit)
     return _recorded(entries, visit, memo, origins, sink)
