@@ -335,6 +335,47 @@ def test_refs_in_lists_each_ref_once_in_walk_order_without_following() -> None:
     assert refs_in(True) == []
 
 
+def _refs_by_children(schema: Any) -> list[str]:
+    """`refs_in` as :func:`children` spells it: each distinct node once, a stack."""
+    found: dict[str, None] = {}
+    seen: set[int] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node.get("$ref"), str):
+            found[node["$ref"]] = None
+        stack.extend(sub for _, _, sub in children(node))
+    return list(found)
+
+
+_REF_SCHEMAS = st.recursive(
+    st.fixed_dictionaries({}, optional={"$ref": st.sampled_from(["#/$defs/A", "#/$defs/B"]),
+                                        "type": st.just("string")}) | st.booleans(),
+    lambda inner: st.one_of(
+        st.fixed_dictionaries({"properties": st.dictionaries(st.text(max_size=2), inner,
+                                                             max_size=3)},
+                              optional={"$ref": st.just("#/$defs/C")}),
+        st.fixed_dictionaries({"anyOf": st.lists(inner, max_size=3)}),
+        st.fixed_dictionaries({"items": inner | st.lists(inner, max_size=2),
+                               "not": inner}),
+        st.builds(lambda shared: {"allOf": [shared, {"items": shared}], "$ref": "#/$defs/D"},
+                  inner),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_REF_SCHEMAS)
+def test_refs_in_agrees_with_a_walk_by_children(schema: Any) -> None:
+    """`refs_in`'s own loop (leaves read where they are met) lists the refs a walk by
+    `children` lists, in the same order."""
+    assert refs_in(schema) == _refs_by_children(schema)
+
+
 def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:
     """`nodes` gives every distinct object node once, parents before children and
     subschemas in keyword order, at the pointer where it first occurs (keys escaped)."""

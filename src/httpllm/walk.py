@@ -396,16 +396,37 @@ def refs_in(schema: Any) -> list[str]:
     found: dict[str, None] = {}
     seen: set[int] = set()
     stack = [schema]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
+        node = pop()
+        if not isinstance(node, dict):
             continue
-        seen.add(id(node))
         ref = node.get("$ref")
         if isinstance(ref, str):
-            found[ref] = None
-        stack.extend(sub for _, _, sub in children(node))
+            found[ref] = None  # met again: its first place is kept
+        if _SUBSCHEMA_KEYWORDS.isdisjoint(node) or id(node) in seen:
+            continue  # a leaf (most nodes) is read once per place, and not remembered
+        seen.add(id(node))
+        if not ("$ref" in node and len(node) == 1):
+            _push_subschemas(node, push)
     return list(found)
+
+
+def _push_subschemas(node: dict[str, Any], push: Callable[[Any], None]) -> None:
+    """:func:`children`'s subschemas in order, each pushed as it is found, with no triple
+    made (and values no subschema may be left for the caller to skip)."""
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for sub in value.values():
+                    push(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                push(sub)
+        elif keyword in IN_VALUE:
+            push(value)
 
 
 def nodes(root: Any, pointer: str = "#") -> Iterator[tuple[dict[str, Any], str]]:
