@@ -93,7 +93,7 @@ class Responses:
             said[0] += 1
             self._warn(at, message)
 
-        named = NamedSchemas(self._resolver, self._version, warn)
+        named = NamedSchemas(self._resolver, self._version, warn, examples=False)
         emended: dict[str, Schema] = {}
         plain: dict[tuple[str, str], Schema] = {}  # (base, _plain_key) -> emended form
         for key, site in self._sites.items():
