@@ -122,8 +122,8 @@ class Inliner:
         visit = self._visit_for(direction)
         for item in pending:
             emended = self.named.emended(item, direction)
-            if self.reference:
-                out = emended
+            if self.reference or not self.named.refs(emended):
+                out = emended  # no ref to inline: the walk would return it as it is
             else:
                 out = transform(emended, visit, pointer=self.named.names.pointer(item),
                                 inert=_refless)
