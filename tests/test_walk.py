@@ -21,6 +21,7 @@ from httpllm.walk import (
     is_leaf,
     nodes,
     refs_in,
+    subschemas,
     transform,
 )
 
@@ -374,6 +375,23 @@ def test_refs_in_agrees_with_a_walk_by_children(schema: Any) -> None:
     """`refs_in`'s own loop (leaves read where they are met) lists the refs a walk by
     `children` lists, in the same order."""
     assert refs_in(schema) == _refs_by_children(schema)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_REF_SCHEMAS)
+def test_subschemas_are_the_children_without_their_keywords(schema: Any) -> None:
+    """`subschemas` lists what `children` lists, in order, at every node."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            kids = [sub for _, _, sub in children(node)]
+            assert subschemas(node) == kids and all(
+                a is b for a, b in zip(subschemas(node), kids, strict=True))
+            stack.extend(kids)
+    odd = {"items": [{"type": "string"}, 3], "anyOf": "x", "properties": {"a": 1, "b": True},
+           "not": 5, "allOf": {"type": "string"}}
+    assert subschemas(odd) == [sub for _, _, sub in children(odd)]
 
 
 def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:

@@ -16,7 +16,8 @@ from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
 __all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "Child", "FoldMemo",
-           "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "transform"]
+           "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "subschemas",
+           "transform"]
 
 IN_VALUE = frozenset(
     {
@@ -427,6 +428,30 @@ def _push_subschemas(node: dict[str, Any], push: Callable[[Any], None]) -> None:
                 push(sub)
         elif keyword in IN_VALUE:
             push(value)
+
+
+def subschemas(node: dict[str, Any]) -> list[Any]:
+    """The subschemas of :func:`children`, in order, without their keywords and keys (a
+    walker that needs no pointer makes no triple per child)."""
+    out: list[Any] = []
+    if _SUBSCHEMA_KEYWORDS.isdisjoint(node) or ("$ref" in node and len(node) == 1):
+        return out
+    push = out.append
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for sub in value.values():
+                    if isinstance(sub, (dict, bool)):
+                        push(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                if isinstance(sub, (dict, bool)):
+                    push(sub)
+        elif keyword in IN_VALUE and isinstance(value, (dict, bool)):
+            push(value)
+    return out
 
 
 def nodes(root: Any, pointer: str = "#") -> Iterator[tuple[dict[str, Any], str]]:
