@@ -25,8 +25,9 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.loss import Loss
-from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, ref_name
+from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext
 from httpllm.pointer import escape
+from httpllm.refs import def_name_of
 from httpllm.walk import IN_ARRAY, IN_VALUE
 
 __all__ = ["OPENAPI_ONLY", "direction", "flagged"]
@@ -81,7 +82,7 @@ def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     bad = []
 
     def named(ref: str) -> bool:
-        return ctx.flagged(ref_name({"$ref": ref}), flag)
+        return ctx.flagged(def_name_of(ref) or ref, flag)  # ref_name, without the node
 
     for name, sub in props.items():
         if isinstance(sub, dict):
