@@ -21,6 +21,7 @@ from httpllm.walk import (
     is_leaf,
     nodes,
     refs_in,
+    subschemas,
     transform,
 )
 
@@ -335,6 +336,64 @@ def test_refs_in_lists_each_ref_once_in_walk_order_without_following() -> None:
     assert refs_in(True) == []
 
 
+def _refs_by_children(schema: Any) -> list[str]:
+    """`refs_in` as :func:`children` spells it: each distinct node once, a stack."""
+    found: dict[str, None] = {}
+    seen: set[int] = set()
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if not isinstance(node, dict) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node.get("$ref"), str):
+            found[node["$ref"]] = None
+        stack.extend(sub for _, _, sub in children(node))
+    return list(found)
+
+
+_REF_SCHEMAS = st.recursive(
+    st.fixed_dictionaries({}, optional={"$ref": st.sampled_from(["#/$defs/A", "#/$defs/B"]),
+                                        "type": st.just("string")}) | st.booleans(),
+    lambda inner: st.one_of(
+        st.fixed_dictionaries({"properties": st.dictionaries(st.text(max_size=2), inner,
+                                                             max_size=3)},
+                              optional={"$ref": st.just("#/$defs/C")}),
+        st.fixed_dictionaries({"anyOf": st.lists(inner, max_size=3)}),
+        st.fixed_dictionaries({"items": inner | st.lists(inner, max_size=2),
+                               "not": inner}),
+        st.builds(lambda shared: {"allOf": [shared, {"items": shared}], "$ref": "#/$defs/D"},
+                  inner),
+    ),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_REF_SCHEMAS)
+def test_refs_in_agrees_with_a_walk_by_children(schema: Any) -> None:
+    """`refs_in`'s own loop (leaves read where they are met) lists the refs a walk by
+    `children` lists, in the same order."""
+    assert refs_in(schema) == _refs_by_children(schema)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_REF_SCHEMAS)
+def test_subschemas_are_the_children_without_their_keywords(schema: Any) -> None:
+    """`subschemas` lists what `children` lists, in order, at every node."""
+    stack = [schema]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            kids = [sub for _, _, sub in children(node)]
+            assert subschemas(node) == kids and all(
+                a is b for a, b in zip(subschemas(node), kids, strict=True))
+            stack.extend(kids)
+    odd = {"items": [{"type": "string"}, 3], "anyOf": "x", "properties": {"a": 1, "b": True},
+           "not": 5, "allOf": {"type": "string"}}
+    assert subschemas(odd) == [sub for _, _, sub in children(odd)]
+
+
 def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:
     """`nodes` gives every distinct object node once, parents before children and
     subschemas in keyword order, at the pointer where it first occurs (keys escaped)."""
@@ -347,3 +406,46 @@ def test_nodes_lists_each_node_once_in_pre_order_at_its_first_pointer() -> None:
 def test_nodes_is_iterative() -> None:
     """`nodes` of a schema nested far deeper than the recursion limit raises nothing."""
     assert sum(1 for _ in nodes(nested(20_000))) == 20_001
+
+
+def test_inert_leaves_are_neither_visited_nor_listed() -> None:
+    """A leaf below the root that `inert` accepts is not visited; the other nodes are, in
+    the same order and at the same pointers, and the result is the same."""
+    schema = {"title": "r", "properties": {"a": {"title": "a", "type": "string"},
+                                           "b": {"title": "b"},
+                                           "c": {"title": "c", "items": {"title": "i"}}}}
+
+    def tag(seen: list[tuple[str, Any]]) -> Any:
+        def visit(node: dict[str, Any], at: str) -> Any:
+            seen.append((at, node.get("title")))
+            return {**node, "title": at} if "type" in node else node
+
+        return visit
+
+    every: list[tuple[str, Any]] = []
+    some: list[tuple[str, Any]] = []
+    first = transform(schema, tag(every))
+    second = transform(schema, tag(some), inert=lambda node: "type" not in node)
+    assert some == [(at, title) for at, title in every if title not in ("b", "i")]
+    assert first == second
+    assert transform({"title": "b"}, tag(some), inert=lambda node: True) == {"title": "b"}
+    assert some[-1] == ("#", "b")  # the root is always visited
+
+
+def test_inert_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A skipped leaf still counts as a node and as a level: the same schemas are refused."""
+    import dataclasses
+
+    import httpllm.walk as walk
+
+    monkeypatch.setattr(walk, "DEFAULT_LIMITS",
+                        dataclasses.replace(walk.DEFAULT_LIMITS, walk_nodes=3))
+    wide = {"properties": {"a": {}, "b": {}, "c": {}}}
+    for inert in (None, lambda node: True):
+        with pytest.raises(LimitExceeded, match="more than 3 nodes") as info:
+            transform(wide, lambda n, at: n, inert=inert)
+        assert info.value.pointer == "#/properties/a"
+        with pytest.raises(LimitExceeded, match="deeper than 1 levels"):
+            transform({"items": {}}, lambda n, at: n, max_depth=1, inert=inert)
+    assert transform({"properties": {"a": {}, "b": {}}}, lambda n, at: n,
+                     inert=lambda node: True) is not None

@@ -16,7 +16,8 @@ from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
 __all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "Child", "FoldMemo",
-           "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "transform"]
+           "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "subschemas",
+           "transform"]
 
 IN_VALUE = frozenset(
     {
@@ -116,13 +117,15 @@ Entry = tuple[Any, str, int, str, str | int | None]
 
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
-             kids: list[Child] | None = None) -> list[Entry]:
+             kids: list[Child] | None = None,
+             inert: Callable[[dict[str, Any]], bool] | None = None) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
     Only the nodes ``visit`` will see get their pointer (``""`` for memoized and boolean
     subschemas): building every pointer was a fifth of a walk's cost. ``kids``: the root's
-    :func:`children`, when the caller has listed them already.
+    :func:`children`, when the caller has listed them already. A leaf below the root that
+    ``inert`` accepts is not listed at all (see :func:`transform`).
     """
     entries: list[Entry] = []
     append = entries.append
@@ -132,17 +135,25 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         (root, pointer, -1, "", None, 0)
     ]
     pop, push = stack.pop, stack.append
+    skipped, walk_nodes = 0, DEFAULT_LIMITS.walk_nodes  # nodes counted, not listed
     while stack:
         node, ptr, parent, keyword, key, depth = pop()
         if not isinstance(node, dict) or id(node) in memo:
             append((node, "", parent, keyword, key))
+            continue
+        # An inert leaf: ``visit`` would return it as it is, so its parent keeps it. Past
+        # the node limit it is listed, so as to be refused below.
+        if (inert is not None and parent >= 0 and depth < max_depth
+                and len(entries) + skipped < walk_nodes
+                and _SUBSCHEMA_KEYWORDS.isdisjoint(node) and inert(node)):
+            skipped += 1
             continue
         if id(node) in origins:
             ptr = origins[id(node)]
         elif parent >= 0:
             ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
-        if len(entries) > DEFAULT_LIMITS.walk_nodes:  # a shared subtree: once per path
+        if len(entries) + skipped > walk_nodes:  # a shared subtree: once per path
             raise LimitExceeded(f"schema has more than {DEFAULT_LIMITS.walk_nodes} nodes",
                                 pointer=ptr)
         if depth >= max_depth:
@@ -190,6 +201,7 @@ def transform(
     memo: dict[int, tuple[Any, tuple[Any, ...]]] | None = None,
     origins: dict[int, str] | None = None,
     sink: list[Any] | None = None,
+    inert: Callable[[dict[str, Any]], bool] | None = None,
 ) -> Any:
     """Rebuild ``root`` bottom-up, calling ``visit(node, pointer)`` on every object node.
 
@@ -209,6 +221,11 @@ def transform(
             named schema a subtree was inlined from).
         sink: the list ``visit`` appends its records to (e.g. loss entries); needed with
             ``memo`` so that each memoized subtree keeps the records it produced.
+        inert: ``node -> bool`` for a leaf (a node without subschemas) below ``root``:
+            ``True`` promises that ``visit`` would return that leaf as it is and do
+            nothing else (record, report, read the pointer), so it is not visited, nor
+            listed, nor given a pointer. Most nodes are leaves; without ``memo`` and
+            ``sink`` only.
 
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
@@ -221,7 +238,9 @@ def transform(
     elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids)
+    if inert is not None and (memo is not None or sink is not None):
+        raise ValueError("inert leaves are skipped only in a walk without memo or sink")
+    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids, inert)
     if memo is None and sink is None:
         return _plain(entries, visit)
     return _recorded(entries, visit, memo, origins, sink)
@@ -378,16 +397,61 @@ def refs_in(schema: Any) -> list[str]:
     found: dict[str, None] = {}
     seen: set[int] = set()
     stack = [schema]
+    pop, push = stack.pop, stack.append
     while stack:
-        node = stack.pop()
-        if not isinstance(node, dict) or id(node) in seen:
+        node = pop()
+        if not isinstance(node, dict):
             continue
-        seen.add(id(node))
         ref = node.get("$ref")
         if isinstance(ref, str):
-            found[ref] = None
-        stack.extend(sub for _, _, sub in children(node))
+            found[ref] = None  # met again: its first place is kept
+        if _SUBSCHEMA_KEYWORDS.isdisjoint(node) or id(node) in seen:
+            continue  # a leaf (most nodes) is read once per place, and not remembered
+        seen.add(id(node))
+        if not ("$ref" in node and len(node) == 1):
+            _push_subschemas(node, push)
     return list(found)
+
+
+def _push_subschemas(node: dict[str, Any], push: Callable[[Any], None]) -> None:
+    """:func:`children`'s subschemas in order, each pushed as it is found, with no triple
+    made (and values no subschema may be left for the caller to skip)."""
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for sub in value.values():
+                    push(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                push(sub)
+        elif keyword in IN_VALUE:
+            push(value)
+
+
+def subschemas(node: dict[str, Any]) -> list[Any]:
+    """The subschemas of :func:`children`, in order, without their keywords and keys (a
+    walker that needs no pointer makes no triple per child)."""
+    out: list[Any] = []
+    if _SUBSCHEMA_KEYWORDS.isdisjoint(node) or ("$ref" in node and len(node) == 1):
+        return out
+    push = out.append
+    for keyword, value in node.items():
+        if keyword not in _SUBSCHEMA_KEYWORDS:
+            continue
+        if keyword in IN_MAPPING:
+            if isinstance(value, dict):
+                for sub in value.values():
+                    if isinstance(sub, (dict, bool)):
+                        push(sub)
+        elif isinstance(value, list):
+            for sub in value:
+                if isinstance(sub, (dict, bool)):
+                    push(sub)
+        elif keyword in IN_VALUE and isinstance(value, (dict, bool)):
+            push(value)
+    return out
 
 
 def nodes(root: Any, pointer: str = "#") -> Iterator[tuple[dict[str, Any], str]]:

@@ -60,6 +60,14 @@ def test_non_recursive_refs_are_inlined_and_shared() -> None:
         "tags"]["items"]
 
 
+def test_a_named_schema_without_refs_is_its_own_inlined_form() -> None:
+    """A named schema whose emended form holds no ref is not walked: its inlined form is
+    that very object (what the walk, which changes refs only, would return)."""
+    inliner, _ = prepare({"type": "object", "properties": {"a": ref("Pet")}})
+    assert inliner.inlined("Tag", "request") is inliner.named.emended("Tag", "request")
+    assert inliner.inlined("Pet", "request") is not inliner.named.emended("Pet", "request")
+
+
 def test_recursive_refs_stay_under_defs() -> None:
     """A ref to a recursive schema stays a ref; its inlined form (non-recursive refs inside
     it inlined) goes under `$defs`."""

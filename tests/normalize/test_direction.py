@@ -136,3 +136,24 @@ def test_contract() -> None:
 
     contract()
     sampled.check()
+
+
+_ANY_KEYS = st.dictionaries(
+    st.sampled_from(["type", "description", "readOnly", "writeOnly", "$ref", "allOf",
+                     "anyOf", "oneOf", "not", "items", "properties", "nullable", "x-flag"]),
+    st.one_of(st.booleans(), st.just("#/$defs/T"),
+              st.just([{"readOnly": True}, {"writeOnly": True}]),
+              st.just({"readOnly": True, "writeOnly": True})),
+    max_size=4,
+)
+
+
+@given(node=_ANY_KEYS)
+def test_only_the_keywords_flagged_reads_can_flag_a_property(node: dict[str, Any]) -> None:
+    """`_hidden` skips `flagged` for a property holding none of `_SOURCES`: such a node
+    carries no flag, whatever its other keywords hold."""
+    from httpllm.normalize.direction import _SOURCES, flagged
+
+    for flag in ("readOnly", "writeOnly"):
+        if _SOURCES.isdisjoint(node):
+            assert not flagged(node, flag, lambda ref: True)

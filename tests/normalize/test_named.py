@@ -53,6 +53,17 @@ def test_emended_once_per_direction_and_shared() -> None:
     assert store.examples == {"#/components/schemas/User": [{"name": "Ann"}]}
 
 
+def test_examples_false_keeps_no_example_and_emends_alike() -> None:
+    """A store told to keep no examples (the response schemas': no one reads them) keeps
+    none, and emends every schema as a store that keeps them does."""
+    doc = {"openapi": "3.1.0", "components": {"schemas": {"User": USER}}}
+    stores = [NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.1", lambda at, m: None,
+                           examples=keep) for keep in (True, False)]
+    for direction in ("request", "response"):
+        assert stores[0].emended("User", direction) == stores[1].emended("User", direction)
+    assert stores[0].examples and stores[1].examples == {}
+
+
 def test_inline_schemas_are_emended_with_refs_rewritten() -> None:
     """An operation's inline schema gets `#/$defs/<name>` refs; the same node is emended
     once per direction."""

@@ -53,6 +53,11 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
 _name = def_name_of
 
 
+def _refless(node: dict[str, Any]) -> bool:
+    """A leaf without ``$ref``: the inlining and renaming visits return it as it is."""
+    return "$ref" not in node
+
+
 class Inliner:
     """Inlines named schemas for one compile (after the ref graph is finished)."""
 
@@ -117,10 +122,11 @@ class Inliner:
         visit = self._visit_for(direction)
         for item in pending:
             emended = self.named.emended(item, direction)
-            if self.reference:
-                out = emended
+            if self.reference or not self.named.refs(emended):
+                out = emended  # no ref to inline: the walk would return it as it is
             else:
-                out = transform(emended, visit, pointer=self.named.names.pointer(item))
+                out = transform(emended, visit, pointer=self.named.names.pointer(item),
+                                inert=_refless)
             self._done[(item, direction)] = out
             self._left[item] = self._remaining(self.graph.graph.successors(item))
             if isinstance(out, dict):
@@ -149,7 +155,8 @@ class Inliner:
         elif set(schema) == {"$ref"} and not self.graph.is_recursive(_name(schema["$ref"]) or ""):
             out = self._done[(_name(schema["$ref"]) or "", direction)]
         else:
-            out = transform(schema, self._visit_for(direction), pointer=pointer)
+            out = transform(schema, self._visit_for(direction), pointer=pointer,
+                            inert=_refless)
         names = self._defs_of(used, direction)
         if self._for_inlining and names:
             return self._distinct(out, names, direction, pointer)
@@ -207,7 +214,8 @@ class Inliner:
         if renamed is None:
             done = self._done
             return schema, {name: done[(name, direction)] for name in names}
-        return transform(schema, self._renaming(direction), pointer=pointer), dict(renamed)
+        return (transform(schema, self._renaming(direction), pointer=pointer, inert=_refless),
+                dict(renamed))
 
     def _renaming(self, direction: Direction) -> Any:
         def visit(node: dict[str, Any], at: str) -> Schema:
@@ -230,5 +238,6 @@ class Inliner:
         for name in names:
             if (name, direction) not in done:
                 done[(name, direction)] = transform(self._done[(name, direction)], visit,
-                                                    pointer=self.named.names.pointer(name))
+                                                    pointer=self.named.names.pointer(name),
+                                                    inert=_refless)
         return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))

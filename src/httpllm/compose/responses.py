@@ -26,7 +26,7 @@ from httpllm.errors import HttpllmError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
 from httpllm.refs import Resolver
-from httpllm.walk import children, is_leaf
+from httpllm.walk import is_leaf, subschemas
 
 __all__ = ["ResponseSite", "Responses"]
 
@@ -93,7 +93,7 @@ class Responses:
             said[0] += 1
             self._warn(at, message)
 
-        named = NamedSchemas(self._resolver, self._version, warn)
+        named = NamedSchemas(self._resolver, self._version, warn, examples=False)
         emended: dict[str, Schema] = {}
         plain: dict[tuple[str, str], Schema] = {}  # (base, _plain_key) -> emended form
         for key, site in self._sites.items():
@@ -212,25 +212,28 @@ class _Counts:
         if not isinstance(root, dict):
             return 1
         self._held.append(root)
-        of = self._of
+        of, leaf = self._of, is_leaf
         # (node, None) on the way down; (node, its subschemas) once they are stacked
         stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
+        pop, push = stack.pop, stack.append
         while stack:
-            node, subs = stack.pop()
+            node, subs = pop()
             if subs is None:
                 if id(node) in of and node is not root:
                     continue  # met again, on another path
-                subs = [sub for _, _, sub in children(node)]
-                stack.append((node, subs))
+                subs = subschemas(node)
+                push((node, subs))
                 for sub in subs:
                     if not isinstance(sub, dict) or id(sub) in of:
                         continue
-                    if is_leaf(sub):  # most nodes: counted at once, never stacked
+                    if leaf(sub):  # most nodes: counted at once, never stacked
                         of[id(sub)] = 1
                     else:
-                        stack.append((sub, None))
+                        push((sub, None))
                 continue
-            count = 1 + sum(of[id(sub)] if isinstance(sub, dict) else 1 for sub in subs)
+            count = 1
+            for sub in subs:
+                count += of[id(sub)] if isinstance(sub, dict) else 1
             if node is root:
                 return count
             of[id(node)] = count

@@ -85,7 +85,8 @@ class PassContext(_WeaklyHeld):
             that lists the child among its variants.
         name_of: raw ``$ref`` string (as written in the document) -> def name, or ``None``.
         report: records a problem that was kept rather than guessed ``(pointer, message)``.
-        examples: ``pointer -> example values`` kept aside from ``example``/``examples``.
+        examples: ``pointer -> example values`` kept aside from ``example``/``examples``;
+            ``None``: none are kept (no reader: the response direction's).
         root: the pointer of the named schema being emended (``None`` for an inline one):
             at its root, an ``allOf`` of one ``$ref`` may be inheritance.
         flagged: ``(def name, "readOnly" | "writeOnly") -> bool``: whether the named schema,
@@ -105,7 +106,7 @@ class PassContext(_WeaklyHeld):
     name_of: Callable[[str], str | None]
     report: Callable[[str, str], None]
     pointer: str = "#"
-    examples: dict[str, list[Any]] = field(default_factory=dict)
+    examples: dict[str, list[Any]] | None = field(default_factory=dict)
     root: str | None = None
     flagged: Callable[[str, str], bool] = _unflagged
     lose: Callable[[Loss], None] = _discard

@@ -25,8 +25,9 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.loss import Loss
-from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, ref_name
+from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext
 from httpllm.pointer import escape
+from httpllm.refs import def_name_of
 from httpllm.walk import IN_ARRAY, IN_VALUE
 
 __all__ = ["OPENAPI_ONLY", "direction", "flagged"]
@@ -69,6 +70,11 @@ def flagged(node: Any, flag: str, ref: Any, depth: int = 0) -> bool:
     return False
 
 
+_SOURCES = frozenset({"readOnly", "writeOnly", "$ref", "allOf", *_UNIONS})
+"""The keywords :func:`flagged` reads: a node holding none of them carries no flag (most
+properties; checked first, with one set operation, rather than calling it)."""
+
+
 def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     """The properties to drop: those marked ``flag`` (recorded as losses), and non-schemas
     (reported)."""
@@ -76,11 +82,11 @@ def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
     bad = []
 
     def named(ref: str) -> bool:
-        return ctx.flagged(ref_name({"$ref": ref}), flag)
+        return ctx.flagged(def_name_of(ref) or ref, flag)  # ref_name, without the node
 
     for name, sub in props.items():
         if isinstance(sub, dict):
-            if flagged(sub, flag, named):
+            if not _SOURCES.isdisjoint(sub) and flagged(sub, flag, named):
                 hidden.add(name)
                 where = "requests" if flag == "readOnly" else "responses"
                 ctx.lose(Loss(pointer=f"{ctx.pointer}/properties/{escape(name)}", keyword=flag,
@@ -134,8 +140,9 @@ def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
 
 
 def _keep_examples(node: dict[str, Any], ctx: PassContext) -> None:
-    """``example``/``examples`` kept aside at the node's pointer, for tool examples."""
-    if "example" in node or "examples" in node:
+    """``example``/``examples`` kept aside at the node's pointer, for tool examples (unless
+    the context keeps none)."""
+    if ctx.examples is not None and ("example" in node or "examples" in node):
         found = node.get("examples")
         values = list(found) if isinstance(found, list) else []
         if "example" in node:

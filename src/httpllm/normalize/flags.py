@@ -25,6 +25,9 @@ class Flags:
         counts as not flagged. Iterative: a name whose targets are not known yet is looked
         at again once they are."""
         memo = self._memo.setdefault(flag, {})
+        known = memo.get(name)
+        if known is not None:  # most calls: a schema many properties refer to
+            return known
         if name not in self.names:
             return False
         stack, opened = [name], {name}

@@ -71,6 +71,8 @@ class NamedSchemas:
         resolver: resolves ``$ref``s of the document.
         version: ``"3.0"`` or ``"3.1"`` (3.0 ignores non-annotation ``$ref`` siblings).
         warn: receives ``(pointer, message)`` for problems kept rather than guessed.
+        examples: keep ``example``/``examples`` values aside (``False``: no one reads
+            them, as for the response schemas; ``examples`` then stays empty).
 
     Attributes:
         names: the ``$defs`` names (:class:`~httpllm.normalize.naming.SchemaNames`).
@@ -83,11 +85,11 @@ class NamedSchemas:
         examples: ``pointer -> example values`` the passes kept aside.
     """
 
-    __slots__ = ("_busy", "_cache", "_failed", "_inline", "examples", "flags", "graph",
-                 "lineage", "losses", "names", "refs", "warn")
+    __slots__ = ("_busy", "_cache", "_failed", "_inline", "_kept_examples", "examples",
+                 "flags", "graph", "lineage", "losses", "names", "refs", "warn")
 
     def __init__(self, resolver: Resolver, version: str,
-                 warn: Callable[[str, str], None]) -> None:
+                 warn: Callable[[str, str], None], *, examples: bool = True) -> None:
         self.warn = warn
         self.names = SchemaNames(resolver, version)
         self.lineage = Lineage(self.names)
@@ -97,6 +99,7 @@ class NamedSchemas:
         self.losses = LossOwners(self.names, self.refs, self._cache)
         self.graph = RefGraph()
         self.examples: dict[str, list[Any]] = {}
+        self._kept_examples = self.examples if examples else None
         self._failed: dict[tuple[str, str, bool], HttpllmError] = {}
         self._busy: list[tuple[str, str, bool]] = []
         self._inline: IdentityMemo[Schema] = IdentityMemo()
@@ -188,7 +191,7 @@ class NamedSchemas:
             resolve_base=resolve_base,
             name_of=lambda ref: names.name_or_none(ref, base),
             report=self.warn,
-            examples=self.examples,
+            examples=self._kept_examples,
             root=pointer if name is not None else None,
             flagged=self.flags.flagged,
             subtypes=_none if name is None or base_form else partial(self.lineage.subtypes,

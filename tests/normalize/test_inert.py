@@ -1,0 +1,102 @@
+"""Inert leaves (``normalize.inert``): the emend walk does not visit a leaf it accepts, so
+every pass must return such a leaf as it is and say nothing, in either direction; and a
+walk that skips them gives what a walk that visits every node gives."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from httpllm._types import Direction
+from httpllm.normalize import _PLAN, INERT_KEYS, PASSES, _apply, emend, inert
+
+from ._support import SETTINGS, Reports, context
+
+_VALUES = st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.floats(allow_nan=False),
+    st.sampled_from(["string", "number", "integer", "boolean", "object", "null", "array",
+                     "strnig", "date-time", ""]),
+    st.lists(st.sampled_from(["a", "b", "string", None, 5, 1.5, True]), max_size=3),
+    st.just({"type": "string"}),
+)
+_LEAVES = st.dictionaries(st.sampled_from(sorted(INERT_KEYS | {"example", "nullable",
+                                                                "readOnly", "$ref"})),
+                          _VALUES, max_size=4)
+
+
+def _quiet(node: dict[str, Any], direction: Direction) -> bool:
+    """Whether every pass returned ``node`` itself, with nothing reported, lost or kept."""
+    reports = Reports()
+    ctx = context(direction, reports=reports)
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    return _apply(node, _PLAN, ctx) is node and not reports and not lost and not ctx.examples
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@SETTINGS
+@given(node=_LEAVES)
+def test_every_pass_returns_an_inert_leaf_as_it_is(direction: Direction,
+                                                   node: dict[str, Any]) -> None:
+    if inert(node):
+        assert _quiet(node, direction)
+
+
+_INERT = [
+    {}, {"type": "string"}, {"type": "integer", "format": "int64"},
+    {"type": "string", "enum": ["a", "b"], "description": "d", "title": "t"},
+    {"type": "object", "deprecated": True}, {"type": "null"}, {"enum": []},
+    {"type": "number", "description": None},
+]
+_NOT_INERT = [
+    {"type": "array"}, {"type": ["string", "null"]}, {"type": "strnig"}, {"format": 5},
+    {"enum": ["a", None]}, {"enum": [1]}, {"enum": "a"}, {"type": "string", "example": "x"},
+    {"type": "string", "nullable": True}, {"$ref": "#/$defs/A"}, {"readOnly": True},
+]
+
+
+@pytest.mark.parametrize("node", _INERT, ids=repr)
+def test_these_leaves_are_inert(node: dict[str, Any]) -> None:
+    assert inert(node)
+    assert _quiet(node, "request") and _quiet(node, "response")
+
+
+@pytest.mark.parametrize("node", _NOT_INERT, ids=repr)
+def test_these_leaves_are_visited(node: dict[str, Any]) -> None:
+    assert not inert(node)
+
+
+_SCHEMAS = st.recursive(
+    _LEAVES,
+    lambda inner: st.one_of(
+        st.fixed_dictionaries({"type": st.just("object"),
+                               "properties": st.dictionaries(st.sampled_from("abc"), inner,
+                                                             max_size=3)},
+                              optional={"example": st.just({"a": 1})}),
+        st.fixed_dictionaries({"type": st.just("array"), "items": inner}),
+        st.fixed_dictionaries({"anyOf": st.lists(inner, min_size=1, max_size=3)}),
+    ),
+    max_leaves=10,
+)
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@SETTINGS
+@given(schema=_SCHEMAS)
+def test_skipping_inert_leaves_changes_nothing(direction: Direction,
+                                               schema: dict[str, Any]) -> None:
+    """The emend of a schema with inert leaves skipped (``PASSES`` itself) equals, with the
+    same reports, losses and examples, the emend that visits every node (an equal tuple)."""
+    results = []
+    for passes in (PASSES, tuple(list(PASSES))):
+        reports = Reports()
+        ctx = context(direction, reports=reports)
+        lost: list[Any] = []
+        ctx.lose = lost.append
+        out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
+                    passes=passes)
+        results.append((out, list(reports), lost, ctx.examples))
+    assert results[0] == results[1]
