@@ -22,3 +22,25 @@ def test_a_bounded_memo_drops_the_least_recently_used() -> None:
     assert memo.get(a) == "a"
     memo.put(c, "c")
     assert (memo.get(a), memo.get(b), memo.get(c), len(memo)) == ("a", None, "c", 2)
+
+
+def test_a_memo_holds_what_it_was_given() -> None:
+    """Temporaries put in the memo stay alive with it, so no new object can take an id it
+    knows: fresh objects find nothing, with or without extra keys."""
+    memo: IdentityMemo[int] = IdentityMemo()
+    for i in range(300):
+        memo.put({"n": i}, i)
+        memo.put({"n": i}, -i, "response")
+    assert len(memo) == 600
+    fresh = [{"n": i} for i in range(300)]
+    assert all(memo.get(node) is None and memo.get(node, "response") is None
+               for node in fresh)
+
+
+def test_putting_again_replaces_the_value() -> None:
+    """A second put for the same object and keys replaces the value, holding it once."""
+    memo: IdentityMemo[int] = IdentityMemo()
+    node: dict[str, int] = {}
+    memo.put(node, 1)
+    memo.put(node, 2)
+    assert (memo.get(node), len(memo)) == (2, 1)

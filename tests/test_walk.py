@@ -313,7 +313,7 @@ def test_fold_counts_shared_subtrees_per_place_but_combines_them_once() -> None:
     leaf = {"type": "string"}
     shared = {"properties": {"a": leaf, "b": leaf}}
     root = {"allOf": [shared, shared, True]}
-    memo: FoldMemo = {}
+    memo = FoldMemo()
     assert fold(root, count, 1, memo) == 1 + 3 + 3 + 1
     assert sum(node is leaf for node in calls) == 1
     assert fold({"items": shared}, count, 1, memo) == 4

@@ -55,10 +55,18 @@ Child = tuple[str, str | int | None, Any]
 
 _T = TypeVar("_T")
 
-FoldMemo = dict[int, tuple[Any, Any]]
-"""``id(node) -> (node, value)``: the results of :func:`fold`, kept by the caller across
-folds over schemas that share subtrees (the functions of one compile). Only the walker
-reads or writes it; each entry holds its node, so an id is never reused while it lives."""
+class FoldMemo(dict[int, Any]):
+    """The results of :func:`fold`, kept by the caller across folds over schemas that
+    share subtrees (the functions of one compile): ``id(node) -> value``, and every node
+    folded held in ``held``, so an id is never reused while the memo lives. Only the
+    walker writes it. No ``(node, value)`` pair per node: a compile folds thousands of
+    nodes, and each pair was a container the cyclic collector counted."""
+
+    __slots__ = ("held",)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[Any] = []
 
 
 def children(node: dict[str, Any]) -> list[Child]:
@@ -334,16 +342,19 @@ def fold(root: Any, combine: Callable[[dict[str, Any], list[_T]], _T], boolean: 
     """
     if not isinstance(root, dict):
         return boolean
-    memo = {} if memo is None else memo
-    hit = memo.get(id(root))
-    if hit is not None and hit[0] is root:
-        return hit[1]  # type: ignore[no-any-return]
+    memo = FoldMemo() if memo is None else memo
+    hit = memo.get(id(root), _MISSING)
+    if hit is not _MISSING:
+        return hit  # type: ignore[no-any-return]
     kids = children(root)
     values = _known(kids, boolean, memo)
     if values is not None:
         return combine(root, values)
     _fold_tree(root, kids, combine, boolean, memo)
-    return memo[id(root)][1]  # type: ignore[no-any-return]
+    return memo[id(root)]  # type: ignore[no-any-return]
+
+
+_MISSING: Any = object()
 
 
 def _fold_tree(root: dict[str, Any], kids: list[Child],
@@ -353,15 +364,15 @@ def _fold_tree(root: dict[str, Any], kids: list[Child],
     ``memo``, children first."""
     # (node, None) on the way down; (node, its subschemas) once they are on the stack
     stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
-    get, leaf = memo.get, _SUBSCHEMA_KEYWORDS.isdisjoint
+    values, hold, leaf = memo, memo.held.append, _SUBSCHEMA_KEYWORDS.isdisjoint
     while stack:
         node, subs = stack.pop()
-        hit = get(id(node))
-        if hit is not None and hit[0] is node:
+        if id(node) in values:
             continue  # met again, on another path
         if subs is not None:
-            memo[id(node)] = (node, combine(node, [memo[id(s)][1] if isinstance(s, dict)
-                                                   else boolean for s in subs]))
+            values[id(node)] = combine(node, [values[id(s)] if isinstance(s, dict)
+                                              else boolean for s in subs])
+            hold(node)
             continue
         subs = [s for _, _, s in (children(node) if node is not root else kids)]
         stack.append((node, subs))
@@ -369,25 +380,25 @@ def _fold_tree(root: dict[str, Any], kids: list[Child],
             if not isinstance(sub, dict):
                 continue
             if leaf(sub):  # most nodes: combined at once, never stacked
-                hit = get(id(sub))
-                if hit is None or hit[0] is not sub:
-                    memo[id(sub)] = (sub, combine(sub, []))
+                if id(sub) not in values:
+                    values[id(sub)] = combine(sub, [])
+                    hold(sub)
             else:
                 stack.append((sub, None))
 
 
-def _known(kids: list[Child], boolean: _T, memo: FoldMemo) -> list[_T] | None:
-    """The values of ``kids`` when every one is in ``memo`` (or boolean), else ``None``."""
-    values: list[_T] = []
+def _known(kids: list[Child], boolean: _T, values: dict[int, Any]) -> list[_T] | None:
+    """The values of ``kids`` when every one is in ``values`` (or boolean), else ``None``."""
+    out: list[_T] = []
     for _, _, sub in kids:
         if not isinstance(sub, dict):
-            values.append(boolean)
+            out.append(boolean)
             continue
-        hit = memo.get(id(sub))
-        if hit is None or hit[0] is not sub:
+        hit = values.get(id(sub), _MISSING)
+        if hit is _MISSING:
             return None
-        values.append(hit[1])
-    return values
+        out.append(hit)
+    return out
 
 
 def refs_in(schema: Any) -> list[str]:

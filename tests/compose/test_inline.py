@@ -122,10 +122,10 @@ def test_measure_depth_and_size() -> None:
     counted per use but measured once."""
     leaf = {"type": "string"}
     schema = {"properties": {"a": leaf, "b": {"items": leaf}}}
-    memo: SizeMemo = {}
+    memo = SizeMemo()
     assert measure(schema, memo) == (2, 4)
-    assert memo[id(leaf)] == (leaf, (0, 1))  # walk.FoldMemo: (node, value)
-    assert measure(True, {}) == (0, 1)
+    assert memo[id(leaf)] == (0, 1)
+    assert measure(True, SizeMemo()) == (0, 1)
 
 
 def test_measure_of_a_root_over_measured_subschemas() -> None:
@@ -133,22 +133,25 @@ def test_measure_of_a_root_over_measured_subschemas() -> None:
     arguments) is summed from their entries: the answer of a fresh walk."""
     leaf = {"type": "string"}
     arg = {"type": "object", "properties": {"a": leaf, "b": {"items": leaf}}}
-    memo: SizeMemo = {}
+    memo = SizeMemo()
     measure(arg, memo)
     root = {"type": "object", "properties": {"x": arg, "y": arg, "z": True}}
-    assert measure(root, memo) == measure(root, {}) == (3, 10)
+    assert measure(root, memo) == measure(root, SizeMemo()) == (3, 10)
     assert id(root) not in memo  # a function's own root is not kept
     # Some subschemas new (a body never seen): the walk, which lists the root once.
     mixed = {"type": "object", "properties": {"x": arg, "n": {"items": {"items": leaf}}}}
-    assert measure(mixed, memo) == measure(mixed, {}) == (3, 8)
+    assert measure(mixed, memo) == measure(mixed, SizeMemo()) == (3, 8)
 
 
-def test_measure_never_trusts_a_reused_id() -> None:
-    """A memo entry whose node died and whose id a new node took is not used."""
-    memo: SizeMemo = {}
-    other = {"type": "object", "properties": {"a": {"type": "string"}}}
-    memo[id(other)] = ({"stale": True}, 99, 99_999)
-    assert measure(other, memo) == (1, 2)
+def test_measure_holds_every_node_it_remembers() -> None:
+    """A memo keeps each node it has a value for alive, so no id it knows can pass to a
+    new node: temporaries measured and dropped leave their ids taken."""
+    memo = SizeMemo()
+    for _ in range(200):
+        measure({"type": "object", "properties": {"a": {"type": "string"}}}, memo)
+    assert memo.keys() <= {id(node) for node in memo.held}
+    fresh = [{"type": "object", "properties": {"a": {"items": {}}}} for _ in range(200)]
+    assert all(measure(node, memo) == (2, 3) for node in fresh)
 
 
 @settings(max_examples=40, deadline=None)

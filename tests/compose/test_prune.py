@@ -11,6 +11,7 @@ import pytest
 
 from httpllm.compose.inline import measure
 from httpllm.compose.prune import bound, byte_size, weigh
+from httpllm.walk import FoldMemo
 
 
 def _bytes(schema: Any) -> int:
@@ -59,10 +60,10 @@ def test_byte_size_counts_values_as_the_encoder_writes_them() -> None:
 def test_weigh_is_measure_and_byte_size_in_one_walk(schema: Any) -> None:
     """`weigh` gives `inline.measure`'s depth and nodes and `byte_size`'s bytes, also with
     a memo shared by schemas holding the same nodes."""
-    memo: dict[int, Any] = {}
-    assert weigh(schema, memo) == (*measure(schema, {}), byte_size(schema))
+    memo = FoldMemo()
+    assert weigh(schema, memo) == (*measure(schema, FoldMemo()), byte_size(schema))
     holder = {"type": "object", "properties": {"a": schema, "b": schema}}
-    assert weigh(holder, memo) == (*measure(holder, {}), byte_size(holder))
+    assert weigh(holder, memo) == (*measure(holder, FoldMemo()), byte_size(holder))
 
 
 def test_a_schema_that_fits_is_left_alone() -> None:

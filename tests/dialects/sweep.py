@@ -44,7 +44,7 @@ from toolkit import (
 )
 
 import httpllm
-from httpllm.compose.inline import measure
+from httpllm.compose.inline import SizeMemo, measure
 from httpllm.load import load_text
 
 VERSIONS = ("2.0", "3.0", "3.1", "3.2")
@@ -181,7 +181,7 @@ def _openapi30_document(app: Any) -> list[str]:
     and recurses; the cases cover recursion)."""
     seen: set[int] = set()
     out = [f"{fn.name} {p}" for fn in app.functions for p in graph_problems(fn.parameters, seen)]
-    sizes: dict[int, tuple[int, int]] = {}
+    sizes = SizeMemo()
     small = [fn for fn in app.functions[:50] if "x-defs" not in fn.parameters
              and measure(fn.parameters, sizes)[1] < 5_000]
     return out + spec_problems(small[:20], patterns=False)

@@ -20,6 +20,7 @@ from httpllm.dialects.anthropic import (
     strict_budget,
 )
 from httpllm.execute import build_request
+from httpllm.walk import FoldMemo
 
 
 def test_strict_subset_is_the_sdks() -> None:
@@ -138,7 +139,7 @@ def test_budget_counts_a_shared_subtree_at_each_place() -> None:
     one = {"type": "object", "properties": {"x": shared, "y": {"anyOf": [shared, shared]}}}
     two = {"type": "object", "required": ["z"], "properties": {"z": shared}}
     assert strict_budget(one) == (2 + 3, 1) and strict_budget(two) == (1, 0)
-    memo: dict[int, tuple[int, int]] = {}
+    memo = FoldMemo()
     assert [strict_budget(s, memo) for s in (one, two, one)] == [(5, 1), (1, 0), (5, 1)]
 
 

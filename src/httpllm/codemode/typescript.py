@@ -235,7 +235,7 @@ class TypeScript:
 
     def __init__(self, ref_name: Callable[[str], str | None] | None = None) -> None:
         self.ref_name = ref_name or _last_segment
-        self._memo: FoldMemo = {}
+        self._memo = FoldMemo()
 
     def render(self, schema: Any) -> Rendered:
         """The schema as a :class:`Rendered` type (``True``/``{}`` -> ``unknown``,

@@ -70,7 +70,7 @@ class Inliner:
         self._done: dict[tuple[str, Direction], Schema] = {}
         self._left: dict[str, frozenset[str]] = {}  # recursive refs left in an inlined form
         self.origins: dict[int, str] = {} if origins is None else origins
-        self.sizes: SizeMemo = {} if sizes is None else sizes
+        self.sizes: SizeMemo = SizeMemo() if sizes is None else sizes
         self._keeping: Inliner | None = None
         self._held: list[Any] = []
         self._for_inlining = False  # set on the keeping inliner of an inlining one

@@ -222,7 +222,7 @@ class Sizes:
 
     def __init__(self) -> None:
         self.trees = _TreeBytes()
-        self.weights: FoldMemo = {}  # :func:`weigh`'s
+        self.weights = FoldMemo()  # :func:`weigh`'s
         self.owns: dict[int, int] = {}  # :func:`_own` by id of a node ``held``
         self.held: list[Any] = []
         # brief -> (names, what the builders of roots without $defs made with them)

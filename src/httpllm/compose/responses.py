@@ -71,7 +71,7 @@ class Responses:
     def add(self, key: str, site: ResponseSite) -> Callable[[], Schema | None]:
         """Record the response of the operation ``key``; return what gives its output."""
         self._sites[key] = site
-        return lambda: self.output(key)
+        return _Output(self, key)
 
     def output(self, key: str) -> Schema | None:
         """The emended, inlined response schema of operation ``key`` (``None`` if dropped)."""
@@ -168,6 +168,20 @@ class Responses:
     def _dropped(self, pointer: str, exc: HttpllmError) -> None:
         where = f" at {exc.pointer}" if exc.pointer and exc.pointer != pointer else ""
         self._warn(pointer, f"response schema dropped: {exc.message}{where}")
+
+
+class _Output:
+    """``() -> Responses.output(key)``: one object per operation (a closure is three the
+    cyclic collector counts: the function, its cells and their tuple)."""
+
+    __slots__ = ("key", "responses")
+
+    def __init__(self, responses: Responses, key: str) -> None:
+        self.responses = responses
+        self.key = key
+
+    def __call__(self) -> Schema | None:
+        return self.responses.output(self.key)
 
 
 def _plain_key(schema: Any) -> str | None:

@@ -11,6 +11,7 @@ from httpllm._types import JSON, Schema
 from httpllm.dialects._options import Options
 from httpllm.loss import Action, Failure, Loss
 from httpllm.pointer import escape
+from httpllm.walk import FoldMemo
 
 if TYPE_CHECKING:
     from httpllm.records import Function
@@ -68,13 +69,15 @@ class RenderContext:
 Rule = Callable[[dict[str, Any], RenderContext], Schema]
 """A node rule: ``(node, ctx) -> node``, children already rendered; same object if unchanged."""
 
-StrictLimit = Callable[[Schema, dict[int, Any]], list[str]]
+StrictLimit = Callable[[Schema, FoldMemo], list[str]]
 """A check of a strict mode's size limits: ``(parameters, memo) -> problems``, called with
-the rendered parameters (as sent) and one ``memo`` dict of the check's own for every
-schema it sees in a compile (the functions, or the parts of one unrolling: they share
-subtrees, measured once; entries must hold their nodes, as ids are reused once a node is
-freed). A check that needs no memo ignores it. A problem is a sentence; any makes the
-function leave strict mode with a ``fallback`` loss quoting it."""
+the rendered parameters (as sent) and one ``memo`` of the check's own for every schema
+it sees in a compile (the functions, or the parts of one unrolling: they share subtrees,
+measured once): a :class:`~httpllm.walk.FoldMemo`, to give :func:`~httpllm.walk.fold`, or
+a dict by node id whose nodes the check holds (in ``memo.held`` or in its entries), as
+ids are reused once a node is freed. A check that needs no memo ignores it. A problem is
+a sentence; any makes the function leave strict mode with a ``fallback`` loss quoting
+it."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -139,7 +139,7 @@ def request_limits(functions: Sequence[Function]) -> list[str]:
     strict = [f for f in functions if f.strict]
     if not strict:
         return []
-    memo: FoldMemo = {}  # the functions share rendered subtrees
+    memo = FoldMemo()  # the functions share rendered subtrees
     budgets = [strict_budget(f.parameters, memo) for f in strict]
     optional, unions = sum(b[0] for b in budgets), sum(b[1] for b in budgets)
     limits = ((len(strict), STRICT_TOOLS_MAX, "strict tools"),

@@ -159,7 +159,7 @@ def _through_required(root: dict[str, Any]) -> str | None:
     :func:`walk.fold <httpllm.walk.fold>` over each recursive definition, whose value is
     the first such place below a node (``"/items (a ref to N)"``) or ``None``."""
     names = set(recursive_defs(root))
-    memo: FoldMemo = {}
+    memo = FoldMemo()
 
     def combine(node: dict[str, Any], values: list[str | None]) -> str | None:
         ref = node.get("$ref")

@@ -80,11 +80,16 @@ class EmendedRefs:
         hit = self._memo.get(schema)
         if hit is not None:
             return hit
-        return self._memo.put(schema, frozenset(collect_refs(schema)))
+        return self._memo.put(schema, frozenset(collect_refs(schema)) or _NO_REFS)
 
     def none(self, schema: Schema) -> None:
         """Record that ``schema`` refers to no named schema (its emend met no ``$ref``)."""
-        self._memo.put(schema, frozenset())
+        self._memo.put(schema, _NO_REFS)
+
+
+_NO_REFS: frozenset[str] = frozenset()
+"""The refs of most emended schemas: one object for all of them (a frozenset is a
+container the cyclic collector counts, one per schema otherwise)."""
 
 
 @dataclass(slots=True)

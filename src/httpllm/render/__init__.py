@@ -31,7 +31,7 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import children, is_leaf, transform
+from httpllm.walk import FoldMemo, children, is_leaf, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks"]
@@ -489,8 +489,8 @@ def strict_checks(dialect: Dialect) -> Callable[[Schema], list[str]]:
     (:data:`~httpllm.dialects.StrictLimit`), each check given one memo dict of its own for
     every schema this callable sees (the functions of a compile, or the parts of one
     unrolling, share subtrees)."""
-    checks: list[tuple[StrictLimit, dict[int, Any]]] = [
-        (check, {}) for check in dialect.strict_limits]
+    checks: list[tuple[StrictLimit, FoldMemo]] = [
+        (check, FoldMemo()) for check in dialect.strict_limits]
     return lambda schema: [p for check, memo in checks for p in check(schema, memo)]
 
 

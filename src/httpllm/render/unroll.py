@@ -77,7 +77,7 @@ class _Unroller:
         self.limits = limits
         self.results: dict[Key, Any] = {}
         self.losses: dict[tuple[str, str], Loss] = {}
-        self.sizes: SizeMemo = {}
+        self.sizes = SizeMemo()
 
     def step(self, name: str, state: tuple[tuple[str, int], ...]) -> Key | None:
         """The key of ``name`` opened in ``state``, or ``None`` when it must be cut."""
