@@ -53,11 +53,6 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
 _name = def_name_of
 
 
-def _refless(node: dict[str, Any]) -> bool:
-    """A leaf without ``$ref``: the inlining and renaming visits return it as it is."""
-    return "$ref" not in node
-
-
 class Inliner:
     """Inlines named schemas for one compile (after the ref graph is finished)."""
 
@@ -98,7 +93,7 @@ class Inliner:
         return self._keeping
 
     def _visit_for(self, direction: Direction) -> Any:
-        def visit(node: dict[str, Any], at: str) -> Schema:
+        def visit(node: dict[str, Any], at: str = "") -> Schema:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             if name is None or self.graph.is_recursive(name):
@@ -126,7 +121,7 @@ class Inliner:
                 out = emended  # no ref to inline: the walk would return it as it is
             else:
                 out = transform(emended, visit, pointer=self.named.names.pointer(item),
-                                inert=_refless)
+                                leaf=visit)
             self._done[(item, direction)] = out
             self._left[item] = self._remaining(self.graph.graph.successors(item))
             if isinstance(out, dict):
@@ -155,8 +150,8 @@ class Inliner:
         elif set(schema) == {"$ref"} and not self.graph.is_recursive(_name(schema["$ref"]) or ""):
             out = self._done[(_name(schema["$ref"]) or "", direction)]
         else:
-            out = transform(schema, self._visit_for(direction), pointer=pointer,
-                            inert=_refless)
+            visit = self._visit_for(direction)
+            out = transform(schema, visit, pointer=pointer, leaf=visit)
         names = self._defs_of(used, direction)
         if self._for_inlining and names:
             return self._distinct(out, names, direction, pointer)
@@ -214,11 +209,11 @@ class Inliner:
         if renamed is None:
             done = self._done
             return schema, {name: done[(name, direction)] for name in names}
-        return (transform(schema, self._renaming(direction), pointer=pointer, inert=_refless),
-                dict(renamed))
+        visit = self._renaming(direction)
+        return transform(schema, visit, pointer=pointer, leaf=visit), dict(renamed)
 
     def _renaming(self, direction: Direction) -> Any:
-        def visit(node: dict[str, Any], at: str) -> Schema:
+        def visit(node: dict[str, Any], at: str = "") -> Schema:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             alias = self._alias(name, direction) if name is not None else None
@@ -239,5 +234,5 @@ class Inliner:
             if (name, direction) not in done:
                 done[(name, direction)] = transform(self._done[(name, direction)], visit,
                                                     pointer=self.named.names.pointer(name),
-                                                    inert=_refless)
+                                                    leaf=visit)
         return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))
