@@ -118,8 +118,8 @@ Entry = tuple[Any, str, int, str, str | int | None]
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
              kids: list[Child] | None = None,
-             leaf: Callable[[dict[str, Any]], Any] | None = None,
-             settled: dict[int, list[Child]] | None = None) -> list[Entry]:
+             leaf: Callable[[dict[str, Any]], Any] | None = None, *,
+             settled: dict[int, list[Child]]) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
@@ -148,13 +148,11 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         # itself), unvisited. Past the node limit it is listed, so as to be refused below.
         if (leaf is not None and parent >= 0 and depth < max_depth
                 and len(entries) + skipped < walk_nodes
-                and _SUBSCHEMA_KEYWORDS.isdisjoint(node)):
-            new = leaf(node)
-            if new is not None:
-                skipped += 1
-                if new is not node and settled is not None:
-                    settled.setdefault(parent, []).append((keyword, key, new))
-                continue
+                and _SUBSCHEMA_KEYWORDS.isdisjoint(node) and (new := leaf(node)) is not None):
+            skipped += 1
+            if new is not node:
+                settled.setdefault(parent, []).append((keyword, key, new))
+            continue
         if id(node) in origins:
             ptr = origins[id(node)]
         elif parent >= 0:
@@ -250,7 +248,7 @@ def transform(
         raise ValueError("leaves are skipped only in a walk without memo or sink")
     settled: dict[int, list[Child]] = {}
     entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids, leaf,
-                       settled)
+                       settled=settled)
     if memo is None and sink is None:
         return _plain(entries, visit, settled)
     return _recorded(entries, visit, memo, origins, sink)
