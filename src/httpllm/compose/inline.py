@@ -53,6 +53,15 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
 _name = def_name_of
 
 
+def _leaf_of(visit: Any) -> Any:
+    """A walk's ``leaf`` for an inlining or renaming ``visit`` (which reads no pointer): a
+    leaf without ``$ref`` as it is, a ``$ref`` what ``visit`` makes of it, unlisted."""
+    def leaf(node: dict[str, Any]) -> Schema:
+        return node if "$ref" not in node else visit(node)
+
+    return leaf
+
+
 class Inliner:
     """Inlines named schemas for one compile (after the ref graph is finished)."""
 
@@ -115,13 +124,14 @@ class Inliner:
             key=lambda n: order.get(n, 0),
         )
         visit = self._visit_for(direction)
+        leaf = _leaf_of(visit)
         for item in pending:
             emended = self.named.emended(item, direction)
             if self.reference or not self.named.refs(emended):
                 out = emended  # no ref to inline: the walk would return it as it is
             else:
                 out = transform(emended, visit, pointer=self.named.names.pointer(item),
-                                leaf=visit)
+                                leaf=leaf)
             self._done[(item, direction)] = out
             self._left[item] = self._remaining(self.graph.graph.successors(item))
             if isinstance(out, dict):
@@ -151,7 +161,7 @@ class Inliner:
             out = self._done[(_name(schema["$ref"]) or "", direction)]
         else:
             visit = self._visit_for(direction)
-            out = transform(schema, visit, pointer=pointer, leaf=visit)
+            out = transform(schema, visit, pointer=pointer, leaf=_leaf_of(visit))
         names = self._defs_of(used, direction)
         if self._for_inlining and names:
             return self._distinct(out, names, direction, pointer)
@@ -210,7 +220,7 @@ class Inliner:
             done = self._done
             return schema, {name: done[(name, direction)] for name in names}
         visit = self._renaming(direction)
-        return transform(schema, visit, pointer=pointer, leaf=visit), dict(renamed)
+        return transform(schema, visit, pointer=pointer, leaf=_leaf_of(visit)), dict(renamed)
 
     def _renaming(self, direction: Direction) -> Any:
         def visit(node: dict[str, Any], at: str = "") -> Schema:
@@ -230,9 +240,10 @@ class Inliner:
             return None
         done = self._alias_defs
         visit = self._renaming(direction)
+        leaf = _leaf_of(visit)
         for name in names:
             if (name, direction) not in done:
                 done[(name, direction)] = transform(self._done[(name, direction)], visit,
                                                     pointer=self.named.names.pointer(name),
-                                                    leaf=visit)
+                                                    leaf=leaf)
         return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))

@@ -156,22 +156,23 @@ def inert(node: dict[str, Any]) -> bool:
     >>> inert({"type": "string", "format": "uri"}), inert({"type": "array"})
     (True, False)
     """
-    if not node.keys() <= INERT_KEYS:
-        return False
-    kind = node.get("type")
-    if kind is not None and (kind.__class__ is not str or kind not in _PLAIN_TYPES):
-        return False
-    if "format" in node and node["format"].__class__ is not str:
-        return False
-    if "enum" not in node:
-        return True
-    enum = node["enum"]
-    return enum.__class__ is list and all(v.__class__ is str for v in enum)
+    return _inert_leaf(node) is not None
 
 
 def _inert_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
-    """``node`` if it is :func:`inert`, else ``None`` (a walk's ``leaf``)."""
-    return node if inert(node) else None
+    """``node`` if it is :func:`inert`, else ``None``: the request direction's ``leaf``
+    (the rule itself, here: a walk calls this once per leaf)."""
+    if not node.keys() <= INERT_KEYS:
+        return None
+    kind = node.get("type")
+    if kind is not None and (kind.__class__ is not str or kind not in _PLAIN_TYPES):
+        return None
+    if "format" in node and node["format"].__class__ is not str:
+        return None
+    if "enum" not in node:
+        return node
+    enum = node["enum"]
+    return node if enum.__class__ is list and all(v.__class__ is str for v in enum) else None
 
 
 _EXAMPLE_KEYS = ("example", "examples")
@@ -190,12 +191,12 @@ def quiet(node: dict[str, Any]) -> dict[str, Any] | None:
     >>> quiet({"type": "string", "example": "x"}), quiet({"type": "array", "example": []})
     ({'type': 'string'}, None)
     """
-    if inert(node):
+    if _inert_leaf(node) is not None:
         return node
     if not node.keys() <= _QUIET_KEYS:
         return None
     rest = {k: v for k, v in node.items() if k not in _EXAMPLE_KEYS}
-    if not inert(rest):
+    if _inert_leaf(rest) is None:
         return None
     for key in _EXAMPLE_KEYS:
         if key in node and first_unheld(node[key]) is not None:
