@@ -408,9 +408,9 @@ def test_nodes_is_iterative() -> None:
     assert sum(1 for _ in nodes(nested(20_000))) == 20_001
 
 
-def test_inert_leaves_are_neither_visited_nor_listed() -> None:
-    """A leaf below the root that `inert` accepts is not visited; the other nodes are, in
-    the same order and at the same pointers, and the result is the same."""
+def test_leaves_with_a_known_result_are_neither_visited_nor_listed() -> None:
+    """A leaf below the root whose result `leaf` gives is not visited; the other nodes are,
+    in the same order and at the same pointers, and the result is the same."""
     schema = {"title": "r", "properties": {"a": {"title": "a", "type": "string"},
                                            "b": {"title": "b"},
                                            "c": {"title": "c", "items": {"title": "i"}}}}
@@ -425,14 +425,43 @@ def test_inert_leaves_are_neither_visited_nor_listed() -> None:
     every: list[tuple[str, Any]] = []
     some: list[tuple[str, Any]] = []
     first = transform(schema, tag(every))
-    second = transform(schema, tag(some), inert=lambda node: "type" not in node)
+    second = transform(schema, tag(some), leaf=lambda node: None if "type" in node else node)
     assert some == [(at, title) for at, title in every if title not in ("b", "i")]
     assert first == second
-    assert transform({"title": "b"}, tag(some), inert=lambda node: True) == {"title": "b"}
+    assert transform({"title": "b"}, tag(some), leaf=lambda node: node) == {"title": "b"}
     assert some[-1] == ("#", "b")  # the root is always visited
 
 
-def test_inert_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_leaf_replaced_without_a_visit_reaches_its_parent() -> None:
+    """A leaf `leaf` replaces is put in its parent (a map, a list, a one-schema keyword),
+    whose visit sees it; parents that change nothing else are copied, the rest shared."""
+    shared = {"title": "s", "properties": {"k": {"title": "k"}}}
+    schema = {"properties": {"a": {"title": "x"}, "b": {"title": "y"}, "s": shared},
+              "anyOf": [{"title": "y"}, {"title": "x"}],
+              "items": {"items": {"title": "x"}}}
+
+    def rename(node: dict[str, Any]) -> Any:
+        return {"title": "z"} if node.get("title") == "x" else node
+
+    seen: list[Any] = []
+
+    def visit(node: dict[str, Any], at: str) -> Any:
+        seen.append(node)
+        return node
+
+    out = transform(schema, visit, leaf=rename)
+    assert out == {"properties": {"a": {"title": "z"}, "b": {"title": "y"}, "s": shared},
+                   "anyOf": [{"title": "y"}, {"title": "z"}],
+                   "items": {"items": {"title": "z"}}}
+    assert out["properties"]["s"] is shared and out["properties"]["b"] is schema[
+        "properties"]["b"]
+    assert schema["properties"]["a"] == {"title": "x"}  # the input is not mutated
+    assert {"items": {"title": "z"}} in seen and out in seen
+    assert all(node.get("title") not in ("x", "y", "k") for node in seen)
+    assert transform({"title": "x"}, visit, leaf=rename) == {"title": "x"}  # not the root
+
+
+def test_skipped_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch) -> None:
     """A skipped leaf still counts as a node and as a level: the same schemas are refused."""
     import dataclasses
 
@@ -441,11 +470,11 @@ def test_inert_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch) -
     monkeypatch.setattr(walk, "DEFAULT_LIMITS",
                         dataclasses.replace(walk.DEFAULT_LIMITS, walk_nodes=3))
     wide = {"properties": {"a": {}, "b": {}, "c": {}}}
-    for inert in (None, lambda node: True):
+    for leaf in (None, lambda node: node):
         with pytest.raises(LimitExceeded, match="more than 3 nodes") as info:
-            transform(wide, lambda n, at: n, inert=inert)
+            transform(wide, lambda n, at: n, leaf=leaf)
         assert info.value.pointer == "#/properties/a"
         with pytest.raises(LimitExceeded, match="deeper than 1 levels"):
-            transform({"items": {}}, lambda n, at: n, max_depth=1, inert=inert)
+            transform({"items": {}}, lambda n, at: n, max_depth=1, leaf=leaf)
     assert transform({"properties": {"a": {}, "b": {}}}, lambda n, at: n,
-                     inert=lambda node: True) is not None
+                     leaf=lambda node: node) is not None

@@ -126,14 +126,17 @@ Entry = tuple[Any, str, int, str, str | int | None]
 def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
              kids: list[Child] | None = None,
-             inert: Callable[[dict[str, Any]], bool] | None = None) -> list[Entry]:
+             leaf: Callable[[dict[str, Any]], Any] | None = None, *,
+             settled: dict[int, list[Child]]) -> list[Entry]:
     """Every node under ``root`` in pre-order: a descendant of an entry has a larger index,
     so walking the list backwards visits children first. Memoized nodes are not entered.
 
     Only the nodes ``visit`` will see get their pointer (``""`` for memoized and boolean
     subschemas): building every pointer was a fifth of a walk's cost. ``kids``: the root's
-    :func:`children`, when the caller has listed them already. A leaf below the root that
-    ``inert`` accepts is not listed at all (see :func:`transform`).
+    :func:`children`, when the caller has listed them already. A leaf below the root whose
+    result ``leaf`` gives is not listed at all (see :func:`transform`); a result that is
+    not the leaf itself goes into ``settled`` (``parent index -> changes``) as the visit's
+    would.
     """
     entries: list[Entry] = []
     append = entries.append
@@ -149,12 +152,14 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         if not isinstance(node, dict) or id(node) in memo:
             append((node, "", parent, keyword, key))
             continue
-        # An inert leaf: ``visit`` would return it as it is, so its parent keeps it. Past
-        # the node limit it is listed, so as to be refused below.
-        if (inert is not None and parent >= 0 and depth < max_depth
+        # A leaf whose result is known: its parent takes it (kept, if it is the leaf
+        # itself), unvisited. Past the node limit it is listed, so as to be refused below.
+        if (leaf is not None and parent >= 0 and depth < max_depth
                 and len(entries) + skipped < walk_nodes
-                and _SUBSCHEMA_KEYWORDS.isdisjoint(node) and inert(node)):
+                and _SUBSCHEMA_KEYWORDS.isdisjoint(node) and (new := leaf(node)) is not None):
             skipped += 1
+            if new is not node:
+                settled.setdefault(parent, []).append((keyword, key, new))
             continue
         if id(node) in origins:
             ptr = origins[id(node)]
@@ -209,7 +214,7 @@ def transform(
     memo: dict[int, tuple[Any, tuple[Any, ...]]] | None = None,
     origins: dict[int, str] | None = None,
     sink: list[Any] | None = None,
-    inert: Callable[[dict[str, Any]], bool] | None = None,
+    leaf: Callable[[dict[str, Any]], Any] | None = None,
 ) -> Any:
     """Rebuild ``root`` bottom-up, calling ``visit(node, pointer)`` on every object node.
 
@@ -229,11 +234,12 @@ def transform(
             named schema a subtree was inlined from).
         sink: the list ``visit`` appends its records to (e.g. loss entries); needed with
             ``memo`` so that each memoized subtree keeps the records it produced.
-        inert: ``node -> bool`` for a leaf (a node without subschemas) below ``root``:
-            ``True`` promises that ``visit`` would return that leaf as it is and do
-            nothing else (record, report, read the pointer), so it is not visited, nor
-            listed, nor given a pointer. Most nodes are leaves; without ``memo`` and
-            ``sink`` only.
+        leaf: ``node -> result or None`` for a leaf (a node without subschemas) below
+            ``root``: a result (the leaf itself when ``visit`` keeps it, else its
+            replacement) promises that ``visit`` would return it and do nothing else
+            (record, report, read the pointer), so the leaf is not visited, nor listed, nor
+            given a pointer; ``None``: the leaf is visited. Most nodes are leaves; without
+            ``memo`` and ``sink`` only.
 
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
@@ -246,11 +252,13 @@ def transform(
     elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    if inert is not None and (memo is not None or sink is not None):
-        raise ValueError("inert leaves are skipped only in a walk without memo or sink")
-    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids, inert)
+    if leaf is not None and (memo is not None or sink is not None):
+        raise ValueError("leaves are skipped only in a walk without memo or sink")
+    settled: dict[int, list[Child]] = {}
+    entries = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids, leaf,
+                       settled=settled)
     if memo is None and sink is None:
-        return _plain(entries, visit)
+        return _plain(entries, visit, settled)
     return _recorded(entries, visit, memo, origins, sink)
 
 
@@ -287,11 +295,10 @@ def _recorded(entries: list[Entry], visit: Visit,
     return results[0]
 
 
-def _plain(entries: list[Entry], visit: Visit) -> Any:
+def _plain(entries: list[Entry], visit: Visit, changes: dict[int, list[Child]]) -> Any:
     """:func:`transform`'s loop without a memo or records to keep (the emend and inline
     walks): each visited node hands its replacement to its parent, and the root's is the
-    result."""
-    changes: dict[int, list[Child]] = {}
+    result. ``changes``: ``index -> replaced subschemas`` of the leaves not listed."""
     new: Any = None
     for index in range(len(entries) - 1, -1, -1):
         node, ptr, parent, keyword, key = entries[index]

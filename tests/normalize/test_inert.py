@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from httpllm._types import Direction
-from httpllm.normalize import _PLAN, INERT_KEYS, PASSES, _apply, emend, inert
+from httpllm.normalize import _PLAN, INERT_KEYS, PASSES, _apply, emend, inert, quiet
 
 from ._support import SETTINGS, Reports, context
 
@@ -22,8 +22,9 @@ _VALUES = st.one_of(
     st.lists(st.sampled_from(["a", "b", "string", None, 5, 1.5, True]), max_size=3),
     st.just({"type": "string"}),
 )
-_LEAVES = st.dictionaries(st.sampled_from(sorted(INERT_KEYS | {"example", "nullable",
-                                                                "readOnly", "$ref"})),
+_LEAVES = st.dictionaries(st.sampled_from(sorted(INERT_KEYS | {"example", "examples",
+                                                                "nullable", "readOnly",
+                                                                "$ref"})),
                           _VALUES, max_size=4)
 
 
@@ -99,4 +100,67 @@ def test_skipping_inert_leaves_changes_nothing(direction: Direction,
         out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
                     passes=passes)
         results.append((out, list(reports), lost, ctx.examples))
+    assert results[0] == results[1]
+
+
+def _emended_quietly(node: dict[str, Any], direction: Direction) -> Any:
+    """What the passes make of ``node`` with no examples kept, or ``None`` if they reported,
+    lost or kept anything."""
+    reports = Reports()
+    ctx = context(direction, reports=reports)
+    ctx.examples = None
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    out = _apply(node, _PLAN, ctx)
+    return None if reports or lost else out
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@SETTINGS
+@given(node=_LEAVES)
+def test_a_quiet_leaf_is_what_the_passes_make_of_it(direction: Direction,
+                                                    node: dict[str, Any]) -> None:
+    """With no examples kept, a leaf ``quiet`` takes is what every pass makes of it (an
+    inert one itself), and the passes say nothing about it."""
+    form = quiet(node)
+    if form is not None:
+        assert _emended_quietly(node, direction) == form
+        assert (form is node) == inert(node)
+
+
+_QUIET = [
+    ({"type": "string", "example": "octocat"}, {"type": "string"}),
+    ({"example": 1, "description": "d", "examples": [2, "x"], "format": "f"},
+     {"description": "d", "format": "f"}),
+    ({"type": "integer", "example": 10**400}, None),  # numbers reports it
+    ({"type": "integer", "examples": [1.5, float("inf")]}, None),
+    ({"type": "array", "example": []}, None), ({"type": "string", "nullable": True}, None),
+    ({"$ref": "#/$defs/A", "example": 1}, None),
+]
+
+
+@pytest.mark.parametrize(("node", "form"), _QUIET, ids=repr)
+def test_these_leaves_are_quiet_or_not(node: dict[str, Any], form: Any) -> None:
+    assert quiet(node) == form
+    if form is not None:
+        assert _emended_quietly(node, "response") == form
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@SETTINGS
+@given(schema=_SCHEMAS)
+def test_quiet_leaves_change_nothing_without_examples(direction: Direction,
+                                                      schema: dict[str, Any]) -> None:
+    """With no examples kept, the emend that takes quiet leaves unvisited equals, with the
+    same reports and losses, the emend that visits every node."""
+    results = []
+    for passes in (PASSES, tuple(list(PASSES))):
+        reports = Reports()
+        ctx = context(direction, reports=reports)
+        ctx.examples = None
+        lost: list[Any] = []
+        ctx.lose = lost.append
+        out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
+                    passes=passes)
+        results.append((out, list(reports), lost))
     assert results[0] == results[1]

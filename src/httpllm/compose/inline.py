@@ -53,9 +53,13 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
 _name = def_name_of
 
 
-def _refless(node: dict[str, Any]) -> bool:
-    """A leaf without ``$ref``: the inlining and renaming visits return it as it is."""
-    return "$ref" not in node
+def _leaf_of(visit: Any) -> Any:
+    """A walk's ``leaf`` for an inlining or renaming ``visit`` (which reads no pointer): a
+    leaf without ``$ref`` as it is, a ``$ref`` what ``visit`` makes of it, unlisted."""
+    def leaf(node: dict[str, Any]) -> Schema:
+        return node if "$ref" not in node else visit(node)
+
+    return leaf
 
 
 class Inliner:
@@ -98,7 +102,7 @@ class Inliner:
         return self._keeping
 
     def _visit_for(self, direction: Direction) -> Any:
-        def visit(node: dict[str, Any], at: str) -> Schema:
+        def visit(node: dict[str, Any], at: str = "") -> Schema:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             if name is None or self.graph.is_recursive(name):
@@ -120,13 +124,14 @@ class Inliner:
             key=lambda n: order.get(n, 0),
         )
         visit = self._visit_for(direction)
+        leaf = _leaf_of(visit)
         for item in pending:
             emended = self.named.emended(item, direction)
             if self.reference or not self.named.refs(emended):
                 out = emended  # no ref to inline: the walk would return it as it is
             else:
                 out = transform(emended, visit, pointer=self.named.names.pointer(item),
-                                inert=_refless)
+                                leaf=leaf)
             self._done[(item, direction)] = out
             self._left[item] = self._remaining(self.graph.graph.successors(item))
             if isinstance(out, dict):
@@ -155,8 +160,8 @@ class Inliner:
         elif set(schema) == {"$ref"} and not self.graph.is_recursive(_name(schema["$ref"]) or ""):
             out = self._done[(_name(schema["$ref"]) or "", direction)]
         else:
-            out = transform(schema, self._visit_for(direction), pointer=pointer,
-                            inert=_refless)
+            visit = self._visit_for(direction)
+            out = transform(schema, visit, pointer=pointer, leaf=_leaf_of(visit))
         names = self._defs_of(used, direction)
         if self._for_inlining and names:
             return self._distinct(out, names, direction, pointer)
@@ -214,11 +219,11 @@ class Inliner:
         if renamed is None:
             done = self._done
             return schema, {name: done[(name, direction)] for name in names}
-        return (transform(schema, self._renaming(direction), pointer=pointer, inert=_refless),
-                dict(renamed))
+        visit = self._renaming(direction)
+        return transform(schema, visit, pointer=pointer, leaf=_leaf_of(visit)), dict(renamed)
 
     def _renaming(self, direction: Direction) -> Any:
-        def visit(node: dict[str, Any], at: str) -> Schema:
+        def visit(node: dict[str, Any], at: str = "") -> Schema:
             ref = node.get("$ref")
             name = _name(ref) if isinstance(ref, str) else None
             alias = self._alias(name, direction) if name is not None else None
@@ -235,9 +240,10 @@ class Inliner:
             return None
         done = self._alias_defs
         visit = self._renaming(direction)
+        leaf = _leaf_of(visit)
         for name in names:
             if (name, direction) not in done:
                 done[(name, direction)] = transform(self._done[(name, direction)], visit,
                                                     pointer=self.named.names.pointer(name),
-                                                    inert=_refless)
+                                                    leaf=leaf)
         return dict(sorted((aliases[name] or name, done[(name, direction)]) for name in names))

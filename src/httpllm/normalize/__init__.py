@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from httpllm._json import first_unheld
 from httpllm._types import Schema
 from httpllm.normalize._context import GATES, PassContext
 from httpllm.normalize.all_of import all_of
@@ -36,7 +37,7 @@ from httpllm.normalize.numbers import numbers
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
-__all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert"]
+__all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert", "quiet"]
 
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
@@ -132,8 +133,8 @@ def emend(
             node = _mapping_refs(node, at, rewrite_mapping)
         return _apply(node, plan, ctx)
 
-    return transform(schema, visit, pointer=pointer,
-                     inert=inert if passes is PASSES else None)
+    leaf = None if passes is not PASSES else _inert_leaf if ctx.examples is not None else quiet
+    return transform(schema, visit, pointer=pointer, leaf=leaf)
 
 
 INERT_KEYS = frozenset({"type", "format", "enum", "description", "title", "deprecated"})
@@ -155,17 +156,52 @@ def inert(node: dict[str, Any]) -> bool:
     >>> inert({"type": "string", "format": "uri"}), inert({"type": "array"})
     (True, False)
     """
+    return _inert_leaf(node) is not None
+
+
+def _inert_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
+    """``node`` if it is :func:`inert`, else ``None``: the request direction's ``leaf``
+    (the rule itself, here: a walk calls this once per leaf)."""
     if not node.keys() <= INERT_KEYS:
-        return False
+        return None
     kind = node.get("type")
     if kind is not None and (kind.__class__ is not str or kind not in _PLAIN_TYPES):
-        return False
+        return None
     if "format" in node and node["format"].__class__ is not str:
-        return False
+        return None
     if "enum" not in node:
-        return True
+        return node
     enum = node["enum"]
-    return enum.__class__ is list and all(v.__class__ is str for v in enum)
+    return node if enum.__class__ is list and all(v.__class__ is str for v in enum) else None
+
+
+_EXAMPLE_KEYS = ("example", "examples")
+_QUIET_KEYS = INERT_KEYS | frozenset(_EXAMPLE_KEYS)
+
+
+def quiet(node: dict[str, Any]) -> dict[str, Any] | None:
+    """The emended form of a leaf ``node`` when no examples are kept (``ctx.examples`` is
+    ``None``: the response direction's), if every pass but ``direction`` returns it as it
+    is and ``direction`` only drops its ``example``/``examples`` and says nothing; else
+    ``None``. That holds when the leaf less those keys is :func:`inert` and they hold
+    no number a double does not hold (``numbers`` would report it): a third of the
+    response direction's visits (``{"type": "string", "example": "octocat"}``) are
+    not made.
+
+    >>> quiet({"type": "string", "example": "x"}), quiet({"type": "array", "example": []})
+    ({'type': 'string'}, None)
+    """
+    if _inert_leaf(node) is not None:
+        return node
+    if not node.keys() <= _QUIET_KEYS:
+        return None
+    rest = {k: v for k, v in node.items() if k not in _EXAMPLE_KEYS}
+    if _inert_leaf(rest) is None:
+        return None
+    for key in _EXAMPLE_KEYS:
+        if key in node and first_unheld(node[key]) is not None:
+            return None
+    return rest
 
 
 _MAPPINGS = ("properties", "patternProperties", "dependentSchemas")
