@@ -45,6 +45,7 @@ from httpllm.walk import (
     fold,
     is_leaf,
     rebuild,
+    subschemas,
 )
 
 __all__ = ["LEVELS_MAX", "Bounded", "Sizes", "bound", "byte_size", "weigh"]
@@ -154,7 +155,7 @@ class _TreeBytes:
                 if id(node) in of:
                     continue  # met again, on another path
                 # a boolean subschema's bytes are its holder's (_own)
-                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+                subs = [sub for sub in subschemas(node) if isinstance(sub, dict)]
                 stack.append((node, subs))
                 for sub in subs:
                     if id(sub) in of:
