@@ -476,8 +476,9 @@ class _Builder:
     def make(self, key: int, done: dict[int, Any], final: dict[int, str]) -> Any:
         """The dict of ``key``, its subschemas made already (``done``; a shared one as a
         ``$ref`` to its name in ``final``); remembered as the plain form of ``key`` when
-        none of them is a ``$ref`` or above one. Always a new dict, never the source:
-        later steps may take a bounded schema's nodes for their own."""
+        none of them is a ``$ref`` or above one. Always a new dict, never the source: the
+        render steps report a node the inliner made (``Inliner.origins``, by id) at its
+        named schema's pointer, a copy at its place in the bounded schema."""
         memo, brief = self.memo, self.brief
         nodes, plain = memo.nodes, memo.plain
         node = nodes[key >> 5]
