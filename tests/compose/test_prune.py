@@ -4,13 +4,14 @@ that accept at least what the schema accepted (issues 26 and 28)."""
 from __future__ import annotations
 
 import json
+import random
 from typing import Any
 
 import jsonschema_rs
 import pytest
 
 from httpllm.compose.inline import measure
-from httpllm.compose.prune import bound, byte_size, weigh
+from httpllm.compose.prune import LEVELS_MAX, Sizes, bound, byte_size, weigh
 from httpllm.walk import FoldMemo
 
 
@@ -137,3 +138,150 @@ def test_deep_input_is_no_recursion_error() -> None:
         deep = {"type": "object", "properties": {"x": deep}}
     bounded = bound(deep, 500)
     assert bounded is not None and bounded.after <= 500
+
+
+THING = {"type": "object", "description": "A thing. More.",
+         "properties": {"x": {"type": "string", "description": "x" * 200},
+                        "y": {"type": "integer"}}}
+
+
+def _things() -> dict[str, Any]:
+    """THING twice at the first level, twice at the second."""
+    return {"type": "object", "properties": {
+        "a": THING, "b": THING,
+        "c": {"type": "object", "properties": {"d": THING, "e": THING}}}}
+
+
+def _thing_names(node: Any) -> str | None:
+    return "Thing" if node is THING else None
+
+
+def test_a_subtree_shared_at_several_depths_is_one_def_per_depth() -> None:
+    """A node repeated at two depths keeps different levels below each: one `$defs` entry
+    per depth, each place referring to the one of its depth; the result is its bytes."""
+    bounded = bound(_things(), 900, names=_thing_names)
+    assert bounded is not None and bounded.levels == 2
+    assert bounded.shared == ("Thing", "Thing_2")
+    schema = bounded.schema
+    top, deep = schema["properties"]["a"]["$ref"], schema["properties"]["c"]["properties"]["d"]
+    assert schema["properties"]["b"] == {"$ref": top}
+    assert schema["properties"]["c"]["properties"]["e"] == deep
+    assert deep["$ref"] != top
+    assert bounded.after == _bytes(schema) <= 900
+
+
+def test_keep_root_properties_leaves_them_in_place() -> None:
+    """With `keep_root_properties` a root property's own schema is never a `$ref`."""
+    bounded = bound(_things(), 900, names=_thing_names, keep_root_properties=True)
+    assert bounded is not None
+    properties = bounded.schema["properties"]
+    assert "$ref" not in properties["a"] and "$ref" not in properties["b"]
+    assert properties["a"]["description"] == "A thing. More."
+    assert bounded.after == _bytes(bounded.schema) <= 900
+
+
+def test_a_cycle_met_on_its_own_path_is_a_stub() -> None:
+    """`A = anyOf[A, string]` never goes a level deeper: where `A` meets itself it is a
+    stub (its first sentence), and the rest of the level is kept."""
+    loop = {"$defs": {"A": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "string"}],
+                            "description": "Loops. On itself."}},
+            "type": "object", "properties": {"a": {"$ref": "#/$defs/A"},
+                                             "b": {"type": "integer"}}}
+    bounded = bound(loop, 150)
+    assert bounded is not None and bounded.levels == LEVELS_MAX  # only the loop cut
+    assert "$defs" not in bounded.schema
+    assert bounded.schema["properties"]["a"] == {
+        "anyOf": [{"description": "Loops."}, {"type": "string"}],
+        "description": "Loops. On itself."}
+    assert bounded.after == _bytes(bounded.schema)
+
+
+def test_a_root_ref_cut_to_a_stub() -> None:
+    """A root that is a `$ref` into its own `$defs`: its target expanded (the `$defs`
+    dropped); too large for even the first level, the root itself is a stub."""
+    schema = {"$ref": "#/$defs/R", "$defs": {"R": {
+        "type": "object", "description": "Root. " + "r" * 400,
+        "properties": {"p": {"type": "string", "description": "p" * 400}}}}}
+    kept = bound(schema, 600)
+    assert kept is not None and kept.levels == 0
+    assert kept.schema == {**schema["$defs"]["R"], "properties": {"p": {"type": "string"}}}
+    assert kept.after == _bytes(kept.schema)
+    root = bound(schema, 60)
+    assert root is not None and root.levels == -1
+    assert root.schema == {}  # the stub of the root as given: a $ref has no type
+
+
+def test_roots_sharing_nodes_bound_alike_with_one_sizes() -> None:
+    """The outputs of one compile share their nodes and one `Sizes`: each is bounded as
+    it would be alone (a node made for one, with a `$ref` below it, is not another's)."""
+    sizes = Sizes()
+    first = _things()
+    second = {"type": "object", "properties": {"only": first["properties"]["c"], "t": THING}}
+    for schema, limit in [(first, 900), (second, 400), (first, 700), (second, 300)]:
+        alone = bound(schema, limit, names=_thing_names)
+        shared = bound(schema, limit, names=_thing_names, sizes=sizes)
+        assert alone is not None and shared is not None
+        assert json.dumps(shared.schema) == json.dumps(alone.schema)
+        assert (shared.levels, shared.shared, shared.after) == (
+            alone.levels, alone.shared, alone.after)
+
+
+def _random_schema(rng: random.Random, pool: list[Any], depth: int) -> Any:
+    """A schema reusing nodes of ``pool`` (shared subtrees), ``$ref``\\ s into ``$defs``
+    D0..D3 (cycles), arrays, unions and objects."""
+    draw = rng.random()
+    if depth <= 0 or draw < 0.25:
+        if pool and rng.random() < 0.5:
+            return rng.choice(pool)
+        return {"type": rng.choice(["string", "integer", ["string", "null"]]),
+                "description": "d. " * rng.randint(0, 30)}
+    if draw < 0.35:
+        return {"$ref": f"#/$defs/D{rng.randint(0, 3)}"}
+    if draw < 0.5:
+        return {"type": "array", "items": _random_schema(rng, pool, depth - 1),
+                "description": "An array. x"}
+    if draw < 0.6:
+        return {"anyOf": [_random_schema(rng, pool, depth - 1),
+                          _random_schema(rng, pool, depth), True]}
+    node = {"type": "object", "description": "Obj. " * rng.randint(0, 10), "properties": {
+        f"p{i}": _random_schema(rng, pool, depth - 1) for i in range(rng.randint(1, 4))}}
+    if rng.random() < 0.3:
+        node["additionalProperties"] = _random_schema(rng, pool, depth - 1)
+    pool.append(node)
+    return node
+
+
+@pytest.mark.parametrize("seed", range(96, 112))
+def test_random_roots_sharing_nodes_bound_alike_with_one_sizes(seed: int) -> None:
+    """Roots sharing nodes (some with `$defs`), bounded in turn with one `Sizes`, give
+    what each gives alone; each result is its bytes and within its limit."""
+    rng = random.Random(seed)
+    pool: list[Any] = []
+    roots = []
+    for _ in range(4):
+        root = _random_schema(rng, pool, 5)
+        if isinstance(root, dict) and rng.random() < 0.4:
+            root = {**root, "$defs": {f"D{i}": _random_schema(rng, pool, 3) for i in range(4)}}
+        roots.append(root)
+    names = {id(node): f"N{i % 5}" for i, node in enumerate(pool)}
+
+    def named(node: Any) -> str | None:  # one function: Sizes shares what it built
+        return names.get(id(node))
+
+    sizes = Sizes()
+    for root in roots:
+        if not isinstance(root, dict):
+            continue
+        for limit in (40, 200, 800, 3000):
+            for keep in (False, True):
+                alone = bound(root, limit, names=named,
+                              keep_root_properties=keep)
+                together = bound(root, limit, names=named,
+                                 keep_root_properties=keep, sizes=sizes)
+                if alone is None or together is None:
+                    assert alone is together is None
+                    continue
+                assert json.dumps(together.schema) == json.dumps(alone.schema)
+                assert (together.levels, together.after) == (alone.levels, alone.after)
+                assert alone.after == _bytes(alone.schema)
+                assert alone.after <= limit or alone.levels == -1

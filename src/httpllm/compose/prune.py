@@ -45,6 +45,7 @@ from httpllm.walk import (
     fold,
     is_leaf,
     rebuild,
+    subschemas,
 )
 
 __all__ = ["LEVELS_MAX", "Bounded", "Sizes", "bound", "byte_size", "weigh"]
@@ -154,7 +155,7 @@ class _TreeBytes:
                 if id(node) in of:
                     continue  # met again, on another path
                 # a boolean subschema's bytes are its holder's (_own)
-                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+                subs = [sub for sub in subschemas(node) if isinstance(sub, dict)]
                 stack.append((node, subs))
                 for sub in subs:
                     if id(sub) in of:
@@ -313,22 +314,29 @@ def _stub(node: Any, *, brief: bool) -> Any:
 
 
 class _Built:
-    """What builders made, by node: kept by :class:`Sizes` for the builders of roots
-    without ``$defs`` (whose nodes' expansions depend on nothing else)."""
+    """What builders found, by node and by key (:func:`_key`): kept by :class:`Sizes` for
+    the builders of roots without ``$defs`` (whose nodes' expansions depend on nothing
+    else). Every value is an int (or a node listed), so the containers here are a few
+    dicts and one list of ints per node with object subschemas: an expansion is measured
+    on these numbers, and only the one kept is made of dicts (:meth:`_Expansion.materialize`).
+    """
 
     def __init__(self) -> None:
-        self.built: dict[int, Any] = {}  # _key(node, levels left) -> the node built
-        self.cut: set[int] = set()  # the keys of built nodes with something cut below
+        self.nodes: dict[int, dict[str, Any]] = {}  # id -> each resolved node met (held)
+        # id(node) -> per object subschema (resolved), in listing order: its _key at the
+        # node's own levels left minus ``left + 1`` (``id(sub) << 5``, less 1 one level
+        # deeper): the key of a subschema of ``(node, left)`` is this plus ``left + 1``
+        self.edges: dict[int, Sequence[int]] = {}
+        self.owns: dict[int, int] = {}  # id(node) -> its bytes built (subschemas, $defs not)
+        self.stubs: dict[int, int] = {}  # id(node) -> its stub's bytes * 2 + (stub != node)
+        self.labels: dict[int, str | None] = {}  # id(node) -> the name it is shared under
+        self.done: set[int] = set()  # the keys built
+        self.cut: set[int] = set()  # the keys built with something cut below
+        # key -> bit i set when its i-th subschema was met again on its own path (a stub)
+        self.backs: dict[int, int] = {}
+        self.plain: dict[int, Any] = {}  # key -> its dict made, no $ref below it
         self.resolved: dict[int, dict[str, Any]] = {}
-        self.source: dict[int, Any] = {}  # id(built) -> the node it was built from
-        self.held: list[Any] = []  # nodes keyed by id here: their ids must stay unique
-        # id(node) -> (keyword, key, subschema resolved, one level deeper) per subschema
-        # (a leaf's and a node's without object subschemas: the empty tuple, no list)
-        self.subs: dict[int, Sequence[tuple[str, Any, Any, bool]]] = {}
-        # id(built node or stub) -> its bytes alone, its object subschemas: what
-        # measuring an expansion reads of each node it lists
-        self.owns: dict[int, int] = {}
-        self.edges: dict[int, Sequence[Any]] = {}
+        self.held: list[Any] = []  # the nodes ``resolved`` is keyed by
 
 
 def _key(node: Any, left: int) -> int:
@@ -340,7 +348,13 @@ def _key(node: Any, left: int) -> int:
 class _Builder:
     """The expansions of one schema, each node built once per remaining depth (shared by
     the expansions to 0, 1, 2 ... levels, and with :class:`Sizes` by the roots without
-    ``$defs`` bounded with the same ``names``)."""
+    ``$defs`` bounded with the same ``names``).
+
+    A node *built* is only recorded: its key done, whether something is cut below it, and
+    which of its subschemas were met again on its own path (a cycle that never goes a
+    level deeper: those become stubs). Its bytes are its source's (:attr:`_Built.owns`)
+    and its subschemas' keys follow from :attr:`_Built.edges`; the first expansion that
+    is measured to fit is made into dicts by :meth:`_Expansion.materialize`."""
 
     def __init__(self, root: dict[str, Any], names: Callable[[Any], str | None] | None,
                  sizes: Sizes, *, brief: bool = False) -> None:
@@ -351,17 +365,15 @@ class _Builder:
         self.names = names
         self.brief = brief
         self.sizes = sizes
-        memo = _Built() if self.defs else sizes._built(names, brief)
-        self.built, self.cut, self.resolved = memo.built, memo.cut, memo.resolved
-        self.source = memo.source
-        self.held, self.subs, self.owns, self.edges = memo.held, memo.subs, memo.owns, memo.edges
+        self.memo = _Built() if self.defs else sizes._built(names, brief)
 
     def _resolve(self, node: dict[str, Any]) -> dict[str, Any]:
         """A ``$ref`` into the root's ``$defs`` as its target (siblings merged over it),
         the same object each time for the same node."""
         if not self.defs:
             return node
-        found = self.resolved.get(id(node))
+        resolved = self.memo.resolved
+        found = resolved.get(id(node))
         if found is not None:
             return found
         out, seen = node, 0
@@ -372,104 +384,146 @@ class _Builder:
                 break
             siblings = {k: v for k, v in out.items() if k != "$ref"}
             out, seen = ({**target, **siblings} if siblings else target), seen + 1
-        self.resolved[id(node)] = out
-        self.held.extend((node, out))
+        resolved[id(node)] = out
+        self.memo.held.append(node)
         return out
 
-    def _kids(self, node: dict[str, Any], left: int) -> list[tuple[str, Any, Any, int]]:
-        """``(keyword, key, subschema resolved, levels left for it)`` per subschema (the
-        subschemas listed once per node: a node is built at several depths)."""
-        subs = self.subs.get(id(node))
-        if subs is None:
-            self.held.append(node)
-            subs = self.subs[id(node)] = [
-                (keyword, key, self._resolve(sub) if isinstance(sub, dict) else sub,
-                 keyword in _NESTED)
-                for keyword, key, sub in children(node) if keyword != "$defs"] or ()
-        return [(keyword, key, sub, left - deeper) for keyword, key, sub, deeper in subs]
+    def _subs(self, node: dict[str, Any]) -> list[tuple[str, Any, Any]]:
+        """``(keyword, key, subschema)`` per object subschema of ``node`` (not its
+        ``$defs``), in listing order: what :attr:`_Built.edges` numbers."""
+        return [(keyword, key, sub) for keyword, key, sub in children(node)
+                if keyword != "$defs" and isinstance(sub, dict)]
 
-    def _stub(self, node: dict[str, Any]) -> Any:
-        """:func:`_stub` of ``node``, its parts recorded."""
-        stub = _stub(node, brief=self.brief)
-        self.owns[id(stub)] = _own(stub)
-        self.edges[id(stub)] = _edges(stub) or ()
-        self.held.extend((node, stub))
-        return stub
-
-    def build(self, levels: int) -> tuple[Any, bool]:
-        """The root expanded to ``levels`` levels (a DAG), and whether anything was cut."""
-        built, opening = self.built, set()
-        root = self._resolve(self.root)
-        # (node, levels left, its subschemas once they are on the stack)
-        stack: list[tuple[dict[str, Any], int, Any]] = [(root, levels, None)]
-        while stack:
-            node, left, kids = stack.pop()
-            key = _key(node, left)
-            if key in built:
-                continue
-            if left < 0:
-                stub = built[key] = self._stub(node)
-                if stub != node:
-                    self.cut.add(key)
-                continue
-            if kids is None:
-                kids = self._kids(node, left)
-                opening.add(key)
-                stack.append((node, left, kids))
-                stack.extend((sub, at, None) for _, _, sub, at in kids
-                             if isinstance(sub, dict) and _key(sub, at) not in built
-                             and _key(sub, at) not in opening)
-                continue
-            opening.discard(key)
-            self._made(node, key, kids)
-        key = _key(root, levels)
-        return built[key], key in self.cut
-
-    def _made(self, node: dict[str, Any], key: int,
-              kids: list[tuple[str, Any, Any, int]]) -> None:
-        """A node whose subschemas are built, built under ``key`` (one met again on its
-        own path, a cycle that never goes a level deeper, becomes a stub)."""
-        changes, cut, edges = [], False, []
-        built = self.built
-        for keyword, k, sub, at in kids:
-            if isinstance(sub, dict):
-                sub_key = _key(sub, at)
-                new = built.get(sub_key)
-                if new is None:  # being built: met again on its own path
-                    new = self._stub(sub)
-                    cut = cut or new != sub
-                else:
-                    cut = cut or sub_key in self.cut
-                changes.append((keyword, k, new))
-                edges.append(new)
+    def _list(self, node: dict[str, Any]) -> Sequence[int]:
+        """:attr:`_Built.edges` of a resolved node, its bytes and subschemas recorded."""
+        memo = self.memo
+        edges = memo.edges.get(id(node))
+        if edges is not None:
+            return edges
+        nodes, out = memo.nodes, []
+        for keyword, _, sub in self._subs(node):
+            sub = self._resolve(sub)
+            nodes[id(sub)] = sub
+            out.append((id(sub) << 5) - (keyword in _NESTED))
         if "$defs" in node:
-            out = {k: v for k, v in node.items() if k != "$defs"}
-            made = rebuild(out, changes) if changes else out
-            own = _own(made)
+            memo.owns[id(node)] = _own({k: v for k, v in node.items() if k != "$defs"})
         else:  # the same keywords and scalars as its source
-            made = rebuild(node, changes) if changes else dict(node)
-            own = self.sizes.own(node)
-        self.source[id(made)] = node
-        self.owns[id(made)] = own
-        self.edges[id(made)] = edges or ()
-        self.held.append(made)
-        self.built[key] = made
-        if cut:
-            self.cut.add(key)
+            memo.owns[id(node)] = self.sizes.own(node)
+        memo.edges[id(node)] = edges = out or ()
+        return edges
 
-    def name(self, node: Any) -> str | None:
-        """The name a built node is shared under, or ``None``."""
-        source = self.source.get(id(node))
-        if source is None:
-            return None
-        found = self.def_names.get(id(source))
+    def stub(self, node_id: int) -> int:
+        """The bytes of the stub of node ``node_id``, times 2, plus 1 when the stub is not
+        the node itself (something is cut)."""
+        info = self.memo.stubs.get(node_id)
+        if info is None:
+            node = self.memo.nodes[node_id]
+            stub = _stub(node, brief=self.brief)
+            size = _own(stub) + (2 if "items" in stub else 0)  # an array's {} items
+            info = self.memo.stubs[node_id] = size * 2 + (stub != node)
+        return info
+
+    def build(self, levels: int) -> int:
+        """The key of the root expanded to ``levels`` levels, each key below it built."""
+        memo = self.memo
+        root = self._resolve(self.root)
+        memo.nodes[id(root)] = root
+        top = _key(root, levels)
+        done, nodes = memo.done, memo.nodes
+        opening: set[int] = set()
+        # a key to build; its negative once its subschemas are stacked above it
+        stack = [top]
+        while stack:
+            key = stack.pop()
+            if key < 0:
+                opening.discard(-key)
+                self._made(-key)
+                continue
+            if key in done:
+                continue
+            left1 = key & 31  # levels left + 1
+            if not left1:  # past the levels kept: a stub
+                done.add(key)
+                if self.stub(key >> 5) & 1:
+                    memo.cut.add(key)
+                continue
+            edges = self._list(nodes[key >> 5])
+            opening.add(key)
+            stack.append(-key)
+            stack.extend(sub for base in edges if (sub := base + left1) not in done
+                         and sub not in opening)
+        return top
+
+    def _made(self, key: int) -> None:
+        """A key whose subschemas are built, built (one met again on its own path, a cycle
+        that never goes a level deeper, becomes a stub)."""
+        memo = self.memo
+        done, cut, left1 = memo.done, memo.cut, key & 31
+        back, below = 0, False
+        for i, base in enumerate(memo.edges[key >> 5]):
+            sub = base + left1
+            if sub not in done:  # being built: met again on its own path
+                back |= 1 << i
+                below = below or bool(self.stub(sub >> 5) & 1)
+            else:
+                below = below or sub in cut
+        if back:
+            memo.backs[key] = back
+        if below:
+            cut.add(key)
+        done.add(key)
+
+    def make(self, key: int, done: dict[int, Any], final: dict[int, str]) -> Any:
+        """The dict of ``key``, its subschemas made already (``done``; a shared one as a
+        ``$ref`` to its name in ``final``); remembered as the plain form of ``key`` when
+        none of them is a ``$ref`` or above one. Always a new dict, never the source: the
+        render steps report a node the inliner made (``Inliner.origins``, by id) at its
+        named schema's pointer, a copy at its place in the bounded schema."""
+        memo, brief = self.memo, self.brief
+        nodes, plain = memo.nodes, memo.plain
+        node = nodes[key >> 5]
+        left1, back, edges = key & 31, memo.backs.get(key, 0), memo.edges[key >> 5]
+        changes, alike = [], True
+        for i, (keyword, k, _) in enumerate(self._subs(node)):
+            sub = edges[i] + left1
+            if back >> i & 1:  # met again on its own path
+                new = _stub(nodes[sub >> 5], brief=brief)
+            elif not sub & 31:  # one stub per key
+                new = plain.get(sub)
+                if new is None:
+                    new = plain[sub] = _stub(nodes[sub >> 5], brief=brief)
+            else:
+                name = final.get(sub)
+                new = {"$ref": def_ref(name)} if name is not None else done[sub]
+                alike = alike and name is None and new is plain.get(sub)
+            changes.append((keyword, k, new))
+        source = ({k: v for k, v in node.items() if k != "$defs"} if "$defs" in node
+                  else node)
+        made = rebuild(source, changes) if changes else dict(source)
+        if alike:
+            plain[key] = made
+        return made
+
+    def name(self, node_id: int) -> str | None:
+        """The name node ``node_id`` is shared under, or ``None``."""
+        labels = self.memo.labels
+        if node_id in labels:
+            return labels[node_id]
+        source = self.memo.nodes[node_id]
+        found = self.def_names.get(node_id)
         if found is None and self.names is not None:
             found = self.names(source)
-        return None if not found else (_UNSAFE.sub("_", found).strip("_") or None)
+        label = labels[node_id] = (None if not found
+                                   else (_UNSAFE.sub("_", found).strip("_") or None))
+        return label
 
 
 class _Expansion:
-    """One expansion of a schema to ``levels`` levels, repeats shared under ``$defs``."""
+    """One expansion of a schema to ``levels`` levels, repeats shared under ``$defs``.
+
+    Measured on keys (:func:`_key`): a node of the expansion is a key, a stub (a key at
+    -1 levels left, or a subschema met again on its own path) is its bytes only, never
+    shared."""
 
     def __init__(self, builder: _Builder, levels: int, keep_root_properties: bool,
                  sizes: Sizes) -> None:
@@ -477,136 +531,159 @@ class _Expansion:
         self.levels = levels
         self.keep = keep_root_properties
         self.sizes = sizes
-        self.root_built, self.cut = builder.build(levels)
-        self.order: list[dict[str, Any]] = []
-        self.shared: dict[int, str] = {}
+        self.top = builder.build(levels)
+        self.cut = self.top in builder.memo.cut
+        self.order: list[int] = []  # the keys, not the stubs, children first
+        self.shared: dict[int, str] = {}  # key -> name
+
+    def _order(self, limit: int) -> int:
+        """Fill :attr:`order` (each key once, children before parents, as a depth-first
+        walk meets them) and return the sum of each distinct node's own bytes (stubs'
+        too); past ``limit``, stop there and return what was summed."""
+        memo, stub = self.builder.memo, self.builder.stub
+        edges_of, owns, backs = memo.edges, memo.owns, memo.backs
+        order, seen = self.order, set()
+        floor = 0
+        stack = [self.top]  # a key; its negative once its subschemas are stacked
+        while stack:
+            key = stack.pop()
+            if key < 0:
+                order.append(-key)
+                continue
+            if key in seen:  # stacked twice, met first from the later holder
+                continue
+            seen.add(key)
+            floor += owns[key >> 5]
+            if floor > limit:
+                return floor
+            stack.append(-key)
+            left1, back = key & 31, backs.get(key, 0)
+            edges = edges_of[key >> 5]
+            for i in range(len(edges) - 1, -1, -1):
+                sub = edges[i] + left1
+                if back >> i & 1:  # its own stub
+                    floor += stub(sub >> 5) >> 1
+                elif sub in seen:
+                    continue
+                elif sub & 31:
+                    stack.append(sub)
+                else:  # one stub per key
+                    seen.add(sub)
+                    floor += stub(sub >> 5) >> 1
+        return floor
+
+    def _counts(self) -> dict[int, int]:
+        """How many times each key appears in the tree the expansion serializes to."""
+        edges_of, backs = self.builder.memo.edges, self.builder.memo.backs
+        counts = dict.fromkeys(self.order, 0)
+        counts[self.top] = 1
+        for key in reversed(self.order):  # parents first
+            n, left1, back = counts[key], key & 31, backs.get(key, 0)
+            for i, base in enumerate(edges_of[key >> 5]):
+                sub = base + left1
+                if sub & 31 and not back >> i & 1:
+                    counts[sub] += n
+        return counts
+
+    def _protected(self) -> set[int]:
+        """The keys of the root's properties, when they keep their schemas in place."""
+        root = self.builder.memo.nodes[self.top >> 5]
+        if not self.keep or not isinstance(root.get("properties"), dict):
+            return set()
+        memo, top = self.builder.memo, self.top
+        edges, back = memo.edges[top >> 5], memo.backs.get(top, 0)
+        return {edges[i] + (top & 31) for i, (keyword, _, _) in
+                enumerate(self.builder._subs(root))
+                if keyword == "properties" and not back >> i & 1}
 
     def measure(self, limit: int) -> int:
         """Choose the repeats to share and return the bytes of the result; past ``limit``
         maybe a lower bound of them instead (still past ``limit``).
 
         Rule: every distinct node of the expansion is written at least once, shared or
-        not, so the sum of the nodes' own bytes is at most the result's; when that sum
-        is already past ``limit`` the repeats are not chosen (the expansion is refused
-        all the same: the largest levels tried, where most of a bound's work was)."""
-        root = self.root_built
-        if not isinstance(root, dict):
-            return _dumps(root)
-        owns = self.builder.owns
-        order, edges = _post_order(root, self.builder.edges)
-        self.order = order
-        floor = 0
-        for node in order:
-            own = owns.get(id(node))
-            floor += _own(node) if own is None else own
+        not, so the sum of the nodes' own bytes is at most the result's; once that sum
+        is past ``limit`` the walk stops and the repeats are not chosen (the expansion is
+        refused all the same: the largest levels tried, where most of a bound's work was)."""
+        floor = self._order(limit)
         if floor > limit:
             return floor
-        counts = _occurrences(root, order, edges)
-        protected = ({id(v) for v in root.get("properties", {}).values()}
-                     if self.keep and isinstance(root.get("properties"), dict) else set())
+        builder, top = self.builder, self.top
+        memo, stub = builder.memo, builder.stub
+        edges_of, owns, backs = memo.edges, memo.owns, memo.backs
+        counts, protected = self._counts(), self._protected()
         tree: dict[int, int] = {}
         alone: dict[int, int] = {}  # each shared node counted as a $ref
-        taken: set[str] = set()
-        for node in order:  # children first: a deeper repeat is named before its holder
-            own = owns.get(id(node))
-            if own is None:
-                own = _own(node)
-            kids = edges[id(node)]
-            tree[id(node)] = own + sum(tree[id(k)] for k in kids)
-            alone[id(node)] = own + sum(_ref_size(self.shared[id(k)]) if id(k) in self.shared
-                                        else alone[id(k)] for k in kids)
-            if counts[id(node)] < 2 or node is root or id(node) in protected:
+        shared, taken = self.shared, set()
+        for key in self.order:  # children first: a deeper repeat is named before its holder
+            t = a = owns[key >> 5]
+            left1, back = key & 31, backs.get(key, 0)
+            for i, base in enumerate(edges_of[key >> 5]):
+                sub = base + left1
+                if not sub & 31 or back >> i & 1:
+                    size = stub(sub >> 5) >> 1
+                    t, a = t + size, a + size
+                    continue
+                t += tree[sub]
+                name = shared.get(sub)
+                a += alone[sub] if name is None else _ref_size(name)
+            tree[key], alone[key] = t, a
+            if counts[key] < 2 or key == top or key in protected:
                 continue
-            base = self.builder.name(node)
-            if base is None or tree[id(node)] < 2 * _ref_size(base):
+            base_name = builder.name(key >> 5)
+            if base_name is None or t < 2 * _ref_size(base_name):
                 continue
-            name, n = base, 2
+            name, n = base_name, 2
             while name in taken:
-                name, n = f"{base}_{n}", n + 1
+                name, n = f"{base_name}_{n}", n + 1
             taken.add(name)
-            self.shared[id(node)] = name
-        total = alone[id(root)]
-        if self.shared:  # ,"$defs":{"name":{...},...}
-            total += 10 + sum(_dumps(name) + 8 + alone[key] for key, name in self.shared.items())
-            total += len(self.shared) - 1
+            shared[key] = name
+        total = alone[top]
+        if shared:  # ,"$defs":{"name":{...},...}
+            total += 10 + sum(_dumps(name) + 8 + alone[key] for key, name in shared.items())
+            total += len(shared) - 1
         return total
 
     def materialize(self) -> Any:
-        """The measured result as a schema."""
-        return _materialize(self.root_built, self.order, self.shared)
+        """The measured result as a schema: each key's node made once, children first,
+        each shared one written once under the root's ``$defs``, named
+        ``<name>_<digest>`` (the first 6 hex digits of its content's SHA-256): a name
+        means one schema across a tool list, which servers that merge every tool's
+        ``$defs`` need (vLLM; issue 18).
+
+        A node with no ``$ref`` below it is the same dict for every expansion that keeps
+        its key (:attr:`_Built.plain`: the outputs of one compile share their named
+        schemas); only the nodes above a shared one are made for this expansion."""
+        builder, shared = self.builder, self.shared
+        plain = builder.memo.plain
+        done: dict[int, Any] = {}
+        final: dict[int, str] = {}
+        defs: dict[str, Any] = {}
+        for key in self.order:
+            made = plain.get(key)
+            if made is None or (shared and not self._plain(key, done)):
+                made = builder.make(key, done, final)
+            done[key] = made
+            if key in shared:
+                text = json.dumps(made, sort_keys=True, ensure_ascii=False,
+                                  separators=(",", ":"))
+                name = f"{shared[key]}_{hashlib.sha256(text.encode()).hexdigest()[:6]}"
+                final[key] = name
+                defs[name] = made
+        out = done[self.top]
+        return {**out, "$defs": dict(sorted(defs.items()))} if defs else out
+
+    def _plain(self, key: int, done: dict[int, Any]) -> bool:
+        """Whether each subschema of ``key`` (made already) is its plain form."""
+        memo = self.builder.memo
+        left1, back, plain = key & 31, memo.backs.get(key, 0), memo.plain
+        for i, base in enumerate(memo.edges[key >> 5]):
+            sub = base + left1
+            if sub & 31 and not back >> i & 1 and (
+                    sub in self.shared or done[sub] is not plain.get(sub)):
+                return False
+        return True
 
 
 def _ref_size(name: str) -> int:
     """Bytes of ``{"$ref":"#/$defs/<name>_<digest>"}``."""
     return 26 + _dumps(escape(name))
-
-
-def _edges(node: dict[str, Any]) -> list[Any]:
-    return [sub for _, _, sub in children(node) if isinstance(sub, dict)]
-
-
-def _post_order(root: Any, known: dict[int, Sequence[Any]]
-                ) -> tuple[list[dict[str, Any]], dict[int, Sequence[Any]]]:
-    """Each distinct node of a DAG once, children before parents, and each one's object
-    subschemas (from ``known`` when it has them)."""
-    order: list[dict[str, Any]] = []
-    edges: dict[int, Sequence[Any]] = {}
-    if not isinstance(root, dict):
-        return order, edges
-    stack: list[tuple[dict[str, Any], bool]] = [(root, False)]
-    while stack:
-        node, done = stack.pop()
-        if done:
-            order.append(node)
-            continue
-        if id(node) in edges:
-            continue
-        subs = known.get(id(node))
-        if subs is None:
-            subs = edges[id(node)] = _edges(node)
-        else:
-            edges[id(node)] = subs
-        stack.append((node, True))
-        stack.extend((sub, False) for sub in reversed(subs) if id(sub) not in edges)
-    return order, edges
-
-
-def _occurrences(root: Any, order: list[dict[str, Any]],
-                 edges: dict[int, Sequence[Any]]) -> dict[int, int]:
-    """How many times each node appears in the tree a DAG serializes to."""
-    counts = {id(node): 0 for node in order}
-    if isinstance(root, dict):
-        counts[id(root)] = 1
-    for node in reversed(order):  # parents first
-        for sub in edges[id(node)]:
-            counts[id(sub)] += counts[id(node)]
-    return counts
-
-
-def _materialize(root: Any, order: list[dict[str, Any]], shared: dict[int, str]) -> Any:
-    """The DAG as a tree, each shared node written once under the root's ``$defs``, named
-    ``<name>_<digest>`` (the first 6 hex digits of its content's SHA-256): a name means one
-    schema across a tool list, which servers that merge every tool's ``$defs`` need
-    (vLLM; issue 18)."""
-    if not isinstance(root, dict):
-        return root
-    done: dict[int, Any] = {}
-    final: dict[int, str] = {}
-    defs: dict[str, Any] = {}
-    for node in order:
-        changes = []
-        for keyword, key, sub in children(node):
-            if not isinstance(sub, dict):
-                continue
-            name = final.get(id(sub))
-            new = {"$ref": def_ref(name)} if name is not None else done[id(sub)]
-            if new is not sub:
-                changes.append((keyword, key, new))
-        made = done[id(node)] = rebuild(node, changes) if changes else node
-        if id(node) in shared:
-            text = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-            name = f"{shared[id(node)]}_{hashlib.sha256(text.encode()).hexdigest()[:6]}"
-            final[id(node)] = name
-            defs[name] = made
-    out = done[id(root)]
-    return {**out, "$defs": dict(sorted(defs.items()))} if defs else out
