@@ -144,3 +144,38 @@ def test_an_example_no_double_holds_is_dropped_with_a_loss() -> None:
     assert loss.pointer == ("#/paths/~1a/post/requestBody/content/application~1json/examples/"
                             "big/value")
     assert (loss.keyword, loss.action) == ("examples", "dropped")
+
+
+def _fanned_body(levels: int, width: int) -> dict[str, Any]:
+    """A request body whose named schemas each hold ``width`` properties referring to the
+    next, and an ``id``, readOnly at the top only: ``width ** levels`` argument paths to
+    the last level, none of them holding a readOnly property."""
+    schemas = {f"L{i}": {"type": "object", "properties": {
+        "id": {"type": "string", "readOnly": i == 0},
+        **{f"p{k}": {"$ref": f"#/components/schemas/L{i + 1}"} for k in range(width)}}}
+        for i in range(levels)}
+    schemas[f"L{levels}"] = {"type": "object", "properties": {"id": {"type": "string"}}}
+    body = {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/L0"}}}}
+    return {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+            "paths": {"/x": {"post": {"operationId": "make", "requestBody": body,
+                                      "responses": {"200": {"description": "ok"}}}}},
+            "components": {"schemas": schemas}}
+
+
+def test_read_only_places_of_a_small_body_are_all_found_without_a_loss() -> None:
+    """Every readOnly property's place is recorded (``extra["read_only"]``) when the
+    search ends by itself."""
+    function = httpllm.compile(_fanned_body(2, 2)).functions[0]
+    assert function.extra["read_only"] == ("#/body/id",)
+    assert not [x for x in function.losses if x.keyword == "readOnly" and x.action == "cut"]
+
+
+def test_a_read_only_search_through_shared_subtrees_stops_with_a_loss() -> None:
+    """Shared schemas reaching 4**20 argument paths: the search stops after its budget of
+    visits, keeps the places it found, and a ``cut`` loss says the search was partial (it
+    used to run for hours)."""
+    function = httpllm.compile(_fanned_body(20, 4)).functions[0]
+    cut = [x for x in function.losses if x.keyword == "readOnly" and x.action == "cut"]
+    assert len(cut) == 1 and cut[0].pointer == "#/paths/~1x/post/requestBody"
+    assert "validate may let some readOnly values through" in cut[0].note
+    assert function.extra["read_only"] == ("#/body/id",)  # what was found is kept

@@ -147,6 +147,12 @@ _READ_ONLY_MAX = 256
 _READ_ONLY_DEPTH = 32
 """Deepest argument path searched for them."""
 
+_READ_ONLY_VISITS = 50_000
+"""Most schema nodes visited per function searching for them: a subtree is visited once
+per argument path reaching it, and paths through shared subtrees can be exponentially many
+(five properties holding one shared object, nested 32 levels: 5**32). Past it the search
+stops with a ``cut`` loss (the places found are kept)."""
+
 
 def _renamed(site: OperationSite, operation_id: str, name: str, holder: str | None
              ) -> Loss:
@@ -461,6 +467,14 @@ class Composer:
         text = summary if not description or description == summary else (
             f"{summary}\n\n{description}" if summary else description)
         security, schemes = self._security(site)
+        read_only, searched = self._read_only(draft.body, arguments, inliner, defs)
+        if not searched:
+            losses[Loss(pointer=join(site.pointer, "requestBody"), keyword="readOnly",
+                        action="cut", note=(
+                            f"readOnly properties searched in the first {_READ_ONLY_VISITS:,} "
+                            "schema nodes of the request body only (shared subtrees reach "
+                            "too many places): validate may let some readOnly values "
+                            "through"))] = None
         name = claimed or self.pool.claim(function_name(model.operationId, site.method,
                                                         site.path))
         if isinstance(model.operationId, str) and model.operationId != name:
@@ -484,8 +498,7 @@ class Composer:
             security_schemes=schemes,
             pointer=site.pointer,
             examples=self._examples(specs),
-            extra={"accept": draft.accept, **self._form_style(site),
-                   **self._read_only(draft.body, arguments, inliner, defs)},
+            extra={"accept": draft.accept, **self._form_style(site), **read_only},
             losses=tuple(losses),
         )
 
@@ -512,11 +525,13 @@ class Composer:
         return self._argument(spec, name, schema), found, losses
 
     def _read_only(self, spec: ParameterSpec | None, arguments: list[Argument],
-                   inliner: Inliner, defs: dict[str, Schema]) -> dict[str, Any]:
+                   inliner: Inliner, defs: dict[str, Schema]) -> tuple[dict[str, Any], bool]:
         """``{"read_only": ("#/body/id", "#/body/tags/-/uid", ...)}``: where in the
         arguments the request body's ``readOnly`` properties would be (``-``: any array
         item), which the request schema no longer has, so ``validate`` refuses them also
-        where the tool shows an open object; ``{}`` when the body has none.
+        where the tool shows an open object; ``{}`` when the body has none. Paired with
+        whether the search was whole (``False``: it stopped after
+        :data:`_READ_ONLY_VISITS` nodes).
 
         Found by walking the body argument's schema with each node's place in the
         document (the inliner's origins for named schemas) against the properties the
@@ -528,8 +543,9 @@ class Composer:
         body = next((a for a in arguments if a.location == "body"), None)
         hidden = _hidden_by_owner(self._losses(spec)) if spec is not None else {}
         if not hidden or body is None or spec is None:
-            return {}
+            return {}, True
         out: list[tuple[tuple[str, ...], str]] = []
+        visits = 0
         kept: dict[tuple[str, ...], set[str]] = {}  # declared at a path by some node
         seen: set[tuple[int, tuple[str, ...]]] = set()
         stack: list[tuple[Any, str, tuple[str, ...]]] = [
@@ -539,6 +555,9 @@ class Composer:
             if not isinstance(node, dict) or len(path) > _READ_ONLY_DEPTH or (
                     (id(node), path) in seen):
                 continue
+            if visits == _READ_ONLY_VISITS:
+                break
+            visits += 1
             seen.add((id(node), path))
             ref = node.get("$ref")
             name = def_name_of(ref) if isinstance(ref, str) else None
@@ -556,7 +575,8 @@ class Composer:
             stack.extend(_below(node, at, path))
         # A name another alternative at the same place declares stays a value to send.
         places = [join("#", *path, n) for path, n in out if n not in kept.get(path, ())]
-        return {"read_only": tuple(dict.fromkeys(places))} if places else {}
+        return ({"read_only": tuple(dict.fromkeys(places))} if places else {},
+                visits < _READ_ONLY_VISITS)
 
     def _form_style(self, site: OperationSite) -> dict[str, Any]:
         """``{"form_style": ...}`` unless the default: the operation's
