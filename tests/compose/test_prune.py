@@ -285,3 +285,84 @@ def test_random_roots_sharing_nodes_bound_alike_with_one_sizes(seed: int) -> Non
                 assert (together.levels, together.after) == (alone.levels, alone.after)
                 assert alone.after == _bytes(alone.schema)
                 assert alone.after <= limit or alone.levels == -1
+
+
+SUB = {"type": "object", "description": "A part. Of a whole.",
+       "properties": {"n": {"type": "string", "description": "n" * 120}}}
+WHOLE = {"type": "object", "description": "A whole.",
+         "properties": {"p": SUB, "q": SUB, "r": {"type": "array", "items": SUB}}}
+
+
+def _wholes() -> dict[str, Any]:
+    """WHOLE three times (SUB three times inside each): `$ref`s inside a shared `$defs`
+    entry, and a named schema shared at several depths."""
+    return {"type": "object", "properties": {
+        "a": WHOLE, "b": WHOLE, "c": {"type": "array", "items": WHOLE}, "s": SUB}}
+
+
+def _whole_names(node: Any) -> str | None:
+    return {id(WHOLE): "Whole", id(SUB): "Sub~/x"}.get(id(node))
+
+
+def _level_limits(schema: Any, names: Any) -> list[int]:
+    """Limits around each change of the levels kept (on a 7-byte grid): the first limit
+    of a new count of levels, and one byte below it."""
+    limits = []
+    for limit in range(20, _bytes(schema), 7):
+        bounded = bound(schema, limit, names=names)
+        if bounded is not None and (not limits or bounded.levels != limits[-1][1]):
+            limits.append((limit, bounded.levels))
+    return sorted({n for limit, _ in limits for n in (limit - 1, limit)})
+
+
+def test_the_bytes_after_are_the_results_at_each_level() -> None:
+    """`Bounded.after` (summed, not measured on the result) is the result's bytes at every
+    level, `$ref`s inside shared `$defs` entries and a name with characters a `$defs` key
+    cannot have included; each result fits (or is the root's stub)."""
+    schema = _wholes()
+    seen = set()
+    for limit in _level_limits(schema, _whole_names):
+        bounded = bound(schema, limit, names=_whole_names)
+        assert bounded is not None
+        assert bounded.after == _bytes(bounded.schema)
+        assert bounded.after <= limit or bounded.levels == -1
+        seen.add((bool(bounded.shared), bounded.levels))
+    assert (True, 1) in seen and (False, 0) in seen and (False, -1) in seen
+    assert any("$ref" in json.dumps(entry) for entry in
+               bound(schema, 1_400, names=_whole_names).schema.get("$defs", {}).values())
+
+
+def test_a_root_measured_first_shares_its_nodes_bytes_with_the_next_bound() -> None:
+    """One `Sizes`: a root that fits (measured only) and a root past the limit holding the
+    same subtrees, bounded at each level, give what each gives alone."""
+    sizes = Sizes()
+    assert bound(SUB, 10_000, names=_whole_names, sizes=sizes) is None
+    assert bound(WHOLE, 10_000, names=_whole_names, sizes=sizes) is None
+    schema = _wholes()
+    for limit in _level_limits(schema, _whole_names):
+        alone = bound(schema, limit, names=_whole_names)
+        shared = bound(schema, limit, names=_whole_names, sizes=sizes)
+        assert alone is not None and shared is not None
+        assert json.dumps(shared.schema) == json.dumps(alone.schema)
+        assert (shared.levels, shared.shared, shared.before, shared.after) == (
+            alone.levels, alone.shared, alone.before, alone.after)
+
+
+def test_a_recursive_root_bounds_alike_at_each_level_with_one_sizes() -> None:
+    """A `$defs` cycle (a tree of nodes) and a root without `$defs` holding the same
+    nodes, with one `Sizes`: alike to alone at each level, each result its bytes."""
+    tree = {"type": "object", "properties": {"root": {"$ref": "#/$defs/Node"},
+                                             "part": SUB},
+            "$defs": {"Node": {"type": "object", "description": "A node. " + "t" * 80,
+                               "properties": {"kids": {"type": "array",
+                                                       "items": {"$ref": "#/$defs/Node"}},
+                                              "part": SUB}}}}
+    sizes = Sizes()
+    for schema in (tree, _wholes(), tree):
+        for limit in _level_limits(schema, _whole_names):
+            alone = bound(schema, limit, names=_whole_names)
+            shared = bound(schema, limit, names=_whole_names, sizes=sizes)
+            assert alone is not None and shared is not None
+            assert json.dumps(shared.schema) == json.dumps(alone.schema)
+            assert (shared.levels, shared.after) == (alone.levels, alone.after)
+            assert alone.after == _bytes(alone.schema)

@@ -43,7 +43,6 @@ from httpllm.walk import (
     FoldMemo,
     children,
     fold,
-    is_leaf,
     rebuild,
     subschemas,
 )
@@ -66,6 +65,9 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 _ENCODE = json.encoder.encode_basestring
+
+_LEAF = (IN_VALUE | IN_ARRAY | IN_MAPPING).isdisjoint
+""":func:`~httpllm.walk.is_leaf` as one C call (no Python frame per node)."""
 
 
 def _dumps(value: Any) -> int:
@@ -102,9 +104,17 @@ def _own(node: dict[str, Any]) -> int:
             text = _ENCODE(value)
             size += len(text) if text.isascii() else len(text.encode())
         elif key in IN_MAPPING and isinstance(value, dict):
-            size += 2 + max(len(value) - 1, 0) + sum(_dumps(k) + 1 for k in value)
-            size += sum(5 for v in value.values() if v is True)
-            size += sum(6 for v in value.values() if v is False)
+            size += 2 + max(len(value) - 1, 0)
+            for name, sub in value.items():  # "name": (a property name is most often a str)
+                if type(name) is str:
+                    text = _ENCODE(name)
+                    size += (len(text) if text.isascii() else len(text.encode())) + 1
+                else:
+                    size += _dumps(name) + 1
+                if sub is True:  # (one byte more than "true", as always counted)
+                    size += 5
+                elif sub is False:
+                    size += 6
         elif key in IN_ARRAY and isinstance(value, list):
             size += 2 + max(len(value) - 1, 0)
             size += sum(_dumps(v) for v in value if not isinstance(v, dict))
@@ -132,21 +142,23 @@ class _TreeBytes:
     tuple per node (11,000 for GitHub's MCP outputs) made the cyclic collector run a full
     collection during an ``mcp`` compile; here the only containers made die at once."""
 
-    __slots__ = ("_held", "_of")
+    __slots__ = ("_held", "_of", "_owns")
 
-    def __init__(self) -> None:
+    def __init__(self, owns: dict[int, int]) -> None:
         self._of: dict[int, int] = {}
+        self._owns = owns  # :attr:`Sizes.owns`: each node's own bytes, written here too
         self._held: list[Any] = []
 
     def size(self, root: Schema) -> int:
         """Bytes of ``root``; every subschema's remembered (the root's too: it is held)."""
         if not isinstance(root, dict):
             return _dumps(root)
-        of = self._of
+        of, owns = self._of, self._owns
         known = of.get(id(root))
         if known is not None:
             return known
         self._held.append(root)
+        leaf = _LEAF
         # (node, None) on the way down; (node, its subschemas) once they are stacked
         stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
         while stack:
@@ -160,13 +172,16 @@ class _TreeBytes:
                 for sub in subs:
                     if id(sub) in of:
                         continue
-                    if is_leaf(sub):  # most nodes: counted at once, never stacked
-                        of[id(sub)] = _own(sub)
+                    if leaf(sub):  # most nodes: counted at once, never stacked
+                        of[id(sub)] = owns[id(sub)] = _own(sub)
                     else:
                         stack.append((sub, None))
                 continue
             if id(node) not in of:
-                of[id(node)] = _own(node) + sum(of[id(sub)] for sub in subs)
+                total = owns[id(node)] = _own(node)
+                for sub in subs:
+                    total += of[id(sub)]
+                of[id(node)] = total
         return of[id(root)]
 
 
@@ -222,9 +237,10 @@ class Sizes:
     ints by id, no container per node, which the cyclic collector would count)."""
 
     def __init__(self) -> None:
-        self.trees = _TreeBytes()
+        # :func:`_own` by id of a node ``held`` or under a root :attr:`trees` holds
+        self.owns: dict[int, int] = {}
+        self.trees = _TreeBytes(self.owns)
         self.weights = FoldMemo()  # :func:`weigh`'s
-        self.owns: dict[int, int] = {}  # :func:`_own` by id of a node ``held``
         self.held: list[Any] = []
         # brief -> (names, what the builders of roots without $defs made with them)
         self.built: dict[bool, tuple[Any, _Built]] = {}
@@ -285,7 +301,7 @@ def bound(schema: Schema, limit: int, *, names: Callable[[Any], str | None] | No
         stub = _stub(schema, brief=False)
         return Bounded(schema=stub, before=before, after=byte_size(stub), levels=-1)
     out = best.materialize()
-    return Bounded(schema=out, before=before, after=sizes.trees.size(out),
+    return Bounded(schema=out, before=before, after=best.size(),
                    levels=best.levels if best.cut else None,
                    shared=tuple(sorted(best.shared.values())))
 
@@ -401,8 +417,12 @@ class _Builder:
         if edges is not None:
             return edges
         nodes, out = memo.nodes, []
-        for keyword, _, sub in self._subs(node):
-            sub = self._resolve(sub)
+        resolve = self._resolve if self.defs else None
+        for keyword, _, sub in children(node):  # what _subs lists
+            if keyword == "$defs" or not isinstance(sub, dict):
+                continue
+            if resolve is not None:
+                sub = resolve(sub)
             nodes[id(sub)] = sub
             out.append((id(sub) << 5) - (keyword in _NESTED))
         if "$defs" in node:
@@ -450,8 +470,10 @@ class _Builder:
             edges = self._list(nodes[key >> 5])
             opening.add(key)
             stack.append(-key)
-            stack.extend(sub for base in edges if (sub := base + left1) not in done
-                         and sub not in opening)
+            for base in edges:
+                sub = base + left1
+                if sub not in done and sub not in opening:
+                    stack.append(sub)
         return top
 
     def _made(self, key: int) -> None:
@@ -459,14 +481,17 @@ class _Builder:
         that never goes a level deeper, becomes a stub)."""
         memo = self.memo
         done, cut, left1 = memo.done, memo.cut, key & 31
-        back, below = 0, False
-        for i, base in enumerate(memo.edges[key >> 5]):
+        back, below, bit = 0, False, 1
+        for base in memo.edges[key >> 5]:
             sub = base + left1
             if sub not in done:  # being built: met again on its own path
-                back |= 1 << i
-                below = below or bool(self.stub(sub >> 5) & 1)
-            else:
-                below = below or sub in cut
+                back |= bit
+                # its stub measured now, always: _Expansion reads it from _Built.stubs
+                if self.stub(sub >> 5) & 1:
+                    below = True
+            elif not below and sub in cut:
+                below = True
+            bit <<= 1
         if back:
             memo.backs[key] = back
         if below:
@@ -535,41 +560,65 @@ class _Expansion:
         self.cut = self.top in builder.memo.cut
         self.order: list[int] = []  # the keys, not the stubs, children first
         self.shared: dict[int, str] = {}  # key -> name
+        self.total = 0  # what :meth:`measure` returned
 
     def _order(self, limit: int) -> int:
         """Fill :attr:`order` (each key once, children before parents, as a depth-first
         walk meets them) and return the sum of each distinct node's own bytes (stubs'
-        too); past ``limit``, stop there and return what was summed."""
-        memo, stub = self.builder.memo, self.builder.stub
-        edges_of, owns, backs = memo.edges, memo.owns, memo.backs
-        order, seen = self.order, set()
+        too); past ``limit``, stop there and return what was summed. (Every stub of the
+        expansion is in :attr:`_Built.stubs`: :meth:`_Builder.build` measured it.)"""
+        memo = self.builder.memo
+        edges_of, owns, backs, stubs = memo.edges, memo.owns, memo.backs, memo.stubs
+        order, seen = self.order, set[int]()
+        push, met = order.append, seen.add
         floor = 0
         stack = [self.top]  # a key; its negative once its subschemas are stacked
+        stacked = stack.append
         while stack:
             key = stack.pop()
             if key < 0:
-                order.append(-key)
+                push(-key)
                 continue
             if key in seen:  # stacked twice, met first from the later holder
                 continue
-            seen.add(key)
+            met(key)
             floor += owns[key >> 5]
             if floor > limit:
                 return floor
-            stack.append(-key)
+            stacked(-key)
             left1, back = key & 31, backs.get(key, 0)
             edges = edges_of[key >> 5]
-            for i in range(len(edges) - 1, -1, -1):
-                sub = edges[i] + left1
-                if back >> i & 1:  # its own stub
-                    floor += stub(sub >> 5) >> 1
-                elif sub in seen:
+            if back:  # a subschema met again on its own path
+                floor += self._back_subs(key, back, seen, stack)
+                continue
+            for base in reversed(edges):  # most keys
+                sub = base + left1
+                if sub in seen:
                     continue
-                elif sub & 31:
-                    stack.append(sub)
+                if sub & 31:
+                    stacked(sub)
                 else:  # one stub per key
-                    seen.add(sub)
-                    floor += stub(sub >> 5) >> 1
+                    met(sub)
+                    floor += stubs[sub >> 5] >> 1
+        return floor
+
+    def _back_subs(self, key: int, back: int, seen: set[int], stack: list[int]) -> int:
+        """:meth:`_order`'s step over the subschemas of a key with some met again on its
+        own path (``back``'s bits): each of those its own stub; the bytes of the stubs."""
+        memo = self.builder.memo
+        stubs, edges, left1 = memo.stubs, memo.edges[key >> 5], key & 31
+        floor = 0
+        for i in range(len(edges) - 1, -1, -1):
+            sub = edges[i] + left1
+            if back >> i & 1:  # its own stub
+                floor += stubs[sub >> 5] >> 1
+            elif sub in seen:
+                continue
+            elif sub & 31:
+                stack.append(sub)
+            else:  # one stub per key
+                seen.add(sub)
+                floor += stubs[sub >> 5] >> 1
         return floor
 
     def _counts(self) -> dict[int, int]:
@@ -579,6 +628,12 @@ class _Expansion:
         counts[self.top] = 1
         for key in reversed(self.order):  # parents first
             n, left1, back = counts[key], key & 31, backs.get(key, 0)
+            if not back:
+                for base in edges_of[key >> 5]:
+                    sub = base + left1
+                    if sub & 31:
+                        counts[sub] += n
+                continue
             for i, base in enumerate(edges_of[key >> 5]):
                 sub = base + left1
                 if sub & 31 and not back >> i & 1:
@@ -608,8 +663,8 @@ class _Expansion:
         if floor > limit:
             return floor
         builder, top = self.builder, self.top
-        memo, stub = builder.memo, builder.stub
-        edges_of, owns, backs = memo.edges, memo.owns, memo.backs
+        memo = builder.memo
+        edges_of, owns, backs, stubs = memo.edges, memo.owns, memo.backs, memo.stubs
         counts, protected = self._counts(), self._protected()
         tree: dict[int, int] = {}
         alone: dict[int, int] = {}  # each shared node counted as a $ref
@@ -617,15 +672,26 @@ class _Expansion:
         for key in self.order:  # children first: a deeper repeat is named before its holder
             t = a = owns[key >> 5]
             left1, back = key & 31, backs.get(key, 0)
-            for i, base in enumerate(edges_of[key >> 5]):
-                sub = base + left1
-                if not sub & 31 or back >> i & 1:
-                    size = stub(sub >> 5) >> 1
-                    t, a = t + size, a + size
-                    continue
-                t += tree[sub]
-                name = shared.get(sub)
-                a += alone[sub] if name is None else _ref_size(name)
+            if not back:  # most keys
+                for base in edges_of[key >> 5]:
+                    sub = base + left1
+                    if not sub & 31:
+                        size = stubs[sub >> 5] >> 1
+                        t, a = t + size, a + size
+                        continue
+                    t += tree[sub]
+                    name = shared.get(sub) if shared else None
+                    a += alone[sub] if name is None else _ref_size(name)
+            else:
+                for i, base in enumerate(edges_of[key >> 5]):
+                    sub = base + left1
+                    if not sub & 31 or back >> i & 1:
+                        size = stubs[sub >> 5] >> 1
+                        t, a = t + size, a + size
+                        continue
+                    t += tree[sub]
+                    name = shared.get(sub)
+                    a += alone[sub] if name is None else _ref_size(name)
             tree[key], alone[key] = t, a
             if counts[key] < 2 or key == top or key in protected:
                 continue
@@ -641,7 +707,31 @@ class _Expansion:
         if shared:  # ,"$defs":{"name":{...},...}
             total += 10 + sum(_dumps(name) + 8 + alone[key] for key, name in shared.items())
             total += len(shared) - 1
+        self.total = total
         return total
+
+    def size(self) -> int:
+        """Bytes of :meth:`materialize`'s result, from what :meth:`measure` summed (no walk
+        of the dicts made: a bounded output's nodes are new, each would be measured).
+
+        :meth:`measure`'s total is what decides (the levels kept, the repeats shared) and
+        stays as it always was, though not exact when something is shared: its
+        :func:`_ref_size` counts the quotes of the name (2 bytes too many per ``$ref``
+        written) and its ``,"$defs":{`` not the closing brace (1 byte too few)."""
+        if not self.shared:
+            return self.total
+        memo, shared = self.builder.memo, self.shared
+        edges_of, backs = memo.edges, memo.backs
+        refs: dict[int, int] = {}  # key -> the $refs written in its form (shared ones as $refs)
+        for key in self.order:  # children first
+            n, left1, back = 0, key & 31, backs.get(key, 0)
+            for i, base in enumerate(edges_of[key >> 5]):
+                sub = base + left1
+                if sub & 31 and not back >> i & 1:
+                    n += 1 if sub in shared else refs[sub]
+            refs[key] = n
+        written = refs[self.top] + sum(refs[key] for key in shared)
+        return self.total - 2 * written + 1
 
     def materialize(self) -> Any:
         """The measured result as a schema: each key's node made once, children first,
