@@ -506,3 +506,29 @@ def test_an_output_past_the_walk_depth_fails_as_its_walk_does() -> None:
     (error,) = app.errors
     assert error.pointer.startswith("output#/items/items")
     assert "deeper than 512 levels" in error.message
+
+
+def test_a_subtree_two_outputs_share_is_walked_for_each_after_an_inert_one() -> None:
+    """Two response schemas holding one named schema a rule rewrites (a pattern), after an
+    output no rule changes: each output's walk rewrites it with its loss, and the inert
+    output is listed as composed, though the walk before it left records behind."""
+    code = {"type": "object", "properties": {"code": {"type": "string",
+                                                      "pattern": r"^a\-b$"}}}
+    schemas = [{"type": "object", "properties": {"c": {"$ref": "#/components/schemas/Code"}}},
+               {"type": "object", "properties": {"plain": {"type": "integer"}}},
+               {"type": "array", "items": {"$ref": "#/components/schemas/Code"}}]
+    paths = {}
+    for n, schema in enumerate(schemas):
+        ok = {"description": "ok", "content": {"application/json": {"schema": schema}}}
+        paths[f"/{n}"] = {"get": {"operationId": f"op{n}", "responses": {"200": ok}}}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": paths,
+           "components": {"schemas": {"Code": code}}}
+    first, plain, third = httpllm.compile(doc, provider="mcp").functions
+    composed = httpllm.compile(doc, provider="3.1").functions[1].output
+    assert plain.output == composed
+    assert not [x for x in plain.losses if x.pointer.startswith("output#")]
+    assert first.output["properties"]["c"]["properties"]["code"]["pattern"] == "^a-b$"
+    assert third.output["items"]["properties"]["code"]["pattern"] == "^a-b$"
+    for function, at in ((first, "output#/properties/c"), (third, "output#/items")):
+        (loss,) = [x for x in function.losses if x.keyword == "pattern"]
+        assert (loss.pointer, loss.action) == (f"{at}/properties/code/pattern", "rewritten")

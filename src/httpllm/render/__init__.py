@@ -31,12 +31,14 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import FoldMemo, children, is_leaf, transform
+from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, subschemas, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks"]
 
 _POINTER = "parameters#"
+_LEAF = (IN_VALUE | IN_ARRAY | IN_MAPPING).isdisjoint
+""":func:`~httpllm.walk.is_leaf` as one C call (no Python frame per node)."""
 _OUTPUT = "output#"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -137,17 +139,19 @@ class StepContext:
         if not isinstance(schema, dict):
             return True
         self._held.append(schema)
-        known = self._inert
+        known, leaf = self._inert, _LEAF
         ctx, records, visit = self._visitor(False)
+        records.clear()  # (what the last walk recorded, read already)
+        ctx.losses.clear()
+        ctx.problems.clear()
 
         def kept(node: dict[str, Any]) -> bool:
-            """Whether the rules give ``node`` itself and record nothing."""
-            before = len(records)
-            same = visit(node, _OUTPUT) is node and len(records) == before
-            del records[before:]
-            ctx.losses.clear()
-            ctx.problems.clear()
-            return same
+            """Whether the rules give ``node`` itself and record nothing (a visit leaves
+            the rule context's losses and problems empty, its records in ``records``)."""
+            if visit(node, _OUTPUT) is node and not records:
+                return True
+            records.clear()
+            return False
 
         # (node, None) on the way down; (node, its object subschemas) once they are stacked
         stack: list[tuple[dict[str, Any], list[Any] | None]] = [(schema, None)]
@@ -156,21 +160,18 @@ class StepContext:
             if id(node) in known:
                 continue  # met again, on another path
             if subs is None:
-                subs = [sub for _, _, sub in children(node) if isinstance(sub, dict)]
+                subs = [sub for sub in subschemas(node) if isinstance(sub, dict)]
                 stack.append((node, subs))
                 for sub in subs:
                     if id(sub) in known:
                         continue
-                    if is_leaf(sub):  # most nodes: asked at once, never stacked
+                    if leaf(sub):  # most nodes: asked at once, never stacked
                         known[id(sub)] = 0 if kept(sub) else -1
                     else:
                         stack.append((sub, None))
                 continue
-            heights = [known[id(sub)] for sub in subs]
-            if any(height < 0 for height in heights):
-                known[id(node)] = -1
-                continue
-            known[id(node)] = 1 + max(heights, default=-1) if kept(node) else -1
+            height = _height(known, subs)
+            known[id(node)] = height if height >= 0 and kept(node) else -1
         return 0 <= known[id(schema)] < DEFAULT_LIMITS.walk_depth
 
     def _visitor(self, strict: bool) -> tuple[RenderContext, list[Loss | Failure],
@@ -619,6 +620,19 @@ def _rendered_output(output: Schema, limit: int, ctx: StepContext
     if rendered is output:
         return None
     return rendered, (*losses, *lost)
+
+
+def _height(known: dict[int, int], subs: list[Any]) -> int:
+    """1 + the highest of ``subs``' heights in ``known`` (0 without any), or -1 when one of
+    them is -1 (a rule changes something below)."""
+    height = 0
+    for sub in subs:
+        below = known[id(sub)]
+        if below < 0:
+            return -1
+        if below >= height:
+            height = below + 1
+    return height
 
 
 def _same(value: Any) -> Any:
