@@ -25,7 +25,7 @@ from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
-from httpllm.refs import RefGraph, Resolver
+from httpllm.refs import RefGraph, Resolver, def_ref
 
 __all__ = ["NamedSchemas"]
 
@@ -154,8 +154,21 @@ class NamedSchemas:
         hit = self._inline.get(schema, direction)
         if hit is not None:
             return hit
-        return self._inline.put(schema, self._emend(schema, direction, pointer=pointer,
-                                                    base=base), direction)
+        out = self._lone_ref(schema, base)
+        if out is None:
+            out = self._emend(schema, direction, pointer=pointer, base=base)
+        return self._inline.put(schema, out, direction)
+
+    def _lone_ref(self, schema: Schema, base: str) -> Schema | None:
+        """The emended form of a lone ``{"$ref": ...}`` whose target is already named (a
+        quarter of GitHub's response schemas), else ``None``: what :meth:`_emend` gives it,
+        without a pass context made for it (see ``known_ref`` of
+        :func:`~httpllm.normalize.emend`). Such an emend records no loss and merges
+        nothing, so no owner is missed."""
+        if schema.__class__ is not dict or len(schema) != 1 or "$ref" not in schema:
+            return None
+        found = self.names.known(schema["$ref"], base)
+        return None if found is None else {"$ref": def_ref(found)}
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
@@ -208,8 +221,15 @@ class NamedSchemas:
             met.append(at)
             return names.rewrite_mapping(ref, at, base)
 
+        def known_ref(node: dict[str, Any]) -> dict[str, Any] | None:
+            found = names.known(node["$ref"], base)
+            if found is None:
+                return None  # visited: rewrite_ref names it, or says what is wrong
+            met.append(found)
+            return {"$ref": def_ref(found)}
+
         out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
-                    rewrite_mapping=rewrite_mapping)
+                    rewrite_mapping=rewrite_mapping, known_ref=known_ref)
         if not met:  # no $ref met or merged: none in the result
             self.refs.none(out)
         return out
