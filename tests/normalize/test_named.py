@@ -351,3 +351,33 @@ def test_unknown_refs_are_still_errors_at_their_pointer() -> None:
         store.emend({"items": {"$ref": "#/openapi"}}, "response", pointer="#/t", base=ROOT)
     assert store.names.known(7, ROOT) is None
     assert store.names.known("other.json#/A", ROOT) is None  # another file: not read here
+
+
+LEAVES = [{"type": "string"}, {"type": "string", "example": "octocat"},
+          {"type": "integer", "examples": [1, 2], "description": "d"},
+          {"type": "string", "nullable": True}, {"type": "number", "example": 1e400},
+          {"enum": ["a", 1]}, {"type": "array"}, {}]
+
+
+@pytest.mark.parametrize("examples", [True, False])
+@pytest.mark.parametrize("leaf", LEAVES, ids=repr)
+def test_a_lone_leaf_emends_as_walked(leaf: dict[str, Any], examples: bool,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site or named schema that is one leaf (a parameter's `{"type": "string"}`) is
+    emended without a pass context when no pass would change it but by dropping its
+    examples: the same form, warnings, examples kept and refs as the walk's."""
+    import httpllm.normalize.named as named_module
+
+    def run() -> tuple[str, str, list[Any], dict[str, Any], frozenset[str]]:
+        warnings: list[Any] = []
+        doc = {"openapi": "3.0.0", "components": {"schemas": {"L": leaf}}}
+        store = NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.0",
+                             lambda at, m: warnings.append((at, m)), examples=examples)
+        site = store.emend(dict(leaf), "response", pointer="#/s", base=ROOT)
+        own = store.emended("L", "request")
+        return json.dumps(site), json.dumps(own), warnings, store.examples, store.refs(site)
+
+    fast = run()
+    monkeypatch.setattr(named_module, "quiet", lambda node: None)
+    monkeypatch.setattr(named_module, "_inert_leaf", lambda node: None)
+    assert fast == run()

@@ -20,12 +20,13 @@ from typing import Any
 from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded
-from httpllm.normalize import PASSES, PassContext, emend
+from httpllm.normalize import PASSES, PassContext, _inert_leaf, emend, quiet
 from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
 from httpllm.refs import RefGraph, Resolver, def_ref
+from httpllm.walk import is_leaf
 
 __all__ = ["NamedSchemas"]
 
@@ -172,6 +173,14 @@ class NamedSchemas:
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
+        # A lone leaf no pass changes but by dropping its examples (a parameter's
+        # ``{"type": "string"}``: half of GitHub's request sites) is what the walk's ``leaf``
+        # says, without a pass context made for it: it records no loss, merges nothing.
+        plain = (_inert_leaf if self._kept_examples is not None else quiet)(schema) if (
+            schema.__class__ is dict and is_leaf(schema)) else None
+        if plain is not None:
+            self.refs.none(plain)
+            return plain
         owner = (named_owner(name, direction, base_form) if name is not None
                  else inline_owner(base, pointer, direction))
         merge = partial(self.losses.merge, owner)
