@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from httpllm.errors import AccessDenied, LimitExceeded, RefError
 from httpllm.load import Loader
 from httpllm.normalize.named import NamedSchemas
-from httpllm.normalize.naming import collect_refs
+from httpllm.normalize.naming import SchemaNames, collect_refs
 from httpllm.refs import ROOT, Resolver
 
 from ._support import SETTINGS
@@ -258,3 +258,126 @@ def test_edges_are_the_refs_left_in_the_output(schemas: dict[str, Any], order: l
         assert set(first.refs(out)) == collect_refs(out), name
         assert set(graph.graph.successors(name)) == collect_refs(out), name
         assert json.dumps(second.emended(name, way)) == json.dumps(out), name
+
+
+# -- lone `$ref`s whose target is named already: not visited ---------------------------------
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+def test_every_pass_keeps_an_emended_ref(direction: Any) -> None:
+    """The rule behind `known_ref`: the passes return `{"$ref": "#/$defs/N"}` as it is."""
+    from httpllm.normalize import _PLAN, _apply
+
+    from ._support import Reports, context
+
+    node = {"$ref": "#/$defs/Pet"}
+    reports = Reports()
+    assert _apply(node, _PLAN, context(direction, reports=reports)) is node
+    assert reports == []
+
+
+SPLIT = {
+    "Pet": {"type": "object", "properties": {
+        "owner": ref("Person"), "self": ref("Pet"),
+        "tag": {"$ref": "#/components/schemas/Person/properties/tag"},
+        "kind": {"$ref": "#/paths/~1kinds/get/x-kind"},
+        "note": {"$ref": "#/components/schemas/Pet/properties/kind"},
+        "id": {"type": "string", "readOnly": True},
+        "secret": {"type": "string", "writeOnly": True}},
+        "required": ["id", "owner"]},
+    "Person": {"type": "object", "properties": {"tag": {"type": "string"}, "pet": ref("Pet")}},
+}
+
+
+class _Unknown(SchemaNames):
+    """Names that know no target: every `$ref` is visited, as before `known`."""
+
+    __slots__ = ()
+
+    def known(self, ref: Any, base: str) -> str | None:
+        return None
+
+
+def _walked(store: NamedSchemas) -> NamedSchemas:
+    """``store`` with :meth:`SchemaNames.known` answering nothing."""
+    store.names.__class__ = _Unknown
+    return store
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@pytest.mark.parametrize("order", [["Pet", "Person"], ["Person", "Pet"]])
+def test_known_refs_emend_as_visited_ones(direction: Any, order: list[str]) -> None:
+    """A named target's lone `$ref` (and a site that is one) emends to what the visit gives;
+    a target met first (a property of a schema, a node under `paths`) gets the same name
+    in the same order (a cycle, `Pet -> Person -> Pet`, included), and the losses and edges
+    are the same."""
+    doc = {"openapi": "3.1.0", "paths": {"/kinds": {"get": {"x-kind": {"type": "string"}}}},
+           "components": {"schemas": SPLIT}}
+    fast, slow = (NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.1", lambda at, m: None)
+                  for _ in range(2))
+    _walked(slow)
+    for store in (fast, slow):
+        for name in order:
+            store.emended(name, direction)
+        store.emend(ref("Person"), direction, pointer="#/site", base=ROOT)
+        store.close([store.emended("Pet", direction)], direction)
+        store.finish()
+    assert fast.names.all() == slow.names.all()
+    for name in fast.names.all():
+        assert json.dumps(fast.emended(name, direction)) == json.dumps(
+            slow.emended(name, direction)), name
+        assert fast.refs(fast.emended(name, direction)) == slow.refs(
+            slow.emended(name, direction))
+    site = ref("Pet")
+    assert fast.emend(site, direction, pointer="#/s", base=ROOT) == {"$ref": "#/$defs/Pet"}
+    assert fast.refs(fast.emend(site, direction, pointer="#/s", base=ROOT)) == {"Pet"}
+    lost = [store.losses.dropped(store.emend(site, direction, pointer="#/s", base=ROOT),
+                                 direction, pointer="#/s", base=ROOT) for store in (fast, slow)]
+    assert lost[0] == lost[1] != []
+    assert fast.graph.cycles == slow.graph.cycles == [["Person", "Pet"]]
+
+
+def test_unknown_refs_are_still_errors_at_their_pointer() -> None:
+    """A lone `$ref` to nothing (or to no schema) is visited: the error names its place,
+    as a site and below one."""
+    store, _ = named({"Pet": {"type": "object"}})
+    with pytest.raises(RefError) as err:
+        store.emend({"type": "array", "items": ref("Nope")}, "response", pointer="#/r",
+                    base=ROOT)
+    assert err.value.pointer == "#/r/items"
+    with pytest.raises(RefError):
+        store.emend(ref("Nope"), "response", pointer="#/s", base=ROOT)
+    with pytest.raises(RefError, match="expected a Schema Object"):
+        store.emend({"items": {"$ref": "#/openapi"}}, "response", pointer="#/t", base=ROOT)
+    assert store.names.known(7, ROOT) is None
+    assert store.names.known("other.json#/A", ROOT) is None  # another file: not read here
+
+
+LEAVES = [{"type": "string"}, {"type": "string", "example": "octocat"},
+          {"type": "integer", "examples": [1, 2], "description": "d"},
+          {"type": "string", "nullable": True}, {"type": "number", "example": 1e400},
+          {"enum": ["a", 1]}, {"type": "array"}, {}]
+
+
+@pytest.mark.parametrize("examples", [True, False])
+@pytest.mark.parametrize("leaf", LEAVES, ids=repr)
+def test_a_lone_leaf_emends_as_walked(leaf: dict[str, Any], examples: bool,
+                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    """A site or named schema that is one leaf (a parameter's `{"type": "string"}`) is
+    emended without a pass context when no pass would change it but by dropping its
+    examples: the same form, warnings, examples kept and refs as the walk's."""
+    import httpllm.normalize.named as named_module
+
+    def run() -> tuple[str, str, list[Any], dict[str, Any], frozenset[str]]:
+        warnings: list[Any] = []
+        doc = {"openapi": "3.0.0", "components": {"schemas": {"L": leaf}}}
+        store = NamedSchemas(Resolver(doc, ROOT, Loader(None)), "3.0",
+                             lambda at, m: warnings.append((at, m)), examples=examples)
+        site = store.emend(dict(leaf), "response", pointer="#/s", base=ROOT)
+        own = store.emended("L", "request")
+        return json.dumps(site), json.dumps(own), warnings, store.examples, store.refs(site)
+
+    fast = run()
+    monkeypatch.setattr(named_module, "quiet", lambda node: None)
+    monkeypatch.setattr(named_module, "_inert_leaf", lambda node: None)
+    assert fast == run()

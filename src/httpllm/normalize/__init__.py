@@ -55,6 +55,9 @@ PASSES: tuple[Pass, ...] = (
 )
 """Every pass, in the order each node goes through them."""
 
+_Leaf = Callable[[dict[str, Any]], dict[str, Any] | None]
+"""A walk's ``leaf``: a leaf's emended form when it needs no visit, else ``None``."""
+
 _KEY_SETS = 1024
 """Most key lists a :class:`_Plan` remembers the passes of (a document of odd nodes, or many
 documents, would otherwise grow it without end; past that, they are worked out per node)."""
@@ -104,6 +107,7 @@ def emend(
     rewrite_ref: Callable[[dict[str, Any], str], dict[str, Any]],
     passes: tuple[Pass, ...] = PASSES,
     rewrite_mapping: Callable[[str, str], dict[str, Schema]] | None = None,
+    known_ref: _Leaf | None = None,
 ) -> Schema:
     """Run ``passes`` over every node of ``schema``, children first.
 
@@ -117,6 +121,12 @@ def emend(
         rewrite_mapping: ``(ref, pointer) -> {name: emended subschema}`` for a ``$ref`` that
             stands for a whole ``properties`` map (``properties: {$ref: attrs.yml#/X}``, not
             in the specification but common in split documents); ``None`` leaves it.
+        known_ref: ``{"$ref": ...} -> its emended spelling`` for a lone ``$ref`` below the
+            root whose target is already named, else ``None``: such a node (the commonest
+            after plain leaves: 1,413 of the 4,178 a response close of GitHub's description
+            visits) is neither listed nor visited. Its result must be what ``rewrite_ref``
+            gives and say nothing: every pass returns ``{"$ref": "#/$defs/N"}`` as it is
+            (only ``direction``'s gate lets it in, and it keeps ``$ref``).
 
     Raises:
         RefError: a ``$ref`` does not resolve.
@@ -133,8 +143,21 @@ def emend(
             node = _mapping_refs(node, at, rewrite_mapping)
         return _apply(node, plan, ctx)
 
-    leaf = None if passes is not PASSES else _inert_leaf if ctx.examples is not None else quiet
+    leaf: _Leaf | None = (None if passes is not PASSES
+                          else _inert_leaf if ctx.examples is not None else quiet)
+    if leaf is not None and known_ref is not None:
+        leaf = _with_refs(leaf, known_ref)
     return transform(schema, visit, pointer=pointer, leaf=leaf)
+
+
+def _with_refs(leaf: _Leaf, known_ref: _Leaf) -> _Leaf:
+    """``leaf``, and ``known_ref`` for a lone ``$ref`` (which ``leaf`` never takes)."""
+    def either(node: dict[str, Any]) -> dict[str, Any] | None:
+        if "$ref" in node:
+            return known_ref(node) if len(node) == 1 else None
+        return leaf(node)
+
+    return either
 
 
 INERT_KEYS = frozenset({"type", "format", "enum", "description", "title", "deprecated"})

@@ -20,12 +20,13 @@ from typing import Any
 from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded
-from httpllm.normalize import PASSES, PassContext, emend
+from httpllm.normalize import PASSES, PassContext, _inert_leaf, emend, quiet
 from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
-from httpllm.refs import RefGraph, Resolver
+from httpllm.refs import RefGraph, Resolver, def_ref
+from httpllm.walk import is_leaf
 
 __all__ = ["NamedSchemas"]
 
@@ -154,11 +155,32 @@ class NamedSchemas:
         hit = self._inline.get(schema, direction)
         if hit is not None:
             return hit
-        return self._inline.put(schema, self._emend(schema, direction, pointer=pointer,
-                                                    base=base), direction)
+        out = self._lone_ref(schema, base)
+        if out is None:
+            out = self._emend(schema, direction, pointer=pointer, base=base)
+        return self._inline.put(schema, out, direction)
+
+    def _lone_ref(self, schema: Schema, base: str) -> Schema | None:
+        """The emended form of a lone ``{"$ref": ...}`` whose target is already named (a
+        quarter of GitHub's response schemas), else ``None``: what :meth:`_emend` gives it,
+        without a pass context made for it (see ``known_ref`` of
+        :func:`~httpllm.normalize.emend`). Such an emend records no loss and merges
+        nothing, so no owner is missed."""
+        if schema.__class__ is not dict or len(schema) != 1 or "$ref" not in schema:
+            return None
+        found = self.names.known(schema["$ref"], base)
+        return None if found is None else {"$ref": def_ref(found)}
 
     def _emend(self, schema: Schema, direction: Direction, *, pointer: str, base: str,
                name: str | None = None, base_form: bool = False) -> Schema:
+        # A lone leaf no pass changes but by dropping its examples (a parameter's
+        # ``{"type": "string"}``: half of GitHub's request sites) is what the walk's ``leaf``
+        # says, without a pass context made for it: it records no loss, merges nothing.
+        plain = (_inert_leaf if self._kept_examples is not None else quiet)(schema) if (
+            schema.__class__ is dict and is_leaf(schema)) else None
+        if plain is not None:
+            self.refs.none(plain)
+            return plain
         owner = (named_owner(name, direction, base_form) if name is not None
                  else inline_owner(base, pointer, direction))
         merge = partial(self.losses.merge, owner)
@@ -208,8 +230,15 @@ class NamedSchemas:
             met.append(at)
             return names.rewrite_mapping(ref, at, base)
 
+        def known_ref(node: dict[str, Any]) -> dict[str, Any] | None:
+            found = names.known(node["$ref"], base)
+            if found is None:
+                return None  # visited: rewrite_ref names it, or says what is wrong
+            met.append(found)
+            return {"$ref": def_ref(found)}
+
         out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
-                    rewrite_mapping=rewrite_mapping)
+                    rewrite_mapping=rewrite_mapping, known_ref=known_ref)
         if not met:  # no $ref met or merged: none in the result
             self.refs.none(out)
         return out

@@ -167,6 +167,25 @@ class SchemaNames:
             name = self._register(target.uri, target.pointer, target.node, target.scope, tokens)
         return name
 
+    def known(self, ref: Any, base: str) -> str | None:
+        """The def name :meth:`name_for` gives ``ref`` when it already has one (a component
+        schema, or a target met before), else ``None``: for a ``$ref`` that does not resolve,
+        to no schema, or to a target not yet named, and for one into another file.
+
+        Rule: it names nothing and loads nothing (a ``#`` pointer is into a file already
+        read), so a ``$ref`` it answers may be read before or after the others: a target
+        it does not know keeps the name :meth:`name_for` gives it, in the order the walk
+        meets it, and the files are read in that order too."""
+        if ref.__class__ is not str or ref[:1] != "#":
+            return None
+        try:
+            target = self.resolver.resolve(ref, base)
+        except HttpllmError:
+            return None
+        if not isinstance(target.node, dict | bool):
+            return None
+        return self._by_uri.get(target.uri)
+
     def name_or_none(self, ref: str, base: str) -> str | None:
         """:meth:`name_for`, ``None`` where it raises; a bare name (a discriminator
         ``mapping`` value) names a component schema."""
