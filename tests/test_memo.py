@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from httpllm._memo import BoundedIdentityMemo, HeldById, IdentityMemo
+from httpllm._memo import BoundedIdentityMemo, HeldById, IdentityCache, IdentityMemo
 
 
 def test_a_value_is_found_by_the_same_object_only() -> None:
@@ -62,3 +62,15 @@ def test_tables_given_one_list_hold_in_it() -> None:
     first.keep(a, 1)
     second.keep(b, 2)
     assert first.held == [a, b] and second.held is first.held
+
+
+def test_both_memos_are_identity_caches() -> None:
+    """The unbounded and the bounded memo both have the calls of ``IdentityCache`` (the
+    annotations are what mypy checks; ``isinstance`` checks the calls at run time), and
+    a function given either finds what it put."""
+    memos: list[IdentityCache[int]] = [IdentityMemo(), BoundedIdentityMemo(4)]
+    node: dict[str, int] = {}
+    for memo in memos:
+        assert isinstance(memo, IdentityCache)
+        assert memo.put(node, 1, "x") == 1 and memo.get(node, "x") == 1 and len(memo) == 1
+    assert not isinstance(HeldById(), IdentityCache)  # a table has no put

@@ -3,11 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["BoundedIdentityMemo", "HeldById", "IdentityMemo"]
+__all__ = ["BoundedIdentityMemo", "HeldById", "IdentityCache", "IdentityMemo"]
 
 _V = TypeVar("_V")
+
+
+@runtime_checkable
+class IdentityCache(Protocol[_V]):
+    """The calls :class:`IdentityMemo` and :class:`BoundedIdentityMemo` share: what a
+    function given either may use (their storage differs, so neither is the other's
+    subclass)."""
+
+    def get(self, obj: Any, *extra: Hashable) -> _V | None:
+        """The value stored for ``obj`` (and ``extra``), or ``None``."""
+
+    def put(self, obj: Any, value: _V, *extra: Hashable) -> _V:
+        """Store and return ``value`` for ``obj`` (and ``extra``)."""
+
+    def __len__(self) -> int:
+        """The number of values stored."""
 
 
 class HeldById(dict[int, _V]):
@@ -74,9 +90,10 @@ class IdentityMemo(Generic[_V]):
 
 
 class BoundedIdentityMemo(Generic[_V]):
-    """:class:`IdentityMemo`'s ``get``/``put`` for at most ``limit`` entries, the least
-    recently used dropped first: for a memo that outlives compiles (``execute.validate``'s
-    validators). Not locked: a memo shared by threads is guarded by its owner.
+    """:class:`IdentityMemo`'s calls (an :class:`IdentityCache`) for at most ``limit``
+    entries, the least recently used dropped first: for a memo that outlives compiles
+    (``execute.validate``'s validators). Not locked: a memo shared by threads is guarded by
+    its owner.
 
     Its own class rather than an option of :class:`IdentityMemo`: the check would cost the
     compile's memos 0.4 % of a compile's instructions (valgrind, GitHub's document); and an
