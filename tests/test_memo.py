@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from httpllm._memo import BoundedIdentityMemo, IdentityMemo
+from httpllm._memo import BoundedIdentityMemo, HeldById, IdentityCache, IdentityMemo
 
 
 def test_a_value_is_found_by_the_same_object_only() -> None:
@@ -44,3 +44,33 @@ def test_putting_again_replaces_the_value() -> None:
     memo.put(node, 1)
     memo.put(node, 2)
     assert (memo.get(node), len(memo)) == (2, 1)
+
+
+def test_a_table_by_id_holds_each_object_once() -> None:
+    """``keep`` stores by id and holds the object, once however often it is kept."""
+    table: HeldById[int] = HeldById()
+    node: dict[str, int] = {}
+    assert (table.keep(node, 1), table.keep(node, 2)) == (1, 2)
+    assert table == {id(node): 2} and table.held == [node]
+
+
+def test_tables_given_one_list_hold_in_it() -> None:
+    """A table made with another's ``held`` list holds its objects there."""
+    first: HeldById[int] = HeldById()
+    second: HeldById[int] = HeldById(first.held)
+    a, b = {"a": 1}, {"b": 1}
+    first.keep(a, 1)
+    second.keep(b, 2)
+    assert first.held == [a, b] and second.held is first.held
+
+
+def test_both_memos_are_identity_caches() -> None:
+    """The unbounded and the bounded memo both have the calls of ``IdentityCache`` (the
+    annotations are what mypy checks; ``isinstance`` checks the calls at run time), and
+    a function given either finds what it put."""
+    memos: list[IdentityCache[int]] = [IdentityMemo(), BoundedIdentityMemo(4)]
+    node: dict[str, int] = {}
+    for memo in memos:
+        assert isinstance(memo, IdentityCache)
+        assert memo.put(node, 1, "x") == 1 and memo.get(node, "x") == 1 and len(memo) == 1
+    assert not isinstance(HeldById(), IdentityCache)  # a table has no put

@@ -1,5 +1,6 @@
 """Every safety limit, one record: what a document, a schema walk, a function's
-parameters, an unrolling and a tool call's value may be at most.
+parameters and its search for ``readOnly`` places, an unrolling and a tool call's value may
+be at most.
 
 The limits exist so that no input (a YAML "billion laughs", a schema nested thousands of
 levels, a recursion unrolled too far, a model's deeply nested arguments) can exhaust
@@ -37,6 +38,15 @@ class Limits:
             ``compose.bounded``: ``json.dumps`` recurses once per level).
         parameters_nodes: most schema nodes of one function's schema as serialized, named
             schemas kept (500,000; ``compose.bounded``).
+        read_only_places: most ``readOnly`` places recorded per function (256;
+            ``compose.operation``, ``Function.extra["read_only"]``).
+        read_only_depth: deepest argument path searched for them (32 levels;
+            ``compose.operation``).
+        read_only_visits: most schema nodes visited per function searching for them
+            (50,000; ``compose.operation``): a subtree is visited once per argument path
+            reaching it, and paths through shared subtrees can be exponentially many (five
+            properties holding one shared object, nested 32 levels: 5**32). Past it the
+            search stops with a ``cut`` loss (the places found are kept).
         walk_depth: deepest schema one walk descends (512; ``walk.transform``, iterative,
             so the limit is the serializers' and the providers', not Python's stack).
         walk_nodes: most nodes one walk lists (2,000,000; ``walk``).
@@ -57,6 +67,9 @@ class Limits:
     max_expanded_bytes: int = 256 * 1024 * 1024
     parameters_depth: int = 200
     parameters_nodes: int = 500_000
+    read_only_places: int = 256
+    read_only_depth: int = 32
+    read_only_visits: int = 50_000
     walk_depth: int = 512
     walk_nodes: int = 2_000_000
     unroll_nodes: int = 100_000

@@ -3,31 +3,71 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["BoundedIdentityMemo", "IdentityMemo"]
+__all__ = ["BoundedIdentityMemo", "HeldById", "IdentityCache", "IdentityMemo"]
 
 _V = TypeVar("_V")
+
+
+@runtime_checkable
+class IdentityCache(Protocol[_V]):
+    """The calls :class:`IdentityMemo` and :class:`BoundedIdentityMemo` share: what a
+    function given either may use (their storage differs, so neither is the other's
+    subclass)."""
+
+    def get(self, obj: Any, *extra: Hashable) -> _V | None:
+        """The value stored for ``obj`` (and ``extra``), or ``None``."""
+
+    def put(self, obj: Any, value: _V, *extra: Hashable) -> _V:
+        """Store and return ``value`` for ``obj`` (and ``extra``)."""
+
+    def __len__(self) -> int:
+        """The number of values stored."""
+
+
+class HeldById(dict[int, _V]):
+    """``id(object) -> value``, every object with a value held in ``held``: the one rule
+    of a table by identity. An id cannot then be reused by another object while the table
+    lives (a plain ``id()``-keyed dict can hand a freed node's result to a new one).
+
+    Values by id and the objects in one list, not a ``(object, value)`` pair per entry: a
+    compile's tables hold thousands of entries, and each pair was a container the cyclic
+    collector counted (``IdentityMemo.put`` made 8,800 of the 93,000 objects an MCP
+    compile of GitHub's description left to its young collections). A dict itself, so the
+    walker's hottest loops (:func:`~httpllm.walk.fold`) read and write it with no call.
+
+    ``held``: a list of its own, or one given to share (the tables of one
+    :class:`IdentityMemo`, one list for all).
+    """
+
+    __slots__ = ("held",)
+
+    def __init__(self, held: list[Any] | None = None) -> None:
+        super().__init__()
+        self.held: list[Any] = [] if held is None else held
+
+    def keep(self, obj: Any, value: _V) -> _V:
+        """Store and return ``value`` for ``obj``, holding ``obj`` (once per table)."""
+        if id(obj) not in self:
+            self.held.append(obj)
+        self[id(obj)] = value
+        return value
 
 
 class IdentityMemo(Generic[_V]):
     """``(object, *extra) -> value``, keyed by the object's identity.
 
-    The memo holds every object it was given, so an id cannot be reused by another object
-    while the memo lives (a plain ``id()``-keyed dict can hand a freed node's result to a
-    new one). The objects are held in one list and the values kept by id (per ``extra``),
-    not a ``(object, value)`` pair per entry: a compile's memos hold thousands of entries,
-    and each pair was a container the cyclic collector counted (``IdentityMemo.put`` made
-    8,800 of the 93,000 objects an MCP compile of GitHub's description left to its young
-    collections).
+    One :class:`HeldById` per ``extra`` (the calls without it have their own), all
+    holding their objects in one list: a compile's extras are many (an argument's name
+    and reference), and a list per extra would be a container each.
     """
 
-    __slots__ = ("_by_extra", "_held", "_values")
+    __slots__ = ("_by_extra", "_values")
 
     def __init__(self) -> None:
-        self._values: dict[int, _V] = {}  # by id, for calls without ``extra``
-        self._by_extra: dict[tuple[Hashable, ...], dict[int, _V]] = {}
-        self._held: list[Any] = []
+        self._values: HeldById[_V] = HeldById()  # for calls without ``extra``
+        self._by_extra: dict[tuple[Hashable, ...], HeldById[_V]] = {}
 
     def get(self, obj: Any, *extra: Hashable) -> _V | None:
         """The value stored for ``obj`` (and ``extra``), or ``None``."""
@@ -38,30 +78,27 @@ class IdentityMemo(Generic[_V]):
 
     def put(self, obj: Any, value: _V, *extra: Hashable) -> _V:
         """Store and return ``value`` for ``obj`` (and ``extra``)."""
-        if extra:
-            values = self._by_extra.get(extra)
-            if values is None:
-                values = self._by_extra[extra] = {}
-        else:
-            values = self._values
-        if id(obj) not in values:
-            self._held.append(obj)
-        values[id(obj)] = value
-        return value
+        if not extra:
+            return self._values.keep(obj, value)
+        values = self._by_extra.get(extra)
+        if values is None:
+            values = self._by_extra[extra] = HeldById(self._values.held)
+        return values.keep(obj, value)
 
     def __len__(self) -> int:
         return len(self._values) + sum(map(len, self._by_extra.values()))
 
 
 class BoundedIdentityMemo(Generic[_V]):
-    """:class:`IdentityMemo`'s ``get``/``put`` for at most ``limit`` entries, the least
-    recently used dropped first: for a memo that outlives compiles (``execute.validate``'s
-    validators). Not locked: a memo shared by threads is guarded by its owner.
+    """:class:`IdentityMemo`'s calls (an :class:`IdentityCache`) for at most ``limit``
+    entries, the least recently used dropped first: for a memo that outlives compiles
+    (``execute.validate``'s validators). Not locked: a memo shared by threads is guarded by
+    its owner.
 
     Its own class rather than an option of :class:`IdentityMemo`: the check would cost the
     compile's memos 0.4 % of a compile's instructions (valgrind, GitHub's document); and an
     entry that can be dropped holds its own object (a ``(object, value)`` pair), where
-    :class:`IdentityMemo` holds them all in one list.
+    :class:`HeldById` holds them all in one list.
     """
 
     __slots__ = ("_entries", "_limit")

@@ -25,7 +25,7 @@ from urllib.parse import unquote, urldefrag, urlparse
 
 from httpllm._json import Unheld, scalar_text
 from httpllm._limits import DEFAULT_LIMITS, Limits
-from httpllm._memo import IdentityMemo
+from httpllm._memo import IdentityCache, IdentityMemo
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
@@ -175,7 +175,7 @@ def _check_shape(value: Any, limits: Limits, label: str,
 
 
 def _sized(node: dict[str, Any] | list[Any],
-           sizes: IdentityMemo[tuple[int, int]]) -> tuple[int, int]:
+           sizes: IdentityCache[tuple[int, int]]) -> tuple[int, int]:
     """``(values, bytes as JSON text)`` of ``node`` once its containers are sized: each
     child counts whole at every place it occurs."""
     count, size = 1, 1 + len(node)  # brackets and commas

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -179,3 +180,24 @@ def test_a_read_only_search_through_shared_subtrees_stops_with_a_loss() -> None:
     assert len(cut) == 1 and cut[0].pointer == "#/paths/~1x/post/requestBody"
     assert "validate may let some readOnly values through" in cut[0].note
     assert function.extra["read_only"] == ("#/body/id",)  # what was found is kept
+
+
+@pytest.mark.parametrize(("limit", "cut", "places"), [
+    ({"read_only_visits": 3}, True, ("#/body/id",)),
+    ({"read_only_places": 0}, False, None),
+    ({"read_only_depth": 0}, False, None),
+])
+def test_the_read_only_search_is_bounded_by_the_limits_record(
+        monkeypatch: pytest.MonkeyPatch, limit: dict[str, int], cut: bool,
+        places: tuple[str, ...] | None) -> None:
+    """The search's visits, places and depth are ``Limits`` fields: 3 visits cut even a
+    small body (the loss naming the budget), no places or no depth record nothing."""
+    from httpllm.compose import operation
+
+    monkeypatch.setattr(operation, "DEFAULT_LIMITS",
+                        dataclasses.replace(operation.DEFAULT_LIMITS, **limit))
+    function = httpllm.compile(_fanned_body(2, 2)).functions[0]
+    found = [x for x in function.losses if x.keyword == "readOnly" and x.action == "cut"]
+    assert [x.note.split(" schema nodes")[0] for x in found] == (
+        ["readOnly properties searched in the first 3"] if cut else [])
+    assert function.extra.get("read_only") == places

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from httpllm._json import first_unheld, scalar_text, shown_number
+from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
@@ -141,19 +142,6 @@ def _success(responses: dict[str, Any]) -> tuple[str, Any] | None:
     return None
 
 
-_READ_ONLY_MAX = 256
-"""Most ``readOnly`` places recorded per function (``Function.extra["read_only"]``)."""
-
-_READ_ONLY_DEPTH = 32
-"""Deepest argument path searched for them."""
-
-_READ_ONLY_VISITS = 50_000
-"""Most schema nodes visited per function searching for them: a subtree is visited once
-per argument path reaching it, and paths through shared subtrees can be exponentially many
-(five properties holding one shared object, nested 32 levels: 5**32). Past it the search
-stops with a ``cut`` loss (the places found are kept)."""
-
-
 def _renamed(site: OperationSite, operation_id: str, name: str, holder: str | None
              ) -> Loss:
     """The ``renamed`` loss of an ``operationId`` the function name rule refused (every
@@ -163,6 +151,17 @@ def _renamed(site: OperationSite, operation_id: str, name: str, holder: str | No
                 action="renamed", value=operation_id,
                 note=f"operationId {operation_id!r} is named {name!r}: "
                      f"{rename_reason(operation_id, name, holder=holder)}")
+
+
+def _read_only_cut(site: OperationSite) -> Loss:
+    """The ``cut`` loss of a search for ``readOnly`` places that stopped after
+    ``DEFAULT_LIMITS.read_only_visits`` nodes (:meth:`Composer._read_only`), at the
+    operation's ``requestBody``: ``validate`` may let some readOnly values through."""
+    return Loss(pointer=join(site.pointer, "requestBody"), keyword="readOnly", action="cut",
+                note=f"readOnly properties searched in the first "
+                     f"{DEFAULT_LIMITS.read_only_visits:,} schema nodes of the request body "
+                     "only (shared subtrees reach too many places): validate may let some "
+                     "readOnly values through")
 
 
 def _hidden_by_owner(losses: list[Loss]) -> dict[str, set[str]]:
@@ -469,12 +468,7 @@ class Composer:
         security, schemes = self._security(site)
         read_only, searched = self._read_only(draft.body, arguments, inliner, defs)
         if not searched:
-            losses[Loss(pointer=join(site.pointer, "requestBody"), keyword="readOnly",
-                        action="cut", note=(
-                            f"readOnly properties searched in the first {_READ_ONLY_VISITS:,} "
-                            "schema nodes of the request body only (shared subtrees reach "
-                            "too many places): validate may let some readOnly values "
-                            "through"))] = None
+            losses[_read_only_cut(site)] = None
         name = claimed or self.pool.claim(function_name(model.operationId, site.method,
                                                         site.path))
         if isinstance(model.operationId, str) and model.operationId != name:
@@ -531,7 +525,8 @@ class Composer:
         item), which the request schema no longer has, so ``validate`` refuses them also
         where the tool shows an open object; ``{}`` when the body has none. Paired with
         whether the search was whole (``False``: it stopped after
-        :data:`_READ_ONLY_VISITS` nodes).
+        ``DEFAULT_LIMITS.read_only_visits`` nodes; at most ``read_only_places`` places are
+        recorded, on argument paths at most ``read_only_depth`` long).
 
         Found by walking the body argument's schema with each node's place in the
         document (the inliner's origins for named schemas) against the properties the
@@ -545,17 +540,17 @@ class Composer:
         if not hidden or body is None or spec is None:
             return {}, True
         out: list[tuple[tuple[str, ...], str]] = []
-        visits = 0
+        visits, limits = 0, DEFAULT_LIMITS
         kept: dict[tuple[str, ...], set[str]] = {}  # declared at a path by some node
         seen: set[tuple[int, tuple[str, ...]]] = set()
         stack: list[tuple[Any, str, tuple[str, ...]]] = [
             (body.schema, spec.schema_pointer or "", (body.name,))]
-        while stack and len(out) < _READ_ONLY_MAX:
+        while stack and len(out) < limits.read_only_places:
             node, at, path = stack.pop()
-            if not isinstance(node, dict) or len(path) > _READ_ONLY_DEPTH or (
+            if not isinstance(node, dict) or len(path) > limits.read_only_depth or (
                     (id(node), path) in seen):
                 continue
-            if visits == _READ_ONLY_VISITS:
+            if visits == limits.read_only_visits:
                 break
             visits += 1
             seen.add((id(node), path))
@@ -576,7 +571,7 @@ class Composer:
         # A name another alternative at the same place declares stays a value to send.
         places = [join("#", *path, n) for path, n in out if n not in kept.get(path, ())]
         return ({"read_only": tuple(dict.fromkeys(places))} if places else {},
-                visits < _READ_ONLY_VISITS)
+                visits < limits.read_only_visits)
 
     def _form_style(self, site: OperationSite) -> dict[str, Any]:
         """``{"form_style": ...}`` unless the default: the operation's

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm._memo import IdentityMemo
+from httpllm._memo import IdentityCache
 from httpllm._types import Location, Schema
 from httpllm.loss import Loss
 from httpllm.records import Argument
@@ -291,7 +291,7 @@ def _without_unused(parameters: dict[str, Any], defs: dict[str, Any],
 
 
 def as_validated(parameters: Schema, arguments: Sequence[Argument],
-                 keeps: Callable[[str], bool], memo: IdentityMemo[Schema],
+                 keeps: Callable[[str], bool], memo: IdentityCache[Schema],
                  key: object = None, *, close: bool = True) -> Schema:
     """The parameters object as ``execute.validate`` enforces it, where the dialect can say
     so: closed (``additionalProperties: false``: validate refuses unknown arguments) when
@@ -305,6 +305,7 @@ def as_validated(parameters: Schema, arguments: Sequence[Argument],
     ``memo`` holds the path parameters' rewritten schemas (shared by every function that
     lists a component parameter), under ``key`` (one per ``keeps``).
 
+    >>> from httpllm._memo import IdentityMemo
     >>> as_validated({"type": "object", "properties": {}}, [], lambda k: True, IdentityMemo())
     {'type': 'object', 'properties': {}, 'additionalProperties': False}
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from httpllm._memo import IdentityMemo
+from httpllm._memo import IdentityCache
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
 from httpllm.errors import Unrepresentable
@@ -120,7 +120,7 @@ def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {**keep, "type": "array", "items": entry}
 
 
-def _with_null(sub: dict[str, Any], memo: IdentityMemo[dict[str, Any]]) -> dict[str, Any]:
+def _with_null(sub: dict[str, Any], memo: IdentityCache[dict[str, Any]]) -> dict[str, Any]:
     """:func:`with_null` once per shared node (an argument's schema is optional in many
     functions): one object, so later measures and the serializer see it as shared."""
     hit = memo.get(sub)
