@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._base import Dialect, Options, RenderContext, leaf_triggers
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     filter_keywords,
@@ -86,6 +86,7 @@ _STRICT_VALUES = to_description({
 }, "not supported in strict mode")
 
 
+@leaf_triggers("allOf", "required")
 def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict mode has no form for a union member that only says which properties are
     required (``anyOf: [{required: [a]}, {required: [b]}]`` beside ``properties``), nor
