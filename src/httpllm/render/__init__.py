@@ -239,6 +239,8 @@ class StepContext:
         if not losses:
             return losses
         where = self._argument_at(function)
+        if not where:
+            return losses
         out = []
         named = self._named_losses
         for loss in losses:
@@ -312,8 +314,12 @@ def strict_leaf(dialect: Dialect, options: Options
 
 
 def _argument_of(pointer: str, where: dict[str, str]) -> str | None:
-    return next((n for at, n in where.items()
-                 if pointer == at or pointer.startswith(at + "/")), None)
+    """The argument whose schema's pointer ``pointer`` is or lies below, or ``None``
+    (a loop: this runs for every loss of a strict compile, thousands)."""
+    for at, name in where.items():
+        if pointer.startswith(at) and (len(pointer) == len(at) or pointer[len(at)] == "/"):
+            return name
+    return None
 
 
 class Renderer:
