@@ -140,7 +140,11 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
     {'type': 'array', 'description': '@minItems 2'}
     """
 
+    keywords = frozenset(table)
+
     def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        if keywords.isdisjoint(node):  # most nodes: one set operation
+            return node
         moved = [(key, node[key]) for key, test in table.items()
                  if key in node and (test is None or test(node[key], node))]
         if not moved:
@@ -150,4 +154,4 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
         gone = {key for key, _ in moved}
         return describe({k: v for k, v in node.items() if k not in gone}, moved)
 
-    return leaf_triggers(*table)(rule)
+    return leaf_triggers(*keywords)(rule)
