@@ -478,3 +478,38 @@ def test_skipped_leaves_count_toward_the_limits(monkeypatch: pytest.MonkeyPatch)
             transform({"items": {}}, lambda n, at: n, max_depth=1, leaf=leaf)
     assert transform({"properties": {"a": {}, "b": {}}}, lambda n, at: n,
                      leaf=lambda node: node) is not None
+
+
+def test_leaves_are_skipped_in_a_walk_with_memo_and_records() -> None:
+    """With a memo and a sink, a leaf `leaf` settles is neither visited nor memoized
+    nor recording; the other nodes record as before, a memoized shared subtree hands
+    over its records again, and a root whose subschemas are all memoized or settled
+    leaves is visited without a listing of its tree."""
+    kept = {"type": "string"}
+    shared = {"properties": {"k": kept, "r": {"title": "r"}}}
+    origins = {id(shared): "#/shared"}
+
+    def visit(node: dict[str, Any], at: str) -> Any:
+        sink.append(at)
+        return {**node, "seen": True} if "title" in node else node
+
+    sink: list[Any] = []
+    memo: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+    keep = lambda node: node if node.get("type") == "string" else None  # noqa: E731
+    first = transform({"properties": {"a": kept, "s": shared}}, visit, memo=memo,
+                      origins=origins, sink=sink, leaf=keep)
+    assert first["properties"]["a"] is kept and first["properties"]["s"]["properties"][
+        "k"] is kept
+    assert first["properties"]["s"]["properties"]["r"] == {"title": "r", "seen": True}
+    assert sink == ["#/shared/properties/r", "#/shared", "#"]
+    assert set(memo) == {id(shared)}
+    sink.clear()
+    second = transform({"properties": {"b": kept, "s": shared}}, visit, memo=memo,
+                       origins=origins, sink=sink, leaf=keep)
+    assert second["properties"]["s"] is first["properties"]["s"]
+    assert sink == ["#/shared/properties/r", "#/shared", "#"]  # re-emitted, then the root
+    sink.clear()
+    other = {"properties": {"b": {"title": "b"}, "s": shared}}
+    third = transform(other, visit, memo=memo, origins=origins, sink=sink, leaf=keep)
+    assert third["properties"]["b"] == {"title": "b", "seen": True}
+    assert sink == ["#/properties/b", "#/shared/properties/r", "#/shared", "#"]

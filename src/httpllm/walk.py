@@ -233,8 +233,8 @@ def transform(
             ``root``: a result (the leaf itself when ``visit`` keeps it, else its
             replacement) promises that ``visit`` would return it and do nothing else
             (record, report, read the pointer), so the leaf is not visited, nor listed, nor
-            given a pointer; ``None``: the leaf is visited. Most nodes are leaves; without
-            ``memo`` and ``sink`` only.
+            given a pointer; ``None``: the leaf is visited. Most nodes are leaves. With a
+            ``memo``, a leaf skipped is not memoized (nor needs to be).
 
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
@@ -242,28 +242,27 @@ def transform(
     kids = None
     if memo and max_depth > 0 and isinstance(root, dict) and id(root) not in memo:
         kids = children(root)
-        if all(not isinstance(sub, dict) or id(sub) in memo for _, _, sub in kids):
-            return _shallow(root, kids, visit, pointer, memo, origins or {}, sink)
+        known = _known_kids(kids, memo, leaf if max_depth > 1 else None)
+        if known is not None:
+            return _shallow(root, known, visit, pointer, memo, origins or {}, sink)
     elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    if leaf is not None and (memo is not None or sink is not None):
-        raise ValueError("leaves are skipped only in a walk without memo or sink")
     entries, settled = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids,
                                 leaf)
     if memo is None and sink is None:
         return _plain(entries, visit, settled)
-    return _recorded(entries, visit, memo, origins, sink)
+    return _recorded(entries, visit, memo, origins, sink, settled)
 
 
 def _recorded(entries: list[Entry], visit: Visit,
               memo: dict[int, tuple[Any, tuple[Any, ...]]] | None,
-              origins: dict[int, str] | None, sink: list[Any] | None) -> Any:
+              origins: dict[int, str] | None, sink: list[Any] | None,
+              changes: dict[int, list[Child]]) -> Any:
     """:func:`transform`'s loop with a memo or records: a memoized node hands over its
     result and re-emits its records; a node in ``origins`` is memoized after its visit
     with the records its subtree produced."""
     results: list[Any] = [None] * len(entries)
-    changes: dict[int, list[Child]] = {}
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
     for index in range(len(entries) - 1, -1, -1):
         node, ptr, parent, keyword, key = entries[index]
@@ -306,21 +305,44 @@ def _plain(entries: list[Entry], visit: Visit, changes: dict[int, list[Child]]) 
     return new
 
 
-def _shallow(root: dict[str, Any], kids: list[Child], visit: Visit,
-             pointer: str, memo: dict[int, tuple[Any, tuple[Any, ...]]],
+def _known_kids(kids: list[Child], memo: dict[int, tuple[Any, tuple[Any, ...]]],
+                leaf: Callable[[dict[str, Any]], Any] | None
+                ) -> list[tuple[Child, Any, tuple[Any, ...]]] | None:
+    """``(child, result, records)`` of each of a root's subschemas when all are known
+    without a walk: memoized, boolean, or a leaf whose result ``leaf`` gives (no
+    records); else ``None``."""
+    out: list[tuple[Child, Any, tuple[Any, ...]]] = []
+    for kid in kids:
+        sub = kid[2]
+        if not isinstance(sub, dict):
+            out.append((kid, sub, ()))
+            continue
+        hit = memo.get(id(sub))
+        if hit is None:
+            if leaf is None or not _SUBSCHEMA_KEYWORDS.isdisjoint(sub):
+                return None
+            new = leaf(sub)
+            if new is None:
+                return None
+            hit = (new, ())
+        out.append((kid, *hit))
+    return out
+
+
+def _shallow(root: dict[str, Any], kids: list[tuple[Child, Any, tuple[Any, ...]]],
+             visit: Visit, pointer: str, memo: dict[int, tuple[Any, tuple[Any, ...]]],
              origins: dict[int, str], sink: list[Any] | None) -> Any:
-    """:func:`transform` of a root whose subschemas are all memoized (a function's
-    parameters object once its arguments' schemas have been seen): the same result and
-    records, in the same order, without listing the tree."""
+    """:func:`transform` of a root whose subschemas' results are all known (a function's
+    parameters object once its arguments' schemas have been seen): ``kids`` are
+    :func:`_known_kids`; the same result and records, in the same order, without listing
+    the tree."""
     start = len(sink) if sink is not None else 0
     changes = []
-    for keyword, key, sub in kids:
-        if isinstance(sub, dict):
-            new, records = memo[id(sub)]
-            if sink is not None:
-                sink.extend(records)
-            if new is not sub:
-                changes.append((keyword, key, new))
+    for (keyword, key, sub), new, records in kids:
+        if sink is not None:
+            sink.extend(records)
+        if new is not sub:
+            changes.append((keyword, key, new))
     result = visit(rebuild(root, changes) if changes else root, origins.get(id(root), pointer))
     if id(root) in origins:
         memo[id(root)] = (result, tuple(sink[start:]) if sink is not None else ())

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 import httpllm
-from httpllm import dialects
+from httpllm import dialects, render
 from httpllm.dialects import JSON_SCHEMA_2020_12, Dialect, filter_keywords, get_dialect
+from httpllm.dialects._base import leaf_triggers
 from httpllm.execute import build_request
 from httpllm.render import cut_description
 from httpllm.walk import children
@@ -532,3 +533,64 @@ def test_a_subtree_two_outputs_share_is_walked_for_each_after_an_inert_one() -> 
     for function, at in ((first, "output#/properties/c"), (third, "output#/items")):
         (loss,) = [x for x in function.losses if x.keyword == "pattern"]
         assert (loss.pointer, loss.action) == (f"{at}/properties/code/pattern", "rewritten")
+
+
+def _spied(dialect: Dialect, seen: list[dict[str, Any]], *triggers: str | None
+           ) -> Dialect:
+    """``dialect`` with one more strict rule that records each node it is given,
+    declaring ``triggers`` (``None``: declaring nothing)."""
+
+    def spy(node: dict[str, Any], ctx: dialects.RenderContext) -> Any:
+        seen.append(node)
+        return node
+
+    rule = spy if triggers == (None,) else leaf_triggers(*(t for t in triggers if t))(spy)
+    return replace(dialect, strict_rules=(*dialect.strict_rules, rule))
+
+
+def test_a_strict_walk_skips_the_leaves_no_rule_changes_and_no_other() -> None:
+    """A string leaf with kept keywords only is not visited; a leaf a strict rule must
+    change (a format, a foreign `required`, an object, a described `title`) still is,
+    and the walk gives what a walk visiting every leaf gives."""
+    plain = {"type": "string", "description": "kept"}
+    schema = {"type": "object", "properties": {
+        "a": plain, "b": {"type": "string", "format": "int32"},
+        "c": {"type": "string", "required": ["x"]}, "d": {"type": "object"},
+        "e": {"type": "integer", "title": "T"}, "f": {"items": plain}},
+        "required": ["a", "b", "c", "d", "e", "f"]}
+    walks = []
+    for triggers in ((), (None,)):
+        seen: list[dict[str, Any]] = []
+        dialect = _spied(get_dialect("chatgpt"), seen, *triggers)
+        ctx = render.StepContext(dialect, dialects.Options(strict=True), {})
+        walks.append((ctx.walk(schema, True, "parameters#"), seen))
+    (gated, seen), (every, all_seen) = walks
+    assert gated == every
+    assert not any(node is plain for node in seen)
+    assert sum(node is plain for node in all_seen) == 2
+    assert len(all_seen) - len(seen) == 2  # only the two plain leaves were skipped
+    out, losses, _ = gated
+    props = out["properties"]
+    assert props["a"] is plain and props["f"]["items"] is plain
+    assert "format" not in props["b"] and "required" not in props["c"]
+    assert props["d"]["type"] == "array" and "title" not in props["e"]  # a map: entries
+    assert {(x.keyword, x.action) for x in losses} >= {
+        ("format", "described"), ("required", "dropped"), ("title", "described")}
+
+
+def test_every_leaf_is_visited_without_a_declaration_or_with_stripping() -> None:
+    """No gate for a dialect with an undeclared rule or without strict rules, nor under
+    strip_constraints (which moves constraints the dialect keeps); the gate lets through
+    a typed leaf of kept keywords only."""
+    chatgpt = get_dialect("chatgpt")
+    assert render.strict_leaf(chatgpt, dialects.Options(strict=True)) is not None
+    assert render.strict_leaf(_spied(chatgpt, [], None), dialects.Options(strict=True)) is None
+    assert render.strict_leaf(chatgpt, dialects.Options(strict=True,
+                                                        strip_constraints=True)) is None
+    assert render.strict_leaf(replace(chatgpt, strict_rules=()), dialects.Options()) is None
+    leaf = {"type": "string"}
+    gate = render.strict_leaf(chatgpt, dialects.Options(strict=True))
+    assert gate is not None
+    assert gate(leaf) is leaf and gate({"type": "object"}) is None
+    assert gate({"type": ["string", "null"]}) is None and gate({"description": "x"}) is None
+    assert gate({"type": "string", "title": "t"}) is None  # not a strict keyword

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import JSON, Schema
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from httpllm.records import Function
 
 __all__ = ["TOOL_CALL_FORMATS", "Dialect", "Options", "RenderContext", "Rule", "StrictLimit",
-           "ToolCallFormat"]
+           "ToolCallFormat", "leaf_triggers", "rule_triggers"]
 
 ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", "ollama",
                          "mistral", "mcp"]
@@ -68,6 +68,35 @@ class RenderContext:
 
 Rule = Callable[[dict[str, Any], RenderContext], Schema]
 """A node rule: ``(node, ctx) -> node``, children already rendered; same object if unchanged."""
+
+_R = TypeVar("_R", bound=Callable[..., Any])
+
+_TRIGGERS = "leaf_triggers"
+
+
+def leaf_triggers(*keywords: str) -> Callable[[_R], _R]:
+    """Declare of a node rule the keywords that may make it act on a leaf: on a node
+    without subschemas whose ``type`` is one string other than ``"object"``, whose
+    keywords the dialect all keeps (in the mode at hand) and none of which is one of
+    ``keywords``, the rule gives the node back itself and records nothing (no loss, no
+    failure, no pointer read), whatever the keywords' values. Strict walks skip such
+    leaves when every rule of the dialect declares this (:func:`rule_triggers`); most
+    of a document's nodes are ``{"type": "string", ...}`` leaves that no strict rule
+    changes. A rule without the declaration is given every leaf."""
+
+    def mark(rule: _R) -> _R:
+        setattr(rule, _TRIGGERS, frozenset(keywords))
+        return rule
+
+    return mark
+
+
+def rule_triggers(rule: Callable[..., Any]) -> frozenset[str] | None:
+    """The keywords :func:`leaf_triggers` declared of ``rule``, or ``None`` (undeclared:
+    the rule may act on any leaf)."""
+    found = getattr(rule, _TRIGGERS, None)
+    return found if isinstance(found, frozenset) else None
+
 
 StrictLimit = Callable[[Schema, FoldMemo], list[str]]
 """A check of a strict mode's size limits: ``(parameters, memo) -> problems``, called with

@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.dialects._base import RenderContext, Rule
+from httpllm.dialects._base import RenderContext, Rule, leaf_triggers
 from httpllm.normalize.unions import EXCLUSIVE
 
 __all__ = [
@@ -72,6 +72,7 @@ def _kept(ctx: RenderContext) -> frozenset[str] | None:
     return ctx.dialect.keywords
 
 
+@leaf_triggers(EXCLUSIVE)
 def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """An exclusive union (``anyOf`` marked :data:`~httpllm.normalize.unions.EXCLUSIVE`, a
     document ``oneOf``) as the dialect spells it: ``oneOf`` where ``Dialect.one_of`` and
@@ -96,6 +97,7 @@ def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return out
 
 
+@leaf_triggers()  # a leaf's keywords are all kept, or it is visited
 def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Keep the dialect's keywords; constraints (and with ``strip_constraints``, every
     validation keyword) go into the description, anything else is dropped."""
@@ -138,7 +140,11 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
     {'type': 'array', 'description': '@minItems 2'}
     """
 
+    keywords = frozenset(table)
+
     def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
+        if keywords.isdisjoint(node):  # most nodes: one set operation
+            return node
         moved = [(key, node[key]) for key, test in table.items()
                  if key in node and (test is None or test(node[key], node))]
         if not moved:
@@ -148,4 +154,4 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
         gone = {key for key, _ in moved}
         return describe({k: v for k, v in node.items() if k not in gone}, moved)
 
-    return rule
+    return leaf_triggers(*keywords)(rule)

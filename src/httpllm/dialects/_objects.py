@@ -7,7 +7,7 @@ from typing import Any
 
 from httpllm._memo import IdentityCache
 from httpllm._types import Schema
-from httpllm.dialects._base import RenderContext
+from httpllm.dialects._base import RenderContext, leaf_triggers
 from httpllm.errors import Unrepresentable
 from httpllm.normalize.nullable import allows_null, with_null
 
@@ -21,6 +21,7 @@ __all__ = [
 ]
 
 
+@leaf_triggers("$ref")
 def ref_alone(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """A ``$ref`` with siblings becomes ``{"anyOf": [{"$ref": ...}], ...siblings}``: strict
     OpenAI rejects siblings next to ``$ref`` (openai-python ``lib/_pydantic.py``)."""
@@ -37,6 +38,7 @@ _APPLIES_TO = {"properties": "object", "required": "object", "additionalProperti
 _APPLIES_KEYS = frozenset(_APPLIES_TO)
 
 
+@leaf_triggers(*_APPLIES_KEYS)
 def foreign_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Object and array keywords on a node whose ``type`` excludes objects or arrays are
     dropped, with a loss entry. *Equivalent* (JSON Schema 2020-12 applies them to objects
@@ -62,6 +64,7 @@ _TYPED = frozenset({"type", "anyOf", "oneOf", "$ref", "allOf"})
 """A node with one of these keywords has its type (or its members have theirs)."""
 
 
+@leaf_triggers()  # a leaf with a type is kept
 def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Give every node a ``type``: inferred from ``properties``/``items``/``enum``; an
     untyped node (any value) becomes ``{"type": "string"}`` with a loss entry (strict
@@ -95,6 +98,7 @@ def _is_map(node: dict[str, Any]) -> bool:
     return node.get("additionalProperties", True) is not False
 
 
+@leaf_triggers()  # a map is an object
 def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """A map (object without properties) becomes an array of ``{key, value}`` entries.
 
@@ -127,6 +131,7 @@ def _with_null(sub: dict[str, Any], memo: IdentityCache[dict[str, Any]]) -> dict
     return hit if hit is not None else memo.put(sub, with_null(sub))
 
 
+@leaf_triggers("properties")
 def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict objects: ``additionalProperties: false``; every property required, the
     optional ones made nullable (OpenAI structured outputs: "all fields must be required";
@@ -159,6 +164,7 @@ def close_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return out
 
 
+@leaf_triggers("properties")
 def seal_objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Every object gets ``additionalProperties: false`` and ``properties``; ``required``
     is left alone (Anthropic strict: "additionalProperties must be false", optional

@@ -90,6 +90,9 @@ Totals = tuple[int, int, int, int, Step | None]
 subtree."""
 
 
+_EMPTY_LEAF: Totals = (0, 0, 0, 0, None)
+_OBJECT_LEAF: Totals = (0, 0, 0, 1, None)
+
 _SIZED = frozenset({"properties", "enum", "$defs", "const"})
 
 
@@ -203,17 +206,17 @@ class _Measure:
                 sub = step[2]
                 if id(sub) in memo:
                     continue
-                if "enum" not in sub and "$ref" not in sub and is_leaf(sub):
-                    # No subschema and no large enum to report (which must keep walk
-                    # order): finished now, not pushed (two fifths of GitHub's nodes).
-                    memo[id(sub)] = self._finish(sub, [])
-                    continue
                 hit = shared.get(id(sub))
                 if hit is not None and hit[0] is sub and not hit[2]:
                     # Measured by an earlier function, no large enum to report: done now
                     # (a hit with large enums is entered, to report them in walk order).
                     memo[id(sub)] = hit[1]
                     self._free[id(sub)] = hit[2]
+                    continue
+                if "enum" not in sub and "$ref" not in sub and is_leaf(sub):
+                    # No subschema and no large enum to report (which must keep walk
+                    # order): finished now, not pushed (two fifths of GitHub's nodes).
+                    memo[id(sub)] = self._leaf(sub)
                     continue
                 stack.append((sub, None))
 
@@ -236,6 +239,19 @@ class _Measure:
         if target is not None:
             kids.append(("$ref", ref, target))
         return kids
+
+    def _leaf(self, node: dict[str, Any]) -> Totals:
+        """:meth:`_finish` of a node without subschemas, ``$ref`` or ``enum`` (nothing
+        below it, no large enum): its own sizes, shared at once."""
+        sizes = _own_sizes(node)
+        kind = node.get("type")
+        if sizes is _NOTHING and kind.__class__ is str:  # most leaves: one of two totals
+            totals = _OBJECT_LEAF if kind == "object" else _EMPTY_LEAF
+        else:
+            totals = (*sizes, _is_object(node), None)
+        self._free[id(node)] = ()
+        self.shared[id(node)] = (node, totals, ())
+        return totals
 
     def _finish(self, node: dict[str, Any], kids: list[Step]) -> Totals:
         props, enums, chars = _own_sizes(node)

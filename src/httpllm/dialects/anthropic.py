@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._base import Dialect, Options, RenderContext, leaf_triggers
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     filter_keywords,
@@ -86,6 +86,7 @@ _STRICT_VALUES = to_description({
 }, "not supported in strict mode")
 
 
+@leaf_triggers("allOf", "required")
 def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict mode has no form for a union member that only says which properties are
     required (``anyOf: [{required: [a]}, {required: [b]}]`` beside ``properties``), nor
@@ -98,12 +99,18 @@ def _inexpressible(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return node
 
 
+_NO_BUDGET = (0, 0)
+
+
 def _budget(node: dict[str, Any], kids: list[tuple[int, int]]) -> tuple[int, int]:
-    props, required = node.get("properties"), node.get("required")
+    props, members = node.get("properties"), node.get("anyOf")
+    if not kids and not props and not members and not isinstance(node.get("type"), list):
+        return _NO_BUDGET  # most nodes: a leaf with no property and no union
+    required = node.get("required")
     names = props if isinstance(props, dict) else ()
     needed = required if isinstance(required, list) else ()
     optional = sum(1 for p in names if p not in needed)
-    unions = int(len(node.get("anyOf") or ()) > 1 or isinstance(node.get("type"), list))
+    unions = int(len(members or ()) > 1 or isinstance(node.get("type"), list))
     for below in kids:
         optional, unions = optional + below[0], unions + below[1]
     return optional, unions

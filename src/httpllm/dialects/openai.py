@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from httpllm._types import JSON, Schema
-from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._base import Dialect, Options, RenderContext, leaf_triggers
 from httpllm.dialects._openai_limits import MAX_NESTING, MAX_PROPERTIES, strict_limits
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
@@ -95,6 +95,7 @@ def _with_marker(sub: dict[str, Any]) -> dict[str, Any]:
     return {**outer, "anyOf": [inner, NULL_MARKER]}
 
 
+@leaf_triggers("properties")
 def null_marker(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict mode: a property optional and nullable in the document gets the member
     :data:`NULL_MARKER`, so a real ``null`` can be sent although ``null`` means "not
@@ -132,6 +133,7 @@ def null_marker(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {**node, "properties": out}
 
 
+@leaf_triggers("format")
 def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
     fmt = node.get("format")
     if fmt is None or fmt in OPENAI_STRICT_FORMATS:
@@ -143,6 +145,7 @@ def _strict_formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
 _TUPLE_UNION = tuples_as_unions(None)
 
 
+@leaf_triggers("prefixItems")
 def tuple_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Strict mode: a tuple (``prefixItems``) becomes ``items``, the union of its members
     (:func:`~httpllm.dialects._lossy.tuples_as_unions`: a closed tuple gets ``maxItems``;

@@ -21,6 +21,7 @@ from httpllm.compose.names import safe_argument_names
 from httpllm.compose.parameters import as_validated
 from httpllm.compose.prune import Bounded, Sizes, bound
 from httpllm.dialects import Dialect, Options, RenderContext, StrictLimit
+from httpllm.dialects._base import rule_triggers
 from httpllm.dialects._keywords import exclusive_unions
 from httpllm.dialects._recursion import recursive_defs
 from httpllm.errors import Unrepresentable
@@ -34,7 +35,7 @@ from httpllm.render.unroll import unroll
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, subschemas, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
-           "strict_checks"]
+           "strict_checks", "strict_leaf"]
 
 _POINTER = "parameters#"
 _LEAF = (IN_VALUE | IN_ARRAY | IN_MAPPING).isdisjoint
@@ -82,7 +83,8 @@ class StepContext:
             compile.
     """
 
-    __slots__ = ("_held", "_inert", "_named_losses", "_rules_memo", "_visitors", "_walk_memo",
+    __slots__ = ("_held", "_inert", "_named_losses", "_rules_memo", "_strict_leaf", "_visitors",
+                 "_walk_memo",
                  "claim", "dialect", "options", "origins", "output_names",
                  "output_sizes", "rendered_outputs", "segments", "strict_limits")
 
@@ -107,6 +109,7 @@ class StepContext:
         self._named_losses: IdentityMemo[Loss] = IdentityMemo()
         self._visitors: dict[bool, tuple[RenderContext, list[Loss | Failure],
                                          Callable[[dict[str, Any], str], Schema]]] = {}
+        self._strict_leaf = strict_leaf(dialect, options)
 
     def walk(self, schema: Schema, strict: bool, pointer: str
              ) -> tuple[Schema, list[Loss], list[Failure]]:
@@ -114,6 +117,7 @@ class StepContext:
         first, each node first through ``exclusive_unions``: ``(rendered, losses,
         failures)``, both lists new. Shared named schemas (``origins``) are rendered once
         per compile and hand over their losses and failures wherever they are met again.
+        A strict walk skips the leaves no rule can change (:func:`strict_leaf`).
 
         Raises:
             Unrepresentable: a rule refused a node outright.
@@ -123,7 +127,8 @@ class StepContext:
         ctx.losses.clear()
         ctx.problems.clear()
         out = transform(schema, visit, pointer=pointer, memo=self._walk_memo[strict],
-                        origins=self.origins, sink=records)
+                        origins=self.origins, sink=records,
+                        leaf=self._strict_leaf if strict else None)
         losses = [r for r in records if isinstance(r, Loss)]
         failures = ([r for r in records if isinstance(r, Failure)]
                     if len(losses) < len(records) else [])
@@ -235,6 +240,8 @@ class StepContext:
         if not losses:
             return losses
         where = self._argument_at(function)
+        if not where:
+            return losses
         out = []
         named = self._named_losses
         for loss in losses:
@@ -271,9 +278,49 @@ class StepContext:
         return text
 
 
+def strict_leaf(dialect: Dialect, options: Options
+                ) -> Callable[[dict[str, Any]], Any] | None:
+    """The ``leaf`` of strict rule walks (:func:`~httpllm.walk.transform`): a leaf (no
+    subschema) whose ``type`` is one string other than ``"object"`` and whose keywords the
+    dialect keeps in strict mode, none a trigger of a rule, given back unvisited; else
+    ``None`` (the leaf is visited). What every rule of the strict walk
+    (``exclusive_unions``, ``rules``, ``strict_rules``) declares with
+    :func:`~httpllm.dialects._base.leaf_triggers`; ``None`` (every leaf visited) when
+    one rule declares nothing, or under ``strip_constraints`` (which moves kept
+    constraints). GitHub's description: 3,835 of a chatgpt strict compile's 6,719
+    visits were such leaves."""
+    rules = (exclusive_unions, *dialect.rules, *dialect.strict_rules)
+    declared = [rule_triggers(rule) for rule in rules]
+    if options.strip_constraints or not dialect.strict_rules or None in declared:
+        return None
+    triggers = frozenset().union(*(d for d in declared if d is not None))
+    keep = (dialect.strict_keywords if dialect.strict_keywords is not None
+            else dialect.keywords)
+
+    if keep is None:
+        def untouched(node: dict[str, Any]) -> Any:
+            kind = node.get("type")
+            return (node if kind.__class__ is str and kind != "object"
+                    and triggers.isdisjoint(node) else None)
+
+        return untouched
+    allowed = keep - triggers
+
+    def kept(node: dict[str, Any]) -> Any:
+        kind = node.get("type")
+        return (node if kind.__class__ is str and kind != "object"
+                and allowed.issuperset(node) else None)
+
+    return kept
+
+
 def _argument_of(pointer: str, where: dict[str, str]) -> str | None:
-    return next((n for at, n in where.items()
-                 if pointer == at or pointer.startswith(at + "/")), None)
+    """The argument whose schema's pointer ``pointer`` is or lies below, or ``None``
+    (a loop: this runs for every loss of a strict compile, thousands)."""
+    for at, name in where.items():
+        if pointer.startswith(at) and (len(pointer) == len(at) or pointer[len(at)] == "/"):
+            return name
+    return None
 
 
 class Renderer:
