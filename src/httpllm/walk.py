@@ -89,10 +89,10 @@ def children(node: dict[str, Any]) -> list[Child]:
     return out
 
 
-def is_leaf(node: dict[str, Any]) -> bool:
-    """Whether ``node`` has no subschema keyword at all (then :func:`children` is empty;
-    a ``$ref`` alone is a leaf too). One set operation: walkers skip a leaf's listing."""
-    return _SUBSCHEMA_KEYWORDS.isdisjoint(node)
+is_leaf: Callable[[dict[str, Any]], bool] = _SUBSCHEMA_KEYWORDS.isdisjoint
+"""Whether a node has no subschema keyword at all (then :func:`children` is empty; a
+``$ref`` alone is a leaf too). One set operation, and a C call (no Python frame per node):
+walkers skip a leaf's listing."""
 
 
 def rebuild(node: dict[str, Any], changes: list[Child]) -> Any:

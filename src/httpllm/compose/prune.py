@@ -43,6 +43,7 @@ from httpllm.walk import (
     FoldMemo,
     children,
     fold,
+    is_leaf,
     rebuild,
     subschemas,
 )
@@ -65,9 +66,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 
 _ENCODE = json.encoder.encode_basestring
-
-_LEAF = (IN_VALUE | IN_ARRAY | IN_MAPPING).isdisjoint
-""":func:`~httpllm.walk.is_leaf` as one C call (no Python frame per node)."""
 
 
 def _dumps(value: Any) -> int:
@@ -158,7 +156,7 @@ class _TreeBytes:
         if known is not None:
             return known
         self._held.append(root)
-        leaf = _LEAF
+        leaf = is_leaf
         # (node, None) on the way down; (node, its subschemas) once they are stacked
         stack: list[tuple[dict[str, Any], list[Any] | None]] = [(root, None)]
         while stack:

@@ -32,14 +32,12 @@ from httpllm.render.depth import limit_depth
 from httpllm.render.examples import place_examples
 from httpllm.render.split import split
 from httpllm.render.unroll import unroll
-from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, FoldMemo, subschemas, transform
+from httpllm.walk import FoldMemo, is_leaf, subschemas, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
            "strict_checks", "strict_leaf"]
 
 _POINTER = "parameters#"
-_LEAF = (IN_VALUE | IN_ARRAY | IN_MAPPING).isdisjoint
-""":func:`~httpllm.walk.is_leaf` as one C call (no Python frame per node)."""
 _OUTPUT = "output#"
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
@@ -144,7 +142,7 @@ class StepContext:
         if not isinstance(schema, dict):
             return True
         self._held.append(schema)
-        known, leaf = self._inert, _LEAF
+        known, leaf = self._inert, is_leaf
         ctx, records, visit = self._visitor(False)
         records.clear()  # (what the last walk recorded, read already)
         ctx.losses.clear()
