@@ -37,7 +37,8 @@ from httpllm.normalize.numbers import numbers
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
-__all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert", "quiet"]
+__all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert", "leaf_emend",
+           "quiet"]
 
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
@@ -143,8 +144,7 @@ def emend(
             node = _mapping_refs(node, at, rewrite_mapping)
         return _apply(node, plan, ctx)
 
-    leaf: _Leaf | None = (None if passes is not PASSES
-                          else _inert_leaf if ctx.examples is not None else quiet)
+    leaf = None if passes is not PASSES else leaf_emend(keep_examples=ctx.examples is not None)
     if leaf is not None and known_ref is not None:
         leaf = _with_refs(leaf, known_ref)
     return transform(schema, visit, pointer=pointer, leaf=leaf)
@@ -225,6 +225,14 @@ def quiet(node: dict[str, Any]) -> dict[str, Any] | None:
         if key in node and first_unheld(node[key]) is not None:
             return None
     return rest
+
+
+def leaf_emend(*, keep_examples: bool) -> _Leaf:
+    """What every pass makes of a leaf without visiting it, or ``None`` (the leaf is
+    visited): :func:`inert`'s rule where examples are kept (the request direction's),
+    :func:`quiet` where they are not (the response direction's). A walk's ``leaf``, and
+    :class:`~httpllm.normalize.named.NamedSchemas`' for a site that is one leaf."""
+    return _inert_leaf if keep_examples else quiet
 
 
 _MAPPINGS = ("properties", "patternProperties", "dependentSchemas")

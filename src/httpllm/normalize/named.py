@@ -20,7 +20,7 @@ from typing import Any
 from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, LimitExceeded
-from httpllm.normalize import PASSES, PassContext, _inert_leaf, emend, quiet
+from httpllm.normalize import PASSES, PassContext, emend, leaf_emend
 from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
@@ -176,8 +176,8 @@ class NamedSchemas:
         # A lone leaf no pass changes but by dropping its examples (a parameter's
         # ``{"type": "string"}``: half of GitHub's request sites) is what the walk's ``leaf``
         # says, without a pass context made for it: it records no loss, merges nothing.
-        plain = (_inert_leaf if self._kept_examples is not None else quiet)(schema) if (
-            schema.__class__ is dict and is_leaf(schema)) else None
+        plain = (leaf_emend(keep_examples=self._kept_examples is not None)(schema)
+                 if schema.__class__ is dict and is_leaf(schema) else None)
         if plain is not None:
             self.refs.none(plain)
             return plain
