@@ -16,6 +16,7 @@ from httpllm.walk import (
     IN_MAPPING,
     IN_VALUE,
     FoldMemo,
+    Placed,
     children,
     fold,
     is_leaf,
@@ -513,3 +514,44 @@ def test_leaves_are_skipped_in_a_walk_with_memo_and_records() -> None:
     third = transform(other, visit, memo=memo, origins=origins, sink=sink, leaf=keep)
     assert third["properties"]["b"] == {"title": "b", "seen": True}
     assert sink == ["#/properties/b", "#/shared/properties/r", "#/shared", "#"]
+
+
+def test_a_subschema_of_a_root_met_again_at_its_pointer_is_not_walked_again() -> None:
+    """With `placed`, each subschema of a root not in `origins` is kept with its pointer,
+    result and records: another root holding the same object at the same pointer reuses
+    them (no visit, records re-emitted in place; without a listing when every subschema
+    is known), at another pointer it is walked again."""
+    leaf = {"title": "p"}
+    deep = {"items": {"title": "i"}}
+    visited: list[str] = []
+
+    def visit(node: dict[str, Any], at: str) -> Any:
+        visited.append(at)
+        sink.append(at)
+        return {**node, "seen": True} if "title" in node else node
+
+    sink: list[Any] = []
+    memo: dict[int, tuple[Any, tuple[Any, ...]]] = {}
+    placed = Placed()
+    first = transform({"properties": {"a": leaf, "d": deep}}, visit, memo=memo, sink=sink,
+                      placed=placed)
+    assert visited == sink == ["#/properties/a", "#/properties/d/items", "#/properties/d",
+                               "#"]
+    assert set(placed) == {id(leaf), id(deep)} and not memo
+    visited.clear()
+    sink.clear()
+    second = transform({"properties": {"a": leaf, "d": deep, "f": False}}, visit, memo=memo,
+                       sink=sink, placed=placed)
+    assert visited == ["#"]  # the root's subschemas all known: no listing
+    assert sink == ["#/properties/a", "#/properties/d/items", "#/properties/d", "#"]
+    assert second["properties"]["a"] is first["properties"]["a"]
+    assert second["properties"]["d"] is first["properties"]["d"]
+    visited.clear()
+    sink.clear()
+    third = transform({"properties": {"a": leaf, "n": {"title": "n"}, "b": leaf}}, visit,
+                      memo=memo, sink=sink, placed=placed)
+    assert visited == ["#/properties/n", "#/properties/b", "#"]  # `a` reused in the listing
+    assert sink == ["#/properties/a", "#/properties/n", "#/properties/b", "#"]
+    assert third["properties"]["a"] is first["properties"]["a"]
+    assert third["properties"]["b"] == {"title": "p", "seen": True}
+    assert placed[id(leaf)][0] == "#/properties/a"  # the first pointer kept

@@ -16,7 +16,7 @@ from httpllm._memo import HeldById
 from httpllm.errors import LimitExceeded
 from httpllm.pointer import escape
 
-__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "Child", "FoldMemo",
+__all__ = ["IN_ARRAY", "IN_MAPPING", "IN_VALUE", "Child", "FoldMemo", "Placed",
            "children", "fold", "is_leaf", "nodes", "rebuild", "refs_in", "subschemas",
            "transform"]
 
@@ -60,6 +60,13 @@ FoldMemo = HeldById[Any]
 """The results of :func:`fold`, kept by the caller across folds over schemas that share
 subtrees (the functions of one compile): ``id(node) -> value``, every node folded held in
 ``held`` (:class:`~httpllm._memo.HeldById`'s rule). Only the walker writes it."""
+
+Placed = HeldById[tuple[str, Any, tuple[Any, ...]]]
+""":func:`transform`'s results of roots' subschemas at the place they were walked, kept by
+the caller across walks of roots that share subschemas not in ``origins`` (a path
+parameter's schema is one object in every function that has the parameter):
+``id(subschema) -> (pointer, result, records)``, every subschema held in ``held``. Only
+the walker writes it."""
 
 
 def children(node: dict[str, Any]) -> list[Child]:
@@ -120,11 +127,13 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
              origins: dict[int, str],
              kids: list[Child] | None = None,
              leaf: Callable[[dict[str, Any]], Any] | None = None,
-             ) -> tuple[list[Entry], dict[int, list[Child]]]:
-    """``(entries, settled)``: every node under ``root`` in pre-order (a descendant of an
-    entry has a larger index, so walking the list backwards visits children first), and
-    the changes the leaves not listed make (``parent index -> changes``). Memoized nodes
-    are not entered.
+             placed: Placed | None = None,
+             ) -> tuple[list[Entry], dict[int, list[Child]], dict[int, tuple[Any, Any]]]:
+    """``(entries, settled, reused)``: every node under ``root`` in pre-order (a
+    descendant of an entry has a larger index, so walking the list backwards visits
+    children first), the changes the leaves not listed make (``parent index ->
+    changes``), and ``index -> (result, records)`` of the root's subschemas ``placed``
+    holds at their pointer. Memoized and reused nodes are not entered.
 
     Only the nodes ``visit`` will see get their pointer (``""`` for memoized and boolean
     subschemas): building every pointer was a fifth of a walk's cost. ``kids``: the root's
@@ -134,6 +143,7 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
     """
     entries: list[Entry] = []
     settled: dict[int, list[Child]] = {}
+    reused: dict[int, tuple[Any, Any]] = {}
     append = entries.append
     # (node, parent's pointer, parent index, keyword, key, depth); the root's own pointer
     # stands in for its parent's (parent index -1).
@@ -161,11 +171,12 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
         elif parent >= 0:
             ptr = f"{ptr}/{keyword}" if key is None else f"{ptr}/{keyword}/{escape(key)}"
         append((node, ptr, parent, keyword, key))
-        if len(entries) + skipped > walk_nodes:  # a shared subtree: once per path
-            raise LimitExceeded(f"schema has more than {DEFAULT_LIMITS.walk_nodes} nodes",
-                                pointer=ptr)
-        if depth >= max_depth:
-            raise LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=ptr)
+        if len(entries) + skipped > walk_nodes or depth >= max_depth:
+            raise _past_limits(len(entries) + skipped, max_depth, ptr)
+        if parent == 0 and placed and (hit := placed.get(id(node))) is not None and (
+                hit[0] == ptr):
+            reused[len(entries) - 1] = hit[1:]  # walked before at this place
+            continue
         if _SUBSCHEMA_KEYWORDS.isdisjoint(node):
             continue  # a leaf (most nodes): nothing to list
         index = len(entries) - 1
@@ -176,7 +187,16 @@ def _listing(root: Any, pointer: str, max_depth: int, memo: dict[int, Any],
             kids = None
         else:
             _push_children(node, ptr, index, depth, push)
-    return entries, settled
+    return entries, settled, reused
+
+
+def _past_limits(listed: int, max_depth: int, pointer: str) -> LimitExceeded:
+    """:func:`_listing`'s refusal of a walk past ``walk_nodes`` nodes (a shared subtree
+    counts once per path) or ``max_depth`` levels, at the node listed last."""
+    if listed > DEFAULT_LIMITS.walk_nodes:
+        return LimitExceeded(f"schema has more than {DEFAULT_LIMITS.walk_nodes} nodes",
+                             pointer=pointer)
+    return LimitExceeded(f"schema nesting deeper than {max_depth} levels", pointer=pointer)
 
 
 def _push_children(node: dict[str, Any], ptr: str, index: int, depth: int,
@@ -210,6 +230,7 @@ def transform(
     origins: dict[int, str] | None = None,
     sink: list[Any] | None = None,
     leaf: Callable[[dict[str, Any]], Any] | None = None,
+    placed: Placed | None = None,
 ) -> Any:
     """Rebuild ``root`` bottom-up, calling ``visit(node, pointer)`` on every object node.
 
@@ -235,33 +256,47 @@ def transform(
             (record, report, read the pointer), so the leaf is not visited, nor listed, nor
             given a pointer; ``None``: the leaf is visited. Most nodes are leaves. With a
             ``memo``, a leaf skipped is not memoized (nor needs to be).
+        placed: with ``memo`` and ``sink``, the results of roots' subschemas that are not
+            in ``origins``, by identity with the pointer each was walked at
+            (:data:`Placed`): a subschema of ``root`` met again at that pointer is not
+            descended again; its result is reused and its records re-emitted, as
+            ``memo``'s are. Every subschema of ``root`` visited (not in ``origins``) is
+            added, its first pointer kept. Sound as long as ``visit``'s result and
+            records depend only on the node, the results below it and the pointer: a
+            subschema of a root is always one level deep (and ``max_depth`` the same for
+            every walk given one ``placed``).
 
     Raises:
         LimitExceeded: nesting deeper than ``max_depth``.
     """
     kids = None
-    if memo and max_depth > 0 and isinstance(root, dict) and id(root) not in memo:
+    if (memo is not None and (memo or placed) and max_depth > 0 and isinstance(root, dict)
+            and id(root) not in memo):
         kids = children(root)
-        known = _known_kids(kids, memo, leaf if max_depth > 1 else None)
+        base = origins.get(id(root), pointer) if origins else pointer
+        known = _known_kids(kids, memo, leaf if max_depth > 1 else None, placed, base)
         if known is not None:
             return _shallow(root, known, visit, pointer, memo, origins or {}, sink)
     elif memo is None and max_depth > 0 and isinstance(root, dict) and is_leaf(root):
         # A lone node (most parameters' schemas): nothing to list.
         return visit(root, origins.get(id(root), pointer) if origins else pointer)
-    entries, settled = _listing(root, pointer, max_depth, memo or {}, origins or {}, kids,
-                                leaf)
+    entries, settled, reused = _listing(root, pointer, max_depth, memo or {}, origins or {},
+                                        kids, leaf, placed)
     if memo is None and sink is None:
         return _plain(entries, visit, settled)
-    return _recorded(entries, visit, memo, origins, sink, settled)
+    return _recorded(entries, visit, memo, origins, sink, settled, reused, placed)
 
 
 def _recorded(entries: list[Entry], visit: Visit,
               memo: dict[int, tuple[Any, tuple[Any, ...]]] | None,
               origins: dict[int, str] | None, sink: list[Any] | None,
-              changes: dict[int, list[Child]]) -> Any:
-    """:func:`transform`'s loop with a memo or records: a memoized node hands over its
-    result and re-emits its records; a node in ``origins`` is memoized after its visit
-    with the records its subtree produced."""
+              changes: dict[int, list[Child]],
+              reused: dict[int, tuple[Any, Any]] | None = None,
+              placed: Placed | None = None) -> Any:
+    """:func:`transform`'s loop with a memo or records: a memoized node (or one of
+    ``reused``, by index) hands over its result and re-emits its records; a node in
+    ``origins`` is memoized after its visit with the records its subtree produced, any
+    other subschema of the root goes into ``placed`` (when given) with its pointer."""
     results: list[Any] = [None] * len(entries)
     starts: dict[int, int] = {}  # index -> first record of its subtree in ``sink``
     for index in range(len(entries) - 1, -1, -1):
@@ -274,12 +309,19 @@ def _recorded(entries: list[Entry], visit: Visit,
             if sink is not None:
                 start = min(start, len(sink))
                 sink.extend(records)
+        elif reused and index in reused:
+            new, records = reused[index]
+            if sink is not None:
+                start = min(start, len(sink))
+                sink.extend(records)
         else:
             pending = changes.pop(index, None)
             current = rebuild(node, pending) if pending else node
             new = visit(current, ptr)
             if memo is not None and origins is not None and id(node) in origins:
                 memo[id(node)] = (new, tuple(sink[start:]) if sink is not None else ())
+            elif parent == 0 and placed is not None and id(node) not in placed:
+                placed.keep(node, (ptr, new, tuple(sink[start:]) if sink is not None else ()))
         results[index] = new
         if parent >= 0:
             starts[parent] = min(starts.get(parent, start), start)
@@ -306,11 +348,12 @@ def _plain(entries: list[Entry], visit: Visit, changes: dict[int, list[Child]]) 
 
 
 def _known_kids(kids: list[Child], memo: dict[int, tuple[Any, tuple[Any, ...]]],
-                leaf: Callable[[dict[str, Any]], Any] | None
+                leaf: Callable[[dict[str, Any]], Any] | None,
+                placed: Placed | None = None, pointer: str = ""
                 ) -> list[tuple[Child, Any, tuple[Any, ...]]] | None:
     """``(child, result, records)`` of each of a root's subschemas when all are known
-    without a walk: memoized, boolean, or a leaf whose result ``leaf`` gives (no
-    records); else ``None``."""
+    without a walk: memoized, boolean, a leaf whose result ``leaf`` gives (no records),
+    or in ``placed`` at its pointer below the root's ``pointer``; else ``None``."""
     out: list[tuple[Child, Any, tuple[Any, ...]]] = []
     for kid in kids:
         sub = kid[2]
@@ -318,14 +361,20 @@ def _known_kids(kids: list[Child], memo: dict[int, tuple[Any, tuple[Any, ...]]],
             out.append((kid, sub, ()))
             continue
         hit = memo.get(id(sub))
-        if hit is None:
-            if leaf is None or not _SUBSCHEMA_KEYWORDS.isdisjoint(sub):
-                return None
+        if hit is not None:
+            out.append((kid, *hit))
+            continue
+        if leaf is not None and _SUBSCHEMA_KEYWORDS.isdisjoint(sub):
             new = leaf(sub)
-            if new is None:
-                return None
-            hit = (new, ())
-        out.append((kid, *hit))
+            if new is not None:
+                out.append((kid, new, ()))
+                continue
+        there = placed.get(id(sub)) if placed else None
+        keyword, key = kid[0], kid[1]
+        if there is None or there[0] != (f"{pointer}/{keyword}" if key is None
+                                         else f"{pointer}/{keyword}/{escape(key)}"):
+            return None
+        out.append((kid, there[1], there[2]))
     return out
 
 

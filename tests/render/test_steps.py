@@ -594,3 +594,30 @@ def test_every_leaf_is_visited_without_a_declaration_or_with_stripping() -> None
     assert gate(leaf) is leaf and gate({"type": "object"}) is None
     assert gate({"type": ["string", "null"]}) is None and gate({"description": "x"}) is None
     assert gate({"type": "string", "title": "t"}) is None  # not a strict keyword
+
+
+def test_an_argument_schema_functions_share_is_walked_once_per_name() -> None:
+    """An argument's schema that is one object in several functions (a path parameter's,
+    made once by `validated`) but no named schema is ruled once per compile and argument
+    name: each function gets the same rendering and the same losses, at its pointer."""
+    seen: list[str] = []
+
+    def spy(node: dict[str, Any], ctx: dialects.RenderContext) -> Any:
+        seen.append(ctx.pointer)
+        return node
+
+    ctx = render.StepContext(replace(TOY, rules=(spy, *TOY.rules)), dialects.Options(), {})
+    owner = {"type": "string", "pattern": "^[a-z]+$"}
+    walks = [ctx.walk({"type": "object", "properties": props}, False, "parameters#")
+             for props in ({"owner": owner}, {"owner": owner, "q": {"type": "integer"}},
+                           {"user": owner})]
+    assert seen == ["parameters#/properties/owner", "parameters#",
+                    "parameters#/properties/q", "parameters#",
+                    "parameters#/properties/user", "parameters#"]
+    (first, lost, _), (second, again, _), (third, other, _) = walks
+    assert second["properties"]["owner"] is first["properties"]["owner"]
+    assert "@pattern ^[a-z]+$" in first["properties"]["owner"]["description"]
+    assert third["properties"]["user"] == first["properties"]["owner"]
+    assert lost == again and [x.pointer for x in lost] == [
+        "parameters#/properties/owner/pattern"]
+    assert [x.pointer for x in other] == ["parameters#/properties/user/pattern"]
