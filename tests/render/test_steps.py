@@ -137,6 +137,33 @@ def test_cut_description_falls_back_to_a_word_boundary() -> None:
     assert len(cut_description("word " * 50, 20)) <= 20
 
 
+def _cut_by_full_scan(text: str, limit: int) -> str:
+    """`cut_description` as first written: every boundary of the head scanned, the last
+    one kept (the reference the end-first scan must agree with)."""
+    if len(text) <= limit:
+        return text
+    head, last = text[:limit], None
+    for last in re.finditer(r"(?<=[.!?])\s+|\n+", head):  # noqa: B007
+        pass
+    if last is not None and last.start() > limit // 3:
+        return head[: last.start()].rstrip()
+    space = head.rfind(" ", 0, limit - 1)
+    return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
+
+
+@pytest.mark.parametrize("text", [
+    "One. " + "word " * 400,  # the only boundary near the start: before the floor
+    "word " * 90 + "Two. \n\n" + "word " * 300,  # found after several scans back
+    "word " * 90 + "end.\u2003  \n " + "x" * 700,  # a run of spaces at a scan's start
+    "a b\n\nc " * 200, "ab. " * 300, "x" * 2000, "word\n" + " " * 600 + "z" * 500,
+])
+@pytest.mark.parametrize("limit", [20, 300, 1024])
+def test_cut_description_finds_the_last_boundary_a_full_scan_finds(text: str,
+                                                                    limit: int) -> None:
+    """The end-first scan cuts where a scan of the whole head does."""
+    assert cut_description(text, limit) == _cut_by_full_scan(text, limit)
+
+
 def test_variant_by_replace_registers_as_a_provider() -> None:
     """A gateway dialect built with dataclasses.replace is usable by name."""
     base = get_dialect("chatgpt")

@@ -48,13 +48,33 @@ def cut_description(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     head = text[:limit]
-    last = None
-    for last in _SENTENCE.finditer(head):  # noqa: B007  # the last boundary is wanted
-        pass
-    if last is not None and last.start() > limit // 3:
-        return head[: last.start()].rstrip()
+    last = _last_boundary(head, limit // 3)
+    if last > limit // 3:
+        return head[:last].rstrip()
     space = head.rfind(" ", 0, limit - 1)
     return (head[:space] if space > limit // 3 else head[: limit - 1]).rstrip() + "…"
+
+
+def _last_boundary(head: str, floor: int) -> int:
+    """Where the last sentence boundary (a match of ``_SENTENCE``) of ``head`` starts, or
+    -1 when none starts after ``floor``. Scans the end of ``head`` first, from ever
+    earlier places, each a whitespace run's start or a character after a non-space:
+    a boundary is whitespace, so none begun before such a place reaches past it, and the
+    scan from there finds what a scan from the start would (the lookbehind still reads
+    the character before). Scanning all of ``head`` cost 98 GitHub descriptions cut for
+    chatgpt as much as a fifth of the walks of all 1,223 functions' parameters (a
+    match, or a failed attempt, at each space)."""
+    pos = len(head)
+    while pos > floor + 1:
+        pos = max(floor + 1, pos - 256)
+        while pos > 0 and head[pos - 1].isspace():
+            pos -= 1
+        last = -1
+        for match in _SENTENCE.finditer(head, pos):
+            last = match.start()
+        if last > floor:
+            return last
+    return -1
 
 
 class StepContext:
