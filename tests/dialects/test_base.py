@@ -9,7 +9,7 @@ import pytest
 from httpllm.dialects import Options, RenderContext, get_dialect, providers
 from httpllm.dialects._base import leaf_triggers, rule_triggers
 from httpllm.dialects._keywords import exclusive_unions
-from httpllm.render import strict_leaf
+from httpllm.render import plain_leaf, strict_leaf
 from httpllm.walk import is_leaf
 
 _VALUES: list[Any] = ["x", "", 0, 3, 2.5, True, None, ["a", 1, None], {"k": {"v": 1}}, []]
@@ -67,5 +67,42 @@ def test_every_rule_keeps_a_leaf_its_dialects_gate_skips(provider: str) -> None:
         assert gate(leaf) is leaf
         ctx = RenderContext(dialect=dialect, options=options, strict=True)
         for rule in rules:
+            assert rule(leaf, ctx) is leaf, (provider, rule, leaf)
+        assert not ctx.losses and not ctx.problems, (provider, leaf)
+
+
+_KEYWORDS = frozenset({"description", "title", "format", "enum", "const", "default", "pattern",
+                       "minLength", "maxLength", "minimum", "maximum", "multipleOf",
+                       "minItems", "maxItems", "uniqueItems", "readOnly", "deprecated",
+                       "examples", "nullable", "x-vendor"})
+"""Keywords a leaf may carry, for a dialect that keeps all of them (``keywords=None``)."""
+
+
+@pytest.mark.parametrize("provider", [
+    name for name in providers() if plain_leaf(get_dialect(name), Options()) is not None])
+def test_every_rule_keeps_a_leaf_its_dialects_plain_gate_skips(provider: str) -> None:
+    """:func:`plain_leaf` (what ``StepContext.inert`` skips, MCP's among them): a leaf it
+    lets through is given back by every rule of the walk that is not strict
+    (``exclusive_unions`` and the dialect's rules), with no loss and no failure."""
+    dialect = get_dialect(provider)
+    options = Options()
+    gate = plain_leaf(dialect, options)
+    assert gate is not None
+    keep = dialect.keywords or _KEYWORDS
+    leaves: list[dict[str, Any]] = []
+    for kind in _TYPES:
+        together = {"type": kind}
+        for keyword in sorted(keep - {"type"}):
+            for value in _VALUES:
+                leaf = {"type": kind, keyword: value}
+                if is_leaf(leaf) and gate(leaf) is leaf:
+                    leaves.append(leaf)
+                    together[keyword] = value
+        leaves.append(together)
+    assert len(leaves) > len(_TYPES)
+    for leaf in leaves:
+        assert gate(leaf) is leaf
+        ctx = RenderContext(dialect=dialect, options=options, strict=False)
+        for rule in (exclusive_unions, *dialect.rules):
             assert rule(leaf, ctx) is leaf, (provider, rule, leaf)
         assert not ctx.losses and not ctx.problems, (provider, leaf)

@@ -648,3 +648,23 @@ def test_an_argument_schema_functions_share_is_walked_once_per_name() -> None:
     assert lost == again and [x.pointer for x in lost] == [
         "parameters#/properties/owner/pattern"]
     assert [x.pointer for x in other] == ["parameters#/properties/user/pattern"]
+
+
+def test_inert_skips_the_leaves_no_rule_changes_and_sees_a_pattern() -> None:
+    """An output's inert check visits no leaf the dialect's plain gate lets through
+    (:func:`render.plain_leaf`: MCP's rules all declare their triggers), and still finds
+    a leaf whose pattern a rule rewrites; with a rule declaring nothing every leaf is
+    visited, and the answer is the same."""
+    plain = {"type": "string", "description": "kept"}
+    patterned = {"type": "string", "pattern": r"^a\-b$"}
+    mcp = get_dialect("mcp")
+    assert render.plain_leaf(mcp, dialects.Options()) is not None
+    assert render.plain_leaf(mcp, dialects.Options(strip_constraints=True)) is None
+    for triggers, visited in (((), 0), ((None,), 1)):  # (one node: asked once)
+        seen: list[dict[str, Any]] = []
+        spy = _spied(mcp, seen, *triggers).strict_rules[-1]
+        dialect = replace(mcp, rules=(*mcp.rules, spy))
+        ctx = render.StepContext(dialect, dialects.Options(), {})
+        assert ctx.inert({"type": "object", "properties": {"a": plain, "b": {"items": plain}}})
+        assert sum(node is plain for node in seen) == visited
+        assert not ctx.inert({"type": "object", "properties": {"a": plain, "p": patterned}})

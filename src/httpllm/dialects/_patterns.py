@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.dialects._base import RenderContext
+from httpllm.dialects._base import RenderContext, leaf_triggers
 
 __all__ = ["Untranslatable", "ecma_patterns", "to_ecma"]
 
@@ -424,6 +424,7 @@ def _translated(value: str, ctx: RenderContext, keyword: str) -> str | None:
     return out
 
 
+@leaf_triggers("pattern")  # (a patternProperties is a subschema keyword: never a leaf's)
 def ecma_patterns(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Every ``pattern`` and ``patternProperties`` key in ECMA-262 ``u`` syntax
     (:func:`to_ecma`); what has no equivalent is dropped, with a loss.

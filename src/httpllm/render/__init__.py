@@ -35,7 +35,7 @@ from httpllm.render.unroll import unroll
 from httpllm.walk import FoldMemo, Placed, is_leaf, subschemas, transform
 
 __all__ = ["STEPS", "Renderer", "Rendering", "Step", "StepContext", "cut_description",
-           "strict_checks", "strict_leaf"]
+           "plain_leaf", "strict_checks", "strict_leaf"]
 
 _POINTER = "parameters#"
 _OUTPUT = "output#"
@@ -101,8 +101,8 @@ class StepContext:
             compile.
     """
 
-    __slots__ = ("_held", "_inert", "_named_losses", "_placed", "_rules_memo", "_strict_leaf",
-                 "_visitors", "_walk_memo",
+    __slots__ = ("_held", "_inert", "_named_losses", "_placed", "_plain_leaf", "_rules_memo",
+                 "_strict_leaf", "_visitors", "_walk_memo",
                  "claim", "dialect", "options", "origins", "output_names",
                  "output_sizes", "rendered_outputs", "segments", "strict_limits")
 
@@ -129,6 +129,7 @@ class StepContext:
         self._visitors: dict[bool, tuple[RenderContext, list[Loss | Failure],
                                          Callable[[dict[str, Any], str], Schema]]] = {}
         self._strict_leaf = strict_leaf(dialect, options)
+        self._plain_leaf = plain_leaf(dialect, options)
 
     def walk(self, schema: Schema, strict: bool, pointer: str
              ) -> tuple[Schema, list[Loss], list[Failure]]:
@@ -165,11 +166,12 @@ class StepContext:
         node asked once per compile, so the functions that share a named schema do not
         walk it each), and it is shallower than a walk's ``walk_depth`` (deeper, the
         walk raises). What the render step :func:`outputs` asks before it walks an output
-        (GitHub's MCP outputs: 466 walks, none changed anything)."""
+        (GitHub's MCP outputs: 466 walks, none changed anything). A leaf no rule can
+        change (:func:`plain_leaf`) is kept without a visit."""
         if not isinstance(schema, dict):
             return True
         self._held.append(schema)
-        known, leaf = self._inert, is_leaf
+        known, leaf, untouched = self._inert, is_leaf, self._plain_leaf
         ctx, records, visit = self._visitor(False)
         records.clear()  # (what the last walk recorded, read already)
         ctx.losses.clear()
@@ -196,7 +198,8 @@ class StepContext:
                     if id(sub) in known:
                         continue
                     if leaf(sub):  # most nodes: asked at once, never stacked
-                        known[id(sub)] = 0 if kept(sub) else -1
+                        known[id(sub)] = 0 if (untouched is not None and untouched(sub)
+                                               is not None) or kept(sub) else -1
                     else:
                         stack.append((sub, None))
                 continue
@@ -314,13 +317,29 @@ def strict_leaf(dialect: Dialect, options: Options
     one rule declares nothing, or under ``strip_constraints`` (which moves kept
     constraints). GitHub's description: 3,835 of a chatgpt strict compile's 6,719
     visits were such leaves."""
-    rules = (exclusive_unions, *dialect.rules, *dialect.strict_rules)
-    declared = [rule_triggers(rule) for rule in rules]
-    if options.strip_constraints or not dialect.strict_rules or None in declared:
+    if not dialect.strict_rules:
         return None
-    triggers = frozenset().union(*(d for d in declared if d is not None))
     keep = (dialect.strict_keywords if dialect.strict_keywords is not None
             else dialect.keywords)
+    return _untouched_leaf((exclusive_unions, *dialect.rules, *dialect.strict_rules), keep,
+                           options)
+
+
+def plain_leaf(dialect: Dialect, options: Options
+               ) -> Callable[[dict[str, Any]], Any] | None:
+    """:func:`strict_leaf` for walks that are not strict (``exclusive_unions`` and the
+    dialect's ``rules``, the keywords it keeps): what :meth:`StepContext.inert` skips."""
+    return _untouched_leaf((exclusive_unions, *dialect.rules), dialect.keywords, options)
+
+
+def _untouched_leaf(rules: Sequence[Callable[..., Any]], keep: frozenset[str] | None,
+                    options: Options) -> Callable[[dict[str, Any]], Any] | None:
+    """The leaf ``rules`` all give back unchanged, with nothing recorded, when the dialect
+    keeps the keywords ``keep`` (``None``: all): see :func:`strict_leaf`."""
+    declared = [rule_triggers(rule) for rule in rules]
+    if options.strip_constraints or None in declared:
+        return None
+    triggers = frozenset().union(*(d for d in declared if d is not None))
 
     if keep is None:
         def untouched(node: dict[str, Any]) -> Any:
