@@ -8,7 +8,8 @@ tags required, direction applied, no OpenAPI-only keywords, every ``$ref`` rewri
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
 tuple to it, so a new pass costs no new walk; a pass that declares the keywords it acts on
-(:func:`~._context.acts_on`) is not called on a node holding none of them. The order
+(:func:`~._context.acts_on`, :func:`~._context.keeps`) is not called on a node holding
+none of them. The order
 matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
 bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
 ``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
@@ -24,7 +25,7 @@ from typing import Any
 
 from httpllm._json import first_unheld
 from httpllm._types import Schema
-from httpllm.normalize._context import GATES, PassContext
+from httpllm.normalize._context import PassContext, opens
 from httpllm.normalize.all_of import all_of
 from httpllm.normalize.array_items import array_items
 from httpllm.normalize.direction import direction
@@ -60,33 +61,47 @@ _Leaf = Callable[[dict[str, Any]], dict[str, Any] | None]
 """A walk's ``leaf``: a leaf's emended form when it needs no visit, else ``None``."""
 
 _KEY_SETS = 1024
-"""Most key lists a :class:`_Plan` remembers the passes of (a document of odd nodes, or many
+"""Most key lists (and most key lists with a type name) a :class:`_Plan` remembers the
+passes of (a document of odd nodes, or many
 documents, would otherwise grow it without end; past that, they are worked out per node)."""
 
 
 class _Plan:
-    """Passes in order, with the passes a node needs by the keys it holds: a pass whose gate
-    (:data:`~._context.GATES`) the node misses returns it as it is and is not called. Most
-    nodes share a handful of key lists (``type`` and ``description``...), so the gates are
-    read once per key list rather than once per node."""
+    """Passes in order, with the passes a node needs by the keys it holds (and its ``type``
+    when it is one name): a pass whose gate (:func:`~._context.opens`) the node misses
+    returns it as it is and is not called. Most nodes share a handful of key lists
+    (``type`` and ``description``...), so the gates are read once per key list and type
+    rather than once per node."""
 
-    __slots__ = ("_after", "_by_keys", "gates", "passes")
+    __slots__ = ("_after", "_by_keys", "_by_type", "passes")
 
     def __init__(self, passes: tuple[Pass, ...]) -> None:
         self.passes = passes
-        self.gates = tuple(GATES.get(step) for step in passes)
         self._by_keys: dict[tuple[str, ...], tuple[tuple[int, Pass], ...]] = {}
+        self._by_type: dict[tuple[tuple[str, ...], str], tuple[tuple[int, Pass], ...]] = {}
         self._after: dict[int, _Plan] = {}
 
     def steps(self, node: dict[str, Any]) -> tuple[tuple[int, Pass], ...]:
         """``(index, pass)`` of each pass ``node`` needs, in order."""
         keys = tuple(node)
-        found = self._by_keys.get(keys)
+        kind = node.get("type")
+        if kind.__class__ is not str:
+            found = self._by_keys.get(keys)
+            if found is None:
+                found = self._remember(self._by_keys, keys, keys, None)
+            return found
+        typed = (keys, kind)
+        found = self._by_type.get(typed)
         if found is None:
-            found = tuple((i, self.passes[i]) for i, gate in enumerate(self.gates)
-                          if gate is None or not gate.isdisjoint(keys))
-            if len(self._by_keys) < _KEY_SETS:
-                self._by_keys[keys] = found
+            found = self._remember(self._by_type, typed, keys, kind)
+        return found
+
+    def _remember(self, memo: dict[Any, tuple[tuple[int, Pass], ...]], key: Any,
+                  keys: tuple[str, ...], kind: str | None) -> tuple[tuple[int, Pass], ...]:
+        found = tuple((i, step) for i, step in enumerate(self.passes)
+                      if opens(step, keys, kind))
+        if len(memo) < _KEY_SETS:
+            memo[key] = found
         return found
 
     def after(self, index: int) -> _Plan:
