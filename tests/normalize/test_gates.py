@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from httpllm._types import Direction
 from httpllm.normalize import _KEY_SETS, PASSES, Pass, _Plan
-from httpllm.normalize._context import GATES
+from httpllm.normalize._context import GATES, KEEPS, TYPE_GATES, TYPE_NAMES, opens
 
 from ._support import SETTINGS, Reports, context
 
@@ -31,10 +32,20 @@ _VALUES = st.one_of(
 )
 _NODES = st.dictionaries(st.sampled_from(_KEYWORDS), _VALUES, max_size=6)
 _GATED = [step for step in PASSES if step in GATES]
+_TYPED = [step for step in PASSES if step in TYPE_GATES]
+_KEEPING = [step for step in PASSES if step in KEEPS]
 
 
-def test_every_pass_but_direction_declares_a_gate() -> None:
+def _kind(node: dict[str, Any]) -> str | None:
+    kind = node.get("type")
+    return kind if isinstance(kind, str) else None
+
+
+def test_every_pass_declares_a_gate() -> None:
     assert [step.__name__ for step in PASSES if step not in GATES] == ["direction"]
+    assert [step.__name__ for step in _KEEPING] == ["direction"]
+    assert {step.__name__ for step in _TYPED} == {"kinds", "mixed_types", "nullable",
+                                                  "array_items"}
 
 
 @pytest.mark.parametrize("step", _GATED, ids=lambda step: step.__name__)
@@ -49,6 +60,41 @@ def test_a_pass_returns_a_node_outside_its_gate_as_it_is(step: Pass,
     ctx.lose = lost.append
     assert step(outside, ctx) is outside
     assert reports == [] and lost == []
+
+
+@pytest.mark.parametrize("step", _TYPED, ids=lambda step: step.__name__)
+@SETTINGS
+@given(node=_NODES, kind=st.sampled_from(sorted(TYPE_NAMES)))
+def test_a_pass_returns_a_node_whose_one_type_is_outside_its_gate_as_it_is(
+        step: Pass, node: dict[str, Any], kind: str) -> None:
+    """A ``type`` naming one type its :data:`TYPE_GATES` entry leaves out counts as no
+    ``type``: a node holding no other keyword of the gate is returned as it is."""
+    if kind in TYPE_GATES[step]:
+        return
+    outside = {**{k: v for k, v in node.items() if k not in GATES[step]}, "type": kind}
+    assert not opens(step, outside, kind)
+    reports = Reports()
+    ctx = context(reports=reports)
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    assert step(outside, ctx) is outside
+    assert reports == [] and lost == []
+
+
+@pytest.mark.parametrize("step", _KEEPING, ids=lambda step: step.__name__)
+@pytest.mark.parametrize("direction", ["request", "response"])
+@SETTINGS
+@given(node=_NODES)
+def test_a_pass_returns_a_node_of_the_keywords_it_keeps_as_it_is(
+        step: Pass, direction: Direction, node: dict[str, Any]) -> None:
+    kept = {k: v for k, v in node.items() if k in KEEPS[step]}
+    assert not opens(step, kept, _kind(kept))
+    reports = Reports()
+    ctx = context(direction, reports=reports)
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    assert step(kept, ctx) is kept
+    assert reports == [] and lost == [] and not ctx.examples
 
 
 _INF = float("inf")
@@ -74,14 +120,20 @@ def test_a_node_a_pass_acts_on_meets_its_gate(step: Pass, node: dict[str, Any]) 
     lost: list[Any] = []
     ctx.lose = lost.append
     if step(node, ctx) is not node or reports or lost:
-        assert not GATES[step].isdisjoint(node)
+        assert opens(step, node, _kind(node))
+    for kind in sorted(TYPE_NAMES):  # with a type, or another
+        typed = {**node, "type": kind}
+        reports.clear()
+        lost.clear()
+        if step(typed, ctx) is not typed or reports or lost:
+            assert opens(step, typed, kind)
 
 
 @SETTINGS
 @given(node=_NODES)
 def test_a_plan_lists_the_passes_a_node_meets_the_gate_of(node: dict[str, Any]) -> None:
     plan = _Plan(PASSES)
-    expected = [step for step in PASSES if step not in GATES or not GATES[step].isdisjoint(node)]
+    expected = [step for step in PASSES if opens(step, node, _kind(node))]
     assert [step for _, step in plan.steps(node)] == expected
     assert [step for _, step in plan.steps(dict(node))] == expected  # remembered: the same
     assert all(plan.passes[i] is step for i, step in plan.steps(node))
@@ -91,9 +143,13 @@ def test_a_plan_remembers_a_bounded_number_of_key_lists() -> None:
     plan = _Plan(PASSES)
     for i in range(_KEY_SETS + 10):
         plan.steps({f"x-{i}": 1, "type": "string"})
+        plan.steps({f"x-{i}": 1, "type": ["string"]})
+    assert len(plan._by_type) == _KEY_SETS
     assert len(plan._by_keys) == _KEY_SETS
-    assert [step for _, step in plan.steps({"x-new": 1, "type": "string"})] == [
-        step for step in PASSES if step not in GATES or "type" in GATES[step]]
+    assert [step for _, step in plan.steps({"x-new": 1, "type": "array"})] == [
+        step for step in PASSES if step in KEEPS or TYPE_GATES.get(step) == {"array"}]
+    assert [step for _, step in plan.steps({"x-new": 1, "type": ["array"]})] == [
+        step for step in PASSES if step in KEEPS or "type" in GATES[step]]
 
 
 def test_the_plan_after_a_pass_holds_the_passes_after_it() -> None:

@@ -11,7 +11,18 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from httpllm._types import Direction
-from httpllm.normalize import _PLAN, INERT_KEYS, PASSES, _apply, emend, inert, quiet
+from httpllm.normalize import (
+    _PLAN,
+    INERT_KEYS,
+    PASSES,
+    _apply,
+    _inert_leaf,
+    emend,
+    inert,
+    leaf_emend,
+    nullable_leaf,
+    quiet,
+)
 
 from ._support import SETTINGS, Reports, context
 
@@ -163,4 +174,87 @@ def test_quiet_leaves_change_nothing_without_examples(direction: Direction,
         out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
                     passes=passes)
         results.append((out, list(reports), lost))
+    assert results[0] == results[1]
+
+
+def _emended(node: dict[str, Any], direction: Direction, *, keep_examples: bool) -> Any:
+    """What the passes make of ``node``, or ``None`` if they reported, lost or kept
+    anything."""
+    reports = Reports()
+    ctx = context(direction, reports=reports)
+    if not keep_examples:
+        ctx.examples = None
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    out = _apply(node, _PLAN, ctx)
+    return None if reports or lost or ctx.examples else out
+
+
+_NULLABLE_LEAVES = st.dictionaries(
+    st.sampled_from(sorted(INERT_KEYS | {"example", "examples", "readOnly"})), _VALUES,
+    max_size=4).map(lambda node: {**node, "nullable": True})
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@pytest.mark.parametrize("keep_examples", [True, False])
+@SETTINGS
+@given(node=_NULLABLE_LEAVES | _LEAVES)
+def test_a_leaf_emend_is_what_the_passes_make_of_the_leaf(
+        direction: Direction, keep_examples: bool, node: dict[str, Any]) -> None:
+    """A leaf ``leaf_emend`` takes (``nullable_leaf``'s among them) is what every pass makes
+    of it, and the passes say nothing about it."""
+    form = leaf_emend(keep_examples=keep_examples)(node)
+    if form is not None:
+        assert _emended(node, direction, keep_examples=keep_examples) == form
+
+
+_NULLABLE = [
+    ({"type": "string", "nullable": True},
+     {"anyOf": [{"type": "string"}, {"type": "null"}]}, True),
+    ({"description": "d", "type": "integer", "format": "int32", "nullable": True},
+     {"description": "d", "anyOf": [{"type": "integer", "format": "int32"}, {"type": "null"}]},
+     True),
+    ({"type": "string", "enum": ["a"], "nullable": True, "title": "t", "example": "a"},
+     {"title": "t", "anyOf": [{"type": "string", "enum": ["a"]}, {"type": "null"}]}, False),
+    ({"type": "string", "nullable": True, "example": "a"}, None, True),  # example kept
+    ({"type": "null", "nullable": True}, None, False),
+    ({"nullable": True, "description": "d"}, None, False),  # no type
+    ({"type": "array", "nullable": True}, None, False),  # array gets items
+    ({"type": "string", "nullable": False}, None, False),
+    ({"type": "string", "nullable": "true"}, None, False),  # kinds drops it, with a loss
+    ({"type": "string", "nullable": True, "enum": ["a", None]}, None, False),
+    ({"type": "integer", "nullable": True, "example": 10**400}, None, False),  # numbers
+]
+
+
+@pytest.mark.parametrize(("node", "form", "keep_examples"), _NULLABLE, ids=repr)
+def test_these_nullable_leaves_are_emended_unvisited_or_not(
+        node: dict[str, Any], form: Any, keep_examples: bool) -> None:
+    rule = _inert_leaf if keep_examples else quiet
+    assert nullable_leaf(node, rule) == form
+    assert leaf_emend(keep_examples=keep_examples)(node) == form
+    if form is not None:
+        for direction in ("request", "response"):
+            assert _emended(node, direction, keep_examples=keep_examples) == form
+
+
+@pytest.mark.parametrize("direction", ["request", "response"])
+@pytest.mark.parametrize("keep_examples", [True, False])
+@SETTINGS
+@given(schema=_SCHEMAS | _NULLABLE_LEAVES.map(lambda node: {"items": node, "type": "array"}))
+def test_leaves_taken_unvisited_change_nothing(direction: Direction, keep_examples: bool,
+                                               schema: dict[str, Any]) -> None:
+    """The emend that takes ``leaf_emend``'s leaves unvisited equals, with the same
+    reports, losses and examples, the emend that visits every node."""
+    results = []
+    for passes in (PASSES, tuple(list(PASSES))):
+        reports = Reports()
+        ctx = context(direction, reports=reports)
+        if not keep_examples:
+            ctx.examples = None
+        lost: list[Any] = []
+        ctx.lose = lost.append
+        out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
+                    passes=passes)
+        results.append((out, list(reports), lost, ctx.examples))
     assert results[0] == results[1]

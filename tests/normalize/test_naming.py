@@ -78,3 +78,11 @@ def test_emended_refs_are_remembered_per_object() -> None:
     empty: dict[str, Any] = {"type": "string"}
     refs.none(empty)
     assert refs(empty) == frozenset()
+
+
+@pytest.mark.parametrize("leaf", [
+    {"$ref": "#/$defs/A"}, {"$ref": "#/$defs/a~1b", "description": "d"}, {"type": "string"},
+    {"$ref": "#/$defs/A/properties/x"}, {"$ref": 5}, {"$ref": "#/components/schemas/A"},
+], ids=repr)
+def test_the_emended_refs_of_a_leaf_are_read_without_a_walk(leaf: dict[str, Any]) -> None:
+    assert EmendedRefs()(leaf) == frozenset(collect_refs(leaf))

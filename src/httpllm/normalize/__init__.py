@@ -8,7 +8,8 @@ tags required, direction applied, no OpenAPI-only keywords, every ``$ref`` rewri
 
 The walker visits each node once, children first, and applies the whole :data:`PASSES`
 tuple to it, so a new pass costs no new walk; a pass that declares the keywords it acts on
-(:func:`~._context.acts_on`) is not called on a node holding none of them. The order
+(:func:`~._context.acts_on`, :func:`~._context.keeps`) is not called on a node holding
+none of them. The order
 matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
 bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
 ``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
@@ -24,7 +25,7 @@ from typing import Any
 
 from httpllm._json import first_unheld
 from httpllm._types import Schema
-from httpllm.normalize._context import GATES, PassContext
+from httpllm.normalize._context import PassContext, opens
 from httpllm.normalize.all_of import all_of
 from httpllm.normalize.array_items import array_items
 from httpllm.normalize.direction import direction
@@ -32,13 +33,13 @@ from httpllm.normalize.discriminator import discriminator
 from httpllm.normalize.exclusive_bounds import exclusive_bounds
 from httpllm.normalize.kinds import kinds
 from httpllm.normalize.mixed_types import mixed_types
-from httpllm.normalize.nullable import nullable
+from httpllm.normalize.nullable import nullable, with_null
 from httpllm.normalize.numbers import numbers
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
 __all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert", "leaf_emend",
-           "quiet"]
+           "nullable_leaf", "quiet"]
 
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
@@ -60,33 +61,47 @@ _Leaf = Callable[[dict[str, Any]], dict[str, Any] | None]
 """A walk's ``leaf``: a leaf's emended form when it needs no visit, else ``None``."""
 
 _KEY_SETS = 1024
-"""Most key lists a :class:`_Plan` remembers the passes of (a document of odd nodes, or many
+"""Most key lists (and most key lists with a type name) a :class:`_Plan` remembers the
+passes of (a document of odd nodes, or many
 documents, would otherwise grow it without end; past that, they are worked out per node)."""
 
 
 class _Plan:
-    """Passes in order, with the passes a node needs by the keys it holds: a pass whose gate
-    (:data:`~._context.GATES`) the node misses returns it as it is and is not called. Most
-    nodes share a handful of key lists (``type`` and ``description``...), so the gates are
-    read once per key list rather than once per node."""
+    """Passes in order, with the passes a node needs by the keys it holds (and its ``type``
+    when it is one name): a pass whose gate (:func:`~._context.opens`) the node misses
+    returns it as it is and is not called. Most nodes share a handful of key lists
+    (``type`` and ``description``...), so the gates are read once per key list and type
+    rather than once per node."""
 
-    __slots__ = ("_after", "_by_keys", "gates", "passes")
+    __slots__ = ("_after", "_by_keys", "_by_type", "passes")
 
     def __init__(self, passes: tuple[Pass, ...]) -> None:
         self.passes = passes
-        self.gates = tuple(GATES.get(step) for step in passes)
         self._by_keys: dict[tuple[str, ...], tuple[tuple[int, Pass], ...]] = {}
+        self._by_type: dict[tuple[tuple[str, ...], str], tuple[tuple[int, Pass], ...]] = {}
         self._after: dict[int, _Plan] = {}
 
     def steps(self, node: dict[str, Any]) -> tuple[tuple[int, Pass], ...]:
         """``(index, pass)`` of each pass ``node`` needs, in order."""
         keys = tuple(node)
-        found = self._by_keys.get(keys)
+        kind = node.get("type")
+        if kind.__class__ is not str:
+            found = self._by_keys.get(keys)
+            if found is None:
+                found = self._remember(self._by_keys, keys, keys, None)
+            return found
+        typed = (keys, kind)
+        found = self._by_type.get(typed)
         if found is None:
-            found = tuple((i, self.passes[i]) for i, gate in enumerate(self.gates)
-                          if gate is None or not gate.isdisjoint(keys))
-            if len(self._by_keys) < _KEY_SETS:
-                self._by_keys[keys] = found
+            found = self._remember(self._by_type, typed, keys, kind)
+        return found
+
+    def _remember(self, memo: dict[Any, tuple[tuple[int, Pass], ...]], key: Any,
+                  keys: tuple[str, ...], kind: str | None) -> tuple[tuple[int, Pass], ...]:
+        found = tuple((i, step) for i, step in enumerate(self.passes)
+                      if opens(step, keys, kind))
+        if len(memo) < _KEY_SETS:
+            memo[key] = found
         return found
 
     def after(self, index: int) -> _Plan:
@@ -227,12 +242,53 @@ def quiet(node: dict[str, Any]) -> dict[str, Any] | None:
     return rest
 
 
+_NULLABLE_TYPES = _PLAIN_TYPES - {"null"}
+"""Type names :func:`nullable_leaf` takes (``null`` or null is null: the passes keep it)."""
+
+
+def nullable_leaf(node: dict[str, Any], rule: _Leaf) -> dict[str, Any] | None:
+    """The emended form of a leaf ``{"type": T, "nullable": true, ...}`` whose rest (the
+    leaf less ``nullable``) ``rule`` (:func:`inert`'s or :func:`quiet`'s) takes, ``T``
+    one :data:`_PLAIN_TYPES` name but ``null``: the rest's form or null
+    (:func:`~.nullable.with_null`), as the passes make it, and they say nothing. Then
+    ``nullable`` wraps the rest in a union whose members are inert, and ``direction``
+    drops the examples ``with_null`` put outside (the rule took them, where it takes any),
+    so the passes after ``nullable`` (:func:`_settle`) are not run on it: a fifth of the
+    response direction's visits (``{"type": "string", "nullable": true}``) are not made.
+
+    >>> nullable_leaf({"type": "string", "nullable": True, "example": "x"}, quiet)
+    {'anyOf': [{'type': 'string'}, {'type': 'null'}]}
+    """
+    if node.get("nullable") is not True:
+        return None
+    kind = node.get("type")
+    if kind.__class__ is not str or kind not in _NULLABLE_TYPES:
+        return None
+    form = rule({k: v for k, v in node.items() if k != "nullable"})
+    return None if form is None else with_null(form)
+
+
+def _request_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`leaf_emend` where examples are kept."""
+    found = _inert_leaf(node)
+    return found if found is not None or "nullable" not in node else nullable_leaf(
+        node, _inert_leaf)
+
+
+def _response_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
+    """:func:`leaf_emend` where no examples are kept."""
+    found = quiet(node)
+    return found if found is not None or "nullable" not in node else nullable_leaf(
+        node, quiet)
+
+
 def leaf_emend(*, keep_examples: bool) -> _Leaf:
     """What every pass makes of a leaf without visiting it, or ``None`` (the leaf is
     visited): :func:`inert`'s rule where examples are kept (the request direction's),
-    :func:`quiet` where they are not (the response direction's). A walk's ``leaf``, and
+    :func:`quiet` where they are not (the response direction's), and either's
+    :func:`nullable_leaf`. A walk's ``leaf``, and
     :class:`~httpllm.normalize.named.NamedSchemas`' for a site that is one leaf."""
-    return _inert_leaf if keep_examples else quiet
+    return _request_leaf if keep_examples else _response_leaf
 
 
 _MAPPINGS = ("properties", "patternProperties", "dependentSchemas")

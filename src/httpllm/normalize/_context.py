@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -11,8 +11,9 @@ from httpllm._types import Direction, Schema
 from httpllm.loss import Loss
 from httpllm.refs import def_name_of
 
-__all__ = ["ANNOTATIONS", "EXCLUSIVE", "GATES", "OPENAPI_ONLY", "PassContext", "acts_on",
-           "canonical", "describes", "is_ref", "ref_name", "types_of", "value_key"]
+__all__ = ["ANNOTATIONS", "EXCLUSIVE", "GATES", "KEEPS", "OPENAPI_ONLY", "TYPE_GATES",
+           "TYPE_NAMES", "PassContext", "acts_on", "canonical", "describes", "is_ref", "keeps",
+           "opens", "ref_name", "types_of", "value_key"]
 
 ANNOTATIONS = frozenset(
     {"title", "description", "default", "examples", "deprecated", "readOnly", "writeOnly",
@@ -117,21 +118,68 @@ GATES: dict[Callable[..., Any], frozenset[str]] = {}
 """``pass -> keywords``: a node holding none of them is one the pass returns as it is, so
 the walker does not call the pass on it (see :func:`acts_on`)."""
 
+TYPE_NAMES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
+"""The JSON type names a ``type`` may hold (JSON Schema Validation 2020-12 section 6.1.1)."""
+
+TYPE_GATES: dict[Callable[..., Any], frozenset[str]] = {}
+"""``pass -> type names``, for a pass whose gate holds ``type`` but that acts on a node's
+``type`` only when it is a list, a name not in :data:`TYPE_NAMES`, or one of these names:
+a node whose ``type`` is another one name, and that holds no other keyword of the gate, is
+one the pass returns as it is (see :func:`acts_on`)."""
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
-def acts_on(*keywords: str) -> Callable[[_F], _F]:
+def acts_on(*keywords: str, types: tuple[str, ...] | None = None) -> Callable[[_F], _F]:
     """Declare that a pass returns every node holding none of ``keywords`` unchanged (and
     says nothing about it): the walker then skips the call with one set operation, which
     costs less than the call (most nodes hold a ``type`` and a ``description`` only, and
-    every node goes through every pass)."""
+    every node goes through every pass). ``types`` (with ``type`` among ``keywords``):
+    the single type names on which the pass may act; a node whose ``type`` is another
+    name of :data:`TYPE_NAMES` counts as not holding ``type`` (:data:`TYPE_GATES`)."""
     gate = frozenset(keywords)
+    if types is not None and "type" not in gate:
+        raise ValueError("types= narrows a gate that holds `type`")
 
     def mark(step: _F) -> _F:
         GATES[step] = gate
+        if types is not None:
+            TYPE_GATES[step] = frozenset(types)
         return step
 
     return mark
+
+
+KEEPS: dict[Callable[..., Any], frozenset[str]] = {}
+"""``pass -> keywords``: a node holding no keyword but these is one the pass returns as it
+is (see :func:`keeps`), for a pass that may act on any other keyword (``x-*`` ...)."""
+
+
+def keeps(*keywords: str) -> Callable[[_F], _F]:
+    """Declare that a pass returns every node whose keywords are all among ``keywords``
+    unchanged (and says nothing about it): the gate of a pass that acts on every keyword
+    but a few (:func:`acts_on` names the few it acts on)."""
+    kept = frozenset(keywords)
+
+    def mark(step: _F) -> _F:
+        KEEPS[step] = kept
+        return step
+
+    return mark
+
+
+def opens(step: Callable[..., Any], keys: Iterable[str], kind: str | None) -> bool:
+    """Whether the gate of ``step`` (:func:`acts_on`, :func:`keeps`) lets in a node
+    holding ``keys`` whose ``type`` is ``kind`` (``None``: absent, or not one name). A
+    pass without a gate takes every node."""
+    gate = GATES.get(step)
+    if gate is None:
+        kept = KEEPS.get(step)
+        return kept is None or not kept.issuperset(keys)
+    held = gate.intersection(keys)
+    if held != {"type"} or kind is None or kind not in TYPE_NAMES:
+        return bool(held)
+    return kind in TYPE_GATES.get(step, TYPE_NAMES)
 
 
 def describes(key: str) -> bool:

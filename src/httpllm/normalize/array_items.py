@@ -15,7 +15,7 @@ from httpllm.normalize._context import PassContext, acts_on
 __all__ = ["array_items"]
 
 
-@acts_on("type")
+@acts_on("type", types=("array",))
 def array_items(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Add ``items: {}`` to a ``type: array`` node that has neither ``items`` nor ``prefixItems``.
 

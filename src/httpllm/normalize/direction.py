@@ -25,7 +25,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.loss import Loss
-from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext
+from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, keeps
 from httpllm.pointer import escape
 from httpllm.refs import def_name_of
 from httpllm.walk import IN_ARRAY, IN_VALUE
@@ -160,6 +160,7 @@ _UNTOUCHED = frozenset(
 ``{"type": "string", "description": ...}``) is returned at once."""
 
 
+@keeps(*_UNTOUCHED)
 def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop properties the direction excludes and OpenAPI-only keywords.
 

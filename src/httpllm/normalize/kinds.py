@@ -43,7 +43,7 @@ _FLAGS = frozenset(_EXPECTED)
 _CHECKED = _FLAGS | {"type"}
 
 
-@acts_on(*_CHECKED)
+@acts_on(*_CHECKED, types=())
 def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop each keyword whose value is not of the JSON type its keyword takes.
 

@@ -47,7 +47,7 @@ def _admits_null(node: dict[str, Any]) -> bool:
     return (not isinstance(enum, list) or None in enum) and node.get("const") is None
 
 
-@acts_on("type")
+@acts_on("type", types=())
 def mixed_types(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Split a node whose ``type`` lists several non-null types into an ``anyOf``.
 

@@ -86,7 +86,7 @@ def _without_null(node: dict[str, Any], kinds: list[str] | None) -> dict[str, An
     return out
 
 
-@acts_on("nullable", "enum", "const", "type")
+@acts_on("nullable", "enum", "const", "type", types=())
 def nullable(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Rewrite ``nullable``, ``[X, "null"]`` types and null enum/const members.
 
