@@ -447,14 +447,18 @@ class Composer:
         specs.sort(key=lambda item: _RANK[item[1].location])
         losses: dict[Loss, None] = dict.fromkeys(draft.losses)
         for name, spec in specs:
-            losses.update(dict.fromkeys(self._losses(spec)))
+            dropped = self._losses(spec)
+            if dropped:  # most specs drop nothing: no update to make
+                losses.update(dict.fromkeys(dropped))
             hit = self._arguments.get(spec, name, inliner.reference)
             if hit is None:
                 hit = self._arguments.put(spec, self._inlined(spec, name, inliner), name,
                                           inliner.reference)
             argument, found, flags = hit
-            losses.update(dict.fromkeys(flags))
-            defs.update(found)
+            if flags:
+                losses.update(dict.fromkeys(flags))
+            if found:
+                defs.update(found)
             if separate is not None and separate(argument):
                 argument = replace(argument, separated=True)
             arguments.append(argument)
@@ -535,9 +539,11 @@ class Composer:
         alternative where it is writable) is left out. Source: OpenAPI 3.1.0 section
         4.8.24 (readOnly "SHOULD NOT be sent as part of the request"); issue 22 finding 5.
         """
-        body = next((a for a in arguments if a.location == "body"), None)
-        hidden = _hidden_by_owner(self._losses(spec)) if spec is not None else {}
-        if not hidden or body is None or spec is None:
+        if spec is None:
+            return {}, True
+        hidden = _hidden_by_owner(self._losses(spec))
+        body = next((a for a in arguments if a.location == "body"), None) if hidden else None
+        if body is None:
             return {}, True
         out: list[tuple[tuple[str, ...], str]] = []
         visits, limits = 0, DEFAULT_LIMITS
