@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -40,6 +41,24 @@ def test_the_strict_dialects_of_openai_and_anthropic_skip_leaves() -> None:
     assert {"chatgpt", "claude"} <= set(_gated())
 
 
+def _gated_leaves(gate: Callable[[dict[str, Any]], Any], keep: frozenset[str]
+                  ) -> list[dict[str, Any]]:
+    """Every leaf of each type with one kept keyword of each value kind that ``gate``
+    lets through, and per type one leaf with all of those keywords together."""
+    leaves: list[dict[str, Any]] = []
+    for kind in _TYPES:
+        together = {"type": kind}
+        for keyword in sorted(keep - {"type"}):
+            for value in _VALUES:
+                leaf = {"type": kind, keyword: value}
+                if is_leaf(leaf) and gate(leaf) is leaf:
+                    leaves.append(leaf)
+                    together[keyword] = value
+        leaves.append(together)
+    assert len(leaves) > len(_TYPES)
+    return leaves
+
+
 @pytest.mark.parametrize("provider", _gated())
 def test_every_rule_keeps_a_leaf_its_dialects_gate_skips(provider: str) -> None:
     """For each dialect with a gate: a leaf (no subschema keyword) the gate lets through
@@ -52,17 +71,7 @@ def test_every_rule_keeps_a_leaf_its_dialects_gate_skips(provider: str) -> None:
     assert gate is not None
     rules = (exclusive_unions, *dialect.rules, *dialect.strict_rules)
     keep = dialect.strict_keywords or dialect.keywords or frozenset({"description", "title"})
-    leaves: list[dict[str, Any]] = []
-    for kind in _TYPES:
-        together = {"type": kind}
-        for keyword in sorted(keep - {"type"}):
-            for value in _VALUES:
-                leaf = {"type": kind, keyword: value}
-                if is_leaf(leaf) and gate(leaf) is leaf:
-                    leaves.append(leaf)
-                    together[keyword] = value
-        leaves.append(together)
-    assert len(leaves) > len(_TYPES)
+    leaves = _gated_leaves(gate, keep)
     for leaf in leaves:
         assert gate(leaf) is leaf
         ctx = RenderContext(dialect=dialect, options=options, strict=True)
@@ -89,17 +98,7 @@ def test_every_rule_keeps_a_leaf_its_dialects_plain_gate_skips(provider: str) ->
     gate = plain_leaf(dialect, options)
     assert gate is not None
     keep = dialect.keywords or _KEYWORDS
-    leaves: list[dict[str, Any]] = []
-    for kind in _TYPES:
-        together = {"type": kind}
-        for keyword in sorted(keep - {"type"}):
-            for value in _VALUES:
-                leaf = {"type": kind, keyword: value}
-                if is_leaf(leaf) and gate(leaf) is leaf:
-                    leaves.append(leaf)
-                    together[keyword] = value
-        leaves.append(together)
-    assert len(leaves) > len(_TYPES)
+    leaves = _gated_leaves(gate, keep)
     for leaf in leaves:
         assert gate(leaf) is leaf
         ctx = RenderContext(dialect=dialect, options=options, strict=False)

@@ -48,18 +48,23 @@ def test_every_pass_declares_a_gate() -> None:
                                                   "array_items"}
 
 
+def _untouched(step: Pass, node: dict[str, Any], direction: Direction = "request") -> bool:
+    """Whether ``step`` gives ``node`` back as it is, in ``direction``, reporting, losing
+    and moving out nothing."""
+    reports = Reports()
+    ctx = context(direction, reports=reports)
+    lost: list[Any] = []
+    ctx.lose = lost.append
+    return step(node, ctx) is node and reports == [] and lost == [] and not ctx.examples
+
+
 @pytest.mark.parametrize("step", _GATED, ids=lambda step: step.__name__)
 @SETTINGS
 @given(node=_NODES)
 def test_a_pass_returns_a_node_outside_its_gate_as_it_is(step: Pass,
                                                           node: dict[str, Any]) -> None:
     outside = {k: v for k, v in node.items() if k not in GATES[step]}
-    reports = Reports()
-    ctx = context(reports=reports)
-    lost: list[Any] = []
-    ctx.lose = lost.append
-    assert step(outside, ctx) is outside
-    assert reports == [] and lost == []
+    assert _untouched(step, outside)
 
 
 @pytest.mark.parametrize("step", _TYPED, ids=lambda step: step.__name__)
@@ -73,12 +78,7 @@ def test_a_pass_returns_a_node_whose_one_type_is_outside_its_gate_as_it_is(
         return
     outside = {**{k: v for k, v in node.items() if k not in GATES[step]}, "type": kind}
     assert not opens(step, outside, kind)
-    reports = Reports()
-    ctx = context(reports=reports)
-    lost: list[Any] = []
-    ctx.lose = lost.append
-    assert step(outside, ctx) is outside
-    assert reports == [] and lost == []
+    assert _untouched(step, outside)
 
 
 @pytest.mark.parametrize("step", _KEEPING, ids=lambda step: step.__name__)
@@ -89,12 +89,7 @@ def test_a_pass_returns_a_node_of_the_keywords_it_keeps_as_it_is(
         step: Pass, direction: Direction, node: dict[str, Any]) -> None:
     kept = {k: v for k, v in node.items() if k in KEEPS[step]}
     assert not opens(step, kept, _kind(kept))
-    reports = Reports()
-    ctx = context(direction, reports=reports)
-    lost: list[Any] = []
-    ctx.lose = lost.append
-    assert step(kept, ctx) is kept
-    assert reports == [] and lost == [] and not ctx.examples
+    assert _untouched(step, kept, direction)
 
 
 _INF = float("inf")
@@ -115,17 +110,11 @@ _ACTED_ON = [
 @pytest.mark.parametrize("step", _GATED, ids=lambda step: step.__name__)
 @pytest.mark.parametrize("node", _ACTED_ON, ids=repr)
 def test_a_node_a_pass_acts_on_meets_its_gate(step: Pass, node: dict[str, Any]) -> None:
-    reports = Reports()
-    ctx = context(reports=reports)
-    lost: list[Any] = []
-    ctx.lose = lost.append
-    if step(node, ctx) is not node or reports or lost:
+    if not _untouched(step, node):
         assert opens(step, node, _kind(node))
     for kind in sorted(TYPE_NAMES):  # with a type, or another
         typed = {**node, "type": kind}
-        reports.clear()
-        lost.clear()
-        if step(typed, ctx) is not typed or reports or lost:
+        if not _untouched(step, typed):
             assert opens(step, typed, kind)
 
 
