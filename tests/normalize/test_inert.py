@@ -15,6 +15,7 @@ from httpllm.normalize import (
     _PLAN,
     INERT_KEYS,
     PASSES,
+    PassContext,
     _apply,
     _inert_leaf,
     emend,
@@ -39,12 +40,22 @@ _LEAVES = st.dictionaries(st.sampled_from(sorted(INERT_KEYS | {"example", "examp
                           _VALUES, max_size=4)
 
 
-def _quiet(node: dict[str, Any], direction: Direction) -> bool:
-    """Whether every pass returned ``node`` itself, with nothing reported, lost or kept."""
+def _watched(direction: Direction, *, keep_examples: bool = True
+             ) -> tuple[PassContext, Reports, list[Any]]:
+    """A toy context in ``direction`` with its reports and losses kept to read
+    (``keep_examples=False``: it keeps no examples, as the response direction's)."""
     reports = Reports()
     ctx = context(direction, reports=reports)
+    if not keep_examples:
+        ctx.examples = None
     lost: list[Any] = []
     ctx.lose = lost.append
+    return ctx, reports, lost
+
+
+def _quiet(node: dict[str, Any], direction: Direction) -> bool:
+    """Whether every pass returned ``node`` itself, with nothing reported, lost or kept."""
+    ctx, reports, lost = _watched(direction)
     return _apply(node, _PLAN, ctx) is node and not reports and not lost and not ctx.examples
 
 
@@ -104,10 +115,7 @@ def test_skipping_inert_leaves_changes_nothing(direction: Direction,
     same reports, losses and examples, the emend that visits every node (an equal tuple)."""
     results = []
     for passes in (PASSES, tuple(list(PASSES))):
-        reports = Reports()
-        ctx = context(direction, reports=reports)
-        lost: list[Any] = []
-        ctx.lose = lost.append
+        ctx, reports, lost = _watched(direction)
         out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
                     passes=passes)
         results.append((out, list(reports), lost, ctx.examples))
@@ -117,11 +125,7 @@ def test_skipping_inert_leaves_changes_nothing(direction: Direction,
 def _emended_quietly(node: dict[str, Any], direction: Direction) -> Any:
     """What the passes make of ``node`` with no examples kept, or ``None`` if they reported,
     lost or kept anything."""
-    reports = Reports()
-    ctx = context(direction, reports=reports)
-    ctx.examples = None
-    lost: list[Any] = []
-    ctx.lose = lost.append
+    ctx, reports, lost = _watched(direction, keep_examples=False)
     out = _apply(node, _PLAN, ctx)
     return None if reports or lost else out
 
@@ -166,11 +170,7 @@ def test_quiet_leaves_change_nothing_without_examples(direction: Direction,
     same reports and losses, the emend that visits every node."""
     results = []
     for passes in (PASSES, tuple(list(PASSES))):
-        reports = Reports()
-        ctx = context(direction, reports=reports)
-        ctx.examples = None
-        lost: list[Any] = []
-        ctx.lose = lost.append
+        ctx, reports, lost = _watched(direction, keep_examples=False)
         out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
                     passes=passes)
         results.append((out, list(reports), lost))
@@ -180,12 +180,7 @@ def test_quiet_leaves_change_nothing_without_examples(direction: Direction,
 def _emended(node: dict[str, Any], direction: Direction, *, keep_examples: bool) -> Any:
     """What the passes make of ``node``, or ``None`` if they reported, lost or kept
     anything."""
-    reports = Reports()
-    ctx = context(direction, reports=reports)
-    if not keep_examples:
-        ctx.examples = None
-    lost: list[Any] = []
-    ctx.lose = lost.append
+    ctx, reports, lost = _watched(direction, keep_examples=keep_examples)
     out = _apply(node, _PLAN, ctx)
     return None if reports or lost or ctx.examples else out
 
@@ -248,12 +243,7 @@ def test_leaves_taken_unvisited_change_nothing(direction: Direction, keep_exampl
     reports, losses and examples, the emend that visits every node."""
     results = []
     for passes in (PASSES, tuple(list(PASSES))):
-        reports = Reports()
-        ctx = context(direction, reports=reports)
-        if not keep_examples:
-            ctx.examples = None
-        lost: list[Any] = []
-        ctx.lose = lost.append
+        ctx, reports, lost = _watched(direction, keep_examples=keep_examples)
         out = emend(schema, ctx, pointer="#/s", rewrite_ref=lambda node, at: node,
                     passes=passes)
         results.append((out, list(reports), lost, ctx.examples))
