@@ -268,18 +268,22 @@ def nullable_leaf(node: dict[str, Any], rule: _Leaf) -> dict[str, Any] | None:
     return None if form is None else with_null(form)
 
 
-def _request_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
-    """:func:`leaf_emend` where examples are kept."""
-    found = _inert_leaf(node)
-    return found if found is not None or "nullable" not in node else nullable_leaf(
-        node, _inert_leaf)
+def _or_nullable(rule: _Leaf) -> _Leaf:
+    """``rule``, and where it does not take a leaf holding ``nullable``, its
+    :func:`nullable_leaf`."""
+    def leaf(node: dict[str, Any]) -> dict[str, Any] | None:
+        found = rule(node)
+        return found if found is not None or "nullable" not in node else nullable_leaf(
+            node, rule)
+
+    return leaf
 
 
-def _response_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
-    """:func:`leaf_emend` where no examples are kept."""
-    found = quiet(node)
-    return found if found is not None or "nullable" not in node else nullable_leaf(
-        node, quiet)
+_request_leaf = _or_nullable(_inert_leaf)
+""":func:`leaf_emend` where examples are kept."""
+
+_response_leaf = _or_nullable(quiet)
+""":func:`leaf_emend` where no examples are kept."""
 
 
 def leaf_emend(*, keep_examples: bool) -> _Leaf:
