@@ -370,6 +370,7 @@ class _Built:
         # key -> bit i set when its i-th subschema was met again on its own path (a stub)
         self.backs: dict[int, int] = {}
         self.plain: dict[int, Any] = {}  # key -> its dict made, no $ref below it
+        self.digests: dict[int, str] = {}  # key -> the digest of its plain dict's JSON
         self.resolved: dict[int, dict[str, Any]] = {}
         self.held: list[Any] = []  # the nodes ``resolved`` is keyed by
 
@@ -773,13 +774,25 @@ class _Expansion:
                 made = builder.make(key, done, final)
             done[key] = made
             if key in shared:
-                text = json.dumps(made, sort_keys=True, ensure_ascii=False,
-                                  separators=(",", ":"))
-                name = f"{shared[key]}_{hashlib.sha256(text.encode()).hexdigest()[:6]}"
+                name = f"{shared[key]}_{self._digest(key, made)}"
                 final[key] = name
                 defs[name] = made
         out = done[self.top]
         return {**out, "$defs": dict(sorted(defs.items()))} if defs else out
+
+    def _digest(self, key: int, made: Any) -> str:
+        """The first 6 hex digits of the SHA-256 of ``made``'s JSON (keys sorted), the
+        form of ``key``: once per key when that is its plain form (the same dict in every
+        expansion that shares it; GitHub's MCP outputs: 60 shared, 21 distinct)."""
+        memo = self.builder.memo
+        plain = made is memo.plain.get(key)
+        if plain and key in memo.digests:
+            return memo.digests[key]
+        text = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        digest = hashlib.sha256(text.encode()).hexdigest()[:6]
+        if plain:
+            memo.digests[key] = digest
+        return digest
 
     def _plain(self, key: int, done: dict[int, Any]) -> bool:
         """Whether each subschema of ``key`` (made already) is its plain form."""
