@@ -469,7 +469,7 @@ class _Builder:
         root = self._resolve(self.root)
         memo.nodes[id(root)] = root
         top = _key(root, levels)
-        done, nodes = memo.done, memo.nodes
+        done, nodes, listed, stubs = memo.done, memo.nodes, memo.edges, memo.stubs
         opening: set[int] = set()
         # a key to build; its negative once its subschemas are stacked above it
         stack = [top]
@@ -484,10 +484,13 @@ class _Builder:
             left1 = key & 31  # levels left + 1
             if not left1:  # past the levels kept: a stub
                 done.add(key)
-                if self.stub(key >> 5) & 1:
+                stub = stubs.get(key >> 5)  # (most stubs are measured already)
+                if (self.stub(key >> 5) if stub is None else stub) & 1:
                     memo.cut.add(key)
                 continue
-            edges = self._list(nodes[key >> 5])
+            edges = listed.get(key >> 5)  # (most nodes are listed already)
+            if edges is None:
+                edges = self._list(nodes[key >> 5])
             opening.add(key)
             stack.append(-key)
             for base in edges:
