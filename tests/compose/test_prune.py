@@ -56,6 +56,24 @@ def test_byte_size_counts_values_as_the_encoder_writes_them() -> None:
     assert byte_size(held) == _bytes(held)
 
 
+ODD = {"type": "object", "items": [{"type": "string"}, True, {"items": {"minimum": 1}}],
+       "anyOf": {"not": "a schema"}, "properties": ["p", {"type": "string"}],
+       "patternProperties": {"^x": True, "^y": False, "^z": {"const": "é\u2028\\\""}},
+       "allOf": [{"x-k": [1, {"y": None}]}, False, {"additionalProperties": VALUES}],
+       "not": True, "then": {"$ref": "#/$defs/T"}, "$defs": {"T": {"type": "null"}}}
+"""Subschema keywords whose values are not subschemas (a list under ``properties``, an
+object under ``anyOf``), the draft-4 list form of ``items``, booleans in each place."""
+
+
+@pytest.mark.parametrize("schema", [_order(), VALUES, ODD, {"properties": {}},
+                                    {"anyOf": [ODD, {"items": ODD}], "properties": {"o": ODD}}])
+def test_subtree_bytes_of_a_sizes_are_byte_size(schema: Any) -> None:
+    """`Sizes` counts a subtree's bytes as `byte_size` does, each node's own bytes counted
+    as its subschemas are listed, whatever a subschema keyword holds."""
+    assert Sizes().trees.size(schema) == byte_size(schema)
+    assert Sizes().trees.size(VALUES) == _bytes(VALUES)
+
+
 @pytest.mark.parametrize("schema", [_order(), VALUES, {"anyOf": [True, {"items": False}]},
                                     {"type": "string"}, True])
 def test_weigh_is_measure_and_byte_size_in_one_walk(schema: Any) -> None:
