@@ -56,6 +56,25 @@ def test_byte_size_counts_values_as_the_encoder_writes_them() -> None:
     assert byte_size(held) == _bytes(held)
 
 
+LONE = {"type": "object", "description": "x\ud800y", "properties": {
+    "a\udc00": {"type": "string", "enum": ["\udfff", "é"], "default": "\ud83d"}}}
+"""Lone surrogates (a document's ``\\ud800`` escape without its pair) in a value, a
+property name, an enum and a default."""
+
+
+def test_byte_size_counts_a_lone_surrogate_as_its_escape() -> None:
+    """A lone surrogate, which UTF-8 cannot hold, is counted as the six-byte escape an
+    ASCII JSON encoder writes (the rest as UTF-8): no UnicodeEncodeError, in place or
+    under a subschema, measured by `byte_size`, `weigh` and a `Sizes`."""
+    escaped = len(json.dumps(LONE, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace"))
+    assert byte_size({"description": "\ud800"}) == len('{"description":"\\ud800"}')
+    assert byte_size(LONE) == escaped
+    assert weigh(LONE, FoldMemo())[2] == escaped
+    assert Sizes().trees.size(LONE) == escaped
+    assert byte_size(LONE["properties"]["a\udc00"]["enum"]) == len('["\\udfff","é"]'.encode())
+
+
 @pytest.mark.parametrize("schema", [_order(), VALUES, {"anyOf": [True, {"items": False}]},
                                     {"type": "string"}, True])
 def test_weigh_is_measure_and_byte_size_in_one_walk(schema: Any) -> None:

@@ -67,6 +67,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 _ENCODE = json.encoder.encode_basestring
 
+_LONE = "backslashreplace"
+"""How a byte count encodes a lone surrogate (a ``\\ud800``-``\\udfff`` escape of the
+document's JSON alone, which UTF-8 cannot hold): as its six-byte escape, what an ASCII JSON
+encoder (``json.dumps``' default, the providers' SDKs) writes for it."""
+
 
 def _dumps(value: Any) -> int:
     """Bytes of ``value`` as compact UTF-8 JSON. Strings, lists, whole and finite numbers
@@ -75,7 +80,7 @@ def _dumps(value: Any) -> int:
     kind = type(value)
     if kind is str:
         text = _ENCODE(value)
-        return len(text) if text.isascii() else len(text.encode())
+        return len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
     if kind is list:  # [a,b,c]: brackets, a comma between two items
         return len(value) + 1 + sum(map(_dumps, value)) if value else 2
     if value is None or kind is bool:
@@ -84,7 +89,7 @@ def _dumps(value: Any) -> int:
         return len(int.__repr__(value))
     if kind is float and math.isfinite(value):
         return len(float.__repr__(value))
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", _LONE))
 
 
 def _own(node: dict[str, Any]) -> int:
@@ -95,18 +100,18 @@ def _own(node: dict[str, Any]) -> int:
     for key, value in node.items():
         if type(key) is str:
             text = _ENCODE(key)
-            size += (len(text) if text.isascii() else len(text.encode())) + 1
+            size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
         else:
             size += _dumps(key) + 1
         if type(value) is str:
             text = _ENCODE(value)
-            size += len(text) if text.isascii() else len(text.encode())
+            size += len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
         elif key in IN_MAPPING and isinstance(value, dict):
             size += 2 + max(len(value) - 1, 0)
             for name, sub in value.items():  # "name": (a property name is most often a str)
                 if type(name) is str:
                     text = _ENCODE(name)
-                    size += (len(text) if text.isascii() else len(text.encode())) + 1
+                    size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
                 else:
                     size += _dumps(name) + 1
                 if sub is True:  # (one byte more than "true", as always counted)
