@@ -71,3 +71,19 @@ def test_a_tool_too_large_is_a_default_finding(tmp_path: Path,
                         r"window\): serve it with --mode discover, leave it out \(--exclude\), "
                         r"or put it in a group of its own", line), line
     assert out[-1] == "1 finding: 1 tool-too-large"
+
+
+def test_lone_surrogates_are_counted_not_a_crash(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """A tool whose strings hold lone surrogates (a `\\ud800` escape without its pair) is
+    counted by the tokenizer (as U+FFFD) and by the byte estimate (as its escape): the
+    budget finding is made, no UnicodeEncodeError."""
+    spec = tmp_path / "api.json"
+    spec.write_text(
+        '{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {'
+        '"operationId": "getA", "summary": "Get \\ud800 A", "parameters": [{"name": "q", '
+        '"in": "query", "schema": {"type": "string", "description": "x\\udfffy"}}], '
+        '"responses": {"200": {"description": "ok"}}}}}}', encoding="utf-8")
+    assert main(["lint", str(spec), "--max-tokens", "10", "--json"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [f["rule"] for f in found] == ["tools-over-budget"]

@@ -43,3 +43,34 @@ def test_first_unheld_and_its_text() -> None:
     assert first_unheld({"a": [1, 2.5, "inf"]}) is None
     assert shown_number(float("nan")) == "NaN"
     assert shown_number(-(10 ** 400)).endswith("(401 digits)")
+
+
+def test_valid_unicode_replaces_lone_surrogates_in_keys_and_values() -> None:
+    """Each surrogate in a string or a key becomes U+FFFD, its pointer named once (a key's
+    spelled as replaced); the containers on the way are copies, the rest the same objects,
+    and a value with none is returned as it is."""
+    from httpllm._json import valid_unicode
+
+    kept = {"d": "é", "n": [1, None, True]}
+    value = {"a": ["x\ud800", "ok"], "k\udc00": {"d": "y\udfffz"}, "kept": kept}
+    fixed, where = valid_unicode(value)
+    assert fixed == {"a": ["x\ufffd", "ok"], "k\ufffd": {"d": "y\ufffdz"}, "kept": kept}
+    assert fixed["kept"] is kept and value["a"] == ["x\ud800", "ok"]  # the input unchanged
+    assert sorted(where) == ["#/a/0", "#/k\ufffd", "#/k\ufffd/d"]
+    assert valid_unicode(kept) == (kept, []) and valid_unicode(kept)[0] is kept
+    assert valid_unicode("\ud83d\ude00") == ("\ufffd\ufffd", ["#"])  # two code points
+
+
+def test_valid_unicode_walks_any_depth_and_shared_nodes_once() -> None:
+    """No RecursionError however deep; a node held twice is fixed once (one copy in both
+    places) and named at one of them."""
+    from httpllm._json import valid_unicode
+
+    deep: dict[str, object] = {"s": "\ud800"}
+    for _ in range(20_000):
+        deep = {"x": deep}
+    fixed, where = valid_unicode(deep)
+    assert len(where) == 1 and where[0].endswith("/x/s")
+    shared = {"s": "\udc00"}
+    fixed, where = valid_unicode([shared, shared])
+    assert fixed[0] is fixed[1] and fixed[0] == {"s": "\ufffd"} and len(where) == 1

@@ -6,8 +6,10 @@ import math
 import re
 from typing import Any
 
+from httpllm.pointer import escape
+
 __all__ = ["DOUBLE_MAX", "Unheld", "article", "first_unheld", "held", "kind", "scalar_text",
-           "shown_number", "type_name"]
+           "shown_number", "type_name", "valid_unicode"]
 
 DOUBLE_MAX = 2 ** 1024 - 2 ** 971  # sys.float_info.max, as an integer
 """The largest number a double holds (IEEE 754 binary64); an integer past it has none."""
@@ -156,3 +158,58 @@ def scalar_text(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return "null" if value is None else str(value)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+"""A surrogate code point: in a ``str`` decoded from JSON, one without its pair (a pair of
+``\\ud83d\\ude00`` escapes decodes to one character), which UTF-8 cannot hold."""
+
+
+def _encodable(text: str) -> bool:
+    return text.isascii() or _SURROGATE.search(text) is None
+
+
+def valid_unicode(value: Any) -> tuple[Any, list[str]]:
+    """``value`` (JSON values) with every surrogate code point in a string or a key
+    replaced by U+FFFD, and the pointers of the strings changed, each once (a key's is its
+    value's, spelled with the key as replaced): what a strict UTF-8 encoder (pydantic's,
+    the MCP SDK's) can serialize. Copy-on-write: the same objects where nothing changed
+    (``value`` itself when nothing did). Iterative: any depth; a node shared by two
+    places is fixed once and named at the first.
+
+    >>> valid_unicode({"a": ["x\\ud800", "ok"]})
+    ({'a': ['x\ufffd', 'ok']}, ['#/a/0'])
+    """
+    if isinstance(value, str):
+        return (value, []) if _encodable(value) else (_SURROGATE.sub("\ufffd", value), ["#"])
+    found: list[str] = []
+    order: list[tuple[Any, str]] = []  # containers in pre-order, with their pointers
+    stack: list[tuple[Any, str]] = [(value, "#")]
+    seen: set[int] = set()
+    while stack:
+        node, at = stack.pop()
+        if not isinstance(node, (dict, list)) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        order.append((node, at))
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        stack.extend((child, f"{at}/{escape(key)}") for key, child in reversed(list(items)))
+    fixed: dict[int, Any] = {}
+    for node, at in reversed(order):  # a container after everything below it
+        pairs = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
+        changed = False
+        for index, (key, child) in enumerate(pairs):
+            place = _SURROGATE.sub("\ufffd", f"{at}/{escape(key)}")  # (named in logs)
+            new = fixed.get(id(child), child)
+            if isinstance(child, str) and not _encodable(child):
+                new = _SURROGATE.sub("\ufffd", child)
+                found.append(place)
+            if isinstance(key, str) and not _encodable(key):
+                key = _SURROGATE.sub("\ufffd", key)
+                found.append(place)
+            if new is not child or key is not pairs[index][0]:
+                pairs[index], changed = (key, new), True
+        if changed:
+            fixed[id(node)] = (dict(pairs) if isinstance(node, dict)
+                               else [child for _, child in pairs])
+    return fixed.get(id(value), value), list(dict.fromkeys(found))

@@ -54,3 +54,29 @@ def test_numbers_no_double_holds_are_losses_not_nulls(
         ("#/paths/~1a/get/parameters/0/schema/maximum", "maximum", "dropped", big),
         ("#/paths/~1a/get/parameters/0/schema/multipleOf", "multipleOf", "dropped", tiny)]
     assert "expected a number" in losses[1]["note"]
+
+
+def test_lone_surrogates_compile_and_are_written_as_escapes(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A document whose JSON holds `\\ud800`-style escapes without their pair (in a
+    parameter's description, a response property's name, an enum) compiles for every
+    provider, to a file and to stdout: each lone surrogate, which UTF-8 cannot hold, is
+    written as its escape again, so the tools read back hold the same strings."""
+    from httpllm.dialects import providers
+
+    spec = tmp_path / "api.json"
+    spec.write_text(
+        '{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {'
+        '"operationId": "getA", "parameters": [{"name": "q", "in": "query", "schema": {'
+        '"type": "string", "description": "x\\ud800y", "enum": ["\\udfff", "ok"]}}],'
+        '"responses": {"200": {"description": "ok", "content": {"application/json": {"schema":'
+        ' {"type": "object", "properties": {"n\\udc00": {"type": "string"}}}}}}}}}}}',
+        encoding="utf-8")
+    for provider in providers():
+        out = tmp_path / f"{provider}.json"
+        assert main(["compile", str(spec), "-p", provider, "-o", str(out)]) == 0, provider
+        written = out.read_bytes()
+        assert b"\\ud800" in written and b"\\udfff" in written, provider
+        assert "x\ud800y" in json.dumps(json.loads(written), ensure_ascii=False)
+        assert main(["compile", str(spec), "-p", provider]) == 0
+        assert json.loads(capsys.readouterr().out) == json.loads(written)

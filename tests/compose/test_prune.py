@@ -72,6 +72,23 @@ def test_subtree_bytes_of_a_sizes_are_byte_size(schema: Any) -> None:
     as its subschemas are listed, whatever a subschema keyword holds."""
     assert Sizes().trees.size(schema) == byte_size(schema)
     assert Sizes().trees.size(VALUES) == _bytes(VALUES)
+LONE = {"type": "object", "description": "x\ud800y", "properties": {
+    "a\udc00": {"type": "string", "enum": ["\udfff", "é"], "default": "\ud83d"}}}
+"""Lone surrogates (a document's ``\\ud800`` escape without its pair) in a value, a
+property name, an enum and a default."""
+
+
+def test_byte_size_counts_a_lone_surrogate_as_its_escape() -> None:
+    """A lone surrogate, which UTF-8 cannot hold, is counted as the six-byte escape an
+    ASCII JSON encoder writes (the rest as UTF-8): no UnicodeEncodeError, in place or
+    under a subschema, measured by `byte_size`, `weigh` and a `Sizes`."""
+    escaped = len(json.dumps(LONE, ensure_ascii=False, separators=(",", ":")).encode(
+        "utf-8", "backslashreplace"))
+    assert byte_size({"description": "\ud800"}) == len('{"description":"\\ud800"}')
+    assert byte_size(LONE) == escaped
+    assert weigh(LONE, FoldMemo())[2] == escaped
+    assert Sizes().trees.size(LONE) == escaped
+    assert byte_size(LONE["properties"]["a\udc00"]["enum"]) == len('["\\udfff","é"]'.encode())
 
 
 @pytest.mark.parametrize("schema", [_order(), VALUES, {"anyOf": [True, {"items": False}]},
@@ -172,6 +189,20 @@ def _things() -> dict[str, Any]:
 
 def _thing_names(node: Any) -> str | None:
     return "Thing" if node is THING else None
+
+
+def test_a_shared_schema_with_a_lone_surrogate_is_bounded() -> None:
+    """A named schema whose strings hold lone surrogates, shared under `$defs` by a bound
+    that cuts: its digest and every byte count are made (its escape counted), no
+    UnicodeEncodeError."""
+    address = {**ADDRESS, "description": "A postal \ud800 address.", "properties": {
+        **ADDRESS["properties"], "zip\udc00": {"type": "string"}}}
+    order = {**_order(), "properties": {**_order()["properties"], "billing": address,
+                                         "shipping": address}}
+    bounded = bound(order, 1_000, names=lambda node: "Address" if node is address else None)
+    assert bounded is not None and bounded.cut
+    assert bounded.after <= 1_000 and bounded.after == byte_size(bounded.schema)
+    assert any(k.startswith("Address_") for k in bounded.schema["$defs"])
 
 
 def test_a_subtree_shared_at_several_depths_is_one_def_per_depth() -> None:

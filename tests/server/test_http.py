@@ -227,3 +227,33 @@ def test_a_port_out_of_range_is_a_usage_error(spec_file: Path) -> None:
          "--port", "99999"], capture_output=True, env={"PYTHONPATH": SRC}, timeout=LIMIT)
     assert done.returncode == 2
     assert "--port" in done.stderr.decode() and b"Traceback" not in done.stderr
+
+
+LONE = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {
+    "operationId": "getA", "parameters": [{"name": "q", "in": "query", "schema": {
+        "type": "string", "description": "x\ud800y", "enum": ["\udfff", "ok"]}}],
+    "responses": {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "type": "object", "properties": {"n\udc00": {"type": "string"}}}}}}}}}}}
+"""A document whose JSON held escapes of lone surrogates (``"x\\ud800y"``)."""
+
+
+@pytest.mark.anyio
+async def test_lone_surrogates_are_listed_as_replacement_characters(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Strings with a lone surrogate, which the SDK's strict UTF-8 serializer refuses (the
+    whole listing failed), reach the SDK's own HTTP client with U+FFFD in their place, and
+    the server's log names each string replaced."""
+    from serving import served
+
+    from httpllm import mcp_server
+    from httpllm.server import http_app
+
+    with served(http_app(mcp_server(LONE))) as base, anyio.fail_after(LIMIT):
+        async with session_at(f"{base}/mcp") as session:
+            tool = (await session.list_tools()).tools[0]
+    assert tool.input_schema["properties"]["q"]["description"] == "x\ufffdy"
+    assert tool.input_schema["properties"]["q"]["enum"] == ["\ufffd", "ok"]
+    assert tool.output_schema is not None and "n\ufffd" in tool.output_schema["properties"]
+    said = " ".join(r.getMessage() for r in caplog.records)
+    assert "tool getA: 3 string(s) held a lone surrogate" in said
+    assert "#/inputSchema/properties/q/description" in said and "n\ufffd" in said

@@ -387,16 +387,18 @@ def security_schemes(app: Application) -> dict[str, Any]:
 def dumps(value: Any) -> str:
     """Indented JSON text. JSON has no ``NaN`` or ``Infinity`` (a YAML document may say
     ``.nan``): such a number is written as ``null`` and named in a warning on stderr,
-    never written bare (which no JSON parser reads)."""
+    never written bare (which no JSON parser reads). A lone surrogate (a document's
+    ``\\ud800`` escape without its pair, which UTF-8 cannot hold) is written as that
+    escape again."""
     try:
-        return json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
+        text = json.dumps(value, indent=2, ensure_ascii=False, allow_nan=False)
     except ValueError:
         found: list[str] = []
         text = json.dumps(_finite(value, "", found), indent=2, ensure_ascii=False)
         print(f"httpllm: warning: {len(found)} number(s) JSON cannot hold (NaN, Infinity) "
               f"written as null: {', '.join(found[:5])}{' ...' if len(found) > 5 else ''}",
               file=sys.stderr)
-        return text
+    return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
 
 
 def _finite(value: Any, pointer: str, found: list[str]) -> Any:

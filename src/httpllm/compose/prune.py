@@ -66,6 +66,11 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 _ENCODE = json.encoder.encode_basestring
 
+_LONE = "backslashreplace"
+"""How a byte count encodes a lone surrogate (a ``\\ud800``-``\\udfff`` escape of the
+document's JSON alone, which UTF-8 cannot hold): as its six-byte escape, what an ASCII JSON
+encoder (``json.dumps``' default, the providers' SDKs) writes for it."""
+
 
 def _dumps(value: Any) -> int:
     """Bytes of ``value`` as compact UTF-8 JSON. Strings, lists, whole and finite numbers
@@ -74,7 +79,7 @@ def _dumps(value: Any) -> int:
     kind = type(value)
     if kind is str:
         text = _ENCODE(value)
-        return len(text) if text.isascii() else len(text.encode())
+        return len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
     if kind is list:  # [a,b,c]: brackets, a comma between two items
         return len(value) + 1 + sum(map(_dumps, value)) if value else 2
     if value is None or kind is bool:
@@ -83,7 +88,7 @@ def _dumps(value: Any) -> int:
         return len(int.__repr__(value))
     if kind is float and math.isfinite(value):
         return len(float.__repr__(value))
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
+    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", _LONE))
 
 
 def _own(node: dict[str, Any], listed: list[Any] | None = None) -> int:
@@ -96,12 +101,12 @@ def _own(node: dict[str, Any], listed: list[Any] | None = None) -> int:
     for key, value in node.items():
         if type(key) is str:
             text = _ENCODE(key)
-            size += (len(text) if text.isascii() else len(text.encode())) + 1
+            size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
         else:
             size += _dumps(key) + 1
         if type(value) is str:
             text = _ENCODE(value)
-            size += len(text) if text.isascii() else len(text.encode())
+            size += len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
         elif key in IN_MAPPING and isinstance(value, dict):
             size += _mapping(value, listed)
         elif key in IN_ARRAY and isinstance(value, list):
@@ -128,7 +133,7 @@ def _mapping(value: dict[Any, Any], listed: list[Any] | None) -> int:
     for name, sub in value.items():  # "name": (a property name is most often a str)
         if type(name) is str:
             text = _ENCODE(name)
-            size += (len(text) if text.isascii() else len(text.encode())) + 1
+            size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
         else:
             size += _dumps(name) + 1
         if sub is True:
@@ -792,7 +797,7 @@ class _Expansion:
         if plain and key in memo.digests:
             return memo.digests[key]
         text = json.dumps(made, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        digest = hashlib.sha256(text.encode()).hexdigest()[:6]
+        digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:6]
         if plain:
             memo.digests[key] = digest
         return digest

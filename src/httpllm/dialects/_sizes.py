@@ -29,9 +29,10 @@ below it (``compose.bounded``), but a dialect that writes every named schema out
 
 
 def _compact(value: object) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON."""
+    """Bytes of ``value`` as compact UTF-8 JSON (a lone surrogate as its six-byte escape,
+    as :func:`~httpllm.compose.prune.byte_size` counts it)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return len(text) if text.isascii() else len(text.encode())
+    return len(text) if text.isascii() else len(text.encode("utf-8", "backslashreplace"))
 
 
 def _largest(functions: Sequence[Function], parameters: list[int]) -> Function:

@@ -66,6 +66,7 @@ from httpllm.server.tools import (
     OutputSchemas,
     ServedTool,
     function_tool,
+    in_valid_unicode,
     output_schemas_listed,
 )
 
@@ -390,7 +391,7 @@ def mcp_server(
                 tools is None) else [
                 t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
                 for t in tools]
-            served.update((t.name, t) for t in given)
+            served.update((t.name, t) for t in map(in_valid_unicode, given))
             pages.append(Listing.of([t.tool for t in served.values()], max_page_bytes))
         return served
 

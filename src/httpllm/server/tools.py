@@ -12,10 +12,12 @@ so another tool set (a search -> describe -> invoke trio ...) plugs in through
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
+from httpllm._json import valid_unicode
 from httpllm._types import JSON
 from httpllm.dialects import Options
 from httpllm.dialects.mcp import MCP, hints, output_schema
@@ -112,7 +114,7 @@ def output_schemas_listed(functions: Iterable[Function],
     if mode == "off":
         return False, 0
     total = sum(len(json.dumps(output_schema(f.output)[0], ensure_ascii=False,
-                               separators=(",", ":")).encode())
+                               separators=(",", ":")).encode("utf-8", "backslashreplace"))
                 for f in functions if f.output is not None)
     return mode == "on" or total <= OUTPUT_BUDGET, total
 
@@ -159,3 +161,20 @@ def function_tool(function: Function, options: Options | None = None, *,
         annotations = {"title": title, **annotations}
     tool["annotations"] = annotations
     return ServedTool(tool=tool, function=function)
+
+
+def in_valid_unicode(tool: ServedTool) -> ServedTool:
+    """``tool`` as a strict UTF-8 serializer (the SDK's, pydantic's) can write it: a lone
+    surrogate (a document's ``\\ud800`` escape without its pair), which would make the
+    whole listing fail to serialize, replaced by U+FFFD, with a warning on the
+    ``httpllm.server`` log naming where; the same tool when there is none."""
+    try:
+        json.dumps(tool.tool, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        fixed, where = valid_unicode(tool.tool)
+        logging.getLogger("httpllm.server").warning(
+            "tool %s: %d string(s) held a lone surrogate (a \\ud800-\\udfff escape without "
+            "its pair), replaced by U+FFFD: %s", fixed.get("name"), len(where),
+            ", ".join(where[:5]) + (" ..." if len(where) > 5 else ""))
+        return replace(tool, tool=fixed)
+    return tool

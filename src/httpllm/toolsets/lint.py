@@ -259,7 +259,7 @@ def _too_many_parameters(ctx: LintContext) -> Iterable[tuple[str, str, str | Non
 
 
 def _estimate(text: str) -> int:
-    return len(text.encode()) // 4
+    return len(text.encode("utf-8", "backslashreplace")) // 4  # a lone surrogate: its escape
 
 
 def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
@@ -278,8 +278,8 @@ def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         text = json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
                           separators=(",", ":"))
-        if len(text.encode()) <= TOOL_TOKENS:  # a token is at least one byte: cannot be over
-            continue
+        if len(text.encode("utf-8", "backslashreplace")) <= TOOL_TOKENS:  # a token is at
+            continue  # least one byte (a lone surrogate's escape six): cannot be over
         tokens = count(text)
         if tokens > TOOL_TOKENS:
             yield f.pointer, (f"{f.name} alone has {tokens:,} tokens ({how}), over "

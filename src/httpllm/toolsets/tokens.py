@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from httpllm._json import valid_unicode
 from httpllm._types import JSON
 from httpllm.errors import HttpllmError, MissingTokenizer
 
@@ -94,7 +95,10 @@ _LOADERS: dict[str, Callable[[str], Callable[[str], int]]] = {
 
 @functools.cache
 def _counter(name: str) -> Callable[[str], int]:
-    return _LOADERS[name](name)
+    """The tokenizer's count, a lone surrogate (a document's ``\\ud800`` escape without
+    its pair, which the tokenizers' UTF-8 cannot take) counted as U+FFFD."""
+    count = _LOADERS[name](name)
+    return lambda text: count(valid_unicode(text)[0])
 
 
 def get_tokenizer(name: str, *, exact: bool = True) -> Tokenizer:
