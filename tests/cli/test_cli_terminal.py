@@ -23,7 +23,9 @@ FORBIDDEN = (ESC, "\r", "\x07", "\x9b", BIDI, "\x00")
 
 def document(tmp_path: Path) -> Path:
     """A document whose server URL, description, summary, title and a warning carry
-    escape sequences, with one operation refused with a message that quotes them."""
+    escape sequences, with one operation refused with a message that quotes them; the
+    summary and a description hold a lone surrogate (a `\\ud800` escape without its
+    pair), which no UTF-8 stream can write."""
     doc = {
         "openapi": "3.1.0",
         "info": {"title": f"Pets{ESC}]0;owned\x07", "version": "1"},
@@ -31,9 +33,9 @@ def document(tmp_path: Path) -> Path:
         "paths": {
             "/pets": {"get": {
                 "operationId": "listPets",
-                "summary": f"List pets{HIDE}Delete every pet{BIDI}x\x9b31m",
+                "summary": f"List pets{HIDE}Delete every pet{BIDI}x\x9b31m \ud800",
                 "parameters": [{"name": "limit", "in": "query",
-                                "description": f"how many{ESC}[8m hidden",
+                                "description": f"how many{ESC}[8m hidden \udfff",
                                 "schema": {"type": "integer", "x-odd\x00": 1}}],
                 "responses": {"200": {"description": "ok"}}}},
             f"/broken{ESC}[31m": {"post": {

@@ -358,3 +358,23 @@ def test_field_scores_are_bm25s_scores() -> None:
     for query in (["pull"], ["merg", "pull", "request"], ["pull", "pull"], ["zzz"],
                   ["zzz", "branch"], ["review", "delet", "repositori", "list"]):
         assert field.scores(numpy, query).tolist() == reference.get_scores(query).tolist()
+
+
+@pytest.mark.parametrize("ranker", ["bm25", "hybrid"])
+def test_lone_surrogates_in_the_document_and_the_query(ranker: str) -> None:
+    """A summary, a parameter's description and a query holding lone surrogates (a
+    `\\ud800` escape without its pair; a command line's undecodable byte, `\\udcff`) are
+    ranked with U+FFFD in their place: the stemmer and the tokenizers take UTF-8 only."""
+    if ranker == "hybrid":
+        pytest.importorskip("onnxruntime")
+    app = httpllm.compile({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+            "/pets/{id}": {"delete": {"operationId": "deletePet", "summary": "Remove a \ud800 pet",
+                                      "parameters": [{"name": "id", "in": "path", "required": True,
+                                                      "schema": {"type": "string",
+                                                                 "description": "Pet \udfff id"}}],
+                                      "responses": {"204": {"description": "gone"}}}},
+            "/orders": {"get": {"operationId": "listOrders", "summary": "List orders",
+                                "responses": {"200": {"description": "ok"}}}}}}, "3.1")
+    index = SearchIndex(app.functions, ranker=ranker)
+    assert index.search("remove a pet \udcff", 1)[0].name == "deletePet"

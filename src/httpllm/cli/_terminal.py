@@ -10,7 +10,9 @@ with the same value; JSON never holds one outside a string).
 
 Escaped: C0 controls but tab and newline (a carriage return too, unless it ends a line
 before ``\\n``), DEL, C1 controls (``\\x9b`` is a one-byte CSI), and the Unicode
-bidirectional and invisible marks (ALM, LRM, RLM, the embeddings, overrides and isolates).
+bidirectional and invisible marks (ALM, LRM, RLM, the embeddings, overrides and isolates);
+and a lone surrogate (a document's ``\\ud800`` escape without its pair), which no UTF-8
+stream can write: the command failed on it.
 What is written straight to ``sys.stdout.buffer`` (the MCP stdio transport) is not touched.
 
 Source: ECMA-48 (control functions: C0, C1, CSI); Unicode UAX #9 (explicit directional
@@ -28,8 +30,8 @@ from typing import Any, TextIO
 __all__ = ["Printable", "printable", "printable_output"]
 
 _CONTROL = re.compile(
-    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]"
-    "|\r(?!\n)")
+    "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+    "\ud800-\udfff]|\r(?!\n)")
 
 
 def printable(text: str) -> str:

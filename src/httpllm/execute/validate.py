@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -279,7 +280,7 @@ def _validator(function: Function) -> _Compiled:
         exact = as_one_of(function.schema)
         if function.strict:
             exact = _closed(exact)
-        with_bounds = formats.bounded(exact)
+        with_bounds = _utf8(formats.bounded(exact))
         validator = jsonschema_rs.Draft202012Validator(
             with_bounds, validate_formats=True, formats=_FORMATS, offline=True
         )
@@ -289,6 +290,19 @@ def _validator(function: Function) -> _Compiled:
     made = (exact, with_bounds, validator)
     with _compiled_lock:
         return _compiled.put(function.schema, made, function.strict)
+
+
+def _utf8(schema: Schema) -> Schema:
+    """``schema`` as jsonschema-rs takes it (UTF-8 text only): a lone surrogate (a
+    document's ``\\ud800`` escape without its pair) as U+FFFD. An argument holding one is
+    refused before validation (:func:`~.decode.decode`), so no value it allowed is lost."""
+    try:
+        json.dumps(schema, ensure_ascii=False).encode()
+    except UnicodeEncodeError:
+        return _json.valid_unicode(schema)[0]
+    except (TypeError, ValueError):
+        pass  # not JSON text: the validator says what is wrong with it
+    return schema
 
 
 def _close(node: dict[str, Any], at: str) -> dict[str, Any]:

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from httpllm._json import valid_unicode
 from httpllm._types import Schema
 from httpllm.errors import MissingExtra, requires_extra
 from httpllm.records import Function
@@ -271,7 +272,7 @@ def _texts(function: Function, tags: Mapping[str, str]) -> dict[str, str]:
         names.extend(_schema_words({"enum": schema.get("enum")})[0])
         if isinstance(schema.get("description"), str):
             descriptions.append(schema["description"][:200])
-    return {
+    return {field: _valid(text) for field, text in {
         "name": f"{function.name} {function.operation_id or ''}",
         "path": " ".join(s for s in function.path.split("/") if s and not _PARAMETER.match(s)),
         "summary": summary,
@@ -280,7 +281,14 @@ def _texts(function: Function, tags: Mapping[str, str]) -> dict[str, str]:
         "parameters": " ".join(names),
         "parameter_descriptions": " ".join(descriptions),
         "responses": " ".join(_schema_words(_output(function))[0]),
-    }
+    }.items()}
+
+
+def _valid(text: str) -> str:
+    """``text`` with a lone surrogate (a ``\\ud800`` escape without its pair, from a
+    document or a query) as U+FFFD: the stemmer and the embedders' tokenizers take UTF-8
+    only (search raised on it)."""
+    return str(valid_unicode(text)[0])
 
 
 def _output(function: Function) -> Schema | None:
@@ -399,7 +407,7 @@ class SearchIndex:
         """The query's stemmed words and its intent (:data:`VERBS`); a phrasal verb's words
         (:data:`PHRASES`) are its intent only ("get rid of pet 7" does not match ``getPet``
         by its "get")."""
-        said = words(text)
+        said = words(_valid(text))
         phrasal = {j for i in range(len(said) - 1) if (said[i], said[i + 1]) in PHRASES
                    for j in (i, i + 1)}
         with self._stemming:
@@ -439,7 +447,7 @@ class SearchIndex:
             raise MissingExtra("this search index has no embedder (ranker='bm25')")
         with self._embedding:
             if not self._vectors:
-                texts = [meaning(f) for f in self.functions]
+                texts = [_valid(meaning(f)) for f in self.functions]
                 name = self.embedder.name
                 key = _store.key(name, texts) if self.cache and name else ""
                 found = _store.read(key, len(texts)) if key else None
@@ -457,7 +465,7 @@ class SearchIndex:
         if self.embedder is None or not len(self.functions):
             out: np.ndarray[Any, Any] = self._np.zeros(len(self.functions), dtype="float32")
             return out
-        similarity: np.ndarray[Any, Any] = vectors @ self.embedder.embed([query])[0]
+        similarity: np.ndarray[Any, Any] = vectors @ self.embedder.embed([_valid(query)])[0]
         return similarity
 
     def fused(self, query: str) -> np.ndarray[Any, Any]:
