@@ -288,3 +288,20 @@ def test_an_agent_loop_step(upstream: str, deno: str, provider: str, key: str, f
         assert SEEN[before:] == ["GET /items/loop"]
     finally:
         mode.sandbox.close()
+
+
+def test_lone_surrogates_in_the_document_are_declared(upstream: str, deno: str) -> None:
+    """Summaries and a parameter description holding lone surrogates (a `\\ud800` escape
+    without its pair) go into the typed module as that escape: the program type-checks
+    and runs (writing the module raised UnicodeEncodeError)."""
+    doc = document(upstream)
+    for item in doc["paths"].values():
+        for operation in item.values():
+            if isinstance(operation, dict):
+                operation["summary"] = "Odd \ud800 summary"
+                for parameter in operation.get("parameters", []):
+                    parameter["description"] = "odd \udfff text"
+    mode = httpllm.compile(doc, "mcp").code_tools(deno=deno)
+    answer, sent = run(mode, 'console.log((await api.getItem({ item_id: "a1" })).id);')
+    mode.sandbox.close()
+    assert answer == {"output": "a1"} and sent == ["GET /items/a1"]

@@ -228,7 +228,10 @@ class Sandbox:
         with tempfile.TemporaryDirectory(prefix="httpllm-code-") as folder:
             work = Path(folder)
             offset = declarations.count("\n") + 1
-            (work / "program.ts").write_text(f"{declarations}\n{program}\n", encoding="utf-8")
+            # a lone surrogate (a document's \ud800 escape without its pair: in a comment or a
+            # string literal type) written as that escape, which TypeScript reads alike
+            (work / "program.ts").write_text(f"{declarations}\n{program}\n", encoding="utf-8",
+                                             errors="backslashreplace")
             (work / "deno.json").write_text(json.dumps(_CONFIG), encoding="utf-8")
             (work / "runtime.js").write_text(
                 resources.files("httpllm.codemode").joinpath("runtime.js").read_text("utf-8"),
@@ -332,7 +335,8 @@ class Sandbox:
         data = json.dumps({"t": "ret", "id": message.get("id"), **reply},
                           ensure_ascii=False, separators=(",", ":"))
         with contextlib.suppress(ConnectionError, RuntimeError):
-            process.stdin.write(data.encode("utf-8") + b"\n")
+            # a lone surrogate in an answer: its JSON escape (a JavaScript string holds it)
+            process.stdin.write(data.encode("utf-8", "backslashreplace") + b"\n")
             await process.stdin.drain()
 
 
