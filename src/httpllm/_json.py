@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from typing import Any
@@ -182,6 +183,13 @@ def valid_unicode(value: Any) -> tuple[Any, list[str]]:
     """
     if isinstance(value, str):
         return (value, []) if _encodable(value) else (_SURROGATE.sub("\ufffd", value), ["#"])
+    try:  # most values hold none: told at C speed
+        json.dumps(value, ensure_ascii=False).encode()
+        return value, []
+    except UnicodeEncodeError:
+        pass
+    except (TypeError, ValueError, RecursionError):
+        pass  # not JSON text, or deeper than the encoder goes: the walk tells
     found: list[str] = []
     order: list[tuple[Any, str]] = []  # containers in pre-order, with their pointers
     stack: list[tuple[Any, str]] = [(value, "#")]

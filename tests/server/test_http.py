@@ -257,3 +257,34 @@ async def test_lone_surrogates_are_listed_as_replacement_characters(
     said = " ".join(r.getMessage() for r in caplog.records)
     assert "tool getA: 3 string(s) held a lone surrogate" in said
     assert "#/inputSchema/properties/q/description" in said and "n\ufffd" in said
+
+
+@pytest.mark.anyio
+async def test_an_answer_with_lone_surrogates_reaches_the_client() -> None:
+    """An API answering JSON with a lone surrogate's escape (`"x\\ud800y"`, in a value and
+    a key) or text holding one: the client gets the answer with U+FFFD in its place (the
+    SDK's strict UTF-8 serializer wrote no answer at all: the call hung up empty)."""
+    from loopback import running
+    from serving import served
+    from starlette.applications import Starlette
+    from starlette.requests import Request
+    from starlette.responses import Response
+    from starlette.routing import Route
+
+    from httpllm import mcp_server
+    from httpllm.server import http_app
+
+    async def odd(request: Request) -> Response:
+        return Response(b'{"name": "x\\ud800y", "k\\udc00": 1}', media_type="application/json")
+
+    ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {
+        "type": "object"}}}}}
+    with running(Starlette(routes=[Route("/odd", odd)])) as up:
+        doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+               "servers": [{"url": up}],
+               "paths": {"/odd": {"get": {"operationId": "odd", "responses": ok}}}}
+        with served(http_app(mcp_server(doc))) as base, anyio.fail_after(LIMIT):
+            async with session_at(f"{base}/mcp") as session:
+                result = await session.call_tool("odd", {})
+    assert not result.is_error
+    assert result.structured_content == {"name": "x\ufffdy", "k\ufffd": 1}

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -296,13 +295,7 @@ def _utf8(schema: Schema) -> Schema:
     """``schema`` as jsonschema-rs takes it (UTF-8 text only): a lone surrogate (a
     document's ``\\ud800`` escape without its pair) as U+FFFD. An argument holding one is
     refused before validation (:func:`~.decode.decode`), so no value it allowed is lost."""
-    try:
-        json.dumps(schema, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return _json.valid_unicode(schema)[0]
-    except (TypeError, ValueError):
-        pass  # not JSON text: the validator says what is wrong with it
-    return schema
+    return _json.valid_unicode(schema)[0]
 
 
 def _close(node: dict[str, Any], at: str) -> dict[str, Any]:

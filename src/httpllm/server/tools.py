@@ -168,13 +168,11 @@ def in_valid_unicode(tool: ServedTool) -> ServedTool:
     surrogate (a document's ``\\ud800`` escape without its pair), which would make the
     whole listing fail to serialize, replaced by U+FFFD, with a warning on the
     ``httpllm.server`` log naming where; the same tool when there is none."""
-    try:
-        json.dumps(tool.tool, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        fixed, where = valid_unicode(tool.tool)
-        logging.getLogger("httpllm.server").warning(
-            "tool %s: %d string(s) held a lone surrogate (a \\ud800-\\udfff escape without "
-            "its pair), replaced by U+FFFD: %s", fixed.get("name"), len(where),
-            ", ".join(where[:5]) + (" ..." if len(where) > 5 else ""))
-        return replace(tool, tool=fixed)
-    return tool
+    fixed, where = valid_unicode(tool.tool)
+    if not where:
+        return tool
+    logging.getLogger("httpllm.server").warning(
+        "tool %s: %d string(s) held a lone surrogate (a \\ud800-\\udfff escape without its "
+        "pair), replaced by U+FFFD: %s", fixed.get("name"), len(where),
+        ", ".join(where[:5]) + (" ..." if len(where) > 5 else ""))
+    return replace(tool, tool=fixed)
