@@ -139,10 +139,20 @@ def test_long_ref_chain_is_an_error() -> None:
         resolver({"components": {"schemas": schemas}}).resolve("#/components/schemas/S0", ROOT)
 
 
-def test_non_string_ref_is_an_error() -> None:
-    """`$ref` must be a string."""
+@pytest.mark.parametrize("ref", [3, None, True, ["#/A"], {"$ref": "#/A"}])
+def test_non_string_ref_is_an_error(ref: object) -> None:
+    """`$ref` must be a string: a number, a list or an object is a RefError (a list or an
+    object was a TypeError: unhashable), and in a document one operation's error."""
     with pytest.raises(RefError, match="must be a string"):
-        resolver().resolve(3, ROOT)  # type: ignore[arg-type]
+        resolver().resolve(ref, ROOT)  # type: ignore[arg-type]
+    app = httpllm.compile({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {
+            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": {"type": "object", "properties": {
+                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}},
+            "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "ok"}}}}}})
+    assert [f.name for f in app.functions] == ["b"]
+    assert ["must be a string" in e.message for e in app.errors] == [True]
 
 
 def test_file_ref_in_a_text_document_is_denied() -> None:

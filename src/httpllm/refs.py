@@ -107,6 +107,8 @@ class Resolver:
             RefError: missing file, pointer to nowhere, or a ``$ref`` chain loop.
             AccessDenied: the target needs the network or a file outside the folder.
         """
+        if not isinstance(ref, str):  # (a list or an object would not even be a cache key)
+            raise RefError(f"$ref must be a string, got {type(ref).__name__}")
         key = (ref, base)
         cached = self._cache.get(key)
         if cached is not None:
@@ -136,8 +138,6 @@ class Resolver:
             ref, base = node["$ref"], target.scope
 
     def _resolve_one(self, ref: str, base: str) -> Target:
-        if not isinstance(ref, str):
-            raise RefError(f"$ref must be a string, got {type(ref).__name__}")
         if ref.startswith("#"):
             doc_uri, fragment = base, ref[1:]
         else:
