@@ -74,3 +74,9 @@ def test_valid_unicode_walks_any_depth_and_shared_nodes_once() -> None:
     shared = {"s": "\udc00"}
     fixed, where = valid_unicode([shared, shared])
     assert fixed[0] is fixed[1] and fixed[0] == {"s": "\ufffd"} and len(where) == 1
+    # held at two depths, the deeper place listed after the shallower one's subtree (a
+    # component a tool's $refs inline twice): fixed in both
+    component = {"properties": {"x\ud800": {"type": "number"}}}
+    fixed, where = valid_unicode({"a": component, "b": [component], "c": {"d": [component]}})
+    assert fixed["a"] is fixed["b"][0] is fixed["c"]["d"][0]
+    assert fixed["a"] == {"properties": {"x\ufffd": {"type": "number"}}} and len(where) == 1

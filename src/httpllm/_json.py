@@ -170,6 +170,27 @@ def _encodable(text: str) -> bool:
     return text.isascii() or _SURROGATE.search(text) is None
 
 
+def _post_order(value: Any) -> list[tuple[Any, str]]:
+    """Each dict and list in ``value`` once, with its (first) pointer, after every container
+    below it (iterative: any depth)."""
+    order: list[tuple[Any, str]] = []
+    stack: list[tuple[Any, str, bool]] = [(value, "#", False)]
+    seen: set[int] = set()
+    while stack:
+        node, at, below = stack.pop()
+        if below:  # all of its children are in ``order`` by now
+            order.append((node, at))
+            continue
+        if not isinstance(node, (dict, list)) or id(node) in seen:
+            continue
+        seen.add(id(node))
+        stack.append((node, at, True))
+        items = node.items() if isinstance(node, dict) else enumerate(node)
+        stack.extend((child, f"{at}/{escape(key)}", False)
+                     for key, child in reversed(list(items)))
+    return order
+
+
 def valid_unicode(value: Any) -> tuple[Any, list[str]]:
     """``value`` (JSON values) with every surrogate code point in a string or a key
     replaced by U+FFFD, and the pointers of the strings changed, each once (a key's is its
@@ -191,19 +212,8 @@ def valid_unicode(value: Any) -> tuple[Any, list[str]]:
     except (TypeError, ValueError, RecursionError):
         pass  # not JSON text, or deeper than the encoder goes: the walk tells
     found: list[str] = []
-    order: list[tuple[Any, str]] = []  # containers in pre-order, with their pointers
-    stack: list[tuple[Any, str]] = [(value, "#")]
-    seen: set[int] = set()
-    while stack:
-        node, at = stack.pop()
-        if not isinstance(node, (dict, list)) or id(node) in seen:
-            continue
-        seen.add(id(node))
-        order.append((node, at))
-        items = node.items() if isinstance(node, dict) else enumerate(node)
-        stack.extend((child, f"{at}/{escape(key)}") for key, child in reversed(list(items)))
     fixed: dict[int, Any] = {}
-    for node, at in reversed(order):  # a container after everything below it
+    for node, at in _post_order(value):  # a shared node fixed before any place holding it
         pairs = list(node.items()) if isinstance(node, dict) else list(enumerate(node))
         changed = False
         for index, (key, child) in enumerate(pairs):

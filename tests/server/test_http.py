@@ -262,8 +262,9 @@ async def test_lone_surrogates_are_listed_as_replacement_characters(
 @pytest.mark.anyio
 async def test_an_answer_with_lone_surrogates_reaches_the_client() -> None:
     """An API answering JSON with a lone surrogate's escape (`"x\\ud800y"`, in a value and
-    a key) or text holding one: the client gets the answer with U+FFFD in its place (the
-    SDK's strict UTF-8 serializer wrote no answer at all: the call hung up empty)."""
+    a key) that matches its output schema: the client gets the answer with U+FFFD in its
+    place, checked as such (the SDK's strict UTF-8 serializer wrote no answer at all; the
+    output check called it a mismatch)."""
     from loopback import running
     from serving import served
     from starlette.applications import Starlette
@@ -278,7 +279,7 @@ async def test_an_answer_with_lone_surrogates_reaches_the_client() -> None:
         return Response(b'{"name": "x\\ud800y", "k\\udc00": 1}', media_type="application/json")
 
     ok = {"200": {"description": "ok", "content": {"application/json": {"schema": {
-        "type": "object"}}}}}
+        "type": "object", "properties": {"name": {"type": "string", "pattern": "^x"}}}}}}}
     with running(Starlette(routes=[Route("/odd", odd)])) as up:
         doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
                "servers": [{"url": up}],
@@ -288,3 +289,34 @@ async def test_an_answer_with_lone_surrogates_reaches_the_client() -> None:
                 result = await session.call_tool("odd", {})
     assert not result.is_error
     assert result.structured_content == {"name": "x\ufffdy", "k\ufffd": 1}
+
+
+@pytest.mark.anyio
+async def test_texts_quoting_lone_surrogates_reach_the_client() -> None:
+    """A failure that quotes the document (a security scheme named with a lone surrogate,
+    no credential given) and a search whose results quote it (the discover tools) come
+    with U+FFFD in its place: the SDK wrote no answer at all."""
+    from rounds import texts
+    from serving import served
+
+    from httpllm import compile, mcp_server
+    from httpllm.server import http_app
+    from httpllm.server.discover import discover_tools
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "http://127.0.0.1:9"}], "security": [{"k\ud800": []}],
+           "components": {"securitySchemes": {"k\ud800": {"type": "apiKey", "in": "header",
+                                                           "name": "X-Key"}}},
+           "paths": {"/pets": {"get": {"operationId": "listPets", "summary": "List \udc00 pets",
+                                       "responses": {"200": {"description": "ok"}}}}}}
+    found = discover_tools(compile(doc, "mcp"))
+    with served(http_app(mcp_server(doc))) as base, \
+            served(http_app(mcp_server(doc, tools=found))) as searched, \
+            anyio.fail_after(LIMIT):
+        async with session_at(f"{base}/mcp") as session:
+            refused = await session.call_tool("listPets", {})
+        async with session_at(f"{searched}/mcp") as session:
+            names = [t.name for t in (await session.list_tools()).tools]
+            listed = await session.call_tool(names[0], {"query": "pets"})
+    assert refused.is_error and "k\ufffd" in " ".join(texts(refused))
+    assert "List \ufffd pets" in " ".join(texts(listed))

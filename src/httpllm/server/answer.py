@@ -31,7 +31,6 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
-from httpllm._json import valid_unicode
 from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
@@ -75,14 +74,7 @@ class Answers:
 
     def __call__(self, function: Function, result: Result,
                  secrets: tuple[str, ...] = ()) -> dict[str, Any]:
-        """The ``CallToolResult`` (as JSON) of one HTTP answer, credentials masked; a lone
-        surrogate in it (the API's ``\\ud800`` escape without its pair) as U+FFFD, which
-        the SDK's strict UTF-8 serializer can write (it wrote no answer at all)."""
-        answer: dict[str, Any] = valid_unicode(self._answer(function, result, secrets))[0]
-        return answer
-
-    def _answer(self, function: Function, result: Result,
-                secrets: tuple[str, ...]) -> dict[str, Any]:
+        """The ``CallToolResult`` (as JSON) of one HTTP answer, credentials masked."""
         fitted = fit(result, secrets=secrets, budget=self.budget, tool=function.name,
                      narrowing=narrowing(function))
         if not result.ok:

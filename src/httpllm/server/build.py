@@ -31,6 +31,7 @@ from mcp_types import INVALID_PARAMS, CallToolRequestParams, PaginatedRequestPar
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
 from httpllm._api import Application, compile
+from httpllm._json import valid_unicode
 from httpllm.cut import DEFAULT_BUDGET
 from httpllm.errors import (
     CallError,
@@ -421,8 +422,11 @@ def mcp_server(
             log.error("tool %s failed: %s", params.name, type(exc).__name__)
             answer = failure(f"{params.name} failed inside the server "
                              f"({type(exc).__name__}); nothing more is known.")
-        # 2026-07-28 requires the result type; older revisions drop the key.
-        return {"resultType": "complete", **answer}
+        # 2026-07-28 requires the result type; older revisions drop the key. A lone
+        # surrogate (an API's, or a document's a message quotes) as U+FFFD: the SDK's
+        # strict UTF-8 serializer would write no answer at all.
+        result: dict[str, Any] = valid_unicode({"resultType": "complete", **answer})[0]
+        return result
 
     @asynccontextmanager
     async def lifespan(_: Server[Any]) -> AsyncIterator[dict[str, Any]]:

@@ -33,6 +33,7 @@ from typing import Any
 
 import jsonschema_rs
 
+from httpllm._json import valid_unicode
 from httpllm._types import Schema
 from httpllm.walk import transform
 
@@ -239,8 +240,11 @@ Checker = Callable[[Any], "str | None"]
 
 def checker(schema: Schema) -> Checker | None:
     """The check of ``schema`` as the strictest client makes it; ``None`` when jsonschema-rs
-    cannot compile the schema (the client then judges it alone)."""
-    widened = transform(schema, _numbers)
+    cannot compile the schema (the client then judges it alone). A lone surrogate (a
+    ``\\ud800`` escape without its pair), in the schema or an answer, is checked as the
+    U+FFFD the client receives (jsonschema-rs takes UTF-8 only: a valid answer was a
+    mismatch)."""
+    widened = transform(valid_unicode(schema)[0], _numbers)
     try:
         validators = [cls(widened, validate_formats=True, formats=STRING_FORMATS)
                       for cls in (jsonschema_rs.Draft202012Validator,
@@ -249,6 +253,7 @@ def checker(schema: Schema) -> Checker | None:
         return None
 
     def check(instance: Any) -> str | None:
+        instance = valid_unicode(instance)[0]
         for validator in validators:
             try:
                 error = next(iter(validator.iter_errors(instance)), None)
