@@ -10,7 +10,7 @@ from typing import Any
 from httpllm.pointer import escape
 
 __all__ = ["DOUBLE_MAX", "Unheld", "article", "first_unheld", "held", "kind", "scalar_text",
-           "shown_number", "type_name", "valid_unicode"]
+           "shown_number", "type_name", "utf8_encodable", "utf8_size", "valid_unicode"]
 
 DOUBLE_MAX = 2 ** 1024 - 2 ** 971  # sys.float_info.max, as an integer
 """The largest number a double holds (IEEE 754 binary64); an integer past it has none."""
@@ -170,6 +170,28 @@ def _encodable(text: str) -> bool:
     return text.isascii() or _SURROGATE.search(text) is None
 
 
+def utf8_size(text: str) -> int:
+    """Bytes of ``text`` as UTF-8, a lone surrogate (a ``\\ud800`` escape without its
+    pair, which UTF-8 cannot hold) counted as its six-byte escape: what an ASCII JSON
+    encoder (``json.dumps``' default, the providers' SDKs) writes for it.
+
+    >>> utf8_size("é"), utf8_size("\\ud800")
+    (2, 6)
+    """
+    return len(text) if text.isascii() else len(text.encode("utf-8", "backslashreplace"))
+
+
+def utf8_encodable(value: Any) -> bool:
+    """Whether ``value`` (JSON values) certainly holds no lone surrogate, told at C speed
+    (its JSON text encoded); ``False`` also when that cannot tell (not JSON text, or
+    deeper than the encoder goes): a walk must look."""
+    try:
+        json.dumps(value, ensure_ascii=False).encode()
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return False
+    return True
+
+
 def _post_order(value: Any) -> list[tuple[Any, str]]:
     """Each dict and list in ``value`` once, with its (first) pointer, after every container
     below it (iterative: any depth)."""
@@ -204,13 +226,8 @@ def valid_unicode(value: Any) -> tuple[Any, list[str]]:
     """
     if isinstance(value, str):
         return (value, []) if _encodable(value) else (_SURROGATE.sub("\ufffd", value), ["#"])
-    try:  # most values hold none: told at C speed
-        json.dumps(value, ensure_ascii=False).encode()
+    if utf8_encodable(value):  # most values hold none
         return value, []
-    except UnicodeEncodeError:
-        pass
-    except (TypeError, ValueError, RecursionError):
-        pass  # not JSON text, or deeper than the encoder goes: the walk tells
     found: list[str] = []
     fixed: dict[int, Any] = {}
     for node, at in _post_order(value):  # a shared node fixed before any place holding it

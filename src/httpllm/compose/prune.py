@@ -33,6 +33,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from httpllm._json import utf8_size
 from httpllm._types import Schema
 from httpllm.pointer import escape
 from httpllm.refs import def_name_of, def_ref
@@ -66,12 +67,6 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
 
 _ENCODE = json.encoder.encode_basestring
 
-_LONE = "backslashreplace"
-"""How a byte count encodes a lone surrogate (a ``\\ud800``-``\\udfff`` escape of the
-document's JSON alone, which UTF-8 cannot hold): as its six-byte escape, what an ASCII JSON
-encoder (``json.dumps``' default, the providers' SDKs) writes for it."""
-
-
 def _dumps(value: Any) -> int:
     """Bytes of ``value`` as compact UTF-8 JSON. Strings, lists, whole and finite numbers
     are counted without ``json.dumps`` (most of a schema's values: a call costs more than
@@ -79,7 +74,7 @@ def _dumps(value: Any) -> int:
     kind = type(value)
     if kind is str:
         text = _ENCODE(value)
-        return len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
+        return utf8_size(text)
     if kind is list:  # [a,b,c]: brackets, a comma between two items
         return len(value) + 1 + sum(map(_dumps, value)) if value else 2
     if value is None or kind is bool:
@@ -88,7 +83,7 @@ def _dumps(value: Any) -> int:
         return len(int.__repr__(value))
     if kind is float and math.isfinite(value):
         return len(float.__repr__(value))
-    return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8", _LONE))
+    return utf8_size(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
 
 
 def _own(node: dict[str, Any], listed: list[Any] | None = None) -> int:
@@ -101,12 +96,12 @@ def _own(node: dict[str, Any], listed: list[Any] | None = None) -> int:
     for key, value in node.items():
         if type(key) is str:
             text = _ENCODE(key)
-            size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
+            size += (len(text) if text.isascii() else utf8_size(text)) + 1
         else:
             size += _dumps(key) + 1
         if type(value) is str:
             text = _ENCODE(value)
-            size += len(text) if text.isascii() else len(text.encode("utf-8", _LONE))
+            size += len(text) if text.isascii() else utf8_size(text)
         elif key in IN_MAPPING and isinstance(value, dict):
             size += _mapping(value, listed)
         elif key in IN_ARRAY and isinstance(value, list):
@@ -133,7 +128,7 @@ def _mapping(value: dict[Any, Any], listed: list[Any] | None) -> int:
     for name, sub in value.items():  # "name": (a property name is most often a str)
         if type(name) is str:
             text = _ENCODE(name)
-            size += (len(text) if text.isascii() else len(text.encode("utf-8", _LONE))) + 1
+            size += (len(text) if text.isascii() else utf8_size(text)) + 1
         else:
             size += _dumps(name) + 1
         if sub is True:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from httpllm._json import utf8_size
 from httpllm.dialects._base import Dialect
 from httpllm.records import Function
 
@@ -29,10 +30,9 @@ below it (``compose.bounded``), but a dialect that writes every named schema out
 
 
 def _compact(value: object) -> int:
-    """Bytes of ``value`` as compact UTF-8 JSON (a lone surrogate as its six-byte escape,
-    as :func:`~httpllm.compose.prune.byte_size` counts it)."""
+    """Bytes of ``value`` as compact UTF-8 JSON (:func:`~httpllm._json.utf8_size`)."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return len(text) if text.isascii() else len(text.encode("utf-8", "backslashreplace"))
+    return utf8_size(text)
 
 
 def _largest(functions: Sequence[Function], parameters: list[int]) -> Function:

@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm import pointer
-from httpllm._json import type_name
+from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
 from httpllm.dialects.openai import MARKED
@@ -145,8 +145,11 @@ def parse(function: Function, arguments: Arguments) -> dict[str, Any]:
 
 def _lone_surrogate(value: Any) -> str | None:
     """The pointer of the first string (key or value) no UTF-8 request can carry: JSON's
-    ``"\\ud800"`` escape decodes to a lone surrogate. ``None`` when there is none.
-    Iterative; each node keeps a link to its parent, so a deep value costs linear memory."""
+    ``"\\ud800"`` escape decodes to a lone surrogate. ``None`` when there is none (told at
+    C speed for most: :func:`~httpllm._json.utf8_encodable`). Iterative; each node keeps a
+    link to its parent, so a deep value costs linear memory."""
+    if utf8_encodable(value):
+        return None
     stack: list[tuple[Any, Any]] = [(value, None)]  # (node, (token, parent link) | None)
     while stack:
         node, link = stack.pop()

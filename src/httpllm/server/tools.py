@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, cast
 
-from httpllm._json import valid_unicode
+from httpllm._json import utf8_size, valid_unicode
 from httpllm._types import JSON
 from httpllm.dialects import Options
 from httpllm.dialects.mcp import MCP, hints, output_schema
@@ -113,8 +113,8 @@ def output_schemas_listed(functions: Iterable[Function],
         raise ValueError(f"output_schemas is 'auto', 'on' or 'off', not {mode!r}")
     if mode == "off":
         return False, 0
-    total = sum(len(json.dumps(output_schema(f.output)[0], ensure_ascii=False,
-                               separators=(",", ":")).encode("utf-8", "backslashreplace"))
+    total = sum(utf8_size(json.dumps(output_schema(f.output)[0], ensure_ascii=False,
+                                     separators=(",", ":")))
                 for f in functions if f.output is not None)
     return mode == "on" or total <= OUTPUT_BUDGET, total
 

@@ -50,6 +50,7 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
+from httpllm._json import utf8_size
 from httpllm._types import JSON
 from httpllm.compose.names import NAME_MAX
 from httpllm.dialects._sizes import TOOL_TOKENS as _TOOL_TOKENS
@@ -259,7 +260,7 @@ def _too_many_parameters(ctx: LintContext) -> Iterable[tuple[str, str, str | Non
 
 
 def _estimate(text: str) -> int:
-    return len(text.encode("utf-8", "backslashreplace")) // 4  # a lone surrogate: its escape
+    return utf8_size(text) // 4
 
 
 def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
@@ -278,8 +279,8 @@ def _tool_too_large(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         text = json.dumps([f.name, f.description, f.parameters], ensure_ascii=False,
                           separators=(",", ":"))
-        if len(text.encode("utf-8", "backslashreplace")) <= TOOL_TOKENS:  # a token is at
-            continue  # least one byte (a lone surrogate's escape six): cannot be over
+        if utf8_size(text) <= TOOL_TOKENS:  # a token is at least one byte: cannot be over
+            continue
         tokens = count(text)
         if tokens > TOOL_TOKENS:
             yield f.pointer, (f"{f.name} alone has {tokens:,} tokens ({how}), over "
