@@ -85,6 +85,39 @@ def test_a_dropped_header_says_why_it_is_dropped(name: str, why: str) -> None:
     assert loss.note.startswith(f"header {name!r} {why}")
 
 
+@pytest.mark.parametrize("location", ["query", "cookie"])
+def test_a_parameter_named_with_a_lone_surrogate_is_dropped_with_a_loss(location: str) -> None:
+    """A query or cookie parameter whose name holds a lone surrogate (a document's
+    ``\\ud800`` escape without its pair) is not an argument: no UTF-8 request spells its
+    name, and the model could not write it back; a loss says so (it was offered, and
+    every call was refused as not valid Unicode)."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": "q\ud800", "in": location, "schema": {"type": "string"}},
+        {"name": "ok", "in": location, "schema": {"type": "string"}}]
+    function = httpllm.compile(doc, "openai").function("getB")
+    assert list(function.parameters["properties"]) == ["ok"]
+    [loss] = function.losses
+    assert (loss.pointer, loss.action, loss.value) == (
+        "#/paths/~1b/get/parameters/0", "dropped", "q\ud800")
+    assert loss.note.startswith(f"{location} parameter 'q\\ud800' holds a lone surrogate")
+
+
+def test_a_path_with_a_lone_surrogate_is_the_operation_s_error() -> None:
+    """A path holding a lone surrogate (in its text or a template's name) cannot be sent:
+    that operation is an error naming it, the others compile."""
+    doc = secured("X-Key")
+    doc["paths"]["/a/{p\ud800}"] = {"get": {
+        "operationId": "getC", "responses": {"200": {"description": "ok"}},
+        "parameters": [{"name": "p\ud800", "in": "path", "required": True,
+                        "schema": {"type": "string"}}]}}
+    app = httpllm.compile(doc, "openai")
+    assert "getC" not in [f.name for f in app.functions] and app.functions
+    [error] = app.errors
+    assert error.pointer == "#/paths/~1a~1{p\ud800}/get"
+    assert "holds a lone surrogate" in error.message and "no request can carry it" in error.message
+
+
 def _named(*operation_ids: str) -> dict[str, Any]:
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
             "paths": {f"/p{i}": {"get": {"operationId": op,

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin
 
-from httpllm._json import first_unheld, scalar_text, shown_number
+from httpllm._json import first_unheld, scalar_text, shown_number, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
@@ -293,6 +293,11 @@ class Composer:
                    "ASCII letters, digits and !#$%&'*+-.^_`|~): no request can carry it")
             return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
                         note=f"header {name!r} {why} (not an argument)")
+        if location in ("query", "cookie") and not utf8_encodable(name):
+            return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
+                        note=f"{location} parameter {name!a} holds a lone surrogate (a "
+                             "\\ud800-\\udfff escape without its pair), which no UTF-8 "
+                             "text spells: no request can carry it (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
@@ -384,9 +389,14 @@ class Composer:
         """Emend an operation's schemas and read its parameters.
 
         Raises:
-            HttpllmError: the operation is malformed or reaches a bad ``$ref``.
+            HttpllmError: the operation is malformed, reaches a bad ``$ref``, or has a
+                path no request can carry.
         """
         model = self._validate(site)
+        if not (site.path.isascii() or utf8_encodable(site.path)):
+            raise SpecError(f"the path {site.path!a} holds a lone surrogate (a "
+                            "\\ud800-\\udfff escape without its pair), which no UTF-8 "
+                            "text spells: no request can carry it", pointer=site.pointer)
         params, refused = self._parameters(site)
         body = self._body(site)
         response, accept = self._response(site)
