@@ -478,3 +478,67 @@ def test_a_schema_ref_to_another_kind_of_object_fails_its_operation(ref: str,
     [error] = app.errors
     assert (error.kind, error.pointer) == ("RefError", "#/paths/~1p/get/parameters/0/schema")
     assert error.message == f"$ref {ref!r} points to {what}; expected a Schema Object"
+
+
+_LONE = ('{"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/a": {"get": {'
+         '"operationId": "getA", "summary": "Reads a \\ud83d", "parameters": [{"name": "q", '
+         '"in": "query", "schema": {"type": "string", "enum": ["\\udfff", "ok"]}}], '
+         '"responses": {"200": {"description": "ok"}}}}}}')
+"""A document whose JSON text holds lone surrogates' escapes (a summary cut inside an
+emoji's pair by the tool that wrote it, an enum)."""
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "claude"])
+def test_tools_of_text_with_lone_surrogates_reach_the_provider(provider: str) -> None:
+    """The provider's own SDK sends the tools of a document whose text held lone
+    surrogates (before: UnicodeEncodeError in the SDK's request, after compile said
+    nothing); a warning names where U+FFFD took their place."""
+    import anthropic
+    import httpx
+    import httpx2
+    import openai
+
+    sent: list[bytes] = []
+    http_module: Any = httpx if provider == "chatgpt" else httpx2  # Anthropic's SDK: the fork
+
+    def api(request: Any) -> Any:
+        sent.append(request.content)
+        return http_module.Response(500, json={"error": {"message": "stop here"}})
+
+    app = httpllm.compile(_LONE, provider)
+    [warning] = app.warnings
+    assert "2 string(s) held a lone surrogate" in warning.message
+    assert "#/paths/~1a/get/summary" in warning.message
+    http = http_module.Client(transport=http_module.MockTransport(api))
+    with pytest.raises((openai.APIStatusError, anthropic.APIStatusError)):
+        if provider == "chatgpt":
+            openai.OpenAI(api_key="k", http_client=http, max_retries=0).chat.completions.create(
+                model="m", messages=[{"role": "user", "content": "hi"}], tools=app.tools())
+        else:
+            anthropic.Anthropic(api_key="k", http_client=http, max_retries=0).messages.create(
+                model="m", max_tokens=8, messages=[{"role": "user", "content": "hi"}],
+                tools=app.tools())
+    [body] = sent
+    assert "Reads a \ufffd" in body.decode() and "\\ud" not in body.decode()
+
+
+def test_a_dict_document_keeps_the_callers_strings() -> None:
+    """A document given as a ``dict`` is the caller's: its strings are used as given (a
+    lone surrogate stays; ``json.dumps`` writes its escape), and no warning is made."""
+    app = httpllm.compile(json.loads(_LONE), "chatgpt")
+    assert app.warnings == ()
+    assert "Reads a \ud83d" in json.dumps(app.tools(), ensure_ascii=False,
+                                          ).encode("utf-8", "surrogatepass").decode(
+                                              "utf-8", "surrogatepass")
+
+
+def test_a_referenced_file_with_lone_surrogates_is_named_in_the_warning(
+        tmp_path: Path) -> None:
+    """A lone surrogate in a file a `$ref` reads: U+FFFD, the warning naming that file."""
+    (tmp_path / "q.json").write_text('{"type": "string", "description": "x\\udc00"}')
+    (tmp_path / "api.json").write_text(_LONE.replace(
+        '{"type": "string", "enum": ["\\udfff", "ok"]}', '{"$ref": "q.json"}'))
+    app = httpllm.compile(tmp_path / "api.json", "chatgpt")
+    messages = [w.message for w in app.warnings]
+    assert any(f"{tmp_path / 'q.json'}#/description" in m for m in messages), messages
+    assert "x\ufffd" in json.dumps(app.tools(), ensure_ascii=False)

@@ -13,7 +13,14 @@ import shared
 import httpllm
 from httpllm._json import Unheld, scalar_text
 from httpllm.errors import AccessDenied, LimitExceeded, LoadError
-from httpllm.load import Limits, Loader, load_text, source_of, string_keys
+from httpllm.load import (
+    Limits,
+    Loader,
+    load_text,
+    source_of,
+    string_keys,
+    without_lone_surrogates,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "refs"
 ROOT = FIXTURES / "api" / "openapi.yaml"
@@ -943,3 +950,39 @@ def test_a_document_of_other_mappings_compiles_as_its_dict_would() -> None:
         assert httpllm.compile(given, "mcp").tools() == expected
     plain = document()
     assert string_keys(plain) is plain
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": "x\\ud800", "b": ["\\udfff"]}', b'{"a": "x\\ud800", "b": ["\\udfff"]}',
+    'a: "x\\ud800"\nb: ["\\udfff"]', 'a: "x\\U0000d800"\nb: ["\\U0000dfff"]'])
+def test_lone_surrogates_read_from_text_are_replacement_characters(
+        text: str | bytes) -> None:
+    """What JSON or YAML text held as the escape of half a surrogate pair is U+FFFD, with
+    the pointers of the strings changed (what libyaml refuses to read at all is no case)."""
+    try:
+        value = load_text(text)
+    except LoadError:  # libyaml: "found invalid Unicode character escape code"
+        assert isinstance(text, str) and text.startswith("a:")
+        return
+    fixed, pointers = without_lone_surrogates(value, text)
+    assert (fixed, sorted(pointers)) == ({"a": "x\ufffd", "b": ["\ufffd"]}, ["#/a", "#/b/0"])
+
+
+@pytest.mark.parametrize("text", [
+    '{"a": "\\\\ud800 is an escape"}', '{"a": "\\ud83d\\ude00"}', '{"a": "é"}'])
+def test_text_without_a_lone_surrogate_is_kept(text: str) -> None:
+    """A pair's escapes (one character), an escaped backslash before `ud800` (text that
+    only looks like an escape) and plain non-ASCII text change nothing."""
+    value = load_text(text)
+    assert without_lone_surrogates(value, text)[0] is value
+    assert without_lone_surrogates(value, text)[1] == []
+
+
+def test_a_referenced_file_with_lone_surrogates_is_replaced_and_told(tmp_path: Path) -> None:
+    """A file a `$ref` reads is cleaned alike, and the loader tells whose strings changed."""
+    (tmp_path / "s.json").write_text('{"type": "string", "description": "x\\udc00"}')
+    loader = Loader(tmp_path / "api.json")
+    told: list[tuple[str, list[str]]] = []
+    loader.on_replaced = lambda label, pointers: told.append((label, pointers))
+    assert loader((tmp_path / "s.json").as_uri())["description"] == "x\ufffd"
+    assert told == [(str(tmp_path / "s.json"), ["#/description"])]

@@ -34,6 +34,7 @@ from httpllm.load import (
     shown_url,
     source_of,
     string_keys,
+    without_lone_surrogates,
     without_userinfo,
 )
 from httpllm.loss import Loss, distinct
@@ -459,6 +460,51 @@ def _tag_descriptions(root: Any) -> dict[str, str]:
             and isinstance(t.get("description") or "", str)} if isinstance(tags, list) else {}
 
 
+def _source(spec: Source, limits: Limits, warnings: list[Warning], *,
+            root: str | os.PathLike[str] | None, allow_network: bool, allow_outside_root: bool
+            ) -> tuple[Any, Loader, str, str, str | None]:
+    """``compile``'s ``spec`` read: the document, the loader of the files it refers to,
+    its base URI, its label in messages, and its URL when it was fetched (the default
+    ``document_url``). Lone surrogates in what is read as text are U+FFFD, a warning in
+    ``warnings`` says where; a ``dict`` document's strings are the caller's, as given."""
+    if is_url(spec):  # fetched within the network gate; relative refs resolve against it
+        base = str(spec).strip()
+        label = shown_url(base)
+        loader = Loader(None, limits=limits, allow_network=allow_network,
+                        allow_outside_root=allow_outside_root, bound=root)
+        loader.on_replaced = _replaced_warning(warnings, label)
+        return loader.document(base), loader, base, label, without_userinfo(base)
+    raw, path, label = source_of(spec, limits)
+    if isinstance(raw, (Mapping, list)):
+        document = string_keys(raw)
+    else:
+        document, replaced = without_lone_surrogates(
+            load_text(raw, label=label, limits=limits), raw)
+        if replaced:
+            _replaced_warning(warnings, label)(label, replaced)
+    loader = Loader(path, limits=limits, allow_network=allow_network,
+                    allow_outside_root=allow_outside_root, bound=root)
+    loader.on_replaced = _replaced_warning(warnings, label)
+    return document, loader, path.as_uri() if path is not None else ROOT, label, None
+
+
+def _replaced_warning(warnings: list[Warning], main: str) -> Callable[[str, list[str]], None]:
+    """What tells ``warnings`` that the file ``label`` held lone surrogates at ``pointers``,
+    replaced by U+FFFD (:func:`~httpllm.load.without_lone_surrogates`): one warning per
+    file, at its first string (in another file than ``main``: the pointer after the file's
+    name)."""
+
+    def replaced(label: str, pointers: list[str]) -> None:
+        shown = [p if label == main else f"{label}{p}" for p in pointers]
+        warnings.append(Warning(pointer=shown[0], message=(
+            f"{len(shown)} string(s) held a lone surrogate (a \\ud800-\\udfff escape "
+            "without its pair, which no UTF-8 text spells: a provider's SDK or an MCP client "
+            "would fail on the tools), replaced by U+FFFD: " + ", ".join(shown[:5])
+            + (" ..." if len(shown) > 5 else ""))))
+
+    return replaced
+
+
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
     """The operation's error; a message about another file (a referenced one that cannot
     be read ...) names that file."""
@@ -503,7 +549,9 @@ def compile(  # the public name the project is known by (shadows the builtin her
     Args:
         spec: a path, JSON/YAML text, bytes, an already-parsed ``dict``, or an
             ``http(s)://`` URL (fetched only with ``allow_network``; it is then the
-            ``document_url`` unless one is given).
+            ``document_url`` unless one is given). A lone surrogate in what is read as
+            text (a ``\\ud800`` escape without its pair, which UTF-8 cannot hold) becomes
+            U+FFFD, with a warning; a ``dict``'s strings are used as given.
         provider: the dialect name (``"chatgpt"``, ``"3.1"`` ...; see
             ``httpllm.dialects.providers()``).
 
@@ -525,26 +573,16 @@ def compile(  # the public name the project is known by (shadows the builtin her
     check_options(options, dialect)
     if dialect.variant is not None:
         dialect = dialect.variant(options)
-    if is_url(spec):  # fetched within the network gate; relative refs resolve against it
-        base = str(spec).strip()
-        label = shown_url(base)
-        loader = Loader(None, limits=limits, allow_network=allow_network,
-                        allow_outside_root=allow_outside_root, bound=root)
-        document = loader.document(base)
-        document_url = document_url or without_userinfo(base)
-    else:
-        raw, path, label = source_of(spec, limits)
-        document = string_keys(raw) if isinstance(raw, (Mapping, list)) else load_text(
-            raw, label=label, limits=limits)
-        base = path.as_uri() if path is not None else ROOT
-        loader = Loader(path, limits=limits, allow_network=allow_network,
-                        allow_outside_root=allow_outside_root, bound=root)
+    warnings: list[Warning] = []
+    document, loader, base, label, url = _source(spec, limits, warnings, root=root,
+                                                 allow_network=allow_network,
+                                                 allow_outside_root=allow_outside_root)
+    document_url = document_url or url
     upgraded = upgrade(document, loader=loader, base=base)
     loader.files[base] = upgraded.root
     resolver = Resolver(upgraded.root, base, loader)
     doc = parse(upgraded.root, resolver, label=label)
 
-    warnings: list[Warning] = []
     said: set[tuple[str, str]] = set()
 
     def warn(at: str, message: str) -> None:

@@ -56,12 +56,12 @@ def test_numbers_no_double_holds_are_losses_not_nulls(
     assert "expected a number" in losses[1]["note"]
 
 
-def test_lone_surrogates_compile_and_are_written_as_escapes(
+def test_lone_surrogates_are_replacement_characters_with_a_warning(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A document whose JSON holds `\\ud800`-style escapes without their pair (in a
     parameter's description, a response property's name, an enum) compiles for every
-    provider, to a file and to stdout: each lone surrogate, which UTF-8 cannot hold, is
-    written as its escape again, so the tools read back hold the same strings."""
+    provider, to a file and to stdout, as UTF-8 a provider's SDK can send: each lone
+    surrogate is U+FFFD, and a warning names where."""
     from httpllm.dialects import providers
 
     spec = tmp_path / "api.json"
@@ -75,8 +75,10 @@ def test_lone_surrogates_compile_and_are_written_as_escapes(
     for provider in providers():
         out = tmp_path / f"{provider}.json"
         assert main(["compile", str(spec), "-p", provider, "-o", str(out)]) == 0, provider
+        assert "3 string(s) held a lone surrogate" in capsys.readouterr().err
         written = out.read_bytes()
-        assert b"\\ud800" in written and b"\\udfff" in written, provider
-        assert "x\ud800y" in json.dumps(json.loads(written), ensure_ascii=False)
+        assert b"\\ud" not in written, provider
+        text = json.dumps(json.loads(written), ensure_ascii=False)
+        assert "x\ufffdy" in text and "\ufffd" in text.replace("x\ufffdy", ""), provider
         assert main(["compile", str(spec), "-p", provider]) == 0
         assert json.loads(capsys.readouterr().out) == json.loads(written)
