@@ -968,8 +968,15 @@ def test_lone_surrogates_read_from_text_are_replacement_characters(
     assert (fixed, sorted(pointers)) == ({"a": "x\ufffd", "b": ["\ufffd"]}, ["#/a", "#/b/0"])
 
 
+def test_halves_of_a_pair_in_the_wrong_order_are_lone() -> None:
+    """A low half before a high half is no pair: both are U+FFFD."""
+    text = '{"a": "\\udc4d\\ud83d"}'
+    assert without_lone_surrogates(load_text(text), text) == ({"a": "\ufffd\ufffd"}, ["#/a"])
+
+
 @pytest.mark.parametrize("text", [
-    '{"a": "\\\\ud800 is an escape"}', '{"a": "\\ud83d\\ude00"}', '{"a": "é"}'])
+    '{"a": "\\\\ud800 is an escape"}', '{"a": "\\ud83d\\ude00"}', '{"a": "é"}',
+    '{"a": "\\uD83D\\uDE00"}'])
 def test_text_without_a_lone_surrogate_is_kept(text: str) -> None:
     """A pair's escapes (one character), an escaped backslash before `ud800` (text that
     only looks like an escape) and plain non-ASCII text change nothing."""
