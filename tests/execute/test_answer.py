@@ -367,3 +367,63 @@ def test_forwarded_and_host_headers_are_masked_before_the_cut_over_http(
     assert result.is_error is (status != 200)
     assert "[Answer cut to fit 2,000 characters" in shown
     assert header_leaks(shown) == []
+
+
+LIMIT = 1_000
+"""A byte limit (``max_answer_bytes``) under the character budget: the end of the bytes
+read is what the model reads last."""
+CUT_MODES = ("raw", "json", "url", "bare")
+CUT_ENDS = (1, 2, 5, 17)
+"""How many characters of the echoed secret's form come before the byte limit."""
+
+
+def byte_cut(mode: str, end: int) -> tuple[dict[str, Any], str]:
+    """Arguments that put the byte limit ``end`` characters into the echoed form of the
+    secret, and what the bytes read then end with (the form's first ``end`` characters)."""
+    form = FORMS[mode].removeprefix("Bearer ")
+    lead = ('{"echo":"' if mode == "json" else "") + "|" + (
+        "Bearer " if mode == "raw" else json.dumps("Bearer ")[1:-1] if mode == "json" else "")
+    return {"pad": "P" * (LIMIT - len(lead) - end)}, "P|" + lead.partition("|")[2] + form[:end]
+
+
+@pytest.mark.parametrize("end", CUT_ENDS)
+@pytest.mark.parametrize("mode", CUT_MODES)
+def test_a_byte_limit_inside_the_secret_shows_none_of_it(mode: str, end: int, upstream: str,
+                                                         app: httpllm.Application) -> None:
+    """A model pads so that the byte limit falls inside the secret the API echoes: the
+    answer ends with the secret's first characters, which no route shows (the MCP server,
+    ``app.handle``, the trio, the adapters' caller); its end is masked instead."""
+    args, tail = byte_cut(mode, end)
+    assert httpx.get(f"{upstream}/echo/{mode}", params=args, headers={
+        "Authorization": f"Bearer {TOKEN}"}).text[:LIMIT].endswith(tail)  # the attack
+    server = httpllm.mcp_server(app, auth=AUTH, max_answer_bytes=LIMIT)
+    call = {"id": "c1", "type": "function",
+            "function": {"name": f"echo_{mode}", "arguments": json.dumps(args)}}
+    trio = discover(app, execute_options={"auth": AUTH, "max_bytes": LIMIT})
+    shown = {
+        "server": served(server, f"echo_{mode}", args).content[0].text,
+        "handle": app.handle([call], format="chat", auth=AUTH,
+                             max_answer_bytes=LIMIT)[0]["content"][0]["text"],
+        "trio": trio.handle(INVOKE, {"name": f"echo_{mode}", "arguments": args})["body"],
+        "caller": Caller(app, auth=AUTH, max_answer_bytes=LIMIT).call(
+            f"echo_{mode}", args).text}
+    for route, text in shown.items():
+        assert text.endswith("P|" + tail.partition("|")[2][:-end] + "[redacted]"), route
+
+
+def test_a_byte_limit_inside_the_secret_shows_none_of_it_to_a_program(
+        app: httpllm.Application) -> None:
+    """Code mode hands a program the whole answer read, its end included: a program that
+    pads so that the byte limit falls inside the secret reads none of it either."""
+    from httpllm.codemode.sandbox import find_deno
+    from httpllm.errors import MissingExtra
+
+    try:
+        deno = find_deno()
+    except MissingExtra as exc:
+        pytest.skip(exc.message)
+    code = app.code_tools(execute_options={"auth": AUTH, "max_bytes": LIMIT}, deno=deno)
+    args, _ = byte_cut("bare", 17)
+    answer = code.handle("execute", {"code": (
+        f"console.log(String(await api.echoBare({json.dumps(args)})).slice(-40));")})
+    assert answer["output"].endswith("P|[redacted]"), answer

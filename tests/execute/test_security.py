@@ -179,6 +179,24 @@ def test_redact_finds_a_secret_in_every_encoding(echoed: str) -> None:
     assert redact(f"<{echoed}>", [SECRET]) == "<[redacted]>"
 
 
+@pytest.mark.parametrize("echoed", [
+    SECRET, json.dumps(SECRET)[1:-1], json.dumps(SECRET, ensure_ascii=True)[1:-1],
+    json.dumps(json.dumps(SECRET)[1:-1])[1:-1], "k%22e%5Cy%2F%201%2B%C3%A9",
+    "k%22e%5cy%2f+1%2b%c3%a9", "k&quot;e\\y/ 1+é"])
+def test_a_text_cut_inside_a_secret_shows_none_of_its_start(echoed: str) -> None:
+    """An answer cut at the byte limit may end inside a secret, in any of its encodings and
+    inside one escape of it (``%2`` of ``%2F``): with ``cut=True`` that start is masked,
+    however few characters of it there are; a text whose end begins none is kept."""
+    from httpllm.execute.security import redact
+
+    for end in range(1, len(echoed)):
+        assert redact(f"pad <{echoed[:end]}", [SECRET], cut=True) == "pad <[redacted]"
+    assert redact(f"pad <{echoed}> and k", [SECRET], cut=True) == (
+        "pad <[redacted]> and [redacted]")
+    assert redact("pad <x", [SECRET], cut=True) == "pad <x"
+    assert redact(f"pad <{echoed[:3]}", [SECRET]) == f"pad <{echoed[:3]}"  # not cut: kept
+
+
 def test_secrets_of_gives_the_forms_a_scheme_puts_on_the_wire() -> None:
     """Basic gives its password, user:password and the base64 token (also URL-safe); a
     bearer header gives the token alone; a Basic header value gives its password."""

@@ -280,7 +280,10 @@ class CodeMode:
             return _error("LimitExceeded", f"{where}: the answers of this program passed "
                           f"{self.sandbox.limits.answer_bytes:,} bytes; this one was not "
                           "handed over")
-        body = _scrubbed(_value(result), tally.secrets)
+        value = _value(result)
+        if result.truncated and isinstance(value, str):  # the byte limit may end in one
+            value = _redact(value, tally.secrets, cut=True)
+        body = _scrubbed(value, tally.secrets)
         if result.ok:
             return {"ok": True, "value": body}
         shown = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
@@ -314,12 +317,12 @@ def _secrets() -> Callable[[Any], tuple[str, ...]]:
     return secrets_of
 
 
-def _redact(text: str, secrets: set[str]) -> str:
+def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:
     if not secrets or not text:
         return text
     from httpllm.execute.security import redact
 
-    return redact(text, sorted(secrets))
+    return redact(text, sorted(secrets), cut=cut)
 
 
 def _scrubbed(value: Any, secrets: set[str]) -> Any:

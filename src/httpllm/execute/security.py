@@ -240,11 +240,14 @@ def _scheme_token(value: str) -> tuple[str, ...]:
     return (token,)
 
 
-def redact(text: str, secrets: Iterable[str]) -> str:
+def redact(text: str, secrets: Iterable[str], *, cut: bool = False) -> str:
     """``text`` with every secret replaced by :data:`REDACTED`, in every form a secret takes
     in an answer: as is, JSON-escaped (once or twice: a ``"`` as ``\\"`` or ``\\u0022``),
     percent-encoded (either case of hex digits, ``+`` for a space, any mix of encoded and
-    plain characters), HTML-escaped; longest secret first.
+    plain characters), HTML-escaped; longest secret first. ``cut``: the text is an answer
+    cut at a byte limit, which may have fallen inside a secret, so an end of it that begins
+    a secret of :data:`ALONE_BELOW` characters or more, in any of those forms, is replaced
+    too (the first characters of a credential are never shown, however the cut falls).
 
     A secret of :data:`ALONE_BELOW` characters or more is replaced wherever it occurs (an
     answer never shows one whole); a shorter one (a test key ``"ab"``) only where no letter,
@@ -256,10 +259,48 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     'GET /x?key=[redacted]&about=1'
     >>> redact("q=a%2fb+c&r=a%2Fb%20c", ["a/b c"])
     'q=[redacted]&r=[redacted]'
+    >>> redact("token=s3cr", ["s3cret!"], cut=True)
+    'token=[redacted]'
     """
-    for pattern in _patterns(tuple(secrets)):
+    secrets = tuple(secrets)
+    for pattern in _patterns(secrets):
         text = pattern.sub(REDACTED, text)
+    if cut:
+        starts = [_begun(text, s) for s in secrets if len(s) >= ALONE_BELOW]
+        start = min((at for at in starts if at is not None), default=None)
+        if start is not None:
+            text = text[:start] + REDACTED
     return text
+
+
+def _begun(text: str, secret: str) -> int | None:
+    """Where an end of ``text`` that begins ``secret`` starts (its first characters, in any
+    form :func:`redact` masks, a form itself possibly cut: ``%2`` of ``%2F``), or ``None``."""
+    longest = sum(max(map(len, _literals(ch))) for ch in secret)
+    for start in range(max(0, len(text) - longest), len(text)):
+        if _runs_to_end(text, start, secret):
+            return start
+    return None
+
+
+def _runs_to_end(text: str, start: int, secret: str) -> bool:
+    """Whether ``text[start:]`` is the start of ``secret`` (shorter than it), each character
+    in one of its forms (:func:`_literals`; hex digits of an escape in either case)."""
+    stack = [(start, 0)]
+    while stack:
+        at, index = stack.pop()
+        rest = len(text) - at
+        for form in _literals(secret[index]):
+            shown = text[at:at + len(form)]
+            same = shown == form[:len(shown)] if len(form) == 1 else (
+                shown.lower() == form[:len(shown)].lower())
+            if not same:
+                continue
+            if len(form) >= rest:
+                return len(form) > rest or index + 1 < len(secret)
+            if index + 1 < len(secret):
+                stack.append((at + len(form), index + 1))
+    return False
 
 
 def found_in(text: str, secrets: Iterable[str]) -> bool:
@@ -329,6 +370,17 @@ def _forms(ch: str) -> str:
     letters and digits stand for themselves: no encoder changes them."""
     if ch.isascii() and ch.isalnum():
         return ch
+    alternatives = sorted((_hex_either_case(re.escape(f)) for f in _literals(ch)), key=len,
+                          reverse=True)
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+@functools.lru_cache(maxsize=4096)
+def _literals(ch: str) -> tuple[str, ...]:
+    """Each form one character of a secret takes (see :func:`_forms`), hex digits upper
+    case in ``%XX`` and lower case in ``\\uXXXX``, as text."""
+    if ch.isascii() and ch.isalnum():
+        return (ch,)
     forms = {ch, "".join(f"%{b:02X}" for b in ch.encode()), html.escape(ch),
              f"&#{ord(ch)};", f"&#x{ord(ch):x};"}
     units = ch.encode("utf-16-be")
@@ -339,9 +391,7 @@ def _forms(ch: str) -> str:
         forms |= {"\\/", "\\\\\\/"}
     if ch == " ":
         forms.add("+")
-    alternatives = sorted((_hex_either_case(re.escape(f)) for f in forms), key=len,
-                          reverse=True)
-    return "(?:" + "|".join(alternatives) + ")"
+    return tuple(sorted(forms))
 
 
 def _hex_either_case(source: str) -> str:
