@@ -172,14 +172,21 @@ def _sending(auth: Any) -> Iterator[None]:
         _SHOWN.reset(token)
 
 
-def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result:
-    encoding = response.encoding or "utf-8"
+def _text(content: bytes, encoding: str, final: bool) -> str:
+    """``content`` read in the answer's ``charset``, else as UTF-8: a name that is no text
+    encoding to Python (``base64``, ``zlib``, ``rot13``: its bytes and text transforms,
+    whose decoders raised ``AssertionError`` or ``TypeError``) or a body its decoder refuses
+    whatever the error handler (UTF-16 without a byte order mark) is never an error. Not
+    ``final``: a cut body may end inside a character, which is left out."""
     try:
-        decoder = codecs.getincrementaldecoder(encoding)("replace")
-    except LookupError:
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    # A cut body may end inside a character: leave the partial character out.
-    body: Any = decoder.decode(content, final=not truncated)
+        "\n".encode(encoding)  # LookupError: not a text encoding (empty text is not asked)
+        return codecs.getincrementaldecoder(encoding)("replace").decode(content, final=final)
+    except (LookupError, UnicodeError):
+        return codecs.getincrementaldecoder("utf-8")("replace").decode(content, final=final)
+
+
+def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result:
+    body: Any = _text(content, response.encoding or "utf-8", final=not truncated)
     if content and not truncated and is_json(response.headers.get("content-type", "")):
         with suppress(ValueError, RecursionError):
             body = json.loads(content)
