@@ -427,3 +427,30 @@ def test_a_byte_limit_inside_the_secret_shows_none_of_it_to_a_program(
     answer = code.handle("execute", {"code": (
         f"console.log(String(await api.echoBare({json.dumps(args)})).slice(-40));")})
     assert answer["output"].endswith("P|[redacted]"), answer
+
+
+class _FlowBearer(httpx.Auth):
+    """A host's own auth flow: a bearer token httpllm never sees as a value."""
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        request.headers["Authorization"] = f"Bearer {TOKEN}"
+        yield request
+
+
+@pytest.mark.parametrize("auth", [httpx.BasicAuth(USER, PASSWORD), _FlowBearer()],
+                         ids=["basic", "flow"])
+def test_a_credential_an_httpx_auth_adds_is_masked_too(auth: httpx.Auth,
+                                                       app: httpllm.Application) -> None:
+    """An ``httpx.Auth`` (``auth=``, or a host's client's own) puts its credential on the
+    request as the client sends it, out of httpllm's sight: echoed, it came back whole on
+    every route; it is masked like the credentials of ``auth=`` mappings."""
+    call = {"id": "c1", "type": "function", "function": {"name": "echo_raw", "arguments": "{}"}}
+    trio = discover(app, execute_options={"auth": auth})
+    server = httpllm.mcp_server(app, client=httpx.AsyncClient(auth=auth))
+    shown = {
+        "handle": json.dumps(app.handle([call], format="chat", auth=auth)),
+        "trio": json.dumps(trio.handle(INVOKE, {"name": "echo_raw", "arguments": {}})),
+        "caller": Caller(app, auth=auth).call("echo_raw", {}).text,
+        "server": served(server, "echo_raw", {}).model_dump_json()}
+    for route, text in shown.items():
+        assert leaks(text) == [] and "|[redacted]|" in text, route

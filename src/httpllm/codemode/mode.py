@@ -273,8 +273,8 @@ class CodeMode:
             sent = await send(function, arguments)
         except HttpllmError as exc:
             return _error(type(exc).__name__, _redact(exc.message, tally.secrets))
-        tally.secrets.update(sent.secrets)
         result = sent.result
+        tally.secrets.update((*sent.secrets, *result.secrets))
         tally.answer_bytes += len(result.content)
         if tally.answer_bytes > self.sandbox.limits.answer_bytes:
             return _error("LimitExceeded", f"{where}: the answers of this program passed "

@@ -92,7 +92,9 @@ def fit(result: Result, *, secrets: tuple[str, ...] = (), budget: int | None,
     """The answer of ``result`` as a model may read it: classified, every secret masked in
     every encoding, then cut to ``budget`` characters (``None``: never cut) with a note
     naming ``tool``'s ``narrowing`` arguments (see :func:`httpllm.cut.note`); a body cut at
-    the byte limit says so too."""
+    the byte limit says so too. What the client added to the request as it sent it
+    (:attr:`Result.secrets`: an ``httpx.Auth``'s header) is masked with ``secrets``."""
+    secrets = (*secrets, *result.secrets)
     media = media_type(result)
     kind = _kind(result, media)
     if kind == "binary":

@@ -77,6 +77,10 @@ class Result:
         size: the whole body's size in bytes: ``len(content)`` when read whole, the
             ``Content-Length`` the server declared when cut (after content decoding it is
             unknown: ``None``).
+        secrets: what the client put on the request as it sent it, as
+            :func:`~httpllm.execute.security.secrets_of` reads headers: the header an
+            ``httpx.Auth`` adds (``auth=``, or the client's own) and those its request
+            hooks add; :func:`httpllm.execute.answer.fit` masks them with the host's.
     """
 
     status: int
@@ -85,6 +89,7 @@ class Result:
     content: bytes = b""
     truncated: bool = False
     size: int | None = None
+    secrets: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -185,7 +190,16 @@ def _text(content: bytes, encoding: str, final: bool) -> str:
         return codecs.getincrementaldecoder("utf-8")("replace").decode(content, final=final)
 
 
-def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result:
+def _added(before: list[tuple[str, str]], response: httpx.Response) -> tuple[str, ...]:
+    """The secrets of the headers the client added to the request as it sent it (its auth
+    flow, its hooks: they change the request in place), ``before`` its own headers."""
+    built = httpx.Headers(before)
+    sent = response.request.headers
+    return secrets_of(None, {k: v for k, v in sent.items() if built.get(k) != v})
+
+
+def _result(response: httpx.Response, content: bytes, truncated: bool,
+            secrets: tuple[str, ...] = ()) -> Result:
     body: Any = _text(content, response.encoding or "utf-8", final=not truncated)
     if content and not truncated and is_json(response.headers.get("content-type", "")):
         with suppress(ValueError, RecursionError):
@@ -196,7 +210,7 @@ def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result
         size = int(declared) if declared.isdigit() and not response.headers.get(
             "content-encoding") else None
     return Result(status=response.status_code, headers=response.headers, body=body,
-                  content=content, truncated=truncated, size=size)
+                  content=content, truncated=truncated, size=size, secrets=secrets)
 
 
 def _take(buffer: bytearray, chunk: bytes, max_bytes: int | None) -> bool:
@@ -208,19 +222,20 @@ def _take(buffer: bytearray, chunk: bytes, max_bytes: int | None) -> bool:
     return False
 
 
-def _read(response: httpx.Response, chunks: Iterable[bytes], max_bytes: int | None) -> Result:
+def _read(response: httpx.Response, chunks: Iterable[bytes], max_bytes: int | None,
+          secrets: tuple[str, ...]) -> Result:
     buffer = bytearray()
     truncated = any(_take(buffer, chunk, max_bytes) for chunk in chunks)
-    return _result(response, bytes(buffer), truncated)
+    return _result(response, bytes(buffer), truncated, secrets)
 
 
 async def _aread(response: httpx.Response, chunks: AsyncIterator[bytes],
-                 max_bytes: int | None) -> Result:
+                 max_bytes: int | None, secrets: tuple[str, ...]) -> Result:
     buffer = bytearray()
     async for chunk in chunks:
         if _take(buffer, chunk, max_bytes):
-            return _result(response, bytes(buffer), True)
-    return _result(response, bytes(buffer), False)
+            return _result(response, bytes(buffer), True, secrets)
+    return _result(response, bytes(buffer), False, secrets)
 
 
 AFTER_SENDING = (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError)
@@ -421,12 +436,14 @@ def _send(client: httpx.Client, request: httpx.Request, send_auth: Any, auth: An
     hops = 0
     try:
         while True:
+            own = request.headers.multi_items()
             response = client.send(request, auth=send_auth, stream=True,
                                    follow_redirects=False)
             try:
                 following = route.follow(client, request, response, hops)
                 if following is None:
-                    return _read(response, response.iter_bytes(), max_bytes)
+                    return _read(response, response.iter_bytes(), max_bytes,
+                                 _added(own, response))
             finally:
                 response.close()
             request, response, hops = following, None, hops + 1
@@ -440,12 +457,14 @@ async def _asend(client: httpx.AsyncClient, request: httpx.Request, send_auth: A
     hops = 0
     try:
         while True:
+            own = request.headers.multi_items()
             response = await client.send(request, auth=send_auth, stream=True,
                                          follow_redirects=False)
             try:
                 following = route.follow(client, request, response, hops)
                 if following is None:
-                    return await _aread(response, response.aiter_bytes(), max_bytes)
+                    return await _aread(response, response.aiter_bytes(), max_bytes,
+                                        _added(own, response))
             finally:
                 await response.aclose()
             request, response, hops = following, None, hops + 1
