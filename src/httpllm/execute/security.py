@@ -365,9 +365,10 @@ def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 @functools.lru_cache(maxsize=4096)
 def _forms(ch: str) -> str:
     """A pattern matching one character of a secret in each form it can take: itself,
-    percent-encoded (its UTF-8 bytes, hex digits in either case; ``+`` for a space),
-    JSON-escaped once or twice (``\\"``, ``\\u0022``, ``\\/``), HTML-escaped. ASCII
-    letters and digits stand for themselves: no encoder changes them."""
+    percent-encoded once or twice (its UTF-8 bytes, hex digits in either case; ``+`` for a
+    space), JSON-escaped once or twice (``\\"``, ``\\u0022``, ``\\/``), HTML-escaped
+    (named, decimal or hex references). ASCII letters and digits stand for themselves: no
+    encoder changes them."""
     if ch.isascii() and ch.isalnum():
         return ch
     alternatives = sorted((_hex_either_case(re.escape(f)) for f in _literals(ch)), key=len,
@@ -381,8 +382,9 @@ def _literals(ch: str) -> tuple[str, ...]:
     case in ``%XX`` and lower case in ``\\uXXXX``, as text."""
     if ch.isascii() and ch.isalnum():
         return (ch,)
-    forms = {ch, "".join(f"%{b:02X}" for b in ch.encode()), html.escape(ch),
-             f"&#{ord(ch)};", f"&#x{ord(ch):x};"}
+    percent = "".join(f"%{b:02X}" for b in ch.encode())
+    forms = {ch, percent, percent.replace("%", "%25"), html.escape(ch), f"&#{ord(ch)};",
+             f"&#{ord(ch):03};", f"&#x{ord(ch):x};", f"&#x{ord(ch):04x};"}
     units = ch.encode("utf-16-be")
     unicode = "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
     for escaped in (json.dumps(ch)[1:-1], json.dumps(ch, ensure_ascii=False)[1:-1], unicode):
@@ -395,10 +397,15 @@ def _literals(ch: str) -> tuple[str, ...]:
 
 
 def _hex_either_case(source: str) -> str:
-    """An escaped pattern whose ``%XX`` and ``\\uXXXX`` hex letters match either case."""
-    return re.sub(r"(?<=%)[0-9A-F]{2}|(?<=\\\\u)[0-9a-f]{4}",
-                  lambda m: "".join(f"[{c}{c.swapcase()}]" if c.isalpha() else c
-                                    for c in m.group()), source)
+    """An escaped pattern whose ``%XX`` (``%25XX`` too), ``\\uXXXX`` and ``&#xXX;`` hex
+    letters match either case, and whose HTML numeric references may be written ``&#X``
+    and with leading zeros (``&#x2F;``, the OWASP form; ``&#039;``, PHP's)."""
+    source = re.sub(r"(?<=%)[0-9A-F]{2}|(?<=%25)[0-9A-F]{2}|(?<=\\\\u)[0-9a-f]{4}|"
+                    r"(?<=\\&\\#x)[0-9a-f]+(?=;)",
+                    lambda m: "".join(f"[{c}{c.swapcase()}]" if c.isalpha() else c
+                                      for c in m.group()), source)
+    return re.sub(r"^\\&\\#(x?)", lambda m: r"\&\#" + ("[xX]" if m.group(1) else "") + "0*",
+                  source)
 
 
 def _basic(user: str, password: str) -> str:
