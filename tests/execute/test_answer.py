@@ -411,18 +411,35 @@ def test_a_byte_limit_inside_the_secret_shows_none_of_it(mode: str, end: int, up
         assert text.endswith("P|" + tail.partition("|")[2][:-end] + "[redacted]"), route
 
 
-def test_a_byte_limit_inside_the_secret_shows_none_of_it_to_a_program(
-        app: httpllm.Application) -> None:
-    """Code mode hands a program the whole answer read, its end included: a program that
-    pads so that the byte limit falls inside the secret reads none of it either."""
+def _deno() -> str:
+    """Deno for the code-mode route (skipped without it)."""
     from httpllm.codemode.sandbox import find_deno
     from httpllm.errors import MissingExtra
 
     try:
-        deno = find_deno()
+        return find_deno()
     except MissingExtra as exc:
         pytest.skip(exc.message)
-    code = app.code_tools(execute_options={"auth": AUTH, "max_bytes": LIMIT}, deno=deno)
+
+
+def test_a_program_gets_no_form_of_the_secret(app: httpllm.Application) -> None:
+    """Code mode: what a program gets holds no form of the secret, in any encoding the API
+    echoes it (the percent-encoded one came through whole: the program decoded it and
+    printed it as base64; here it prints each answer reversed, which no mask knows)."""
+    code = app.code_tools(execute_options={"auth": AUTH}, deno=_deno())
+    calls = " ".join(f"console.log([...JSON.stringify(await api.echo{m.title()}({{}}))]"
+                     ".reverse().join(''));" for m in MODES)
+    printed = code.handle("execute", {"code": calls})["output"].splitlines()
+    assert len(printed) == len(MODES)
+    for mode, line in zip(MODES, printed, strict=True):
+        assert leaks(line[::-1]) == [] and "[redacted]" in line[::-1], mode
+
+
+def test_a_byte_limit_inside_the_secret_shows_none_of_it_to_a_program(
+        app: httpllm.Application) -> None:
+    """Code mode hands a program the whole answer read, its end included: a program that
+    pads so that the byte limit falls inside the secret reads none of it either."""
+    code = app.code_tools(execute_options={"auth": AUTH, "max_bytes": LIMIT}, deno=_deno())
     args, _ = byte_cut("bare", 17)
     answer = code.handle("execute", {"code": (
         f"console.log(String(await api.echoBare({json.dumps(args)})).slice(-40));")})

@@ -327,13 +327,17 @@ def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:
 
 def _scrubbed(value: Any, secrets: set[str]) -> Any:
     """``value`` with every credential in its strings replaced by ``[redacted]`` (through
-    its JSON text, each secret in its JSON-escaped form, as the trio does)."""
+    its JSON text: each secret as given, whose every form :func:`redact` finds there
+    JSON-escaped, and in its JSON-escaped form too). The escaped form alone missed an echo
+    percent-encoded or HTML-escaped of a secret holding ``"`` or ``\\``, which a program
+    decodes and prints in a form no mask knows (base64)."""
     if not secrets:
         return value
     from httpllm.execute.security import REDACTED, redact
 
     text = json.dumps(value, ensure_ascii=False)
-    masked = redact(text, [json.dumps(s, ensure_ascii=False)[1:-1] for s in sorted(secrets)])
+    masked = redact(text, [*sorted(secrets), *(json.dumps(s, ensure_ascii=False)[1:-1]
+                                               for s in sorted(secrets))])
     if masked == text:
         return value
     try:
