@@ -256,6 +256,28 @@ def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
     assert secret not in result.model_dump_json()
 
 
+def test_host_headers_of_execute_options_are_masked(upstream: str) -> None:
+    """The trio and code mode take the host's ``headers=`` once, in ``execute_options``:
+    echoed, their values came back whole (only ``auth`` and a client's headers were
+    masked)."""
+    secret = "cc-7f3a9b2e-secret-value"
+    echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
+        "operationId": "echo_header", "parameters": [
+            {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(echo_doc, "chatgpt")
+    options = {"headers": {"X-Client-Credential": secret}}
+    trio = discover(app, execute_options=options)
+    code = app.code_tools(execute_options=options, deno=_deno())
+    shown = {"trio": json.dumps(trio.handle(INVOKE, {"name": "echo_header",
+                                                    "arguments": {"mode": "headers"}})),
+             "code": code.handle("execute", {"code": (
+                 "const h = String(await api.echoHeader({ mode: 'headers' }));"
+                 "console.log([...h].reverse().join(''));")})["output"][::-1]}
+    for route, text in shown.items():
+        assert secret not in text and "x-client-credential: [redacted]" in text, route
+
+
 def test_every_route_reads_to_the_byte_limit(app: httpllm.Application) -> None:
     """``app.handle``, the trio and the adapters' caller stop reading at the byte limit and
     tell the model where the answer was cut (it was read whole: 400 MB peaked at 1.6 GB)."""

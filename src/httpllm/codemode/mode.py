@@ -179,8 +179,7 @@ class CodeMode:
         way of sending a call for this run (the MCP server's, with per-call credentials).
         The run's output and error have every credential used redacted."""
         tally = _Tally()
-        secrets_of = _secrets()
-        tally.secrets.update(secrets_of(self.execute_options.get("auth")))
+        tally.secrets.update(_secrets()(self.execute_options))
         sender = send or self._send or self._aexecute
 
         async def bind(name: str, arguments: Any) -> dict[str, Any]:
@@ -311,10 +310,11 @@ class CodeMode:
         return Sent(result=result)
 
 
-def _secrets() -> Callable[[Any], tuple[str, ...]]:
-    from httpllm.execute.security import secrets_of
+def _secrets() -> Callable[[Mapping[str, Any]], tuple[str, ...]]:
+    """The host's secrets of ``execute_options``: ``auth``, ``headers=``, its client's."""
+    from httpllm.execute.security import option_secrets
 
-    return secrets_of
+    return option_secrets
 
 
 def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:

@@ -31,7 +31,8 @@ from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
 __all__ = ["ALONE_BELOW", "NOT_SECRET_HEADERS", "REDACTED", "Credential", "Placement", "applies",
-           "credentials", "found_in", "missing", "redact", "redact_json", "secrets_of"]
+           "credentials", "found_in", "missing", "option_secrets", "redact", "redact_json",
+           "secrets_of"]
 
 REDACTED = "[redacted]"
 """What stands for a credential in any text httpllm shows: an answer the model reads, a
@@ -206,6 +207,20 @@ def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str
             found.update((value, *_scheme_token(value)))
     found = {s for s in found if s.strip()}
     return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
+
+
+def option_secrets(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """:func:`secrets_of` the keyword options of :func:`httpllm.execute.execute` a host
+    gives once for every call (the trio's and code mode's ``execute_options``): ``auth``,
+    ``headers`` (``--header``) and the headers of its ``client``.
+
+    >>> option_secrets({"auth": {"key": "k-1"}, "headers": {"X-Team": "t-2"}})
+    ('k-1', 't-2')
+    """
+    client = options.get("client")
+    headers = {**dict(getattr(client, "headers", None) or {}),
+               **dict(options.get("headers") or {})}
+    return secrets_of(options.get("auth"), headers)
 
 
 NOT_SECRET_HEADERS = frozenset({"accept", "accept-encoding", "accept-language", "connection",
