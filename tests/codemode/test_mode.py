@@ -236,6 +236,32 @@ def test_output_is_cut_to_the_answer_budget(code: Any, upstream: str, deno: str)
     assert sent == []
 
 
+def test_lines_a_program_writes_itself_are_held_to_its_limits(upstream: str,
+                                                              deno: str) -> None:
+    """A program writing the runtime's lines to `Deno.stdout` itself, past its checks: its
+    printed output is kept to `Limits.output_chars` (400 MB of it were all held by the
+    host, 820 MB of memory in two seconds), and a flood of call lines is stopped once it
+    asks for 20 times `Limits.calls` calls (a task each: a gigabyte in ten seconds)."""
+    app = httpllm.compile(document(upstream), "mcp")
+    mode = app.code_tools(limits=Limits(seconds=20, output_chars=1_000, calls=5), deno=deno,
+                          max_answer_chars=None)
+    write = """
+const g = globalThis as any;
+const line = new g.TextEncoder().encode((JSON.stringify(LINE) + "\\n").repeat(REPEAT));
+for (let i = 0; i < 200; i++) g.Deno.stdout.writeSync(line);
+console.log("done");
+"""
+    printed, _ = run(mode, write.replace("LINE", '{ t: "out", s: "x".repeat(300) }')
+                     .replace("REPEAT", "1000"))
+    called, sent = run(mode, write.replace("LINE", '{ t: "call", id: 1e9, op: "nope" }')
+                       .replace("REPEAT", "1000"))
+    mode.sandbox.close()
+    assert printed == {"output": "\n".join(["x" * 300] * 3 + ["x" * 300])}
+    assert called["error"] == ("Uncaught LimitExceeded: the program asked for over 100 "
+                               "calls; it may make 5")
+    assert sent == []
+
+
 def test_confirm_decides_on_writes(upstream: str, deno: str) -> None:
     """The host's `confirm` is asked before every operation but GET and HEAD (an async one
     too); what it refuses is not sent, and reads never ask it."""

@@ -256,6 +256,28 @@ def test_header_values_whatever_their_names_are_masked(upstream: str) -> None:
     assert secret not in result.model_dump_json()
 
 
+def test_host_headers_of_execute_options_are_masked(upstream: str) -> None:
+    """The trio and code mode take the host's ``headers=`` once, in ``execute_options``:
+    echoed, their values came back whole (only ``auth`` and a client's headers were
+    masked)."""
+    secret = "cc-7f3a9b2e-secret-value"
+    echo_doc = {**document(upstream), "paths": {"/echo/{mode}": {"get": {
+        "operationId": "echo_header", "parameters": [
+            {"name": "mode", "in": "path", "required": True, "schema": {"type": "string"}}],
+        "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(echo_doc, "chatgpt")
+    options = {"headers": {"X-Client-Credential": secret}}
+    trio = discover(app, execute_options=options)
+    code = app.code_tools(execute_options=options, deno=_deno())
+    shown = {"trio": json.dumps(trio.handle(INVOKE, {"name": "echo_header",
+                                                    "arguments": {"mode": "headers"}})),
+             "code": code.handle("execute", {"code": (
+                 "const h = String(await api.echoHeader({ mode: 'headers' }));"
+                 "console.log([...h].reverse().join(''));")})["output"][::-1]}
+    for route, text in shown.items():
+        assert secret not in text and "x-client-credential: [redacted]" in text, route
+
+
 def test_every_route_reads_to_the_byte_limit(app: httpllm.Application) -> None:
     """``app.handle``, the trio and the adapters' caller stop reading at the byte limit and
     tell the model where the answer was cut (it was read whole: 400 MB peaked at 1.6 GB)."""
@@ -367,3 +389,107 @@ def test_forwarded_and_host_headers_are_masked_before_the_cut_over_http(
     assert result.is_error is (status != 200)
     assert "[Answer cut to fit 2,000 characters" in shown
     assert header_leaks(shown) == []
+
+
+LIMIT = 1_000
+"""A byte limit (``max_answer_bytes``) under the character budget: the end of the bytes
+read is what the model reads last."""
+CUT_MODES = ("raw", "json", "url", "bare")
+CUT_ENDS = (1, 2, 5, 17)
+"""How many characters of the echoed secret's form come before the byte limit."""
+
+
+def byte_cut(mode: str, end: int) -> tuple[dict[str, Any], str]:
+    """Arguments that put the byte limit ``end`` characters into the echoed form of the
+    secret, and what the bytes read then end with (the form's first ``end`` characters)."""
+    form = FORMS[mode].removeprefix("Bearer ")
+    lead = ('{"echo":"' if mode == "json" else "") + "|" + (
+        "Bearer " if mode == "raw" else json.dumps("Bearer ")[1:-1] if mode == "json" else "")
+    return {"pad": "P" * (LIMIT - len(lead) - end)}, "P|" + lead.partition("|")[2] + form[:end]
+
+
+@pytest.mark.parametrize("end", CUT_ENDS)
+@pytest.mark.parametrize("mode", CUT_MODES)
+def test_a_byte_limit_inside_the_secret_shows_none_of_it(mode: str, end: int, upstream: str,
+                                                         app: httpllm.Application) -> None:
+    """A model pads so that the byte limit falls inside the secret the API echoes: the
+    answer ends with the secret's first characters, which no route shows (the MCP server,
+    ``app.handle``, the trio, the adapters' caller); its end is masked instead."""
+    args, tail = byte_cut(mode, end)
+    assert httpx.get(f"{upstream}/echo/{mode}", params=args, headers={
+        "Authorization": f"Bearer {TOKEN}"}).text[:LIMIT].endswith(tail)  # the attack
+    server = httpllm.mcp_server(app, auth=AUTH, max_answer_bytes=LIMIT)
+    call = {"id": "c1", "type": "function",
+            "function": {"name": f"echo_{mode}", "arguments": json.dumps(args)}}
+    trio = discover(app, execute_options={"auth": AUTH, "max_bytes": LIMIT})
+    shown = {
+        "server": served(server, f"echo_{mode}", args).content[0].text,
+        "handle": app.handle([call], format="chat", auth=AUTH,
+                             max_answer_bytes=LIMIT)[0]["content"][0]["text"],
+        "trio": trio.handle(INVOKE, {"name": f"echo_{mode}", "arguments": args})["body"],
+        "caller": Caller(app, auth=AUTH, max_answer_bytes=LIMIT).call(
+            f"echo_{mode}", args).text}
+    for route, text in shown.items():
+        assert text.endswith("P|" + tail.partition("|")[2][:-end] + "[redacted]"), route
+
+
+def _deno() -> str:
+    """Deno for the code-mode route (skipped without it)."""
+    from httpllm.codemode.sandbox import find_deno
+    from httpllm.errors import MissingExtra
+
+    try:
+        return find_deno()
+    except MissingExtra as exc:
+        pytest.skip(exc.message)
+
+
+def test_a_program_gets_no_form_of_the_secret(app: httpllm.Application) -> None:
+    """Code mode: what a program gets holds no form of the secret, in any encoding the API
+    echoes it (the percent-encoded one came through whole: the program decoded it and
+    printed it as base64; here it prints each answer reversed, which no mask knows)."""
+    code = app.code_tools(execute_options={"auth": AUTH}, deno=_deno())
+    calls = " ".join(f"console.log([...JSON.stringify(await api.echo{m.title()}({{}}))]"
+                     ".reverse().join(''));" for m in MODES)
+    printed = code.handle("execute", {"code": calls})["output"].splitlines()
+    assert len(printed) == len(MODES)
+    for mode, line in zip(MODES, printed, strict=True):
+        assert leaks(line[::-1]) == [] and "[redacted]" in line[::-1], mode
+
+
+def test_a_byte_limit_inside_the_secret_shows_none_of_it_to_a_program(
+        app: httpllm.Application) -> None:
+    """Code mode hands a program the whole answer read, its end included: a program that
+    pads so that the byte limit falls inside the secret reads none of it either."""
+    code = app.code_tools(execute_options={"auth": AUTH, "max_bytes": LIMIT}, deno=_deno())
+    args, _ = byte_cut("bare", 17)
+    answer = code.handle("execute", {"code": (
+        f"console.log(String(await api.echoBare({json.dumps(args)})).slice(-40));")})
+    assert answer["output"].endswith("P|[redacted]"), answer
+
+
+class _FlowBearer(httpx.Auth):
+    """A host's own auth flow: a bearer token httpllm never sees as a value."""
+
+    def auth_flow(self, request: httpx.Request) -> Any:
+        request.headers["Authorization"] = f"Bearer {TOKEN}"
+        yield request
+
+
+@pytest.mark.parametrize("auth", [httpx.BasicAuth(USER, PASSWORD), _FlowBearer()],
+                         ids=["basic", "flow"])
+def test_a_credential_an_httpx_auth_adds_is_masked_too(auth: httpx.Auth,
+                                                       app: httpllm.Application) -> None:
+    """An ``httpx.Auth`` (``auth=``, or a host's client's own) puts its credential on the
+    request as the client sends it, out of httpllm's sight: echoed, it came back whole on
+    every route; it is masked like the credentials of ``auth=`` mappings."""
+    call = {"id": "c1", "type": "function", "function": {"name": "echo_raw", "arguments": "{}"}}
+    trio = discover(app, execute_options={"auth": auth})
+    server = httpllm.mcp_server(app, client=httpx.AsyncClient(auth=auth))
+    shown = {
+        "handle": json.dumps(app.handle([call], format="chat", auth=auth)),
+        "trio": json.dumps(trio.handle(INVOKE, {"name": "echo_raw", "arguments": {}})),
+        "caller": Caller(app, auth=auth).call("echo_raw", {}).text,
+        "server": served(server, "echo_raw", {}).model_dump_json()}
+    for route, text in shown.items():
+        assert leaks(text) == [] and "|[redacted]|" in text, route

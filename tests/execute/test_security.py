@@ -170,13 +170,37 @@ SECRET = 'k"e\\y/ 1+é'
     "k%22e%5cy%2f+1%2b%c3%a9",  # lower-case hex, + for the space
     "k%22e%5Cy/ 1+%C3%A9",  # some characters encoded, some not
     "k&quot;e\\y/ 1+é",  # HTML-escaped
+    "k&#x22;e&#x5C;y&#x2F;&#x20;1&#x2B;&#xE9;",  # HTML hex references, upper case (OWASP)
+    "k&#034;e&#092;y&#047;&#032;1&#043;&#233;",  # decimal, zero-padded (PHP's &#039;)
+    "k%2522e%255Cy%252F%25201%252B%25C3%25A9",  # percent-encoded twice (a next= URL)
+    "k%2522e%255cy%252f%25201%252b%25c3%25a9",
 ])
 def test_redact_finds_a_secret_in_every_encoding(echoed: str) -> None:
     """A secret is masked however an API echoes it: raw, JSON-escaped (once or twice),
-    percent-encoded (either case, + for space, mixed), HTML-escaped."""
+    percent-encoded (once or twice, either case, + for space, mixed), HTML-escaped (named,
+    decimal or hex references, either case, zero-padded)."""
     from httpllm.execute.security import redact
 
     assert redact(f"<{echoed}>", [SECRET]) == "<[redacted]>"
+
+
+@pytest.mark.parametrize("echoed", [
+    SECRET, json.dumps(SECRET)[1:-1], json.dumps(SECRET, ensure_ascii=True)[1:-1],
+    json.dumps(json.dumps(SECRET)[1:-1])[1:-1], "k%22e%5Cy%2F%201%2B%C3%A9",
+    "k%22e%5cy%2f+1%2b%c3%a9", "k&quot;e\\y/ 1+é", "k&#x22;e&#x5C;y&#x2F;&#x20;1&#x2B;&#xE9;",
+    "k&#034;e&#092;y&#047;&#032;1&#043;&#233;", "k%2522e%255cy%252f%25201%252b%25c3%25a9"])
+def test_a_text_cut_inside_a_secret_shows_none_of_its_start(echoed: str) -> None:
+    """An answer cut at the byte limit may end inside a secret, in any of its encodings and
+    inside one escape of it (``%2`` of ``%2F``): with ``cut=True`` that start is masked,
+    however few characters of it there are; a text whose end begins none is kept."""
+    from httpllm.execute.security import redact
+
+    for end in range(1, len(echoed)):
+        assert redact(f"pad <{echoed[:end]}", [SECRET], cut=True) == "pad <[redacted]"
+    assert redact(f"pad <{echoed}> and k", [SECRET], cut=True) == (
+        "pad <[redacted]> and [redacted]")
+    assert redact("pad <x", [SECRET], cut=True) == "pad <x"
+    assert redact(f"pad <{echoed[:3]}", [SECRET]) == f"pad <{echoed[:3]}"  # not cut: kept
 
 
 def test_secrets_of_gives_the_forms_a_scheme_puts_on_the_wire() -> None:

@@ -85,6 +85,20 @@ def test_empty_answer_is_an_empty_text() -> None:
     assert (result.status, result.body, result.content) == (204, "", b"")
 
 
+@pytest.mark.parametrize("charset", ["base64", "hex", "zlib", "bz2", "quopri", "uu", "rot13",
+                                     "utf-16", "no-such-charset"])
+def test_a_charset_python_reads_as_no_text_is_read_as_utf8(charset: str) -> None:
+    """An answer's ``charset`` naming one of Python's bytes or text transforms (their
+    decoders raised ``AssertionError`` or ``TypeError`` out of ``execute``), a text
+    encoding whose decoder refuses the body (UTF-16 without a byte order mark: a
+    ``TransportError`` saying the answer did not arrive), or no encoding at all: the
+    body is read as UTF-8."""
+    answer = httpx.Response(200, content="echo: é".encode(),
+                            headers={"content-type": f"text/plain; charset={charset}"})
+    result = execute(WEATHER, {"city": "x"}, client=client(Recorder(answer)))
+    assert (result.status, result.body) == (200, "echo: é")
+
+
 @pytest.mark.parametrize(
     "failure",
     [

@@ -131,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
     body = response.body
     # The answer may echo the request: every credential masked, in every encoding.
     print(redact(body if isinstance(body, str) else json.dumps(body, indent=2),
-                 secrets_of(auth)))
+                 secrets_of(auth), cut=response.truncated))
     if response.truncated:
         size = f"{response.size:,}" if response.size is not None else "an unknown number of"
         print(f"httpllm: note: the answer was cut at {len(response.content):,} bytes of "

@@ -179,8 +179,7 @@ class CodeMode:
         way of sending a call for this run (the MCP server's, with per-call credentials).
         The run's output and error have every credential used redacted."""
         tally = _Tally()
-        secrets_of = _secrets()
-        tally.secrets.update(secrets_of(self.execute_options.get("auth")))
+        tally.secrets.update(_secrets()(self.execute_options))
         sender = send or self._send or self._aexecute
 
         async def bind(name: str, arguments: Any) -> dict[str, Any]:
@@ -273,14 +272,17 @@ class CodeMode:
             sent = await send(function, arguments)
         except HttpllmError as exc:
             return _error(type(exc).__name__, _redact(exc.message, tally.secrets))
-        tally.secrets.update(sent.secrets)
         result = sent.result
+        tally.secrets.update((*sent.secrets, *result.secrets))
         tally.answer_bytes += len(result.content)
         if tally.answer_bytes > self.sandbox.limits.answer_bytes:
             return _error("LimitExceeded", f"{where}: the answers of this program passed "
                           f"{self.sandbox.limits.answer_bytes:,} bytes; this one was not "
                           "handed over")
-        body = _scrubbed(_value(result), tally.secrets)
+        value = _value(result)
+        if result.truncated and isinstance(value, str):  # the byte limit may end in one
+            value = _redact(value, tally.secrets, cut=True)
+        body = _scrubbed(value, tally.secrets)
         if result.ok:
             return {"ok": True, "value": body}
         shown = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
@@ -308,29 +310,34 @@ class CodeMode:
         return Sent(result=result)
 
 
-def _secrets() -> Callable[[Any], tuple[str, ...]]:
-    from httpllm.execute.security import secrets_of
+def _secrets() -> Callable[[Mapping[str, Any]], tuple[str, ...]]:
+    """The host's secrets of ``execute_options``: ``auth``, ``headers=``, its client's."""
+    from httpllm.execute.security import option_secrets
 
-    return secrets_of
+    return option_secrets
 
 
-def _redact(text: str, secrets: set[str]) -> str:
+def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:
     if not secrets or not text:
         return text
     from httpllm.execute.security import redact
 
-    return redact(text, sorted(secrets))
+    return redact(text, sorted(secrets), cut=cut)
 
 
 def _scrubbed(value: Any, secrets: set[str]) -> Any:
     """``value`` with every credential in its strings replaced by ``[redacted]`` (through
-    its JSON text, each secret in its JSON-escaped form, as the trio does)."""
+    its JSON text: each secret as given, whose every form :func:`redact` finds there
+    JSON-escaped, and in its JSON-escaped form too). The escaped form alone missed an echo
+    percent-encoded or HTML-escaped of a secret holding ``"`` or ``\\``, which a program
+    decodes and prints in a form no mask knows (base64)."""
     if not secrets:
         return value
     from httpllm.execute.security import REDACTED, redact
 
     text = json.dumps(value, ensure_ascii=False)
-    masked = redact(text, [json.dumps(s, ensure_ascii=False)[1:-1] for s in sorted(secrets)])
+    masked = redact(text, [*sorted(secrets), *(json.dumps(s, ensure_ascii=False)[1:-1]
+                                               for s in sorted(secrets))])
     if masked == text:
         return value
     try:

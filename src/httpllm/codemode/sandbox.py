@@ -59,6 +59,10 @@ docstring): ``import`` and ``export`` statements and ``import()`` load modules."
 _LINE_MAX = 64 * 1024 * 1024
 """Longest protocol line the host reads (a binding call's arguments), in bytes."""
 
+_CALLS_READ = 20
+"""Calls a program may ask for, per call it may make (:attr:`Limits.calls`), before it is
+stopped: past its limit each is answered ``LimitExceeded``, a task each."""
+
 _STDERR_KEPT = 8192
 """Characters of the sandbox's stderr kept to explain a crash."""
 
@@ -186,6 +190,7 @@ class _State:
     end: dict[str, Any] | None = None
     ended: bool = False
     calls: int = 0
+    printed: int = 0
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     stderr: str = ""
 
@@ -301,7 +306,14 @@ class Sandbox:
 
     async def _talk(self, process: Any, state: _State, gate: asyncio.Semaphore,
                     bind: Bind) -> None:
-        """Read the sandbox's messages until it ends or exits, answering each call."""
+        """Read the sandbox's messages until it ends or exits, answering each call.
+
+        The program can write these lines itself (``Deno.stdout``), past the runtime's
+        checks, so the host holds it to its limits too: printed output is kept to
+        :attr:`Limits.output_chars` as the runtime keeps it, and a program that asks for
+        more than :data:`_CALLS_READ` times :attr:`Limits.calls` calls is stopped (a flood
+        of lines held the host's memory: 400 MB of output, or a task per call line, a
+        gigabyte in seconds)."""
         while True:
             try:
                 line = await process.stdout.readline()
@@ -318,8 +330,13 @@ class Sandbox:
                 continue  # the program wrote to stdout itself: not the runtime's
             kind = message.get("t") if isinstance(message, dict) else None
             if kind == "out":
-                state.output.append(str(message.get("s", "")))
+                _print(state, str(message.get("s", "")), self.limits.output_chars)
             elif kind == "call":
+                if state.calls >= self.limits.calls * _CALLS_READ:
+                    state.end = {"error": {"name": "LimitExceeded", "message": (
+                        f"the program asked for over {state.calls:,} calls; it may make "
+                        f"{self.limits.calls}"), "stack": ""}}
+                    return
                 state.calls += 1
                 task = asyncio.ensure_future(self._answer(process, message, gate, bind))
                 state.tasks.add(task)
@@ -338,6 +355,16 @@ class Sandbox:
             # a lone surrogate in an answer: its JSON escape (a JavaScript string holds it)
             process.stdin.write(data.encode("utf-8", "backslashreplace") + b"\n")
             await process.stdin.drain()
+
+
+def _print(state: _State, text: str, limit: int) -> None:
+    """Keep one printed line as the runtime's ``print`` does: lines until ``limit``
+    characters (each counted with its line break), the one that passes it cut to
+    ``limit``, none after it."""
+    if state.printed > limit:
+        return
+    state.printed += len(text) + 1
+    state.output.append(text[:limit] if state.printed > limit else text)
 
 
 async def _drain(stream: Any, state: _State) -> None:

@@ -7,7 +7,8 @@ agent loop and the adapters on it, the discover trio, ``httpllm call``):
 2. it is classified: JSON (parsed), text, binary, or empty;
 3. every host-supplied secret is masked in every encoding (:func:`.security.redact`:
    raw, JSON-escaped, percent-encoded, base64 of Basic ...) — in the whole body, *before*
-   any cut, so a cut can never fall inside a credential and show its first characters;
+   any cut, so a cut can never fall inside a credential and show its first characters
+   (and a body the byte limit cut inside one has that start masked too);
 4. the masked body is cut to the character budget (:mod:`httpllm.cut`: JSON stays JSON);
 5. a note says what was left out (characters, items, bytes never read) and how to ask for
    less.
@@ -91,7 +92,9 @@ def fit(result: Result, *, secrets: tuple[str, ...] = (), budget: int | None,
     """The answer of ``result`` as a model may read it: classified, every secret masked in
     every encoding, then cut to ``budget`` characters (``None``: never cut) with a note
     naming ``tool``'s ``narrowing`` arguments (see :func:`httpllm.cut.note`); a body cut at
-    the byte limit says so too."""
+    the byte limit says so too. What the client added to the request as it sent it
+    (:attr:`Result.secrets`: an ``httpx.Auth``'s header) is masked with ``secrets``."""
+    secrets = (*secrets, *result.secrets)
     media = media_type(result)
     kind = _kind(result, media)
     if kind == "binary":
@@ -107,7 +110,7 @@ def fit(result: Result, *, secrets: tuple[str, ...] = (), budget: int | None,
             return _json(result, text, media, secrets, budget, tool, narrowing)
     else:
         body = result.body
-    masked = redact(body, secrets)
+    masked = redact(body, secrets, cut=result.truncated)  # a byte cut may end in one
     cut = cut_text(masked, budget) if budget is not None else Cut(text=masked,
                                                                  total=len(masked))
     return Fitted(kind=kind, text=cut.text, media_type=media, cut=cut if cut.cut else None,

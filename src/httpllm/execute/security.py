@@ -31,7 +31,8 @@ from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
 __all__ = ["ALONE_BELOW", "NOT_SECRET_HEADERS", "REDACTED", "Credential", "Placement", "applies",
-           "credentials", "found_in", "missing", "redact", "redact_json", "secrets_of"]
+           "credentials", "found_in", "missing", "option_secrets", "redact", "redact_json",
+           "secrets_of"]
 
 REDACTED = "[redacted]"
 """What stands for a credential in any text httpllm shows: an answer the model reads, a
@@ -208,6 +209,20 @@ def secrets_of(auth: Any, headers: Mapping[str, str] | None = None) -> tuple[str
     return tuple(sorted(found, key=lambda s: (-len(s), s)))  # longest first: no leftovers
 
 
+def option_secrets(options: Mapping[str, Any]) -> tuple[str, ...]:
+    """:func:`secrets_of` the keyword options of :func:`httpllm.execute.execute` a host
+    gives once for every call (the trio's and code mode's ``execute_options``): ``auth``,
+    ``headers`` (``--header``) and the headers of its ``client``.
+
+    >>> option_secrets({"auth": {"key": "k-1"}, "headers": {"X-Team": "t-2"}})
+    ('k-1', 't-2')
+    """
+    client = options.get("client")
+    headers = {**dict(getattr(client, "headers", None) or {}),
+               **dict(options.get("headers") or {})}
+    return secrets_of(options.get("auth"), headers)
+
+
 NOT_SECRET_HEADERS = frozenset({"accept", "accept-encoding", "accept-language", "connection",
                                 "content-type", "user-agent", "cache-control"})
 """Header names whose values only negotiate the answer: never secrets (masking
@@ -240,11 +255,14 @@ def _scheme_token(value: str) -> tuple[str, ...]:
     return (token,)
 
 
-def redact(text: str, secrets: Iterable[str]) -> str:
+def redact(text: str, secrets: Iterable[str], *, cut: bool = False) -> str:
     """``text`` with every secret replaced by :data:`REDACTED`, in every form a secret takes
     in an answer: as is, JSON-escaped (once or twice: a ``"`` as ``\\"`` or ``\\u0022``),
     percent-encoded (either case of hex digits, ``+`` for a space, any mix of encoded and
-    plain characters), HTML-escaped; longest secret first.
+    plain characters), HTML-escaped; longest secret first. ``cut``: the text is an answer
+    cut at a byte limit, which may have fallen inside a secret, so an end of it that begins
+    a secret of :data:`ALONE_BELOW` characters or more, in any of those forms, is replaced
+    too (the first characters of a credential are never shown, however the cut falls).
 
     A secret of :data:`ALONE_BELOW` characters or more is replaced wherever it occurs (an
     answer never shows one whole); a shorter one (a test key ``"ab"``) only where no letter,
@@ -256,10 +274,48 @@ def redact(text: str, secrets: Iterable[str]) -> str:
     'GET /x?key=[redacted]&about=1'
     >>> redact("q=a%2fb+c&r=a%2Fb%20c", ["a/b c"])
     'q=[redacted]&r=[redacted]'
+    >>> redact("token=s3cr", ["s3cret!"], cut=True)
+    'token=[redacted]'
     """
-    for pattern in _patterns(tuple(secrets)):
+    secrets = tuple(secrets)
+    for pattern in _patterns(secrets):
         text = pattern.sub(REDACTED, text)
+    if cut:
+        starts = [_begun(text, s) for s in secrets if len(s) >= ALONE_BELOW]
+        start = min((at for at in starts if at is not None), default=None)
+        if start is not None:
+            text = text[:start] + REDACTED
     return text
+
+
+def _begun(text: str, secret: str) -> int | None:
+    """Where an end of ``text`` that begins ``secret`` starts (its first characters, in any
+    form :func:`redact` masks, a form itself possibly cut: ``%2`` of ``%2F``), or ``None``."""
+    longest = sum(max(map(len, _literals(ch))) for ch in secret)
+    for start in range(max(0, len(text) - longest), len(text)):
+        if _runs_to_end(text, start, secret):
+            return start
+    return None
+
+
+def _runs_to_end(text: str, start: int, secret: str) -> bool:
+    """Whether ``text[start:]`` is the start of ``secret`` (shorter than it), each character
+    in one of its forms (:func:`_literals`; hex digits of an escape in either case)."""
+    stack = [(start, 0)]
+    while stack:
+        at, index = stack.pop()
+        rest = len(text) - at
+        for form in _literals(secret[index]):
+            shown = text[at:at + len(form)]
+            same = shown == form[:len(shown)] if len(form) == 1 else (
+                shown.lower() == form[:len(shown)].lower())
+            if not same:
+                continue
+            if len(form) >= rest:
+                return len(form) > rest or index + 1 < len(secret)
+            if index + 1 < len(secret):
+                stack.append((at + len(form), index + 1))
+    return False
 
 
 def found_in(text: str, secrets: Iterable[str]) -> bool:
@@ -324,13 +380,26 @@ def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
 @functools.lru_cache(maxsize=4096)
 def _forms(ch: str) -> str:
     """A pattern matching one character of a secret in each form it can take: itself,
-    percent-encoded (its UTF-8 bytes, hex digits in either case; ``+`` for a space),
-    JSON-escaped once or twice (``\\"``, ``\\u0022``, ``\\/``), HTML-escaped. ASCII
-    letters and digits stand for themselves: no encoder changes them."""
+    percent-encoded once or twice (its UTF-8 bytes, hex digits in either case; ``+`` for a
+    space), JSON-escaped once or twice (``\\"``, ``\\u0022``, ``\\/``), HTML-escaped
+    (named, decimal or hex references). ASCII letters and digits stand for themselves: no
+    encoder changes them."""
     if ch.isascii() and ch.isalnum():
         return ch
-    forms = {ch, "".join(f"%{b:02X}" for b in ch.encode()), html.escape(ch),
-             f"&#{ord(ch)};", f"&#x{ord(ch):x};"}
+    alternatives = sorted((_hex_either_case(re.escape(f)) for f in _literals(ch)), key=len,
+                          reverse=True)
+    return "(?:" + "|".join(alternatives) + ")"
+
+
+@functools.lru_cache(maxsize=4096)
+def _literals(ch: str) -> tuple[str, ...]:
+    """Each form one character of a secret takes (see :func:`_forms`), hex digits upper
+    case in ``%XX`` and lower case in ``\\uXXXX``, as text."""
+    if ch.isascii() and ch.isalnum():
+        return (ch,)
+    percent = "".join(f"%{b:02X}" for b in ch.encode())
+    forms = {ch, percent, percent.replace("%", "%25"), html.escape(ch), f"&#{ord(ch)};",
+             f"&#{ord(ch):03};", f"&#x{ord(ch):x};", f"&#x{ord(ch):04x};"}
     units = ch.encode("utf-16-be")
     unicode = "".join(f"\\u{units[i]:02x}{units[i + 1]:02x}" for i in range(0, len(units), 2))
     for escaped in (json.dumps(ch)[1:-1], json.dumps(ch, ensure_ascii=False)[1:-1], unicode):
@@ -339,16 +408,19 @@ def _forms(ch: str) -> str:
         forms |= {"\\/", "\\\\\\/"}
     if ch == " ":
         forms.add("+")
-    alternatives = sorted((_hex_either_case(re.escape(f)) for f in forms), key=len,
-                          reverse=True)
-    return "(?:" + "|".join(alternatives) + ")"
+    return tuple(sorted(forms))
 
 
 def _hex_either_case(source: str) -> str:
-    """An escaped pattern whose ``%XX`` and ``\\uXXXX`` hex letters match either case."""
-    return re.sub(r"(?<=%)[0-9A-F]{2}|(?<=\\\\u)[0-9a-f]{4}",
-                  lambda m: "".join(f"[{c}{c.swapcase()}]" if c.isalpha() else c
-                                    for c in m.group()), source)
+    """An escaped pattern whose ``%XX`` (``%25XX`` too), ``\\uXXXX`` and ``&#xXX;`` hex
+    letters match either case, and whose HTML numeric references may be written ``&#X``
+    and with leading zeros (``&#x2F;``, the OWASP form; ``&#039;``, PHP's)."""
+    source = re.sub(r"(?<=%)[0-9A-F]{2}|(?<=%25)[0-9A-F]{2}|(?<=\\\\u)[0-9a-f]{4}|"
+                    r"(?<=\\&\\#x)[0-9a-f]+(?=;)",
+                    lambda m: "".join(f"[{c}{c.swapcase()}]" if c.isalpha() else c
+                                      for c in m.group()), source)
+    return re.sub(r"^\\&\\#(x?)", lambda m: r"\&\#" + ("[xX]" if m.group(1) else "") + "0*",
+                  source)
 
 
 def _basic(user: str, password: str) -> str:

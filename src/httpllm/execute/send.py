@@ -77,6 +77,10 @@ class Result:
         size: the whole body's size in bytes: ``len(content)`` when read whole, the
             ``Content-Length`` the server declared when cut (after content decoding it is
             unknown: ``None``).
+        secrets: what the client put on the request as it sent it, as
+            :func:`~httpllm.execute.security.secrets_of` reads headers: the header an
+            ``httpx.Auth`` adds (``auth=``, or the client's own) and those its request
+            hooks add; :func:`httpllm.execute.answer.fit` masks them with the host's.
     """
 
     status: int
@@ -85,6 +89,7 @@ class Result:
     content: bytes = b""
     truncated: bool = False
     size: int | None = None
+    secrets: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -172,14 +177,30 @@ def _sending(auth: Any) -> Iterator[None]:
         _SHOWN.reset(token)
 
 
-def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result:
-    encoding = response.encoding or "utf-8"
+def _text(content: bytes, encoding: str, final: bool) -> str:
+    """``content`` read in the answer's ``charset``, else as UTF-8: a name that is no text
+    encoding to Python (``base64``, ``zlib``, ``rot13``: its bytes and text transforms,
+    whose decoders raised ``AssertionError`` or ``TypeError``) or a body its decoder refuses
+    whatever the error handler (UTF-16 without a byte order mark) is never an error. Not
+    ``final``: a cut body may end inside a character, which is left out."""
     try:
-        decoder = codecs.getincrementaldecoder(encoding)("replace")
-    except LookupError:
-        decoder = codecs.getincrementaldecoder("utf-8")("replace")
-    # A cut body may end inside a character: leave the partial character out.
-    body: Any = decoder.decode(content, final=not truncated)
+        "\n".encode(encoding)  # LookupError: not a text encoding (empty text is not asked)
+        return codecs.getincrementaldecoder(encoding)("replace").decode(content, final=final)
+    except (LookupError, UnicodeError):
+        return codecs.getincrementaldecoder("utf-8")("replace").decode(content, final=final)
+
+
+def _added(before: list[tuple[str, str]], response: httpx.Response) -> tuple[str, ...]:
+    """The secrets of the headers the client added to the request as it sent it (its auth
+    flow, its hooks: they change the request in place), ``before`` its own headers."""
+    built = httpx.Headers(before)
+    sent = response.request.headers
+    return secrets_of(None, {k: v for k, v in sent.items() if built.get(k) != v})
+
+
+def _result(response: httpx.Response, content: bytes, truncated: bool,
+            secrets: tuple[str, ...] = ()) -> Result:
+    body: Any = _text(content, response.encoding or "utf-8", final=not truncated)
     if content and not truncated and is_json(response.headers.get("content-type", "")):
         with suppress(ValueError, RecursionError):
             body = json.loads(content)
@@ -189,7 +210,7 @@ def _result(response: httpx.Response, content: bytes, truncated: bool) -> Result
         size = int(declared) if declared.isdigit() and not response.headers.get(
             "content-encoding") else None
     return Result(status=response.status_code, headers=response.headers, body=body,
-                  content=content, truncated=truncated, size=size)
+                  content=content, truncated=truncated, size=size, secrets=secrets)
 
 
 def _take(buffer: bytearray, chunk: bytes, max_bytes: int | None) -> bool:
@@ -201,19 +222,20 @@ def _take(buffer: bytearray, chunk: bytes, max_bytes: int | None) -> bool:
     return False
 
 
-def _read(response: httpx.Response, chunks: Iterable[bytes], max_bytes: int | None) -> Result:
+def _read(response: httpx.Response, chunks: Iterable[bytes], max_bytes: int | None,
+          secrets: tuple[str, ...]) -> Result:
     buffer = bytearray()
     truncated = any(_take(buffer, chunk, max_bytes) for chunk in chunks)
-    return _result(response, bytes(buffer), truncated)
+    return _result(response, bytes(buffer), truncated, secrets)
 
 
 async def _aread(response: httpx.Response, chunks: AsyncIterator[bytes],
-                 max_bytes: int | None) -> Result:
+                 max_bytes: int | None, secrets: tuple[str, ...]) -> Result:
     buffer = bytearray()
     async for chunk in chunks:
         if _take(buffer, chunk, max_bytes):
-            return _result(response, bytes(buffer), True)
-    return _result(response, bytes(buffer), False)
+            return _result(response, bytes(buffer), True, secrets)
+    return _result(response, bytes(buffer), False, secrets)
 
 
 AFTER_SENDING = (httpx.ReadTimeout, httpx.ReadError, httpx.RemoteProtocolError)
@@ -414,12 +436,14 @@ def _send(client: httpx.Client, request: httpx.Request, send_auth: Any, auth: An
     hops = 0
     try:
         while True:
+            own = request.headers.multi_items()
             response = client.send(request, auth=send_auth, stream=True,
                                    follow_redirects=False)
             try:
                 following = route.follow(client, request, response, hops)
                 if following is None:
-                    return _read(response, response.iter_bytes(), max_bytes)
+                    return _read(response, response.iter_bytes(), max_bytes,
+                                 _added(own, response))
             finally:
                 response.close()
             request, response, hops = following, None, hops + 1
@@ -433,12 +457,14 @@ async def _asend(client: httpx.AsyncClient, request: httpx.Request, send_auth: A
     hops = 0
     try:
         while True:
+            own = request.headers.multi_items()
             response = await client.send(request, auth=send_auth, stream=True,
                                          follow_redirects=False)
             try:
                 following = route.follow(client, request, response, hops)
                 if following is None:
-                    return await _aread(response, response.aiter_bytes(), max_bytes)
+                    return await _aread(response, response.aiter_bytes(), max_bytes,
+                                        _added(own, response))
             finally:
                 await response.aclose()
             request, response, hops = following, None, hops + 1

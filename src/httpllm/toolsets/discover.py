@@ -214,12 +214,10 @@ class Discovery:
         return answer
 
     def _secrets(self) -> tuple[str, ...]:
-        """The host's secrets: ``auth``, and the headers of a client it passed."""
-        from httpllm.execute.security import secrets_of
+        """The host's secrets: ``auth``, its ``headers=`` and its client's headers."""
+        from httpllm.execute.security import option_secrets
 
-        client = self.execute_options.get("client")
-        return secrets_of(self.execute_options.get("auth"),
-                          getattr(client, "headers", None))
+        return option_secrets(self.execute_options)
 
 
 def _unknown(exc: UnknownFunction) -> str:
