@@ -323,6 +323,40 @@ def test_prefix_items_only_array_is_strict() -> None:
     assert "prefixItems" in plain.parameters["properties"]["body"]["properties"]["pair"]
 
 
+BOOLEANS = {"type": "object", "required": ["pair"], "properties": {
+    "any": True, "never": False,
+    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+             "items": False}}}
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "deepseek", "claude", "bedrock"])
+def test_strict_boolean_subschemas_and_tuples(provider: str) -> None:
+    """Strict: a boolean subschema has no strict form ("schema must have a 'type' key"):
+    `true` is any value as JSON text (a loss), a `false` property is removed; a tuple
+    is the union of its members with `maxItems` (DeepSeek and Claude left `{"type":
+    "array"}` or `items: false`, an array that must be empty). The call goes back as the
+    document has it."""
+    from checkers import BY_DIALECT, anthropic, bedrock
+
+    app = httpllm.compile(doc(BOOLEANS), provider, strict=True)
+    (tool,), function = app.tools(), app.functions[0]
+    assert function.strict
+    body = function.parameters["properties"]["body"]
+    assert not any(isinstance(v, bool) for v in body["properties"].values())
+    assert "never" not in body["properties"]
+    assert {(x.keyword, x.action, x.note.split(" (")[0]) for x in function.losses} >= {
+        ("properties", "rewritten", "boolean subschema"), ("prefixItems", "rewritten",
+        "a tuple: items of any member type, in any order")}
+    check = {"chatgpt": BY_DIALECT["chatgpt-strict"], "deepseek": (openai_strict.check,),
+             "claude": (anthropic.check,), "bedrock": (bedrock.check,)}[provider]
+    target = {"tools": [tool]} if provider == "bedrock" else tool
+    assert [p for c in check for p in c(target)] == []
+    call = {"body": {"any": '{"a": [1]}', "pair": ["x", 2]}}
+    result = app.validate(function.name, call)
+    assert result.ok, result.feedback()
+    assert result.arguments == {"body": {"any": {"a": [1]}, "pair": ["x", 2]}}
+
+
 def test_strict_limits_count_a_node_shared_with_a_definition() -> None:
     """A node inside a definition that is also used outside it (and refers back to the
     definition) counts at both places, whichever the walk meets first."""
