@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -355,6 +356,39 @@ def test_strict_boolean_subschemas_and_tuples(provider: str) -> None:
     result = app.validate(function.name, call)
     assert result.ok, result.feedback()
     assert result.arguments == {"body": {"any": {"a": [1]}, "pair": ["x", 2]}}
+
+
+MAP_KEYWORDS = {"type": "object", "required": ["m", "pick"], "properties": {
+    "m": {"type": "object", "additionalProperties": {"type": "string"},
+          "minProperties": 1, "maxProperties": 4, "propertyNames": {"maxLength": 5},
+          "patternProperties": {"^x-": {"type": "string"}}, "default": {"a": "b"}},
+    "pick": {"enum": [[1, 2], [3, 4]]},
+    "shape": {"const": {"x": 1}, "description": "The only shape."}}}
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "deepseek", "claude", "mistral"])
+def test_strict_map_keywords_and_structured_constants_are_reported(provider: str) -> None:
+    """Strict: a map given as entries reports each keyword of the map it does not keep
+    (Mistral's strict mode dropped `minProperties`, `propertyNames`, `patternProperties`,
+    `default` without a loss). An `enum`/`const` of arrays or objects is JSON text with
+    the values described (it was typed `object`, a map: `[3, 4]` could not be sent and
+    the values were lost without a loss); the call goes back as the document has it."""
+    app = httpllm.compile(doc(MAP_KEYWORDS), provider, strict=True)
+    function = app.functions[0]
+    assert function.strict
+    lost = {x.pointer.rsplit("/", 1)[-1] for x in function.losses}
+    assert lost >= {"minProperties", "maxProperties", "propertyNames", "patternProperties",
+                    "default", "enum", "const"}
+    props = function.parameters["properties"]["body"]["properties"]
+    pick = props["pick"]
+    assert pick["type"] == "string" and "@enum [[1, 2], [3, 4]]" in pick["description"]
+    shape = json.dumps(props["shape"])
+    assert "The only shape." in shape and "@const" in shape
+    call = {"body": {"m": [{"key": "a", "value": "b"}], "pick": "[3, 4]",
+                     "shape": '{"x": 1}'}}
+    result = app.validate(function.name, call)
+    assert result.ok, result.feedback()
+    assert result.arguments == {"body": {"m": {"a": "b"}, "pick": [3, 4], "shape": {"x": 1}}}
 
 
 def test_strict_limits_count_a_node_shared_with_a_definition() -> None:
