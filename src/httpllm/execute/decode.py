@@ -453,11 +453,12 @@ def _item_schema(arrays: list[dict[str, Any]], index: int) -> Schema | None:
 
 
 def _is_map(alt: dict[str, Any]) -> bool:
-    """An object schema without declared properties: a map from names to values."""
+    """An object schema without declared properties: a map from names to values (also
+    one with ``patternProperties``, which strict rendering spells as entries too:
+    ``dialects._objects.maps_as_entries``)."""
     return (
         "object" in (_types(alt) or ())
         and not _mapping(alt.get("properties"))
-        and not alt.get("patternProperties")
         and alt.get("additionalProperties", True) is not False
     )
 
