@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -321,6 +322,73 @@ def test_prefix_items_only_array_is_strict() -> None:
     assert loss.pointer.endswith("/properties/pair/prefixItems")
     plain = httpllm.compile(doc(body), "chatgpt").functions[0]
     assert "prefixItems" in plain.parameters["properties"]["body"]["properties"]["pair"]
+
+
+BOOLEANS = {"type": "object", "required": ["pair"], "properties": {
+    "any": True, "never": False,
+    "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}],
+             "items": False}}}
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "deepseek", "claude", "bedrock"])
+def test_strict_boolean_subschemas_and_tuples(provider: str) -> None:
+    """Strict: a boolean subschema has no strict form ("schema must have a 'type' key"):
+    `true` is any value as JSON text (a loss), a `false` property is removed; a tuple
+    is the union of its members with `maxItems` (DeepSeek and Claude left `{"type":
+    "array"}` or `items: false`, an array that must be empty). The call goes back as the
+    document has it."""
+    from checkers import BY_DIALECT, anthropic, bedrock
+
+    app = httpllm.compile(doc(BOOLEANS), provider, strict=True)
+    (tool,), function = app.tools(), app.functions[0]
+    assert function.strict
+    body = function.parameters["properties"]["body"]
+    assert not any(isinstance(v, bool) for v in body["properties"].values())
+    assert "never" not in body["properties"]
+    assert {(x.keyword, x.action, x.note.split(" (")[0]) for x in function.losses} >= {
+        ("properties", "rewritten", "boolean subschema"), ("prefixItems", "rewritten",
+        "a tuple: items of any member type, in any order")}
+    check = {"chatgpt": BY_DIALECT["chatgpt-strict"], "deepseek": (openai_strict.check,),
+             "claude": (anthropic.check,), "bedrock": (bedrock.check,)}[provider]
+    target = {"tools": [tool]} if provider == "bedrock" else tool
+    assert [p for c in check for p in c(target)] == []
+    call = {"body": {"any": '{"a": [1]}', "pair": ["x", 2]}}
+    result = app.validate(function.name, call)
+    assert result.ok, result.feedback()
+    assert result.arguments == {"body": {"any": {"a": [1]}, "pair": ["x", 2]}}
+
+
+MAP_KEYWORDS = {"type": "object", "required": ["m", "pick"], "properties": {
+    "m": {"type": "object", "additionalProperties": {"type": "string"},
+          "minProperties": 1, "maxProperties": 4, "propertyNames": {"maxLength": 5},
+          "patternProperties": {"^x-": {"type": "string"}}, "default": {"a": "b"}},
+    "pick": {"enum": [[1, 2], [3, 4]]},
+    "shape": {"const": {"x": 1}, "description": "The only shape."}}}
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "deepseek", "claude", "mistral"])
+def test_strict_map_keywords_and_structured_constants_are_reported(provider: str) -> None:
+    """Strict: a map given as entries reports each keyword of the map it does not keep
+    (Mistral's strict mode dropped `minProperties`, `propertyNames`, `patternProperties`,
+    `default` without a loss). An `enum`/`const` of arrays or objects is JSON text with
+    the values described (it was typed `object`, a map: `[3, 4]` could not be sent and
+    the values were lost without a loss); the call goes back as the document has it."""
+    app = httpllm.compile(doc(MAP_KEYWORDS), provider, strict=True)
+    function = app.functions[0]
+    assert function.strict
+    lost = {x.pointer.rsplit("/", 1)[-1] for x in function.losses}
+    assert lost >= {"minProperties", "maxProperties", "propertyNames", "patternProperties",
+                    "default", "enum", "const"}
+    props = function.parameters["properties"]["body"]["properties"]
+    pick = props["pick"]
+    assert pick["type"] == "string" and "@enum [[1, 2], [3, 4]]" in pick["description"]
+    shape = json.dumps(props["shape"])
+    assert "The only shape." in shape and "@const" in shape
+    call = {"body": {"m": [{"key": "a", "value": "b"}], "pick": "[3, 4]",
+                     "shape": '{"x": 1}'}}
+    result = app.validate(function.name, call)
+    assert result.ok, result.feedback()
+    assert result.arguments == {"body": {"m": {"a": "b"}, "pick": [3, 4], "shape": {"x": 1}}}
 
 
 def test_strict_limits_count_a_node_shared_with_a_definition() -> None:

@@ -11,6 +11,7 @@ from sweep import assert_clean
 from toolkit import CONSTRAINED, FOLDER, compatible, doc, unsupported_by_xgrammar
 
 import httpllm
+from httpllm.dialects.openai import tuple_items
 from httpllm.dialects.openai_compatible import (
     DEEPSEEK,
     DEEPSEEK_STRICT_KEYWORDS,
@@ -56,12 +57,14 @@ def test_aliases_and_identical_rules() -> None:
 
 
 def test_qwen_and_non_strict_deepseek_are_llama_renamed() -> None:
-    """qwen is llama's record but the name; deepseek differs only in its strict mode: so
-    the corpus tests of llama cover them (the report table shows them too)."""
+    """qwen is llama's record but the name; deepseek differs only in its strict mode (its
+    rule `tuple_items` acts in strict mode only): so the corpus tests of llama cover them
+    (the report table shows them too)."""
     names = {"name": "llama", "aliases": LLAMA.aliases, "source": LLAMA.source}
     assert replace(QWEN, **names) == LLAMA
+    assert DEEPSEEK.rules == (tuple_items, *LLAMA.rules)
     assert replace(DEEPSEEK, **names, strict_keywords=None, strict_rules=LLAMA.strict_rules,
-                   strict_limits=LLAMA.strict_limits) == LLAMA
+                   strict_limits=LLAMA.strict_limits, rules=LLAMA.rules) == LLAMA
 
 
 def test_non_strict_keeps_every_keyword() -> None:

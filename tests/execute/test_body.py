@@ -29,6 +29,41 @@ def test_json_suffix_media_type_is_json() -> None:
     assert is_json("application/problem+json; charset=utf-8")
 
 
+@pytest.mark.parametrize(("media_type", "prefix"), [
+    ("application/jsonl", b""), ("application/x-ndjson", b""),
+    ("application/json-seq", b"\x1e")])
+def test_json_stream_body_from_an_array(media_type: str, prefix: bytes) -> None:
+    """A JSON stream body (OpenAPI 3.2 `itemSchema`, offered as an array of the items) is
+    one compact JSON text per item and line; a build error before (not a file or a string),
+    so every valid call failed. A string is still sent as it is."""
+    stream = {"type": "array", "items": {"type": "object"}}
+    encoded = encode_body(body(stream, media_type), [{"x": 1}, {"y": "ü"}])
+    assert encoded.content == prefix + b'{"x":1}\n' + prefix + '{"y":"ü"}\n'.encode()
+    assert encoded.content_type == media_type
+    assert encode_body(body(stream, media_type), '{"x":1}\n').content == b'{"x":1}\n'
+
+
+def test_itemschema_call_is_sent_as_json_lines() -> None:
+    """The way back from a compiled 3.2 stream body: the array the model gives is sent as
+    JSON Lines."""
+    import httpllm
+    from httpllm.execute import build_request
+
+    doc = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/s": {"post": {"operationId": "stream", "requestBody": {
+               "required": True, "content": {"application/jsonl": {"itemSchema": {
+                   "type": "object", "properties": {"x": {"type": "integer"}}}}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    for provider in ("chatgpt", "claude", "gemini", "mcp"):
+        app = httpllm.compile(doc, provider)
+        call = {"body": [{"x": 1}, {"x": 2}]}
+        assert app.validate("stream", call).ok
+        request = build_request(app.function("stream"), call)
+        assert request.content == b'{"x":1}\n{"x":2}\n', provider
+        assert request.headers["content-type"] == "application/jsonl"
+
+
 def test_file_in_a_json_body_is_refused() -> None:
     """A file cannot travel in a JSON body."""
     with pytest.raises(RequestBuildError, match="not JSON"):

@@ -90,6 +90,24 @@ def test_other_strict_dialects_do_not_read_the_marker() -> None:
     assert decode(function, call)["body"]["note"] == {"null": True}
 
 
+@pytest.mark.parametrize("provider", ["claude", "bedrock", "mistral", "llama", "qwen"])
+def test_strict_modes_that_keep_optional_properties_send_their_nulls(provider: str) -> None:
+    """Claude's, Bedrock's, Mistral's and vLLM's strict modes keep optional properties
+    optional, so the tool offers `note` as optional and nullable: the model's `null` is
+    its value (JSON Merge Patch: delete the field) and reaches the request, as outside
+    strict mode. It was dropped as if not given, so the field was never cleared."""
+    app = httpllm.compile(_document(), provider, strict=True)
+    function = app.function("update")
+    assert function.strict
+    assert "note" not in function.parameters["properties"]["body"].get("required", [])
+    call = {"body": {"name": "a", "note": None}}
+    assert decode(function, call) == call
+    checked = app.validate("update", call)
+    assert checked.ok
+    assert json.loads(assemble(function, checked.arguments).content) == {
+        "name": "a", "note": None}
+
+
 def test_non_strict_is_untouched() -> None:
     """Non-strict chatgpt offers no marker: the document's null is sent as null."""
     function = httpllm.compile(_document(), "chatgpt").function("update")

@@ -114,6 +114,22 @@ def test_union_left_with_null_only_is_cut() -> None:
     assert set(out["properties"]["body"]["properties"]) == {"v"}
 
 
+@pytest.mark.parametrize("k", [1, 2])
+def test_recursive_map_keeps_k_levels_and_closes_the_last(k: int) -> None:
+    """A map whose values are the map (a nested dictionary) is expanded `k` levels; the
+    map that would open level k + 1 takes no entries (`additionalProperties: false`, a
+    `cut` loss). The cut went up through every level and removed the required body."""
+    tree = {"type": "object", "additionalProperties": {"$ref": "#/$defs/Tree"}}
+    out, losses = unroll(params({"$ref": "#/$defs/Tree"}, Tree=tree), k, "gemini", pointer="#")
+    assert out["required"] == ["body"]
+    node, depth = out["properties"]["body"], 0
+    while isinstance(node.get("additionalProperties"), dict):
+        node, depth = node["additionalProperties"], depth + 1
+    assert (depth, node) == (k - 1, {"type": "object", "additionalProperties": False})
+    cut = [(x.pointer, x.keyword) for x in losses if x.action == "cut"]
+    assert cut == [("parameters#/$defs/Tree/additionalProperties", "additionalProperties")]
+
+
 def test_non_recursive_defs_are_inlined_without_depth() -> None:
     """With reference=True every named schema is under $defs: those are inlined, no error."""
     pet = {"type": "object", "properties": {"owner": {"$ref": "#/$defs/Owner"}}}

@@ -8,6 +8,7 @@ from typing import Any
 from httpllm._memo import IdentityCache
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext, leaf_triggers
+from httpllm.dialects._keywords import CONSTRAINTS, describe
 from httpllm.errors import Unrepresentable
 from httpllm.normalize.nullable import allows_null, with_null
 
@@ -64,11 +65,16 @@ _TYPED = frozenset({"type", "anyOf", "oneOf", "$ref", "allOf"})
 """A node with one of these keywords has its type (or its members have theirs)."""
 
 
+_JSON_TEXT = "A JSON value, as JSON text."
+
+
 @leaf_triggers()  # a leaf with a type is kept
 def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Give every node a ``type``: inferred from ``properties``/``items``/``enum``; an
     untyped node (any value) becomes ``{"type": "string"}`` with a loss entry (strict
-    modes reject untyped nodes: "schema must have a 'type' key")."""
+    modes reject untyped nodes: "schema must have a 'type' key"); so does one whose
+    ``enum``/``const`` holds an object or an array (JSON text, the values described:
+    ``execute.decode`` reads the text back, ``validate`` checks the values)."""
     if not _TYPED.isdisjoint(node):
         return node
     if "properties" in node or "additionalProperties" in node:
@@ -76,10 +82,11 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     if "items" in node or "prefixItems" in node:
         return {**node, "type": "array"}
     values = node.get("enum", [node["const"]] if "const" in node else None)
-    if isinstance(values, list) and values:
+    structured = isinstance(values, list) and any(isinstance(v, (dict, list)) for v in values)
+    if isinstance(values, list) and values and not structured:
         kinds = {"string" if isinstance(v, str) else "boolean" if isinstance(v, bool) else
                  "integer" if isinstance(v, int) else "number" if isinstance(v, float) else
-                 "null" if v is None else "object" for v in values}
+                 "null" for v in values}
         if len(kinds) == 1:
             return {**node, "type": kinds.pop()}
         return node
@@ -87,7 +94,17 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
         raise Unrepresentable(f"{ctx.pointer}: a schema without a type (any value) cannot be "
                               "expressed in strict mode (lenient=False)")
     ctx.lose("type", "rewritten", None, "any value: typed as string")
-    return {**node, "type": "string"}
+    if not structured:
+        return {**node, "type": "string"}
+    # object or array constants have no strict form: JSON text, the values described
+    moved: list[tuple[str, Any]] = [(k, node[k]) for k in ("const", "enum") if k in node]
+    for key, value in moved:
+        ctx.lose(key, "described", value, "object or array values: sent as JSON text")
+    rest = {k: v for k, v in node.items() if k not in ("const", "enum")}
+    text = rest.get("description")
+    rest["description"] = f"{text}\n{_JSON_TEXT}" if isinstance(text, str) and text else (
+        _JSON_TEXT)
+    return describe({**rest, "type": "string"}, moved)
 
 
 def _is_map(node: dict[str, Any]) -> bool:
@@ -96,6 +113,11 @@ def _is_map(node: dict[str, Any]) -> bool:
     if node.get("type") != "object" or "properties" in node:
         return False
     return node.get("additionalProperties", True) is not False
+
+
+_MAP_KEPT = frozenset({"type", "additionalProperties", "description", "title"})
+"""The keywords of a map that its entries spelling keeps (or rewrites): every other one
+is described (a constraint) or dropped, with a loss."""
 
 
 @leaf_triggers()  # a map is an object
@@ -118,10 +140,17 @@ def maps_as_entries(node: dict[str, Any], ctx: RenderContext) -> Schema:
     keep = {k: v for k, v in node.items() if k in ("description", "title")}
     ctx.lose("additionalProperties", "rewritten", extra if extra is not True else True,
              "map given as an array of {key, value} entries")
+    moved = [(k, v) for k, v in node.items()
+             if (k in CONSTRAINTS or k == "enum") and k not in _MAP_KEPT]
+    for key, value in moved:
+        ctx.lose(key, "described", value, "a map given as entries")
+    for key, value in node.items():
+        if key not in _MAP_KEPT and key not in CONSTRAINTS and key != "enum":
+            ctx.lose(key, "dropped", value, "a map given as entries")
     note = "A map, given as a list of {key, value} entries."
     text = keep.get("description")
     keep["description"] = f"{text}\n{note}" if text else note
-    return {**keep, "type": "array", "items": entry}
+    return describe({**keep, "type": "array", "items": entry}, moved)
 
 
 def _with_null(sub: dict[str, Any], memo: IdentityCache[dict[str, Any]]) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
+from httpllm.dialects.openai import strict_booleans, tuple_items
 from httpllm.records import Function
 from httpllm.walk import FoldMemo, fold
 
@@ -176,9 +177,9 @@ CLAUDE = Dialect(
     keywords=JSON_SCHEMA_2020_12,
     strict_keywords=CLAUDE_STRICT_KEYWORDS,
     refs="keep",
-    rules=(filter_keywords,),
-    strict_rules=(_inexpressible, ref_alone, typed_nodes, maps_as_entries, _STRICT_VALUES,
-                  seal_objects),
+    rules=(tuple_items, filter_keywords),
+    strict_rules=(strict_booleans, _inexpressible, ref_alone, typed_nodes, maps_as_entries,
+                  _STRICT_VALUES, seal_objects),
     strict_recursion=False,
     strict_limits=(strict_limits,),
     request_limits=(request_limits,),

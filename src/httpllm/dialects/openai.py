@@ -24,6 +24,7 @@ from httpllm.dialects._base import Dialect, Options, RenderContext, leaf_trigger
 from httpllm.dialects._openai_limits import MAX_NESTING, MAX_PROPERTIES, strict_limits
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
+    booleans,
     close_objects,
     describe,
     filter_keywords,
@@ -43,6 +44,7 @@ __all__ = [
     "NULL_MARKER",
     "OPENAI_STRICT_KEYWORDS",
     "null_marker",
+    "strict_booleans",
     "strict_limits",
     "tuple_items",
 ]
@@ -69,6 +71,15 @@ NULL_MARKER: dict[str, Any] = {
 }
 """The strict-mode spelling of a real ``null`` for a property both optional and nullable
 (see :func:`null_marker`; ``execute.decode.MARKED_NULL`` is its instance)."""
+
+
+_ANY = {"type": "string", "description": "Any JSON value, as JSON text."}
+
+strict_booleans = leaf_triggers()(booleans(_ANY))
+"""Strict mode: a boolean subschema has no strict form (untyped: "schema must have a
+'type' key"): ``true`` is any value, sent as JSON text (``execute.decode`` reads it back),
+a ``false`` property or union member is removed (no value can be given for it); each a
+loss. Runs first, so the rules after it see the typed node."""
 
 
 MARKED = 'optional and nullable: null means not given; {"null": true} sends a real null'
@@ -184,8 +195,8 @@ CHATGPT = Dialect(
     description_max=1024,
     tool_limit=128,
     rules=(tuple_items, filter_keywords),
-    strict_rules=(foreign_keywords, ref_alone, typed_nodes, maps_as_entries, _strict_formats,
-                  null_marker, close_objects),
+    strict_rules=(strict_booleans, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
+                  _strict_formats, null_marker, close_objects),
     strict_limits=(strict_limits,),
     envelope=_envelope,
     envelopes=("chat", "responses"),

@@ -43,7 +43,13 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
-from httpllm.dialects.openai import CHATGPT, null_marker, strict_limits
+from httpllm.dialects.openai import (
+    CHATGPT,
+    null_marker,
+    strict_booleans,
+    strict_limits,
+    tuple_items,
+)
 from httpllm.loss import Loss
 from httpllm.pointer import escape
 from httpllm.records import Function
@@ -147,8 +153,9 @@ DEEPSEEK = replace(
     name="deepseek",
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
-    strict_rules=(_XGRAMMAR, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
-                  null_marker, close_objects),
+    rules=(tuple_items, filter_keywords),
+    strict_rules=(_XGRAMMAR, strict_booleans, foreign_keywords, ref_alone, typed_nodes,
+                  maps_as_entries, null_marker, close_objects),
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )

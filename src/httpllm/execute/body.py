@@ -14,6 +14,9 @@ One encoder per kind of media type, chosen by a table:
   are text parts with no ``Content-Type`` (RFC 7578 section 4.4 defaults it to
   ``text/plain``); an Encoding Object's ``contentType`` (its first concrete media type) is
   the part's ``Content-Type``;
+- JSON Lines, NDJSON and JSON text sequences (``application/jsonl``, ``application/x-ndjson``,
+  ``application/json-seq`` ...) given as an array: one compact JSON text per item and line
+  (after U+001E for a sequence, RFC 7464); a string or a file is sent as it is;
 - ``text/*``: the string, UTF-8 (``; charset=utf-8`` added when the media type names none);
   numbers and booleans as JSON text, arrays and objects as JSON text (OpenAPI defines no
   other text form);
@@ -160,10 +163,19 @@ def sends_null(function: Function, argument: Argument) -> bool:
     )
 
 
+_SEQUENCES = {"application/jsonl": "", "application/x-jsonlines": "",
+              "application/jsonlines": "", "application/x-ndjson": "",
+              "application/ndjson": "", "application/json-seq": "\x1e"}
+"""JSON streams by media type, each with the prefix of its records: JSON Lines and NDJSON
+(none), JSON text sequences (RFC 7464: the record separator U+001E)."""
+
+
 def _kind(media_type: str, value: Any) -> str:
     essence = _essence(media_type)
     if is_json(essence):
         return "json"
+    if essence in _SEQUENCES and isinstance(value, list):
+        return "sequence"
     if essence == "application/x-www-form-urlencoded":
         return "form"
     if essence == "multipart/form-data":
@@ -181,14 +193,25 @@ def _kind(media_type: str, value: Any) -> str:
 
 def _json(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     content_type = media_type if is_json(media_type) else "application/json"
+    return Body(content=_json_text(argument, value).encode("utf-8"), content_type=content_type)
+
+
+def _json_text(argument: Argument, value: Any) -> str:
     try:
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (TypeError, ValueError) as exc:
         raise RequestBuildError(
             f"argument {argument.name!r}: the body is not JSON ({exc}); "
             "a file needs a multipart/form-data or binary body"
         ) from exc
-    return Body(content=text.encode("utf-8"), content_type=content_type)
+
+
+def _sequence(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
+    """A JSON stream given as an array (an OpenAPI 3.2 ``itemSchema`` is offered as one):
+    each item compact JSON on its own line, after the media type's record prefix."""
+    prefix = _SEQUENCES[_essence(media_type)]
+    lines = "".join(f"{prefix}{_json_text(argument, item)}\n" for item in value)
+    return Body(content=lines.encode("utf-8"), content_type=media_type)
 
 
 def _text(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
@@ -356,6 +379,7 @@ def _unsupported(argument: Argument, media_type: str, value: Any, nested: str) -
 
 _ENCODERS: dict[str, Callable[[Argument, str, Any, str], Body]] = {
     "json": _json,
+    "sequence": _sequence,
     "form": _form,
     "multipart": _multipart,
     "text": _text,

@@ -4,10 +4,11 @@ Parsing accepts the JSON text a model produced (or a mapping). For a function re
 strict mode, :func:`decode` then undoes each strict rewrite, guided by the *original* schema
 (``Function.schema``), walking the instance and the schema together with an explicit stack:
 
-- a ``null`` for a property the original schema does not require is dropped: in strict mode
-  the model must emit every key, so ``null`` there means "not given" — also when the original
-  schema accepts ``null`` (optional *and* nullable: omitted). A ``null`` for a required
-  property is kept;
+- a ``null`` for a property the original schema does not require is dropped where strict
+  mode made every property required (OpenAI, DeepSeek): the model must emit every key, so
+  ``null`` there means "not given" — also when the original schema accepts ``null``
+  (optional *and* nullable: omitted). A ``null`` for a required property is kept, and so is
+  every ``null`` of a strict mode that keeps optional properties optional (Claude);
 - where the dialect offered the real-null marker (:data:`MARKED_NULL`, ``{"null": true}``,
   for a property optional *and* nullable in the document; ``dialects.openai.null_marker``),
   that object becomes a real ``null``, which is kept;
@@ -38,8 +39,9 @@ from httpllm import pointer
 from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
+from httpllm.dialects import close_objects, get_dialect
 from httpllm.dialects.openai import MARKED
-from httpllm.errors import InvalidArguments
+from httpllm.errors import InvalidArguments, UnknownDialect
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
 
@@ -200,10 +202,23 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     # Dialects without JSON Schema's full vocabulary (Gemini `parameters`) set
     # extra["decode"]: their values are converted back the same way, but a null there is
     # the model's own choice, so only strict mode drops optional nulls.
-    walk = _Walk(function.schema, drop_nulls=function.strict,
+    walk = _Walk(function.schema, drop_nulls=function.strict and _nulls_not_given(function),
                  marked=function.strict and _offers_marker(function))
     decoded: dict[str, Any] = walk.run(args)
     return decoded
+
+
+def _nulls_not_given(function: Function) -> bool:
+    """Whether the strict mode of the function's dialect makes every property required
+    (:func:`~httpllm.dialects.close_objects`: OpenAI, DeepSeek), so that ``null`` means
+    "not given". Claude's, Mistral's and vLLM's strict modes keep optional properties
+    optional: a ``null`` there is the model's own value, as outside strict mode. A
+    function of no registered dialect (built by hand) is read as OpenAI's."""
+    try:
+        dialect = get_dialect(function.dialect)
+    except UnknownDialect:
+        return True
+    return not dialect.has_strict or close_objects in dialect.strict_rules
 
 
 def _offers_marker(function: Function) -> bool:
@@ -453,11 +468,12 @@ def _item_schema(arrays: list[dict[str, Any]], index: int) -> Schema | None:
 
 
 def _is_map(alt: dict[str, Any]) -> bool:
-    """An object schema without declared properties: a map from names to values."""
+    """An object schema without declared properties: a map from names to values (also
+    one with ``patternProperties``, which strict rendering spells as entries too:
+    ``dialects._objects.maps_as_entries``)."""
     return (
         "object" in (_types(alt) or ())
         and not _mapping(alt.get("properties"))
-        and not alt.get("patternProperties")
         and alt.get("additionalProperties", True) is not False
     )
 

@@ -9,7 +9,8 @@ schemas under the root's ``$defs`` and refer to them as ``{"$ref": "#/$defs/Name
 - a recursive one is expanded ``depth`` times along every path (``depth=2``: a ``Folder``
   whose children are ``Folder`` s whose children are not given); the ref that would open
   level ``depth + 1`` is *cut*: the nearest property holding it is removed (from
-  ``properties`` and ``required``), or the union member, and each cut is reported;
+  ``properties`` and ``required``), or the union member, or a map's further entries
+  (``additionalProperties: false``), and each cut is reported;
 - ``depth=None`` with a recursive schema raises :class:`Unrepresentable` naming the cycle.
 
 The expansion of a named schema depends only on how often each recursive schema it can
@@ -173,6 +174,12 @@ class _Unroller:
                 where = f"{at}/anyOf/{key}"
                 note = f"recursion cut after {self.depth} levels: union member {key} removed"
                 self.losses[(where, note)] = Loss(pointer=where, keyword="anyOf", action="cut",
+                                                  dialect=self.dialect, note=note)
+            elif keyword == "additionalProperties":
+                out["additionalProperties"] = False
+                where = f"{at}/additionalProperties"
+                note = f"recursion cut after {self.depth} levels: no more map entries"
+                self.losses[(where, note)] = Loss(pointer=where, keyword=keyword, action="cut",
                                                   dialect=self.dialect, note=note)
             else:
                 return _CUT
