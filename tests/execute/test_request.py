@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+import httpllm
 from httpllm.errors import InvalidArguments, RequestBuildError
 from httpllm.execute import build_request
 from httpllm.records import Server
@@ -210,6 +211,38 @@ def test_cookies_join_in_one_header() -> None:
     )
     request = build_request(fn, {"session": "a b;c", "ids": [1, 2], "pref": {"x": "1"}})
     assert request.headers["cookie"] == "session=a%20b%3Bc; ids=1,2; x=1"
+
+
+def _cookie_32(parameter: dict[str, Any]) -> Any:
+    """The function of a 3.2 document whose one operation takes ``parameter``."""
+    document = {
+        "openapi": "3.2.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": API}],
+        "paths": {"/things": {"get": {"operationId": "op", "parameters": [parameter],
+                                      "responses": {"200": {"description": "ok"}}}}},
+    }
+    return httpllm.compile(document, provider="3.1").functions[0]
+
+
+def test_cookie_style_sends_values_unescaped_and_explodes_by_default() -> None:
+    """OpenAPI 3.2 `style: cookie` sends the value as given (already escaped: `%2C` stays,
+    `!` and spaces too), explodes by default into `; `-joined pairs, and only what would
+    end the pair or the header (`;`, CR, LF, non-ASCII) is percent-encoded."""
+    greeting = _cookie_32({"name": "greeting", "in": "cookie", "style": "cookie",
+                           "schema": {"type": "string"}})
+    request = build_request(greeting, {"greeting": "Hello%2C world!"})
+    assert request.headers["cookie"] == "greeting=Hello%2C world!"
+    request = build_request(greeting, {"greeting": "a;b=c\r\né"})
+    assert request.headers["cookie"] == "greeting=a%3Bb=c%0D%0A%C3%A9"
+    exploded = _cookie_32({"name": "color", "in": "cookie", "style": "cookie",
+                           "schema": {"type": "object"}})
+    request = build_request(exploded, {"color": {"R": 100, "G": 200}})
+    assert request.headers["cookie"] == "R=100; G=200"
+    listed = _cookie_32({"name": "color", "in": "cookie", "style": "cookie", "explode": False,
+                         "schema": {"type": "array", "items": {"type": "string"}}})
+    request = build_request(listed, {"color": ["blue", "black"]})
+    assert request.headers["cookie"] == "color=blue,black"
 
 
 def test_server_variables_take_defaults_and_overrides() -> None:

@@ -428,7 +428,7 @@ class Composer:
             style = DEFAULT_STYLE[spec.location]
         explode = node.get("explode")
         if not isinstance(explode, bool):
-            explode = style == "form"
+            explode = style in ("form", "cookie")  # OpenAPI 3.2: true for both
         return Argument(name=name, location=spec.location, original=spec.name,
                         required=spec.required, schema=schema, style=style, explode=explode,
                         allow_reserved=node.get("allowReserved") is True,

@@ -30,6 +30,7 @@ __all__ = [
     "Encoder",
     "bracketed",
     "content_text",
+    "cookie_text",
     "expand",
     "header_text",
     "identity",
@@ -89,6 +90,19 @@ def header_text(text: str) -> str:
     'na%C3%AFve%0D%0AX: 1'
     """
     return "".join(c if " " <= c <= "~" else quote(c, safe="") for c in text)
+
+
+def cookie_text(text: str) -> str:
+    r"""A ``style: cookie`` name or value: as given (the caller escapes it), but for what
+    would end the pair or the header: ``;``, controls and non-ASCII, percent-encoded (UTF-8).
+
+    >>> cookie_text("Hello%2C world!;x\r\n")
+    'Hello%2C world!%3Bx%0D%0A'
+
+    Source: OpenAPI 3.2.0 section 4.8.12.4 (Style Values ``cookie``) and Appendix D; RFC 6265
+    section 4.2.1.
+    """
+    return "".join(c if " " <= c <= "~" and c != ";" else quote(c, safe="") for c in text)
 
 
 def identity(text: str) -> str:

@@ -33,6 +33,7 @@ from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
     FORM_STYLES,
     content_text,
+    cookie_text,
     expand,
     header_text,
     percent,
@@ -119,13 +120,20 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
 
 
 def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
-    """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none)."""
+    """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none).
+
+    ``form`` (the default) percent-encodes as RFC 6570 does; OpenAPI 3.2's ``cookie`` style
+    sends names and values as given (:func:`~httpllm.execute.serialize.cookie_text`).
+    """
     if value is None:
         return []
     name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "text/plain", value)
         return [(percent(name), percent(text))]
+    if argument.style == "cookie":
+        return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
+                           raw=True)
     return query_pairs("form", name, value, argument.explode, percent)
 
 
