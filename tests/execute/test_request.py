@@ -213,7 +213,7 @@ def test_cookies_join_in_one_header() -> None:
     assert request.headers["cookie"] == "session=a%20b%3Bc; ids=1,2; x=1"
 
 
-def _cookie_32(parameter: dict[str, Any]) -> Any:
+def _function_32(parameter: dict[str, Any]) -> Any:
     """The function of a 3.2 document whose one operation takes ``parameter``."""
     document = {
         "openapi": "3.2.0",
@@ -229,20 +229,38 @@ def test_cookie_style_sends_values_unescaped_and_explodes_by_default() -> None:
     """OpenAPI 3.2 `style: cookie` sends the value as given (already escaped: `%2C` stays,
     `!` and spaces too), explodes by default into `; `-joined pairs, and only what would
     end the pair or the header (`;`, CR, LF, non-ASCII) is percent-encoded."""
-    greeting = _cookie_32({"name": "greeting", "in": "cookie", "style": "cookie",
+    greeting = _function_32({"name": "greeting", "in": "cookie", "style": "cookie",
                            "schema": {"type": "string"}})
     request = build_request(greeting, {"greeting": "Hello%2C world!"})
     assert request.headers["cookie"] == "greeting=Hello%2C world!"
     request = build_request(greeting, {"greeting": "a;b=c\r\né"})
     assert request.headers["cookie"] == "greeting=a%3Bb=c%0D%0A%C3%A9"
-    exploded = _cookie_32({"name": "color", "in": "cookie", "style": "cookie",
+    exploded = _function_32({"name": "color", "in": "cookie", "style": "cookie",
                            "schema": {"type": "object"}})
     request = build_request(exploded, {"color": {"R": 100, "G": 200}})
     assert request.headers["cookie"] == "R=100; G=200"
-    listed = _cookie_32({"name": "color", "in": "cookie", "style": "cookie", "explode": False,
+    listed = _function_32({"name": "color", "in": "cookie", "style": "cookie", "explode": False,
                          "schema": {"type": "array", "items": {"type": "string"}}})
     request = build_request(listed, {"color": ["blue", "black"]})
     assert request.headers["cookie"] == "color=blue,black"
+
+
+def test_querystring_form_follows_the_form_body_rules() -> None:
+    """An OpenAPI 3.2 `in: querystring` form parameter is serialized as a form body is: an
+    array property one pair per item, an object property JSON text, and its media type's
+    Encoding Objects apply (here `explode: false` and `deepObject`)."""
+    form = "application/x-www-form-urlencoded"
+    schema = {"type": "object", "properties": {
+        "tag": {"type": "array", "items": {"type": "string"}},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "near": {"type": "object", "properties": {"lat": {"type": "number"}}},
+        "box": {"type": "object", "properties": {"w": {"type": "integer"}}}}}
+    encoding = {"ids": {"style": "form", "explode": False}, "box": {"style": "deepObject"}}
+    fn = _function_32({"name": "q", "in": "querystring",
+                       "content": {form: {"schema": schema, "encoding": encoding}}})
+    value = {"tag": ["a b", "c"], "ids": [1, 2], "near": {"lat": 1.5}, "box": {"w": 3}}
+    assert url_of(fn, {"q": value}) == (
+        f"{API}/things?tag=a%20b&tag=c&ids=1,2&near=%7B%22lat%22%3A1.5%7D&box%5Bw%5D=3")
 
 
 def test_server_variables_take_defaults_and_overrides() -> None:

@@ -52,7 +52,8 @@ from httpllm.execute.serialize import (
 )
 from httpllm.records import Argument, Function
 
-__all__ = ["Body", "Part", "Upload", "encode_body", "is_json", "sends_null", "silent_properties"]
+__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "sends_null",
+           "silent_properties"]
 
 Part = tuple[str, tuple[str | None, bytes, str | None]]
 """One multipart part as httpx takes it: ``(name, (filename, content, content_type))``."""
@@ -266,13 +267,22 @@ def _object(argument: Argument, media_type: str, value: Any) -> Mapping[str, Any
 
 
 def _form(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
-    pairs = [
-        pair
-        for name, item in _object(argument, media_type, value).items()
-        for pair in _form_pairs(argument, name, item, nested)
-    ]
+    pairs = form_pairs(argument, _object(argument, media_type, value), nested)
     content = "&".join(f"{k}={v}" for k, v in pairs).encode("ascii")
     return Body(content=content, content_type=media_type)
+
+
+def form_pairs(argument: Argument, value: Mapping[str, Any],
+               nested: str = "brackets") -> list[tuple[str, str]]:
+    """The encoded ``name=value`` pairs of an ``application/x-www-form-urlencoded`` object,
+    its properties in order, each by its Encoding Object in ``argument.encoding`` (a form
+    body, or an OpenAPI 3.2 ``in: querystring`` parameter, which is the whole query).
+
+    Raises:
+        RequestBuildError: a property is a file.
+    """
+    return [pair for name, item in value.items()
+            for pair in _form_pairs(argument, name, item, nested)]
 
 
 def _form_pairs(argument: Argument, name: str, item: Any, nested: str) -> list[tuple[str, str]]:

@@ -28,7 +28,7 @@ from typing import Any
 
 from httpllm import pointer
 from httpllm.errors import RequestBuildError
-from httpllm.execute.body import encode_body, sends_null
+from httpllm.execute.body import encode_body, form_pairs, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
     FORM_STYLES,
@@ -98,13 +98,20 @@ def form_style(function: Function) -> str:
 def query_pairs_of(
     argument: Argument, value: Any, nested: str = "brackets"
 ) -> list[tuple[str, str]]:
-    """The encoded ``name=value`` pairs a query value adds (``[]``: none)."""
+    """The encoded ``name=value`` pairs a query value adds (``[]``: none).
+
+    An OpenAPI 3.2 ``in: querystring`` form parameter (a style and a media type: its
+    object is the whole query) is sent as a form body is
+    (:func:`~httpllm.execute.body.form_pairs`).
+    """
     if value is None:
         return []
     name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "application/json", value)
         return [(percent(name), percent(text))]
+    if argument.media_type is not None and isinstance(value, Mapping):
+        return form_pairs(argument, value, nested)
     encode = reserved if argument.allow_reserved else percent
     return query_pairs(argument.style, name, value, argument.explode, encode, nested=nested)
 
