@@ -213,13 +213,13 @@ def test_cookies_join_in_one_header() -> None:
     assert request.headers["cookie"] == "session=a%20b%3Bc; ids=1,2; x=1"
 
 
-def _function_32(parameter: dict[str, Any]) -> Any:
-    """The function of a 3.2 document whose one operation takes ``parameter``."""
+def _function_32(parameter: dict[str, Any], path: str = "/things") -> Any:
+    """The function of a 3.2 document whose one operation, at ``path``, takes ``parameter``."""
     document = {
         "openapi": "3.2.0",
         "info": {"title": "t", "version": "1"},
         "servers": [{"url": API}],
-        "paths": {"/things": {"get": {"operationId": "op", "parameters": [parameter],
+        "paths": {path: {"get": {"operationId": "op", "parameters": [parameter],
                                       "responses": {"200": {"description": "ok"}}}}},
     }
     return httpllm.compile(document, provider="3.1").functions[0]
@@ -261,6 +261,30 @@ def test_querystring_form_follows_the_form_body_rules() -> None:
     value = {"tag": ["a b", "c"], "ids": [1, 2], "near": {"lat": 1.5}, "box": {"w": 3}}
     assert url_of(fn, {"q": value}) == (
         f"{API}/things?tag=a%20b&tag=c&ids=1,2&near=%7B%22lat%22%3A1.5%7D&box%5Bw%5D=3")
+
+
+def test_path_allow_reserved_passes_sub_delims_and_triples_in_openapi_32() -> None:
+    """OpenAPI 3.2 applies `allowReserved` to a path value: sub-delimiters, `:`, `@` and
+    percent-encoded triples pass (`%2F` as given), `/`, `?`, `#`, `[`, `]` and a lone `%`
+    are still encoded, and a segment that decodes to `..` is refused."""
+    fn = _function_32({"name": "id", "in": "path", "required": True, "allowReserved": True,
+                       "schema": {"type": "string"}}, "/things/{id}")
+    assert url_of(fn, {"id": "a:b@c;d=e,f+g%2Fh/i?j#k[l]m%n é"}) == (
+        f"{API}/things/a:b@c;d=e,f+g%2Fh%2Fi%3Fj%23k%5Bl%5Dm%25n%20%C3%A9")
+    with pytest.raises(RequestBuildError, match="segment"):
+        build_request(fn, {"id": "%2e%2E"})
+
+
+def test_path_allow_reserved_is_ignored_before_openapi_32() -> None:
+    """OpenAPI 3.0 and 3.1 apply `allowReserved` to query parameters only."""
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "servers": [{"url": API}],
+                "paths": {"/things/{id}": {"get": {"operationId": "op", "parameters": [
+                    {"name": "id", "in": "path", "required": True, "allowReserved": True,
+                     "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(document, provider="3.1").functions[0]
+    assert url_of(fn, {"id": "a:b%2F"}) == f"{API}/things/a%3Ab%252F"
 
 
 def test_server_variables_take_defaults_and_overrides() -> None:

@@ -435,7 +435,8 @@ class Composer:
         encoding = encoding if isinstance(encoding, dict) else {}
         return Argument(name=name, location=spec.location, original=spec.name,
                         required=spec.required, schema=schema, style=style, explode=explode,
-                        allow_reserved=node.get("allowReserved") is True,
+                        allow_reserved=node.get("allowReserved") is True and (
+                            spec.location != "path" or self.doc.version == "3.2"),
                         allow_empty_value=node.get("allowEmptyValue") is True,
                         media_type=FORM if querystring else spec.media_type,
                         encoding=dict(encoding) if querystring else {})
