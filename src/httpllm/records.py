@@ -69,7 +69,7 @@ class Argument:
         style: OpenAPI serialization style (``form``, ``simple``, ``deepObject`` ...), defaults
             applied per location (OpenAPI 3.1 section 4.8.12.4.1).
         explode: OpenAPI ``explode``, default applied (``True`` for ``form``).
-        allow_reserved: OpenAPI ``allowReserved`` (query only).
+        allow_reserved: OpenAPI ``allowReserved`` (query; path too in OpenAPI 3.2).
         allow_empty_value: OpenAPI ``allowEmptyValue`` (query only).
         media_type: for ``content``-based parameters and the body: the media type used
             (``"application/json"``, ``"multipart/form-data"`` ...).

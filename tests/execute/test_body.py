@@ -151,6 +151,20 @@ def test_multipart_encoding_content_type_applies_to_the_part() -> None:
     ]
 
 
+def test_multipart_json_content_type_makes_a_primitive_part_json() -> None:
+    """A part whose Encoding Object contentType is JSON holds JSON text, a string quoted,
+    as a form body's property does: `x` is no JSON document."""
+    encoding = {"note": {"contentType": "application/json"},
+                "tags": {"contentType": "application/vnd.api+json"}}
+    value = {"note": "x", "tags": ["a", 2]}
+    encoded = encode_body(body({}, "multipart/form-data", encoding=encoding), value)
+    assert encoded.parts == [
+        ("note", (None, b'"x"', "application/json")),
+        ("tags", (None, b'"a"', "application/vnd.api+json")),
+        ("tags", (None, b"2", "application/vnd.api+json")),
+    ]
+
+
 def test_multipart_style_encoding_gives_raw_text_parts() -> None:
     """A styled multipart property becomes text parts with literal delimiters."""
     encoding = {"tags": {"style": "pipeDelimited", "explode": False}}

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from httpllm.errors import InvalidArguments
-from httpllm.execute import decode
+from httpllm.execute import build_request, decode
 from httpllm.execute.decode import alternatives, parse
 
 from .records import body, function, param
@@ -362,3 +362,25 @@ def test_json_text_past_max_depth_is_decoded_in_the_dialect_forms() -> None:
         # chatgpt: the marker is a real null; claude: a null is the model's own value
         expected: dict[str, Any] = {"m": {"k": {"q": "v"}}, "n": None}
         assert sent == {"outer": expected}, provider
+
+
+@pytest.mark.parametrize("arguments", ['{"n": 5.0, "body": {"k": [2.0, -0.0, 1e2, 0.5]}}',
+                                       {"n": 5.0, "body": {"k": [2.0, -0.0, 1e2, 0.5]}}])
+def test_integral_numbers_are_integers(arguments: Any) -> None:
+    """A number with no fraction (`5.0`, `1e2`: JSON Schema's integer) is an int, whether the
+    call is JSON text or a mapping: `?n=5.0` is no integer to a server (openapi-core:
+    "Failed to cast value to integer type"), nor `2.0` to Go's or serde's JSON reader."""
+    fn = function(param("query", "n", {"type": "integer"}),
+                  body({"type": "object", "properties": {"k": {"type": "array"}}}))
+    decoded = decode(fn, arguments)
+    assert decoded == {"n": 5, "body": {"k": [2, 0, 100, 0.5]}}
+    assert [type(v) for v in [decoded["n"], *decoded["body"]["k"]]] == [int, int, int, int, float]
+    request = build_request(fn, arguments)
+    assert str(request.url).endswith("?n=5")
+    assert request.content == b'{"k":[2,0,100,0.5]}'
+
+
+def test_integral_numbers_past_doubles_exact_integers_stay_floats() -> None:
+    """Past 2**53 a double no longer holds every integer: such a number keeps its float."""
+    assert decode(function(param("query", "n", {"type": "number"})), '{"n": 1e300}') == {
+        "n": 1e300}

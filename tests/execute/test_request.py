@@ -7,6 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
+import httpllm
 from httpllm.errors import InvalidArguments, RequestBuildError
 from httpllm.execute import build_request
 from httpllm.records import Server
@@ -210,6 +211,80 @@ def test_cookies_join_in_one_header() -> None:
     )
     request = build_request(fn, {"session": "a b;c", "ids": [1, 2], "pref": {"x": "1"}})
     assert request.headers["cookie"] == "session=a%20b%3Bc; ids=1,2; x=1"
+
+
+def _function_32(parameter: dict[str, Any], path: str = "/things") -> Any:
+    """The function of a 3.2 document whose one operation, at ``path``, takes ``parameter``."""
+    document = {
+        "openapi": "3.2.0",
+        "info": {"title": "t", "version": "1"},
+        "servers": [{"url": API}],
+        "paths": {path: {"get": {"operationId": "op", "parameters": [parameter],
+                                      "responses": {"200": {"description": "ok"}}}}},
+    }
+    return httpllm.compile(document, provider="3.1").functions[0]
+
+
+def test_cookie_style_sends_values_unescaped_and_explodes_by_default() -> None:
+    """OpenAPI 3.2 `style: cookie` sends the value as given (already escaped: `%2C` stays,
+    `!` and spaces too), explodes by default into `; `-joined pairs, and only what would
+    end the pair or the header (`;`, CR, LF, non-ASCII) is percent-encoded."""
+    greeting = _function_32({"name": "greeting", "in": "cookie", "style": "cookie",
+                           "schema": {"type": "string"}})
+    request = build_request(greeting, {"greeting": "Hello%2C world!"})
+    assert request.headers["cookie"] == "greeting=Hello%2C world!"
+    request = build_request(greeting, {"greeting": "a;b=c\r\né"})
+    assert request.headers["cookie"] == "greeting=a%3Bb=c%0D%0A%C3%A9"
+    exploded = _function_32({"name": "color", "in": "cookie", "style": "cookie",
+                           "schema": {"type": "object"}})
+    request = build_request(exploded, {"color": {"R": 100, "G": 200}})
+    assert request.headers["cookie"] == "R=100; G=200"
+    listed = _function_32({"name": "color", "in": "cookie", "style": "cookie", "explode": False,
+                         "schema": {"type": "array", "items": {"type": "string"}}})
+    request = build_request(listed, {"color": ["blue", "black"]})
+    assert request.headers["cookie"] == "color=blue,black"
+
+
+def test_querystring_form_follows_the_form_body_rules() -> None:
+    """An OpenAPI 3.2 `in: querystring` form parameter is serialized as a form body is: an
+    array property one pair per item, an object property JSON text, and its media type's
+    Encoding Objects apply (here `explode: false` and `deepObject`)."""
+    form = "application/x-www-form-urlencoded"
+    schema = {"type": "object", "properties": {
+        "tag": {"type": "array", "items": {"type": "string"}},
+        "ids": {"type": "array", "items": {"type": "integer"}},
+        "near": {"type": "object", "properties": {"lat": {"type": "number"}}},
+        "box": {"type": "object", "properties": {"w": {"type": "integer"}}}}}
+    encoding = {"ids": {"style": "form", "explode": False}, "box": {"style": "deepObject"}}
+    fn = _function_32({"name": "q", "in": "querystring",
+                       "content": {form: {"schema": schema, "encoding": encoding}}})
+    value = {"tag": ["a b", "c"], "ids": [1, 2], "near": {"lat": 1.5}, "box": {"w": 3}}
+    assert url_of(fn, {"q": value}) == (
+        f"{API}/things?tag=a%20b&tag=c&ids=1,2&near=%7B%22lat%22%3A1.5%7D&box%5Bw%5D=3")
+
+
+def test_path_allow_reserved_passes_sub_delims_and_triples_in_openapi_32() -> None:
+    """OpenAPI 3.2 applies `allowReserved` to a path value: sub-delimiters, `:`, `@` and
+    percent-encoded triples pass (`%2F` as given), `/`, `?`, `#`, `[`, `]` and a lone `%`
+    are still encoded, and a segment that decodes to `..` is refused."""
+    fn = _function_32({"name": "id", "in": "path", "required": True, "allowReserved": True,
+                       "schema": {"type": "string"}}, "/things/{id}")
+    assert url_of(fn, {"id": "a:b@c;d=e,f+g%2Fh/i?j#k[l]m%n é"}) == (
+        f"{API}/things/a:b@c;d=e,f+g%2Fh%2Fi%3Fj%23k%5Bl%5Dm%25n%20%C3%A9")
+    with pytest.raises(RequestBuildError, match="segment"):
+        build_request(fn, {"id": "%2e%2E"})
+
+
+def test_path_allow_reserved_is_ignored_before_openapi_32() -> None:
+    """OpenAPI 3.0 and 3.1 apply `allowReserved` to query parameters only."""
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "servers": [{"url": API}],
+                "paths": {"/things/{id}": {"get": {"operationId": "op", "parameters": [
+                    {"name": "id", "in": "path", "required": True, "allowReserved": True,
+                     "schema": {"type": "string"}}],
+                    "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(document, provider="3.1").functions[0]
+    assert url_of(fn, {"id": "a:b%2F"}) == f"{API}/things/a%3Ab%252F"
 
 
 def test_server_variables_take_defaults_and_overrides() -> None:

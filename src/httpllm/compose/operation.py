@@ -42,6 +42,7 @@ from httpllm.parse import Document, OperationSite, OperationValidator, component
 from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
 from httpllm.refs import def_name_of
+from httpllm.upgrade.openapi32 import FORM, QUERYSTRING
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
 
@@ -428,12 +429,17 @@ class Composer:
             style = DEFAULT_STYLE[spec.location]
         explode = node.get("explode")
         if not isinstance(explode, bool):
-            explode = style == "form"
+            explode = style in ("form", "cookie")  # OpenAPI 3.2: true for both
+        encoding = node.get(QUERYSTRING)  # a 3.2 querystring: the query, sent as a form
+        querystring = isinstance(encoding, dict) and spec.media_type is None
+        encoding = encoding if isinstance(encoding, dict) else {}
         return Argument(name=name, location=spec.location, original=spec.name,
                         required=spec.required, schema=schema, style=style, explode=explode,
-                        allow_reserved=node.get("allowReserved") is True,
+                        allow_reserved=node.get("allowReserved") is True and (
+                            spec.location != "path" or self.doc.version == "3.2"),
                         allow_empty_value=node.get("allowEmptyValue") is True,
-                        media_type=spec.media_type)
+                        media_type=FORM if querystring else spec.media_type,
+                        encoding=dict(encoding) if querystring else {})
 
     def finish(self, draft: Draft, inliner: Inliner,
                separate: Callable[[Argument], bool] | None = None,

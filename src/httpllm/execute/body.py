@@ -13,7 +13,7 @@ One encoder per kind of media type, chosen by a table:
   property (RFC 7578 section 4.3); objects are JSON parts, files are file parts, primitives
   are text parts with no ``Content-Type`` (RFC 7578 section 4.4 defaults it to
   ``text/plain``); an Encoding Object's ``contentType`` (its first concrete media type) is
-  the part's ``Content-Type``;
+  the part's ``Content-Type``, and a JSON one makes the part JSON text (a string quoted);
 - JSON Lines, NDJSON and JSON text sequences (``application/jsonl``, ``application/x-ndjson``,
   ``application/json-seq`` ...) given as an array: one compact JSON text per item and line
   (after U+001E for a sequence, RFC 7464); a string or a file is sent as it is;
@@ -52,7 +52,8 @@ from httpllm.execute.serialize import (
 )
 from httpllm.records import Argument, Function
 
-__all__ = ["Body", "Part", "Upload", "encode_body", "is_json", "sends_null", "silent_properties"]
+__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "sends_null",
+           "silent_properties"]
 
 Part = tuple[str, tuple[str | None, bytes, str | None]]
 """One multipart part as httpx takes it: ``(name, (filename, content, content_type))``."""
@@ -266,13 +267,22 @@ def _object(argument: Argument, media_type: str, value: Any) -> Mapping[str, Any
 
 
 def _form(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
-    pairs = [
-        pair
-        for name, item in _object(argument, media_type, value).items()
-        for pair in _form_pairs(argument, name, item, nested)
-    ]
+    pairs = form_pairs(argument, _object(argument, media_type, value), nested)
     content = "&".join(f"{k}={v}" for k, v in pairs).encode("ascii")
     return Body(content=content, content_type=media_type)
+
+
+def form_pairs(argument: Argument, value: Mapping[str, Any],
+               nested: str = "brackets") -> list[tuple[str, str]]:
+    """The encoded ``name=value`` pairs of an ``application/x-www-form-urlencoded`` object,
+    its properties in order, each by its Encoding Object in ``argument.encoding`` (a form
+    body, or an OpenAPI 3.2 ``in: querystring`` parameter, which is the whole query).
+
+    Raises:
+        RequestBuildError: a property is a file.
+    """
+    return [pair for name, item in value.items()
+            for pair in _form_pairs(argument, name, item, nested)]
 
 
 def _form_pairs(argument: Argument, name: str, item: Any, nested: str) -> list[tuple[str, str]]:
@@ -359,15 +369,16 @@ def _multipart_parts(argument: Argument, name: str, item: Any, nested: str) -> l
 
 
 def _part(name: str, value: Any, declared: str | None) -> tuple[str | None, bytes, str | None]:
+    """One part: a file as it is; JSON text for an object, an array or a JSON ``contentType``
+    (a string ``x`` as ``"x"``), else the value's text."""
     if isinstance(value, Upload):
         content_type = value.content_type or declared or "application/octet-stream"
         return (value.filename or name, value.content, content_type)
     if isinstance(value, bytes):
         return (name, value, declared or "application/octet-stream")
     if isinstance(value, (Mapping, list, tuple)):
-        text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-        return (None, text.encode("utf-8"), declared or "application/json")
-    return (None, scalar(value).encode("utf-8"), declared)
+        return (None, _part_text(value, declared).encode("utf-8"), declared or "application/json")
+    return (None, _part_text(value, declared).encode("utf-8"), declared)
 
 
 def _unsupported(argument: Argument, media_type: str, value: Any, nested: str) -> Body:

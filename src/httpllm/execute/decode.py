@@ -1,6 +1,8 @@
 """Turn a model's tool-call arguments back into the values the operation takes.
 
-Parsing accepts the JSON text a model produced (or a mapping). For a function rendered in
+Parsing accepts the JSON text a model produced (or a mapping); a number without a fraction
+(``5.0``, which JSON Schema counts as an integer) is read as an ``int``, so it is sent as
+``5`` (:func:`_whole`). For a function rendered in
 strict mode, :func:`decode` then undoes each strict rewrite, guided by the *original* schema
 (``Function.schema``), walking the instance and the schema together with an explicit stack:
 
@@ -64,18 +66,39 @@ def _reject_constant(name: str) -> Any:
     raise ValueError(f"{name} is not a JSON number")
 
 
-def _finite(text: str) -> float:
+_EXACT = 2**53
+"""Up to this magnitude a double holds every integer (IEEE 754 binary64: 53-bit significand)."""
+
+
+def _finite(text: str) -> float | int:
     """``json.loads`` hook: a number too large for a double (``1e400``) is refused, not
-    read as ``inf`` (which no JSON text can carry on)."""
+    read as ``inf`` (which no JSON text can carry on); an integral one is an ``int``
+    (:func:`_whole`)."""
     number = float(text)
     if math.isinf(number):
         raise ValueError(f"{text} is too large a number (past {sys.float_info.max:.4g})")
-    return number
+    return _whole(number)
+
+
+def _whole(number: float) -> float | int:
+    """A number without a fraction (``5.0``, ``1e2``) as an ``int``, up to 2**53.
+
+    JSON Schema counts ``5.0`` as an integer, so ``validate`` accepts it where the schema
+    says ``integer``; sent as ``5.0`` (``?n=5.0``, ``{"k":2.0}``) it is no integer to a
+    server's reader (openapi-core, Go's ``encoding/json``, serde). ``5`` is the same number
+    to a reader of ``number``.
+
+    >>> _whole(5.0), _whole(0.5), _whole(1e300)
+    (5, 0.5, 1e+300)
+
+    Source: JSON Schema 2020-12 Validation section 6.1.1 (``integer``); RFC 8259 section 6.
+    """
+    return int(number) if number.is_integer() and abs(number) <= _EXACT else number
 
 
 def loads(text: str) -> Any:
     """Strict JSON: no ``NaN``/``Infinity`` (nor a number that overflows to it); too deep a
-    nesting is a ``ValueError``.
+    nesting is a ``ValueError``; integral numbers are ``int`` (:func:`_whole`).
 
     Raises:
         ValueError: the text is not JSON.
@@ -84,6 +107,29 @@ def loads(text: str) -> Any:
         return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
+
+
+def _whole_numbers(value: Mapping[str, Any]) -> Mapping[str, Any]:
+    """``value`` with each integral float an ``int`` (:func:`_whole`), as :func:`loads` reads
+    JSON text: a mapping (an SDK's parsed call) is read again through JSON when it holds
+    one; else, or when it is no JSON (a deep or foreign value, left to the later checks),
+    it is returned as it is."""
+    stack: list[Any] = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, float) and _whole(node) is not node:
+            break
+        if isinstance(node, Mapping):
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    else:
+        return value
+    try:
+        loaded: Mapping[str, Any] = loads(json.dumps(value, allow_nan=False))
+    except (TypeError, ValueError, RecursionError):
+        return value
+    return loaded
 
 
 def depth(value: Any) -> int:
@@ -129,6 +175,8 @@ def parse(function: Function, arguments: Arguments) -> dict[str, Any]:
             value = loads(value)
         except ValueError as exc:
             raise _not_json(function, f"text that is not JSON ({exc})") from exc
+    else:
+        value = _whole_numbers(value) if isinstance(value, Mapping) else value
     if not isinstance(value, Mapping):
         error = argument_error("#", "type", "a JSON object of arguments", show(value))
         raise InvalidArguments(

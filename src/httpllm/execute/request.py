@@ -16,7 +16,8 @@ Rules chosen where OpenAPI leaves room:
 - an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
   reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
   with it; an empty array or object is undefined and left out;
-- a path value that expands to nothing, or a path with a ``.`` or ``..`` segment, is refused
+- a path value that expands to nothing, or a path with a ``.`` or ``..`` segment (``%2e``
+  spelled too), is refused
   (``validate`` reports both to the model first, as it does every required value that
   would send nothing: :mod:`httpllm.execute.wire`);
 - headers that frame or route the request (``Host``, ``Content-Length``,
@@ -68,6 +69,7 @@ from httpllm.execute.wire import (
     cookie_pairs_of,
     form_style,
     header_text_of,
+    is_dot_segment,
     path_text,
     query_pairs_of,
 )
@@ -502,7 +504,7 @@ def _path(function: Function, values: Mapping[str, Any]) -> str:
         return text
 
     path = VARIABLE.sub(fill, function.path)
-    if any(segment in (".", "..") for segment in path.split("/")):
+    if any(is_dot_segment(segment) for segment in path.split("/")):
         raise RequestBuildError(f"path {path!r} has a '.' or '..' segment; refused")
     return path
 

@@ -30,9 +30,11 @@ __all__ = [
     "Encoder",
     "bracketed",
     "content_text",
+    "cookie_text",
     "expand",
     "header_text",
     "identity",
+    "path_reserved",
     "percent",
     "query_pairs",
     "reserved",
@@ -68,14 +70,37 @@ def reserved(text: str) -> str:
 
     Source: RFC 6570 section 3.2.3; OpenAPI 3.1.1 Parameter Object ``allowReserved``.
     """
+    return _passing_triples(text, _RESERVED_KEPT)
+
+
+def _passing_triples(text: str, kept: str) -> str:
+    """``text`` percent-encoded but for the characters in ``kept`` and ``%XX`` triples."""
     out: list[str] = []
     start = 0
     for match in _TRIPLE.finditer(text):
-        out.append(quote(text[start : match.start()], safe=_RESERVED_KEPT))
+        out.append(quote(text[start : match.start()], safe=kept))
         out.append(match.group())
         start = match.end()
-    out.append(quote(text[start:], safe=_RESERVED_KEPT))
+    out.append(quote(text[start:], safe=kept))
     return "".join(out)
+
+
+_PATH_KEPT = ":@!$&'()*+,;="
+"""What ``allowReserved`` leaves as it is in a path value: RFC 3986's sub-delimiters, ``:``
+and ``@`` (``pchar``); ``/ ? # [ ]`` stay encoded, as OpenAPI's path templating requires."""
+
+
+def path_reserved(text: str) -> str:
+    """Reserved expansion of a path value (OpenAPI 3.2 ``allowReserved``): ``pchar``
+    reserved characters and ``%XX`` triples pass, ``/ ? # [ ]`` and a lone ``%`` do not.
+
+    >>> path_reserved("a:b;c=d%2Fe/f?g %")
+    'a:b;c=d%2Fe%2Ff%3Fg%20%25'
+
+    Source: OpenAPI 3.2.0 sections 4.8.2 (Path Templating) and 4.8.12 (``allowReserved``);
+    RFC 3986 section 3.3; RFC 6570 section 3.2.3.
+    """
+    return _passing_triples(text, _PATH_KEPT)
 
 
 def header_text(text: str) -> str:
@@ -89,6 +114,19 @@ def header_text(text: str) -> str:
     'na%C3%AFve%0D%0AX: 1'
     """
     return "".join(c if " " <= c <= "~" else quote(c, safe="") for c in text)
+
+
+def cookie_text(text: str) -> str:
+    r"""A ``style: cookie`` name or value: as given (the caller escapes it), but for what
+    would end the pair or the header: ``;``, controls and non-ASCII, percent-encoded (UTF-8).
+
+    >>> cookie_text("Hello%2C world!;x\r\n")
+    'Hello%2C world!%3Bx%0D%0A'
+
+    Source: OpenAPI 3.2.0 section 4.8.12.4 (Style Values ``cookie``) and Appendix D; RFC 6265
+    section 4.2.1.
+    """
+    return "".join(c if " " <= c <= "~" and c != ";" else quote(c, safe="") for c in text)
 
 
 def identity(text: str) -> str:

@@ -25,16 +25,19 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from httpllm import pointer
 from httpllm.errors import RequestBuildError
-from httpllm.execute.body import encode_body, sends_null
+from httpllm.execute.body import encode_body, form_pairs, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
     FORM_STYLES,
     content_text,
+    cookie_text,
     expand,
     header_text,
+    path_reserved,
     percent,
     query_pairs,
     reserved,
@@ -48,6 +51,7 @@ __all__ = [
     "cookie_pairs_of",
     "form_style",
     "header_text_of",
+    "is_dot_segment",
     "parameter_errors",
     "path_errors",
     "path_text",
@@ -82,7 +86,15 @@ def path_text(argument: Argument, value: Any) -> str | None:
     name = argument.wire_name
     if argument.style is None:
         return percent(content_text(argument.media_type or "text/plain", value))
-    return expand(argument.style, name, value, argument.explode, percent)
+    encode = path_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
+    return expand(argument.style, name, value, argument.explode, encode)
+
+
+def is_dot_segment(segment: str) -> bool:
+    """Whether a path segment is ``.`` or ``..``, percent-encoded or not (``%2e%2E``: a
+    triple of an unreserved character is that character, RFC 3986 section 6.2.2.2), which
+    a server's or a proxy's normalization removes with the segment before it."""
+    return unquote(segment) in _DOTS
 
 
 def form_style(function: Function) -> str:
@@ -97,13 +109,20 @@ def form_style(function: Function) -> str:
 def query_pairs_of(
     argument: Argument, value: Any, nested: str = "brackets"
 ) -> list[tuple[str, str]]:
-    """The encoded ``name=value`` pairs a query value adds (``[]``: none)."""
+    """The encoded ``name=value`` pairs a query value adds (``[]``: none).
+
+    An OpenAPI 3.2 ``in: querystring`` form parameter (a style and a media type: its
+    object is the whole query) is sent as a form body is
+    (:func:`~httpllm.execute.body.form_pairs`).
+    """
     if value is None:
         return []
     name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "application/json", value)
         return [(percent(name), percent(text))]
+    if argument.media_type is not None and isinstance(value, Mapping):
+        return form_pairs(argument, value, nested)
     encode = reserved if argument.allow_reserved else percent
     return query_pairs(argument.style, name, value, argument.explode, encode, nested=nested)
 
@@ -119,13 +138,20 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
 
 
 def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
-    """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none)."""
+    """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none).
+
+    ``form`` (the default) percent-encodes as RFC 6570 does; OpenAPI 3.2's ``cookie`` style
+    sends names and values as given (:func:`~httpllm.execute.serialize.cookie_text`).
+    """
     if value is None:
         return []
     name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "text/plain", value)
         return [(percent(name), percent(text))]
+    if argument.style == "cookie":
+        return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
+                           raw=True)
     return query_pairs("form", name, value, argument.explode, percent)
 
 
@@ -146,14 +172,14 @@ def path_errors(function: Function, args: Mapping[str, Any]) -> dict[str, Argume
         except _NON_JSON:
             continue
         at = pointer.join("#", argument.name)
-        if not text or text in _DOTS:
+        if not text or is_dot_segment(text):
             errors[at] = _path_error(at, value, text)
         texts[argument.wire_name] = text or ""
     for segment in function.path.split("/"):
         names = VARIABLE.findall(segment)
         if not names or any(n not in texts for n in names):
             continue
-        if VARIABLE.sub(lambda m: texts[m.group(1)], segment) in _DOTS:
+        if is_dot_segment(VARIABLE.sub(lambda m: texts[m.group(1)], segment)):
             for argument in function.arguments:
                 at = pointer.join("#", argument.name)
                 if argument.location == "path" and argument.original in names:

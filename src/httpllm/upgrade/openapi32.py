@@ -9,9 +9,11 @@ rewritten here into their 3.1 equivalent:
   the document and is made relative, so it is read from there through the file gate
   (rule ``self``);
 - ``in: querystring`` with an ``application/x-www-form-urlencoded`` ``content`` -> a
-  ``query`` parameter of ``style: form``, ``explode: true`` (the same bytes on the wire:
-  each property a ``name=value`` pair); with any other media type it is left, and the
-  operation is reported (rule ``querystring``);
+  ``query`` parameter of ``style: form``, ``explode: true`` whose media type's ``encoding``
+  is kept as :data:`QUERYSTRING` (``{}`` without one): execute sends it by the form body's
+  rules (each property a ``name=value`` pair, an array one pair per item, the Encoding
+  Objects applied); with any other media type it is left, and the operation is reported
+  (rule ``querystring``);
 - ``itemSchema`` (a stream: JSON Lines, JSON Text Sequences, server-sent events) without a
   ``schema`` -> ``schema: {type: array, items: itemSchema}``, with a note (rule
   ``item_schema``);
@@ -38,9 +40,13 @@ from urllib.parse import urldefrag
 from httpllm.pointer import escape
 from httpllm.upgrade._record import Note, PointerMap, Tally, rewrite
 
-__all__ = ["RULES", "Context", "convert"]
+__all__ = ["QUERYSTRING", "RULES", "Context", "convert"]
 
 FORM = "application/x-www-form-urlencoded"
+
+QUERYSTRING = "x-httpllm-querystring"
+"""The Encoding Objects (by property name) of an ``in: querystring`` form parameter made a
+``query`` one: the parameter is the whole query string, sent as a form body is."""
 
 
 @dataclass(slots=True)
@@ -73,7 +79,7 @@ def self_ref(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
 
 def querystring(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
     """``in: querystring`` with a form ``content`` -> ``in: query``, ``style: form``,
-    ``explode: true`` and its ``schema``."""
+    ``explode: true``, its ``schema`` and its ``encoding`` (as :data:`QUERYSTRING`)."""
     content = node.get("content")
     if node.get("in") != "querystring":
         return node
@@ -85,8 +91,10 @@ def querystring(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
     ctx.tally["querystring"] += 1
     out = {k: v for k, v in node.items() if k != "content"}
     ctx.pointers.move("", f"{at[1:]}/schema", f"{at[1:]}/content/{escape(FORM)}/schema")
+    encoding = content[FORM].get("encoding")
     return {**out, "in": "query", "style": "form", "explode": True,
-            "schema": content[FORM].get("schema", {"type": "object"})}
+            "schema": content[FORM].get("schema", {"type": "object"}),
+            QUERYSTRING: encoding if isinstance(encoding, dict) else {}}
 
 
 def item_schema(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
