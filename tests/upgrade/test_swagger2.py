@@ -86,10 +86,15 @@ def test_form_data_without_file_is_urlencoded() -> None:
 
 
 def test_servers_from_host_base_path_and_schemes() -> None:
-    """host, basePath and each scheme make a server; no host makes a relative one."""
+    """host, basePath and each scheme make a server, those over TLS first (the first is the
+    one requests and credentials go to; 2.0's schemes prefer none); no host makes a
+    relative one."""
     root = {"host": "api.example.com", "basePath": "/v1/"}
     assert swagger2.servers(root, ["http", "https"], ctx()) == [
-        {"url": "http://api.example.com/v1"}, {"url": "https://api.example.com/v1"}]
+        {"url": "https://api.example.com/v1"}, {"url": "http://api.example.com/v1"}]
+    assert [s["url"] for s in swagger2.servers(root, ["ws", "http", "wss"], ctx())] == [
+        "wss://api.example.com/v1", "ws://api.example.com/v1", "http://api.example.com/v1"]
+    assert swagger2.servers(root, ["http"], ctx()) == [{"url": "http://api.example.com/v1"}]
     assert swagger2.servers({"basePath": "/v2"}, None, ctx()) == [{"url": "/v2"}]
 
 
@@ -235,3 +240,20 @@ def test_parameter_ref_into_a_list_is_followed() -> None:
     a, b = out["paths"]["/a"]["post"], out["paths"]["/b"]["post"]
     assert "parameters" not in a and "parameters" not in b
     assert a["requestBody"] == b["requestBody"]
+
+
+def test_a_credential_goes_over_tls_when_the_document_lists_http_first() -> None:
+    """A 2.0 document listing ``schemes: [http, https]`` (2 in the corpus): the request and
+    the host's API key go to the https server; they went over cleartext http."""
+    import httpllm
+    from httpllm.execute import build_request
+
+    app = httpllm.compile({
+        "swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": "api.example.com",
+        "schemes": ["http", "https"],
+        "securityDefinitions": {"key": {"type": "apiKey", "in": "header", "name": "X-Key"}},
+        "security": [{"key": []}],
+        "paths": {"/a": {"get": {"operationId": "a", "responses": {"200": {
+            "description": "ok"}}}}}}, "chatgpt")
+    request = build_request(app.functions[0], {}, auth={"key": "k-1"})
+    assert (str(request.url), request.headers["X-Key"]) == ("https://api.example.com/a", "k-1")

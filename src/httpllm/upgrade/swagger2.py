@@ -419,9 +419,16 @@ def path_item(item: Any, ctx: Context, at: str) -> Any:
 # -- the document --------------------------------------------------------------------------
 
 
+_SECURE = frozenset({"https", "wss"})
+"""Schemes over TLS: listed first (2.0's ``schemes`` is a set, with no order to keep)."""
+
+
 def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, Any]]:
     """``host`` + ``basePath`` + each of ``schemes`` -> Server Objects (no ``host``: a URL
-    relative to where the document was read, as 2.0 says).
+    relative to where the document was read, as 2.0 says). ``https`` comes before ``http``
+    whatever their order in ``schemes`` (which names the protocols the API takes, none
+    preferred): the first server is the one requests go to, with the host's credentials,
+    which ``http`` would carry in cleartext.
 
     Source: OpenAPI 2.0 Swagger Object ``host``/``basePath``/``schemes``; OpenAPI 3.0.3
     section 4.7.5 (Server Object).
@@ -432,6 +439,7 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, 
     path = "/" + path.strip("/") if isinstance(path, str) and path.strip("/") else ""
     listed = [s for s in schemes if s in ("http", "https", "ws", "wss")] if isinstance(
         schemes, list) else []
+    listed.sort(key=lambda s: s not in _SECURE)  # the first server is the one used
     parameterized = root.get("x-ms-parameterized-host")
     if isinstance(parameterized, dict) and isinstance(parameterized.get("hostTemplate"), str):
         return parameterized_host(parameterized, path, listed, ctx)
