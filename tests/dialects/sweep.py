@@ -33,6 +33,7 @@ import shared
 from checkers import anthropic, bedrock, gemini, mcp, mistral, ollama, openai_strict
 from checkers.census import conflicts, offered
 from toolkit import (
+    closed_by_xgrammar,
     compatible,
     draft7_keywords,
     graph_problems,
@@ -141,6 +142,15 @@ def _compatible(tool: Any, function: Any) -> list[str]:
     return out
 
 
+def _vllm(tool: Any, function: Any) -> list[str]:
+    """:func:`_compatible`, and nothing left open that xgrammar would close (llama, qwen:
+    DeepSeek's strict mode closes every object itself, as OpenAI's)."""
+    out = _compatible(tool, function)
+    if tool["function"].get("strict"):
+        out += closed_by_xgrammar(tool["function"]["parameters"])
+    return out
+
+
 def _deepseek(tool: Any, function: Any) -> list[str]:
     out = _compatible(tool, function)
     if tool["function"].get("strict"):
@@ -201,10 +211,10 @@ def _modes() -> dict[str, Mode]:
         Mode("mistral", "mistral", _mistral),
         Mode("mistral-strict", "mistral", _mistral, options=strict),
         Mode("mcp", "mcp", lambda tool, function: mcp.check(tool)),
-        Mode("llama", "llama", _compatible, document=_merged_document),
-        Mode("llama-strict", "llama", _compatible, document=_merged_document, options=strict),
-        Mode("qwen", "qwen", _compatible, document=_merged_document),
-        Mode("qwen-strict", "qwen", _compatible, document=_merged_document, options=strict),
+        Mode("llama", "llama", _vllm, document=_merged_document),
+        Mode("llama-strict", "llama", _vllm, document=_merged_document, options=strict),
+        Mode("qwen", "qwen", _vllm, document=_merged_document),
+        Mode("qwen-strict", "qwen", _vllm, document=_merged_document, options=strict),
         Mode("deepseek", "deepseek", _compatible, document=_merged_document),
         Mode("deepseek-strict", "deepseek", _deepseek, document=_merged_document, options=strict),
         Mode("gemini", "gemini", lambda tool, function: gemini.check(tool),

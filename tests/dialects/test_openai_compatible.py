@@ -8,7 +8,14 @@ import pytest
 from checkers import openai_strict
 from checkers._schema import iter_schemas
 from sweep import assert_clean
-from toolkit import CONSTRAINED, FOLDER, compatible, doc, unsupported_by_xgrammar
+from toolkit import (
+    CONSTRAINED,
+    FOLDER,
+    closed_by_xgrammar,
+    compatible,
+    doc,
+    unsupported_by_xgrammar,
+)
 
 import httpllm
 from httpllm.dialects.openai import tuple_items
@@ -90,6 +97,38 @@ def test_strict_moves_what_xgrammar_cannot_enforce() -> None:
     described = sorted(x.keyword for x in app.functions[0].losses)
     assert described == ["format", "maxLength", "multipleOf", "patternProperties",
                          "propertyNames", "uniqueItems"]
+
+
+UNSAID = {
+    "type": "object",
+    "properties": {
+        "meta": {"type": "object"},
+        "maybe": {"type": ["object", "null"]},
+        "env": {"type": "object", "patternProperties": {"^[A-Z]+$": {"type": "string"}}},
+        "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+        "shut": {"type": "object", "additionalProperties": False},
+    },
+}
+
+
+@pytest.mark.parametrize("provider", ["llama", "qwen"])
+def test_strict_says_open_what_xgrammar_would_close(provider: str) -> None:
+    """A free-form object (also one whose patternProperties went into the description) says
+    additionalProperties: true and an open tuple items: true in strict mode, where
+    xgrammar's grammar would close them (only {} or the positions); no loss, the same
+    instances; an object closed by the document stays closed, and validate accepts a
+    free-form value."""
+    app = httpllm.compile(doc(UNSAID), provider, strict=True)
+    params = app.functions[0].parameters
+    assert closed_by_xgrammar(params) == []
+    props = params["properties"]["body"]["properties"]
+    assert props["meta"] == {"type": "object", "additionalProperties": True}
+    assert props["pair"]["items"] is True and props["shut"]["additionalProperties"] is False
+    assert [x.keyword for x in app.functions[0].losses] == ["patternProperties"]
+    call = {"body": {"meta": {"a": [1]}, "maybe": {"b": 2}, "env": {"X": "y"},
+                     "pair": ["a", 1, 2]}}
+    assert app.validate("op0", call).ok
+    assert closed_by_xgrammar(httpllm.compile(doc(UNSAID), provider).functions[0].parameters)
 
 
 def test_deepseek_strict_is_openai_style() -> None:

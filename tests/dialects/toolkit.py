@@ -147,6 +147,22 @@ def unsupported_by_xgrammar(schema: Any) -> list[str]:
     return out
 
 
+def closed_by_xgrammar(schema: Any) -> list[str]:
+    """Nodes whose open places xgrammar's strict mode would close (it closes what a schema
+    leaves unsaid, mlc-ai/xgrammar `ParseObject`/`ParseArray`): an object with neither
+    `properties` nor `additionalProperties` (only `{}` then), a tuple without `items`."""
+    out = []
+    for pointer, node in iter_schemas(schema, unique=True):
+        if not isinstance(node, dict):
+            continue
+        if (node.get("type") == "object" and "properties" not in node
+                and "additionalProperties" not in node):
+            out.append(f"{pointer}: a free-form object closed to {{}}")
+        if "prefixItems" in node and "items" not in node:
+            out.append(f"{pointer}: a tuple closed at its positions")
+    return out
+
+
 # -- ollama ---------------------------------------------------------------------------------
 
 

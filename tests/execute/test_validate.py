@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -9,7 +10,7 @@ import pytest
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm.errors import SchemaError
 from httpllm.execute import ArgumentError, validate
-from httpllm.execute.validate import _compiled
+from httpllm.execute.validate import _closing, _compiled
 
 from .records import body, function, param
 
@@ -102,6 +103,29 @@ def test_unexpected_property_lists_allowed_names() -> None:
     error = errors_of(result)["#/body/nmae"]
     assert error.expected == 'no property "nmae" (allowed: name)'
     assert error.received == '"b"'
+
+
+OPEN_MAP = {
+    "type": "object",
+    "properties": {"name": {"type": "string"}},
+    "additionalProperties": {"type": "integer"},
+}
+
+
+@pytest.mark.parametrize(("dialect", "refused"), [
+    ("llama", False), ("qwen", False),  # xgrammar keeps additionalProperties as written
+    ("chatgpt", True), ("deepseek", True), ("claude", True), ("mistral", True),
+])
+def test_strict_validation_closes_objects_as_the_tool_does(dialect: str, refused: bool) -> None:
+    """A strict function refuses a property its object's additionalProperties allows only
+    where the dialect's tool closed that object (vLLM's grammar keeps it open)."""
+    fn = replace(function(body(OPEN_MAP), strict=True), dialect=dialect)
+    result = validate(fn, {"body": {"name": "a", "count": 3}})
+    assert ("#/body/count" in errors_of(result)) is refused
+    unsaid = {"type": "object", "properties": {"name": {"type": "string"}}}
+    closed = validate(replace(function(body(unsaid), strict=True), dialect=dialect),
+                      {"body": {"name": "a", "count": 3}})
+    assert errors_of(closed)["#/body/count"].keyword == "additionalProperties"
 
 
 def test_unknown_argument_is_an_error() -> None:
@@ -316,9 +340,9 @@ def test_the_validator_is_compiled_once_per_function() -> None:
     """A second call reuses the validator compiled from the function's bounded schema."""
     fn = function(*NUMBERS)
     validate(fn, {"i32": 1})
-    first = _compiled.get(fn.schema, fn.strict)
+    first = _compiled.get(fn.schema, _closing(fn))
     validate(fn, {"i32": 2**31})
-    assert first is not None and _compiled.get(fn.schema, fn.strict) is first
+    assert first is not None and _compiled.get(fn.schema, _closing(fn)) is first
 
 
 # --- values the request would not carry ---------------------------------------------------------

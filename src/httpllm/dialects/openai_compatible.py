@@ -9,16 +9,18 @@ and moves into the description what xgrammar cannot enforce, which would make vL
 the request or switch backend: ``multipleOf``, ``uniqueItems``, ``contains``,
 ``minContains``, ``maxContains``, ``patternProperties``, ``propertyNames``, string formats
 outside xgrammar's list, and ``minLength``/``maxLength`` beside ``pattern`` or ``format``
-(xgrammar silently drops those bounds). Recursive schemas stay under ``$defs`` (vLLM
-merges the tools' ``$defs`` into one root; names are unique within one document);
-``unroll=N`` expands them so that no ``$defs`` is left (``refs="on-request"``: the render
-step ``unroll_rendered``, after the rules). ``deepseek`` in strict mode follows
+(xgrammar silently drops those bounds); an object that says nothing of other properties, or
+a tuple of items, says they are open (``additionalProperties: true``, ``items: true``), as
+xgrammar's strict mode closes what a schema leaves unsaid. Recursive schemas stay under
+``$defs`` (vLLM merges the tools' ``$defs`` into one root; names are unique within one
+document); ``unroll=N`` expands them so that no ``$defs`` is left (``refs="on-request"``:
+the render step ``unroll_rendered``, after the rules). ``deepseek`` in strict mode follows
 DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
 objects (all properties required, optional ones nullable), a smaller keyword set, and
-OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object
-and array keywords on other types (``{"type": "string", "additionalProperties": true}``)
-are dropped, as OpenAI's strict mode rejects them; a property both optional and nullable
-takes OpenAI's real-null marker (``{"null": true}``, see ``dialects.openai.null_marker``).
+OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object and
+array keywords on other types (``{"type": "string", "additionalProperties": true}``) are
+dropped, as OpenAI's strict mode rejects them; a property both optional and nullable takes
+OpenAI's real-null marker (``{"null": true}``, see ``dialects.openai.null_marker``).
 
 Source: vllm-project/vllm ``docs/features/tool_calling.md``,
 ``vllm/v1/structured_output/backend_xgrammar.py`` (``has_xgrammar_unsupported_json_features``,
@@ -32,7 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import Schema
-from httpllm.dialects._base import RenderContext
+from httpllm.dialects._base import RenderContext, leaf_triggers
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     close_objects,
@@ -91,6 +93,32 @@ enum, anyOf, ``$ref``/``$defs``); sources disagree on ``pattern``, ``format`` an
 so they go into the description."""
 
 
+@leaf_triggers()  # an object leaf is always visited; other leaves are kept
+def _open_unsaid(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """An object without ``properties`` or ``additionalProperties`` says
+    ``additionalProperties: true``, and a tuple without ``items`` says ``items: true``:
+    the same instances in JSON Schema, but xgrammar's strict mode (the grammar vLLM builds
+    for a strict tool) closes what a schema leaves unsaid, so a free-form object could only
+    be ``{}`` and a tuple no longer than its positions. After :data:`_XGRAMMAR`, whose
+    ``patternProperties`` in the description leaves such an object.
+
+    Source: mlc-ai/xgrammar ``cpp/json_schema_converter.cc`` (``ParseObject``:
+    ``allow_additional_properties = !strict_mode`` unless the schema says; ``ParseArray``
+    the same for items), ``compile_json_schema``'s ``strict_mode=True`` default, which
+    vLLM's ``backend_xgrammar.py`` keeps.
+    """
+    if "additionalProperties" not in node and "properties" not in node and _is_object(node):
+        return {**node, "additionalProperties": True}
+    if "prefixItems" in node and "items" not in node:
+        return {**node, "items": True}
+    return node
+
+
+def _is_object(node: dict[str, Any]) -> bool:
+    kind = node.get("type")
+    return kind == "object" or (isinstance(kind, list) and "object" in kind)
+
+
 FALLBACK_SUFFIX = "__nonstrict"
 """Added to each ``$defs`` name of a strict-mode function that fell back to non-strict."""
 
@@ -132,7 +160,7 @@ LLAMA = replace(
     description_max=None,
     tool_limit=None,
     rules=(filter_keywords,),
-    strict_rules=(_XGRAMMAR,),
+    strict_rules=(_XGRAMMAR, _open_unsaid),
     strict_limits=(),
     refs="on-request",
     finish=_fallback_defs,

@@ -14,7 +14,9 @@ document wrote ``oneOf``, a value matching several alternatives is refused, nami
 One contract with what the model was shown: a strict function's tool closes every object
 that lists ``properties`` (``additionalProperties: false``), so its validator does too
 (:func:`_closed`): an undeclared property, a ``readOnly`` one included (the request schema
-has none), is refused rather than sent. An argument kept from the model (``separate=``)
+has none), is refused rather than sent. vLLM's grammar (``llama``, ``qwen`` strict) closes
+only the objects that say nothing of other properties, so there an ``additionalProperties``
+the document wrote is kept, as the tool keeps it. An argument kept from the model (``separate=``)
 is refused when the model sends it: only the host's ``host_arguments`` give its value.
 A ``readOnly`` property of the request body (which the request schema no longer has) is
 refused wherever the compile found its place (``Function.extra["read_only"]``), strict
@@ -28,7 +30,7 @@ import binascii
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 
 import jsonschema_rs
 
@@ -36,7 +38,9 @@ from httpllm import _json, pointer
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
-from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
+from httpllm.dialects import close_objects, get_dialect
+from httpllm.dialects._objects import seal_objects
+from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError, UnknownDialect
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
 from httpllm.execute.decode import Arguments, decode, depth, resolve
@@ -271,14 +275,15 @@ def _validator(function: Function) -> _Compiled:
     :func:`~httpllm.normalize.unions.as_one_of`), its bounded copy
     (:func:`.formats.bounded`) and the validator compiled from that, memoized per function
     schema."""
+    closing = _closing(function)
     with _compiled_lock:
-        hit = _compiled.get(function.schema, function.strict)
+        hit = _compiled.get(function.schema, closing)
     if hit is not None:
         return hit
     try:
         exact = as_one_of(function.schema)
-        if function.strict:
-            exact = _closed(exact)
+        if closing != "open":
+            exact = _closed(exact, every=closing == "every")
         with_bounds = _utf8(formats.bounded(exact))
         validator = jsonschema_rs.Draft202012Validator(
             with_bounds, validate_formats=True, formats=_FORMATS, offline=True
@@ -288,7 +293,7 @@ def _validator(function: Function) -> _Compiled:
         raise SchemaError(message.splitlines()[0], pointer=function.pointer or None) from exc
     made = (exact, with_bounds, validator)
     with _compiled_lock:
-        return _compiled.put(function.schema, made, function.strict)
+        return _compiled.put(function.schema, made, closing)
 
 
 def _utf8(schema: Schema) -> Schema:
@@ -298,25 +303,63 @@ def _utf8(schema: Schema) -> Schema:
     return _json.valid_unicode(schema)[0]
 
 
+Closing = Literal["open", "unsaid", "every"]
+"""Which objects listing ``properties`` a function's tool closes: none (not strict),
+those without ``additionalProperties`` (vLLM's grammar), every one (the strict modes that
+close or seal objects)."""
+
+
+def _closing(function: Function) -> Closing:
+    """Which objects the function's tool closes (:data:`Closing`).
+
+    Strict rules that close or seal objects (:func:`~httpllm.dialects.close_objects`,
+    ``seal_objects``: OpenAI, DeepSeek, Claude, Bedrock, Mistral) set
+    ``additionalProperties: false`` on each, replacing what the document wrote. The others
+    (``llama``, ``qwen``) send it as written, and xgrammar's strict mode closes only an
+    object that has no ``additionalProperties`` ("will not allow properties ... that is
+    not specified in the schema"): ``additionalProperties: {"type": "integer"}`` stays a
+    place the model may fill. A function of no registered dialect is read as OpenAI's.
+
+    Source: mlc-ai/xgrammar ``cpp/json_schema_converter.cc`` ``ParseObject``
+    (``allow_additional_properties = !strict_mode`` unless the schema says).
+    """
+    if not function.strict:
+        return "open"
+    try:
+        rules = get_dialect(function.dialect).strict_rules
+    except UnknownDialect:
+        return "every"
+    return "every" if close_objects in rules or seal_objects in rules else "unsaid"
+
+
 def _close(node: dict[str, Any], at: str) -> dict[str, Any]:
     if isinstance(node.get("properties"), dict) and node.get("additionalProperties") is not False:
         return {**node, "additionalProperties": False}
     return node
 
 
-def _closed(schema: Schema) -> Schema:
+def _close_unsaid(node: dict[str, Any], at: str) -> dict[str, Any]:
+    if isinstance(node.get("properties"), dict) and "additionalProperties" not in node:
+        return {**node, "additionalProperties": False}
+    return node
+
+
+def _closed(schema: Schema, *, every: bool = True) -> Schema:
     """``schema`` with every object that lists ``properties`` closed
     (``additionalProperties: false``), as strict rendering closes it in the tool
     (:func:`httpllm.dialects._objects.close_objects`; a map without ``properties`` is sent
-    as entries and stays open).
+    as entries and stays open); with ``every=False`` only those without
+    ``additionalProperties`` (:func:`_closing`).
 
     >>> _closed({"properties": {"a": {"properties": {}}}})["properties"]
     {'a': {'properties': {}, 'additionalProperties': False}}
+    >>> _closed({"properties": {}, "additionalProperties": {}}, every=False)
+    {'properties': {}, 'additionalProperties': {}}
 
     Raises:
         LimitExceeded: the schema nests deeper than the walker's limit.
     """
-    return transform(schema, _close)
+    return transform(schema, _close if every else _close_unsaid)
 
 
 def _schema_errors(function: Function, instance: dict[str, Any]) -> list[ArgumentError]:
@@ -599,9 +642,10 @@ def _allowed(schema: Schema, schema_path: list[str | int]) -> str:
 def _read_only_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
     """A ``readOnly`` property of the request body the call sends anyway
     (``Function.extra["read_only"]``: its places, ``-`` for any array item). A strict
-    function's closed objects refuse them already (``additionalProperties``)."""
+    function whose tool closes every object refuses them already
+    (``additionalProperties``)."""
     places = function.extra.get("read_only")
-    if function.strict or not isinstance(places, (list, tuple)):
+    if _closing(function) == "every" or not isinstance(places, (list, tuple)):
         return []
     errors: list[ArgumentError] = []
     for place in places:

@@ -13,7 +13,8 @@ none of them. The order
 matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
 bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
 ``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
-union. A subschema a pass builds (a member ``mixed_types`` splits off, the part
+union, and before ``required_properties`` declares what the merged object requires. A
+subschema a pass builds (a member ``mixed_types`` splits off, the part
 ``nullable`` wraps) gets the passes after that one (:func:`_apply`), so every node of the
 result is emended.
 """
@@ -35,6 +36,7 @@ from httpllm.normalize.kinds import kinds
 from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable, with_null
 from httpllm.normalize.numbers import numbers
+from httpllm.normalize.required_properties import required_properties
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
@@ -50,6 +52,7 @@ PASSES: tuple[Pass, ...] = (
     unions,
     all_of,
     discriminator,
+    required_properties,
     mixed_types,
     nullable,
     array_items,

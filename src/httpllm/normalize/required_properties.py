@@ -1,0 +1,64 @@
+"""Pass: a name ``required`` lists that ``properties`` does not declare is declared, with
+the schema its value must match.
+
+Contract: *equivalent*. A required name without a property is still a property the
+object must hold: its value matches the ``additionalProperties`` schema (any value when
+there is none, or when a ``patternProperties`` pattern takes the name instead; JSON Schema
+2020-12 sections 10.3.2.1-10.3.2.3). Said so, strict modes keep it: they close every object
+to its ``properties`` (OpenAI, DeepSeek: every property required; Claude, Bedrock,
+Mistral: ``additionalProperties: false``), which left the required name sendable by no
+call, and validate refused each one. An object closed by the document
+(``additionalProperties: false``) that requires an undeclared name accepts nothing, and
+is left as written.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from httpllm._types import Schema
+from httpllm.normalize._context import PassContext, acts_on
+
+__all__ = ["required_properties"]
+
+
+@acts_on("required")
+def required_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
+    """Declare in ``properties`` each name of ``required`` it lacks, with the value schema
+    ``additionalProperties`` gives it (``{}``: any value). Only an object that declares
+    properties: a bare ``{"required": [...]}`` (a union member's presence test) is left
+    alone.
+
+    >>> required_properties({"properties": {"a": {}}, "required": ["a", "b"],
+    ...                      "additionalProperties": {"type": "integer"}}, CTX)["properties"]
+    {'a': {}, 'b': {'type': 'integer'}}
+    """
+    props = node.get("properties")
+    required = node.get("required")
+    if not isinstance(props, dict) or not props or not isinstance(required, list):
+        return node
+    missing = [n for n in dict.fromkeys(required) if isinstance(n, str) and n not in props]
+    extra = node.get("additionalProperties", True)
+    if not missing or extra is False:
+        return node
+    declared = dict(props)
+    for name in missing:
+        declared[name] = {} if extra is True or _patterned(node, name) else extra
+    return {**node, "properties": declared}
+
+
+def _patterned(node: dict[str, Any], name: str) -> bool:
+    """Whether a ``patternProperties`` pattern takes ``name`` (then ``additionalProperties``
+    does not apply to it). A pattern Python cannot read counts as taking it: ``{}`` is
+    then wider than the document, never narrower."""
+    patterns = node.get("patternProperties")
+    if not isinstance(patterns, dict):
+        return False
+    for pattern in patterns:
+        try:
+            if re.search(pattern, name):
+                return True
+        except (re.error, TypeError):
+            return True
+    return False
