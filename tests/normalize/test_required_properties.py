@@ -17,6 +17,28 @@ from ._support import SETTINGS, Sampled, check_contract, check_pure, deep, run, 
 A = {"type": "string"}
 
 
+INTEGER = {"type": "integer"}
+
+
+@pytest.mark.parametrize(("pattern", "name", "taken"), [
+    ("(a+)+$", "a" * 40 + "!", False),  # catastrophic for a backtracking engine
+    ("^(a|aa)+$", "a" * 40 + "b", False),
+    ("^x-", "x-rate", True),
+    ("\\p{Lu}", "Rate", True),  # ECMA-262 with the u flag, as JSON Schema reads it
+    ("[", "x", True),  # unreadable: counts as taking it (wider, never narrower)
+])
+def test_a_pattern_is_run_in_linear_time_and_as_json_schema_reads_it(
+        pattern: str, name: str, taken: bool) -> None:
+    """Pattern and name both come from the document: the pattern is never run by Python's
+    backtracking ``re`` (``(a+)+$`` against 40 ``a`` and a ``!`` held the compile for
+    minutes), and a pattern that takes the name gives any value, else
+    ``additionalProperties``' schema."""
+    schema = {"properties": {"a": A}, "required": [name], "patternProperties": {pattern: A},
+              "additionalProperties": INTEGER}
+    declared = run(required_properties, schema)[0]["properties"][name]
+    assert declared == ({} if taken else INTEGER)
+
+
 @pytest.mark.parametrize(
     ("schema", "out"),
     [

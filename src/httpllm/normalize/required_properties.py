@@ -14,8 +14,9 @@ is left as written.
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+import jsonschema_rs
 
 from httpllm._types import Schema
 from httpllm.normalize._context import PassContext, acts_on
@@ -50,15 +51,17 @@ def required_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
 
 def _patterned(node: dict[str, Any], name: str) -> bool:
     """Whether a ``patternProperties`` pattern takes ``name`` (then ``additionalProperties``
-    does not apply to it). A pattern Python cannot read counts as taking it: ``{}`` is
-    then wider than the document, never narrower."""
+    does not apply to it). Both come from the document, so the pattern is run by
+    jsonschema-rs (ECMA-262 patterns, as JSON Schema reads them, in linear time or under a
+    backtracking limit), never by Python's backtracking ``re``: ``(a+)+$`` against a long
+    name would hold the compile for ever. A pattern it cannot read counts as taking the
+    name: ``{}`` is then wider than the document, never narrower."""
     patterns = node.get("patternProperties")
-    if not isinstance(patterns, dict):
+    if not isinstance(patterns, dict) or not patterns:
         return False
-    for pattern in patterns:
-        try:
-            if re.search(pattern, name):
-                return True
-        except (re.error, TypeError):
-            return True
-    return False
+    try:
+        return not jsonschema_rs.is_valid(
+            {"patternProperties": {p: False for p in patterns if isinstance(p, str)}},
+            {name: None})
+    except (ValueError, jsonschema_rs.ValidationError):
+        return True
