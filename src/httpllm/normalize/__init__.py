@@ -13,7 +13,8 @@ none of them. The order
 matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
 bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
 ``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
-union, and before ``required_properties`` declares what the merged object requires. A
+union, and before ``required_properties`` declares what the merged object requires and
+``union_properties`` what its union's members hold. A
 subschema a pass builds (a member ``mixed_types`` splits off, the part
 ``nullable`` wraps) gets the passes after that one (:func:`_apply`), so every node of the
 result is emended.
@@ -37,6 +38,7 @@ from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable, with_null
 from httpllm.normalize.numbers import numbers
 from httpllm.normalize.required_properties import required_properties
+from httpllm.normalize.union_properties import union_properties
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
 
@@ -53,6 +55,7 @@ PASSES: tuple[Pass, ...] = (
     all_of,
     discriminator,
     required_properties,
+    union_properties,
     mixed_types,
     nullable,
     array_items,

@@ -21,7 +21,7 @@ import jsonschema_rs
 from httpllm._types import Schema
 from httpllm.normalize._context import PassContext, acts_on
 
-__all__ = ["required_properties"]
+__all__ = ["required_properties", "undeclared_schema"]
 
 
 @acts_on("required")
@@ -45,8 +45,17 @@ def required_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
         return node
     declared = dict(props)
     for name in missing:
-        declared[name] = {} if extra is True or _patterned(node, name) else extra
+        declared[name] = undeclared_schema(node, name)
     return {**node, "properties": declared}
+
+
+def undeclared_schema(node: dict[str, Any], name: str) -> Any:
+    """The schema the value of ``name``, a property ``node`` does not declare, must match:
+    its ``additionalProperties`` (``{}``, any value, when it has none or a
+    ``patternProperties`` pattern takes the name; the pattern's schema still applies
+    beside it). Not for an object whose ``additionalProperties`` is ``false``."""
+    extra = node.get("additionalProperties", True)
+    return {} if extra is True or _patterned(node, name) else extra
 
 
 def _patterned(node: dict[str, Any], name: str) -> bool:
