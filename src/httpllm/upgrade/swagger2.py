@@ -292,7 +292,9 @@ class _Listing:
         else:
             key = (kind, node.get("name")) if isinstance(node, dict) else None
             self.params = [p for p in self.params if key is None or p[0] != key]
-            self.params.append((key, raw if raw is not node else parameter(raw, ctx, at), at))
+            # an entry that is no mapping ("x", null) stays, for the parser to refuse at `at`
+            kept = raw if raw is not node or not isinstance(raw, dict) else parameter(raw, ctx, at)
+            self.params.append((key, kept, at))
 
 
 def _listing(op: dict[str, Any], item: dict[str, Any], ctx: Context, at: str) -> _Listing:
