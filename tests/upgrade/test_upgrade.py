@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import httpllm
 from httpllm.load import Loader
 from httpllm.upgrade import PointerMap, upgrade
@@ -107,3 +109,20 @@ def test_a_parameter_entry_that_is_no_mapping_is_its_operations_error() -> None:
             where = "get/parameters/0" if holder else "parameters/0"
             assert [e.pointer for e in app.errors] == [f"#/paths/~1a/{where}"]
             assert [t["function"]["name"] for t in app.tools()] == ["b"]
+
+
+def test_paths_or_an_operation_that_is_no_object_is_refused_as_in_openapi_3() -> None:
+    """A 2.0 ``paths`` that is not an object is the document's SpecError at ``#/paths``,
+    an operation that is not one (``get: x``) that operation's error; both were dropped
+    by the upgrade, and the document compiled to no tools, or without the operation,
+    saying nothing."""
+    doc: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                           "host": "a.example.com", "paths": []}
+    with pytest.raises(httpllm.errors.SpecError) as raised:
+        httpllm.compile(doc)
+    assert raised.value.pointer == "#/paths"
+    doc["paths"] = {"/a": {"get": "x", "post": {"operationId": "b", "responses": {
+        "200": {"description": "ok"}}}}}
+    app = httpllm.compile(doc)
+    assert [(e.method, e.pointer) for e in app.errors] == [("get", "#/paths/~1a/get")]
+    assert [t["function"]["name"] for t in app.tools()] == ["b"]

@@ -415,6 +415,8 @@ def path_item(item: Any, ctx: Context, at: str) -> Any:
         op = item.get(method)
         if isinstance(op, dict):
             out[method] = operation(op, item, ctx, f"{at}/{method}")
+        elif op is not None:  # kept: the parser makes it the operation's error
+            out[method] = op
     return out
 
 
@@ -562,10 +564,10 @@ def components(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return out
 
 
-def _paths(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
+def _paths(root: dict[str, Any], ctx: Context) -> Any:
     paths = root.get("paths")
-    if not isinstance(paths, dict):
-        return {}
+    if not isinstance(paths, dict):  # kept: the parser refuses any but an object at #/paths
+        return {} if paths is None else paths
     return {path: path_item(item, ctx, f"#/paths/{escape(path)}") for path, item in paths.items()}
 
 
