@@ -281,3 +281,13 @@ def test_null_or_empty_security_and_servers_are_the_next_holders() -> None:
     assert function.security == ({"k": []},)
     assert [s.url for s in function.servers] == ["https://api.example.com"]
     assert _served({"security": [{"k": []}]}, {"security": []}).function("a").security == ()
+
+
+def test_a_requirement_naming_an_undefined_scheme_is_warned_about() -> None:
+    """A security requirement naming no defined scheme can never be met: a warning names
+    it at its pointer (it compiled silently, and the CLI then said no operation requires
+    the scheme when given ``--auth`` for it)."""
+    app = _served({"security": [{"nosuch": []}, {"k": []}]}, {})
+    pointers = [w.pointer for w in app.warnings if "'nosuch' is not defined" in w.message]
+    assert pointers == ["#/security/0/nosuch"]
+    assert not any("'k' is not defined" in w.message for w in app.warnings)

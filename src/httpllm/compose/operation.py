@@ -619,11 +619,19 @@ class Composer:
         hit = self._requirements.get(raw)
         if hit is not None:
             return hit
-        _check_requirements(raw, join(site.pointer, "security") if own is not None
-                            else "#/security")
+        at = join(site.pointer, "security") if own is not None else "#/security"
+        _check_requirements(raw, at)
         security = tuple(raw)
         used = {name for req in security for name in req}
         schemes = {k: v for k, v in self.schemes.items() if k in used}
+        for i, requirement in enumerate(security):
+            for name in requirement:
+                if name not in schemes:
+                    self.named.warn(join(at, i, str(name)), (
+                        f"security scheme {name!r} is not defined (components/"
+                        "securitySchemes; securityDefinitions in Swagger 2.0): no "
+                        "credential can be placed for it, so a call that needs this "
+                        "requirement is refused"))
         for key, scheme in schemes.items():
             _check_scheme(key, scheme)
         return self._requirements.put(raw, (security, schemes))
