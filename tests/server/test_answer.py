@@ -238,3 +238,16 @@ def test_a_null_answer_its_schema_allows_is_structured() -> None:
                 "content-type": "application/json"})))})
     assert trio.handle("invoke_operation", {"name": "n", "arguments": {}}) == {
         "status": 200, "body": None}
+
+
+def test_a_json_answer_that_does_not_read_as_json_says_so() -> None:
+    """An answer typed JSON that stayed text (not JSON, or NaN or 1e400, which
+    ``execute`` keeps as they came) is a mismatch saying it does not read as JSON, with the
+    answer as it came; it said "it is not JSON" or "received null"."""
+    text = '{"id": NaN}'
+    answer = Answers(1000)(APP.function("getItem"), Result(
+        status=200, headers=httpx.Headers({"content-type": "application/json"}), body=text,
+        content=text.encode()))
+    first, second = (block["text"] for block in answer["content"])
+    assert answer["isError"] and first.startswith("Mismatch: it does not read as JSON")
+    assert second == text

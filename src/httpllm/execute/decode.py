@@ -73,9 +73,10 @@ def _finite(text: str) -> float:
     return number
 
 
-def loads(text: str) -> Any:
+def loads(text: str | bytes) -> Any:
     """Strict JSON: no ``NaN``/``Infinity`` (nor a number that overflows to it); too deep a
-    nesting is a ``ValueError``.
+    nesting is a ``ValueError``. Bytes are read as ``json.loads`` reads them (UTF-8, -16
+    or -32).
 
     Raises:
         ValueError: the text is not JSON.

@@ -35,6 +35,7 @@ from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.answer import Fitted, fit
+from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED
 from httpllm.records import Function
 from httpllm.server.contract import Checker, checker
@@ -100,6 +101,9 @@ class Answers:
             structured = {RESULT: fitted.text}  # a text answer to a string schema
         elif fitted.kind == "json":
             problem = "the answer was cut as text, so it is no longer JSON"
+        elif fitted.kind == "text" and is_json(fitted.media_type):
+            problem = ("it does not read as JSON (not JSON text, or a number no double "
+                       "holds: 1e400, NaN)")
         else:
             problem = f"it is {'empty' if fitted.kind == 'empty' else 'text'}"
         if problem is None and check is not None:
