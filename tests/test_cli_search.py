@@ -73,6 +73,15 @@ def test_compile_discover_prints_the_trio(capsys: pytest.CaptureFixture[str]) ->
     assert err.startswith("httpllm: 3 tools for claude over 4 operations;")
 
 
+def test_compile_discover_counts_the_trio_in_one_gemini_tool(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Gemini's envelope is one Tool holding the three declarations: the summary still
+    counts three tools (it said "1 tool for gemini")."""
+    status, out, err = run(capsys, "compile", SPEC, "--discover", "--provider", "gemini")
+    assert status == 0 and len(json.loads(out)[0]["functionDeclarations"]) == 3
+    assert err.startswith("httpllm: 3 tools for gemini over 4 operations;")
+
+
 def test_search_with_an_empty_query_is_a_usage_error(
         capsys: pytest.CaptureFixture[str]) -> None:
     """A blank QUERY exits 2 with one line saying it is empty, instead of printing nothing."""

@@ -508,6 +508,13 @@ def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path:
     ({"get": {"responses": {"200": {"description": "ok"}}}}, True),  # a path item
     ({"scheme": {"type": "http", "scheme": "bearer"}}, True),  # a security scheme
     ({"description": "my app", "database": {"password": "hunter2"}}, False),  # settings
+    # settings sharing a keyword's name, not the kind of value it takes
+    ({"database": {"password": "hunter2", "schema": "public"}}, False),
+    ({"proxy": {"headers": ["X-Token: t0k"]}, "key": "k"}, False),
+    ({"bucket": {"in": "eu-west-1", "secret": "s"}}, False),
+    ({"app": {"properties": "prod.properties", "items": 3, "enum": "on"}}, False),
+    ({"Key": {"type": "apiKey", "in": "header", "name": "X-Key"}, "Q": {"in": "query"}}, True),
+    ({"A": {"allOf": [{"$ref": "b.yaml"}], "x-tag": 1}}, True),
     ({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {"k": "djE="}}, False),
     ({"type": "service_account", "private_key": "-----BEGIN"}, False),
     (["a", "list"], False),

@@ -614,26 +614,41 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
 _DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
 """What a file a ``$ref`` names may be: a JSON or YAML document."""
 
-_SCHEMA_WORDS = frozenset({
+_OBJECT, _LIST, _TEXT, _FLAG = (dict,), (list,), (str,), (bool,)
+_NUMBER = (int, float)
+_SCHEMA_WORDS: dict[str, tuple[type, ...]] = {
     # OpenAPI / Swagger documents and their component collections
-    "openapi", "swagger", "paths", "components", "definitions", "schemas", "responses",
-    "parameters", "requestBodies", "securitySchemes", "securityDefinitions", "examples",
-    "headers", "links", "callbacks", "pathItems", "webhooks",
+    "openapi": (str, *_NUMBER), "swagger": (str, *_NUMBER), "paths": _OBJECT,
+    "components": _OBJECT, "definitions": _OBJECT, "schemas": _OBJECT, "responses": _OBJECT,
+    "parameters": (dict, list), "requestBodies": _OBJECT, "securitySchemes": _OBJECT,
+    "securityDefinitions": _OBJECT, "examples": (dict, list), "headers": _OBJECT,
+    "links": _OBJECT, "callbacks": _OBJECT, "pathItems": _OBJECT, "webhooks": _OBJECT,
     # operations, parameters, bodies, examples
-    "operationId", "requestBody", "content", "schema", "summary", "externalValue", "in",
-    "explode", "allowReserved", "mediaType", "encoding",
+    "operationId": _TEXT, "requestBody": _OBJECT, "content": _OBJECT,
+    "schema": (dict, bool), "summary": _TEXT, "externalValue": _TEXT, "explode": _FLAG,
+    "allowReserved": _FLAG, "mediaType": _TEXT, "encoding": _OBJECT,
     # security schemes (their credentials come from the host, never from a file)
-    "scheme", "bearerFormat", "flows", "openIdConnectUrl", "authorizationUrl", "tokenUrl",
+    "scheme": _TEXT, "bearerFormat": _TEXT, "flows": _OBJECT, "openIdConnectUrl": _TEXT,
+    "authorizationUrl": _TEXT, "tokenUrl": _TEXT,
     # JSON Schema
-    "$schema", "$id", "$ref", "$defs", "$anchor", "$dynamicRef", "properties",
-    "patternProperties", "additionalProperties", "items", "prefixItems", "allOf", "anyOf",
-    "oneOf", "not", "enum", "const", "format", "nullable", "discriminator", "minimum",
-    "maximum", "minLength", "maxLength", "pattern", "minItems", "maxItems",
-})
-"""Keys that mark OpenAPI or JSON Schema content (``type`` counts when its value is a JSON
-Schema or security scheme type). Generic words (``name``, ``value``, ``title``,
-``description``, ``data``) are left out: a Kubernetes secret, a cloud service-account key
-or an application's settings have them too."""
+    "$schema": _TEXT, "$id": _TEXT, "$ref": _TEXT, "$defs": _OBJECT, "$anchor": _TEXT,
+    "$dynamicRef": _TEXT, "properties": _OBJECT, "patternProperties": _OBJECT,
+    "additionalProperties": (dict, bool), "items": (dict, bool, list), "prefixItems": _LIST,
+    "allOf": _LIST, "anyOf": _LIST, "oneOf": _LIST, "not": (dict, bool), "enum": _LIST,
+    "const": (object,), "format": _TEXT, "nullable": _FLAG, "discriminator": (dict, str),
+    "minimum": _NUMBER, "maximum": _NUMBER, "minLength": _NUMBER, "maxLength": _NUMBER,
+    "pattern": _TEXT, "minItems": _NUMBER, "maxItems": _NUMBER,
+}
+"""Keys that mark OpenAPI or JSON Schema content, each with the JSON types its value takes
+(``type`` counts when its value is a JSON Schema or security scheme type, ``in`` when it
+names a parameter's place). A key holding a value its keyword never takes is a setting
+that shares the word: a database's ``schema: public``, a service's ``headers: [...]``.
+Generic words (``name``, ``value``, ``title``, ``description``, ``data``) are left out: a
+Kubernetes secret, a cloud service-account key or an application's settings have them
+too."""
+
+_PLACES = frozenset({"query", "header", "path", "cookie", "querystring", "body", "formData"})
+"""What ``in`` names in a parameter or an API key scheme (OpenAPI 3.x, 3.2, Swagger 2.0)."""
 
 _OBJECT_FIELDS = frozenset({
     "description", "summary", "value", "externalValue", "required", "deprecated", "style",
@@ -686,7 +701,7 @@ def _schema_content(value: Any, levels: int = 4) -> bool:
         below: list[Any] = []
         for node in layer:
             for key, child in node.items():
-                if key in _SCHEMA_WORDS or (key == "type" and _is_type(child)):
+                if _marks_content(key, child):
                     return True
                 if isinstance(child, dict):
                     below.append(child)
@@ -695,6 +710,18 @@ def _schema_content(value: Any, levels: int = 4) -> bool:
                 return False
         layer = below
     return False
+
+
+def _marks_content(key: Any, value: Any) -> bool:
+    """Whether ``key: value`` is an OpenAPI or JSON Schema keyword with a value it takes
+    (:data:`_SCHEMA_WORDS`): ``schema: {...}`` is, a database setting ``schema: public``
+    is not."""
+    if key == "type":
+        return _is_type(value)
+    if key == "in":
+        return isinstance(value, str) and value in _PLACES
+    types = _SCHEMA_WORDS.get(key) if isinstance(key, str) else None
+    return types is not None and isinstance(value, types)
 
 
 def _small_object(value: Any) -> bool:
@@ -824,8 +851,8 @@ class Loader:
         if not _schema_content(value):
             raise AccessDenied(
                 f"{path} does not read as OpenAPI or JSON Schema content (no keyword of "
-                "either in its first levels): a file that is not part of the API "
-                "description is never inlined into a tool")
+                "either, holding a value it takes, in its first levels): a file that is "
+                "not part of the API description is never inlined into a tool")
         return value
 
     def _decode(self, path: Path) -> Any:

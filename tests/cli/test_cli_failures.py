@@ -397,6 +397,25 @@ def test_schemes_no_flag_can_carry_are_said_so(capsys: pytest.CaptureFixture[str
     assert "(they require: key, tls, weird;" in err
 
 
+def test_a_scheme_required_but_never_defined_is_said_so(capsys: pytest.CaptureFixture[str],
+                                                       tmp_path: Path) -> None:
+    """`--auth` (and `serve --auth-header`) for a scheme the operations require but the
+    document never defines says that, in one line; it said no operation requires it
+    ("they require: none"), which was untrue."""
+    spec = tmp_path / "undefined.yaml"
+    spec.write_text("openapi: 3.0.3\ninfo: {title: t, version: '1'}\n"
+                    "servers: [{url: 'https://a.example.com'}]\nsecurity: [{nosuch: []}]\n"
+                    "paths: {/a: {get: {operationId: getA, responses: {'200': "
+                    "{description: ok}}}}}\n")
+    for argv in (("call", str(spec), "getA", "--args", "{}", "--auth", "nosuch=x"),
+                 ("serve", str(spec), "--transport", "http", "--auth-header",
+                  "nosuch=X-Key")):
+        status, _, err = run(capsys, *argv)
+        assert status == 2 and len(lines(err)) == 1
+        assert "operations require a security scheme named 'nosuch', but the document " \
+               "does not define it" in err
+
+
 def test_separate_says_when_it_matches_nothing(capsys: pytest.CaptureFixture[str],
                                                tmp_path: Path) -> None:
     """A `--separate` selector that picks no argument is a warning naming it (it was

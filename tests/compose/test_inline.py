@@ -197,3 +197,26 @@ def expand(schema: Any, defs: dict[str, Any], keep: set[str]) -> Any:
 def referred(schema: Any) -> set[str]:
     text = json.dumps(schema)
     return {part.split('"', 1)[0] for part in text.split('"$ref": "#/$defs/')[1:]}
+
+
+def test_a_ref_with_siblings_to_a_boolean_schema_compiles() -> None:
+    """A ``$ref`` with a sibling (``description``) to a named ``true`` or ``false`` schema
+    (valid OpenAPI 3.1) is its object form with the sibling, inlined, kept by reference or
+    unrolled, for every provider; it raised TypeError ('bool' object is not a mapping) out
+    of compile(). Validation still takes any value for ``true`` and none for ``false``."""
+    import httpllm
+
+    for named in (True, False):
+        x = {"$ref": "#/components/schemas/B", "description": "the x"}
+        doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+               "servers": [{"url": "https://a.example.com"}],
+               "components": {"schemas": {"B": named}},
+               "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                   "application/json": {"schema": {"type": "object",
+                                                   "properties": {"x": x}}}}},
+                   "responses": {"200": {"description": "ok"}}}}}}
+        for provider in ("chatgpt", "claude", "gemini", "mcp"):
+            for options in ({}, {"reference": True}, {"unroll": 2}):
+                app = httpllm.compile(doc, provider=provider, **options)
+                assert not app.errors and "the x" in json.dumps(app.tools())
+                assert app.validate("a", {"body": {"x": 1}}).ok is named

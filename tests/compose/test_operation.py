@@ -234,3 +234,60 @@ def test_the_read_only_search_is_bounded_by_the_limits_record(
     assert [x.note.split(" schema nodes")[0] for x in found] == (
         ["readOnly properties searched in the first 3"] if cut else [])
     assert function.extra.get("read_only") == places
+
+
+def _served(root_extra: dict[str, Any], op_extra: dict[str, Any]) -> httpllm.Application:
+    """A document with ``root_extra`` at its top and ``op_extra`` in ``GET /a``; ``GET /b``
+    declares its own valid server and security."""
+    return httpllm.compile({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": {"k": {"type": "http", "scheme": "bearer"}}},
+        **root_extra,
+        "paths": {"/a": {"get": {"operationId": "a", **op_extra,
+                                 "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "b", "security": [{"k": []}],
+                                 "servers": [{"url": "https://b.example.com"}],
+                                 "responses": {"200": {"description": "ok"}}}}}})
+
+
+@pytest.mark.parametrize(("root_extra", "op_extra", "pointer"), [
+    ({"security": {"k": []}}, {}, "#/security"),  # a mapping for a list
+    ({"security": ["k"]}, {}, "#/security/0"),  # the scheme's name for a requirement
+    ({}, {"security": {"k": []}}, "#/paths/~1a/get/security"),
+    ({"servers": {"url": "https://x.example.com"}}, {}, "#/servers"),
+    ({}, {"servers": {"url": "https://x.example.com"}}, "#/paths/~1a/get/servers"),
+    ({}, {"servers": ["https://x.example.com"]}, "#/paths/~1a/get/servers/0"),
+    ({}, {"servers": [{"url": 5}]}, "#/paths/~1a/get/servers/0/url"),
+])
+def test_a_malformed_security_or_servers_is_the_operations_error(
+        root_extra: dict[str, Any], op_extra: dict[str, Any], pointer: str) -> None:
+    """A ``security`` that is not an array of requirement objects, or a ``servers`` that is
+    not an array of Server objects with a ``url`` string, fails each operation that uses
+    it, naming the field or the entry; the others compile. They were skipped: the host's
+    credential was never sent (``security: {k: []}`` read as no requirement), or the calls
+    went to the document's server, and nothing said why."""
+    app = _served(root_extra, op_extra)
+    assert [(e.path, e.pointer, e.kind) for e in app.errors] == [("/a", pointer, "SpecError")]
+    assert [t["function"]["name"] for t in app.tools()] == ["b"]
+
+
+def test_null_or_empty_security_and_servers_are_the_next_holders() -> None:
+    """``servers: []`` or ``null`` and ``security: null`` are as if absent (the path
+    item's or the document's apply); ``security: []`` needs no credentials."""
+    app = _served({"security": [{"k": []}]}, {"security": None, "servers": []})
+    assert not app.errors
+    function = app.function("a")
+    assert function.security == ({"k": []},)
+    assert [s.url for s in function.servers] == ["https://api.example.com"]
+    assert _served({"security": [{"k": []}]}, {"security": []}).function("a").security == ()
+
+
+def test_a_requirement_naming_an_undefined_scheme_is_warned_about() -> None:
+    """A security requirement naming no defined scheme can never be met: a warning names
+    it at its pointer (it compiled silently, and the CLI then said no operation requires
+    the scheme when given ``--auth`` for it)."""
+    app = _served({"security": [{"nosuch": []}, {"k": []}]}, {})
+    pointers = [w.pointer for w in app.warnings if "'nosuch' is not defined" in w.message]
+    assert pointers == ["#/security/0/nosuch"]
+    assert not any("'k' is not defined" in w.message for w in app.warnings)

@@ -79,6 +79,35 @@ def test_broken_json_answer_falls_back_to_text() -> None:
     assert execute(WEATHER, {"city": "x"}, client=client(Recorder(answer))).body == "{oops"
 
 
+@pytest.mark.parametrize("content", [b'{"n": 1e400}', b'{"n": NaN}', b'[-Infinity]'])
+def test_an_answer_no_double_holds_stays_text_as_it_came(content: bytes) -> None:
+    """A JSON answer holding NaN, Infinity or a number past a double's range is the text
+    as it came: read as nan or inf, a model read it written back as NaN or Infinity (no
+    JSON, not what came), the MCP server made a valid answer a mismatch "received null",
+    and a code-mode program died on its host's reply line."""
+    from httpllm.execute.answer import fit
+
+    answer = httpx.Response(200, content=content, headers={"content-type": "application/json"})
+    result = execute(WEATHER, {"city": "x"}, client=client(Recorder(answer)))
+    assert result.body == content.decode()
+    assert fit(result, budget=1000).text == content.decode()
+    strings = httpx.Response(200, json={"s": "NaN Infinity", "n": 1e-400})
+    assert execute(WEATHER, {"city": "x"}, client=client(Recorder(strings))).body == {
+        "s": "NaN Infinity", "n": 0.0}
+
+
+def test_an_answer_keeps_its_numbers_as_they_came() -> None:
+    """A model's ``5.0`` is sent as ``5`` (an integer to every reader); an API's ``5.0``
+    reaches the model as ``5.0``: the answer is what came, not what arguments become."""
+    from httpllm.execute.answer import fit
+
+    answer = httpx.Response(200, content=b'{"v": 5.0, "w": 1e2}',
+                            headers={"content-type": "application/json"})
+    result = execute(WEATHER, {"city": "x"}, client=client(Recorder(answer)))
+    assert [type(v) for v in result.body.values()] == [float, float]
+    assert fit(result, budget=1000).text == '{"v":5.0,"w":100.0}'
+
+
 def test_empty_answer_is_an_empty_text() -> None:
     """A 204 without a body gives an empty text body."""
     result = execute(WEATHER, {"city": "x"}, client=client(Recorder(httpx.Response(204))))

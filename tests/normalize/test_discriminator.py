@@ -235,3 +235,21 @@ def test_narrows_to_the_tagged_variants() -> None:
 
     narrows()
     sampled.check()
+
+
+@pytest.mark.parametrize("member", [True, False])
+def test_a_lone_boolean_member_with_a_discriminator_compiles(member: bool) -> None:
+    """``anyOf: [true]`` (or ``[false]``) with a discriminator and an annotation keeps its
+    boolean member; folding the one member into the node raised TypeError ('bool' object
+    is not a mapping) out of compile(). Validation still takes any body, or none."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://a.example.com"}],
+           "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+               "application/json": {"schema": {
+                   "anyOf": [member], "discriminator": {"propertyName": "kind"},
+                   "description": "x"}}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    for provider, options in (("chatgpt", {"strict": True}), ("mcp", {}), ("gemini", {})):
+        app = httpllm.compile(doc, provider=provider, **options)
+        assert not app.errors and app.tools()
+        assert app.validate("a", {"body": {"kind": "x"}}).ok is member

@@ -214,3 +214,40 @@ def test_accept_lists_json_first(api: str) -> None:
     DocuSign with 500s when text/plain came first)."""
     result = called(api, "getAccept")
     assert result.content[0].text == "application/json, text/plain"  # type: ignore[union-attr]
+
+
+def test_a_null_answer_its_schema_allows_is_structured() -> None:
+    """A JSON ``null`` answer is a value (``Fitted.has_value``): structured when the listed
+    schema takes it, under ``result``; it was a Mismatch, "the answer was cut as text, so
+    it is no longer JSON", with ``isError``. The discover trio gives it as JSON ``null``,
+    not the text "null"."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "http://127.0.0.1:9"}],
+           "paths": {"/n": {"get": {"operationId": "n", "responses": {"200": {
+               "description": "ok", "content": {"application/json": {"schema": {
+                   "type": ["object", "null"]}}}}}}}}}
+    app = httpllm.compile(doc, "mcp")
+    answer = Answers(1000)(app.function("n"), result(None))
+    assert answer == {"content": [{"type": "text", "text": "null"}],
+                      "structuredContent": {"result": None}}
+    assert Answers(1000)(APP.function("getItem"), result(None))["content"][0][
+        "text"].startswith('Mismatch: at /: the value is not of type "object"')
+    trio = httpllm.toolsets.discover(app, execute_options={
+        "client": httpx.Client(transport=httpx.MockTransport(
+            lambda request: httpx.Response(200, content=b"null", headers={
+                "content-type": "application/json"})))})
+    assert trio.handle("invoke_operation", {"name": "n", "arguments": {}}) == {
+        "status": 200, "body": None}
+
+
+def test_a_json_answer_that_does_not_read_as_json_says_so() -> None:
+    """An answer typed JSON that stayed text (not JSON, or NaN or 1e400, which
+    ``execute`` keeps as they came) is a mismatch saying it does not read as JSON, with the
+    answer as it came; it said "it is not JSON" or "received null"."""
+    text = '{"id": NaN}'
+    answer = Answers(1000)(APP.function("getItem"), Result(
+        status=200, headers=httpx.Headers({"content-type": "application/json"}), body=text,
+        content=text.encode()))
+    first, second = (block["text"] for block in answer["content"])
+    assert answer["isError"] and first.startswith("Mismatch: it does not read as JSON")
+    assert second == text

@@ -5,6 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 import httpllm
 from httpllm.load import Loader
 from httpllm.upgrade import PointerMap, upgrade
@@ -86,3 +88,41 @@ def test_notes_become_warnings_at_original_pointers() -> None:
     app = httpllm.compile(doc, "3.1")
     assert [w.pointer for w in app.warnings] == [
         "#/paths/~1a~1{ids}/get/parameters/0/collectionFormat"]
+
+
+def test_a_parameter_entry_that_is_no_mapping_is_its_operations_error() -> None:
+    """A 2.0 ``parameters`` entry that is not an object (a string, ``null``, a number, a
+    list), on the operation or its path item, fails that operation alone at the entry's
+    own pointer; the upgrade raised AttributeError or TypeError out of compile()."""
+    for entry in ("x", None, 5, [1]):
+        for holder in ("get", None):
+            item: dict[str, Any] = {"get": {"parameters": [
+                {"name": "q", "in": "query", "type": "string"}],
+                "responses": {"200": {"description": "ok"}}}}
+            owner = item["get"] if holder else item
+            owner["parameters"] = [entry, *owner.get("parameters", ())]
+            doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                   "host": "a.example.com", "paths": {"/a": item,
+                   "/b": {"get": {"operationId": "b",
+                                  "responses": {"200": {"description": "ok"}}}}}}
+            app = httpllm.compile(doc)
+            where = "get/parameters/0" if holder else "parameters/0"
+            assert [e.pointer for e in app.errors] == [f"#/paths/~1a/{where}"]
+            assert [t["function"]["name"] for t in app.tools()] == ["b"]
+
+
+def test_paths_or_an_operation_that_is_no_object_is_refused_as_in_openapi_3() -> None:
+    """A 2.0 ``paths`` that is not an object is the document's SpecError at ``#/paths``,
+    an operation that is not one (``get: x``) that operation's error; both were dropped
+    by the upgrade, and the document compiled to no tools, or without the operation,
+    saying nothing."""
+    doc: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                           "host": "a.example.com", "paths": []}
+    with pytest.raises(httpllm.errors.SpecError) as raised:
+        httpllm.compile(doc)
+    assert raised.value.pointer == "#/paths"
+    doc["paths"] = {"/a": {"get": "x", "post": {"operationId": "b", "responses": {
+        "200": {"description": "ok"}}}}}
+    app = httpllm.compile(doc)
+    assert [(e.method, e.pointer) for e in app.errors] == [("get", "#/paths/~1a/get")]
+    assert [t["function"]["name"] for t in app.tools()] == ["b"]

@@ -317,10 +317,7 @@ def auth_from(app: Application, values: list[str] | None,
         declared = schemes.get(scheme)
         flag = flags[scheme]
         if declared is None:
-            known = ", ".join(sorted(schemes)) or "none"
-            raise UsageError(f"{flag} {scheme}=...: no compiled operation requires a security "
-                             f"scheme named {scheme!r} (they require: {known}; 'httpllm "
-                             "inspect' lists them)")
+            raise UsageError(f"{flag} {scheme}=...: {unknown_scheme(app, scheme)}")
         if not flag_takes(declared):
             raise UsageError(f"{flag} {scheme}=...: {scheme!r} is {_scheme_kind(declared)}, "
                              "whose credential cannot be given as text; give the httpx "
@@ -382,6 +379,20 @@ def security_schemes(app: Application) -> dict[str, Any]:
     for function in app.functions:
         out.update(function.security_schemes)
     return out
+
+
+def unknown_scheme(app: Application, scheme: str, *, what: str = "compiled") -> str:
+    """Why a flag's ``scheme`` takes no credential: no operation requires it, or (a true
+    answer for a document with that mistake) operations require it but the document never
+    defines it, so it has no type or place to send a credential."""
+    if any(scheme in requirement and scheme not in function.security_schemes
+           for function in app.functions for requirement in function.security):
+        return (f"operations require a security scheme named {scheme!r}, but the document "
+                "does not define it (components/securitySchemes; securityDefinitions in "
+                "Swagger 2.0), so no credential can be placed for it")
+    known = ", ".join(sorted(security_schemes(app))) or "none"
+    return (f"no {what} operation requires a security scheme named {scheme!r} (they "
+            f"require: {known}; 'httpllm inspect' lists them)")
 
 
 def dumps(value: Any) -> str:

@@ -148,10 +148,15 @@ def run(args: argparse.Namespace) -> int:
     written = run_toolsets(args, app)  # --group-by / --defer write their own output
     if written is not None:
         return finish(app, args, written=written, target=args.output)
+    # how many tools --discover wrote: the trio's functions, not their envelopes (Gemini's
+    # one Tool holds all three)
+    trio: int | None = None
     if args.discover:
         from httpllm.toolsets.discover import discover
 
-        out: Any = discover(app).tools
+        found = discover(app)
+        out: Any = found.tools
+        trio = len(found.functions)
     elif args.losses:
         out = [loss.to_json() | {"function": f.name} for f in app.functions
                for loss in f.losses]
@@ -163,7 +168,7 @@ def run(args: argparse.Namespace) -> int:
     else:
         extra = _tokens(app, out) if args.tokens else ""
     return finish(app, args, written=written, target=args.output, extra=extra,
-                  tools=len(out) if args.discover else None)
+                  tools=trio)
 
 
 def _tokens(app: Application, tools: list[Any]) -> str:

@@ -33,6 +33,7 @@ from httpllm.cli._common import (
     json_or_text,
     key_values,
     security_schemes,
+    unknown_scheme,
 )
 from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
@@ -200,9 +201,8 @@ def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, An
     known = security_schemes(app)
     for scheme, header in _pairs(args.auth_header, "--auth-header").items():
         if scheme not in known:
-            raise FlagError(f"--auth-header {scheme}=...: no served operation requires a "
-                            f"security scheme named {scheme!r} (they require: "
-                            f"{', '.join(sorted(known)) or 'none'})")
+            raise FlagError(f"--auth-header {scheme}=...: "
+                            f"{unknown_scheme(app, scheme, what='served')}")
         if not is_token(header):
             raise FlagError(f"--auth-header {scheme}=HEADER: {header!r} is not a header name "
                             "(RFC 9110 token: letters, digits and !#$%&'*+.^_`|~-)")

@@ -16,7 +16,7 @@ from httpllm.normalize.named import NamedSchemas
 from httpllm.refs import def_name_of, def_ref
 from httpllm.walk import FoldMemo, fold, transform
 
-__all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure"]
+__all__ = ["INLINE_MAX_NODES", "Inliner", "SizeMemo", "measure", "with_siblings"]
 
 INLINE_MAX_NODES = 5_000
 """Most schema nodes a function's parameters (or output) may have once every
@@ -51,6 +51,22 @@ def measure(schema: Schema, memo: SizeMemo) -> tuple[int, int]:
 
 
 _name = def_name_of
+
+
+def with_siblings(target: Schema, siblings: dict[str, Any]) -> Schema:
+    """An inlined ``$ref``: its target with the ``$ref``'s sibling keywords over it. A
+    boolean target (a named ``true`` or ``false`` schema, JSON Schema 2020-12 4.3.2) is
+    its object form first: ``{}`` or ``{"not": {}}``.
+
+    >>> with_siblings(False, {"description": "never"})
+    {'not': {}, 'description': 'never'}
+    """
+    if target is True:
+        return dict(siblings)
+    if target is False:  # kept whole: a sibling `not` must not replace it
+        return {"allOf": [{"not": {}}, siblings]} if "not" in siblings else {
+            "not": {}, **siblings}
+    return {**target, **siblings}
 
 
 def _leaf_of(visit: Any) -> Any:
@@ -109,7 +125,7 @@ class Inliner:
                 return node
             target = self._done[(name, direction)]
             siblings = {k: v for k, v in node.items() if k != "$ref"}
-            return {**target, **siblings} if siblings else target
+            return with_siblings(target, siblings) if siblings else target
 
         return visit
 

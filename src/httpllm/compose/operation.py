@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin
 
-from httpllm._json import first_unheld, scalar_text, shown_number, utf8_encodable
+from httpllm._json import first_unheld, kind, scalar_text, shown_number, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
@@ -619,13 +619,25 @@ class Composer:
                                                        dict[str, Any]]:
         """The operation's security requirements and the schemes they name (the document's
         when the operation has none; computed once per requirement list)."""
-        raw = site.node.get("security", self.doc.root.get("security", _NO_SECURITY))
+        own = site.node.get("security")
+        raw = own if own is not None else self.doc.root.get("security")
+        raw = _NO_SECURITY if raw is None else raw
         hit = self._requirements.get(raw)
         if hit is not None:
             return hit
-        security = tuple(s for s in raw if isinstance(s, dict)) if isinstance(raw, list) else ()
+        at = join(site.pointer, "security") if own is not None else "#/security"
+        _check_requirements(raw, at)
+        security = tuple(raw)
         used = {name for req in security for name in req}
         schemes = {k: v for k, v in self.schemes.items() if k in used}
+        for i, requirement in enumerate(security):
+            for name in requirement:
+                if name not in schemes:
+                    self.named.warn(join(at, i, str(name)), (
+                        f"security scheme {name!r} is not defined (components/"
+                        "securitySchemes; securityDefinitions in Swagger 2.0): no "
+                        "credential can be placed for it, so a call that needs this "
+                        "requirement is refused"))
         for key, scheme in schemes.items():
             _check_scheme(key, scheme)
         return self._requirements.put(raw, (security, schemes))
@@ -633,16 +645,16 @@ class Composer:
     def _servers(self, site: OperationSite) -> tuple[Server, ...]:
         for holder in (site.node, site.path_item, self.doc.root):
             servers = holder.get("servers")
-            if isinstance(servers, list) and servers:
-                hit = self._server_lists.get(servers)
-                if hit is not None:
-                    return hit
-                at = _holder_pointer(holder, site)
-                out = [self._server(server, join(at, "servers", i))
-                       for i, server in enumerate(servers)
-                       if isinstance(server, dict) and isinstance(server.get("url"), str)]
-                if out:
-                    return self._server_lists.put(servers, tuple(out))
+            if servers is None:
+                continue
+            hit = self._server_lists.get(servers)
+            if hit is not None:
+                return hit
+            at = join(_holder_pointer(holder, site), "servers")
+            _check_servers(servers, at)
+            if servers:
+                return self._server_lists.put(servers, tuple(
+                    self._server(server, join(at, i)) for i, server in enumerate(servers)))
         if self.document_url is not None:  # the default server "/" (OpenAPI 3.1.0 4.8.1)
             return (Server(url=absolute("/", self.document_url)),)
         return _NO_SERVER
@@ -681,6 +693,43 @@ def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:
         return site.pointer.rsplit("/", 1)[0]
     return "#"
 
+
+
+def _check_requirements(raw: Any, at: str) -> None:
+    """Refuse a ``security`` that is not an array of Security Requirement objects
+    (``security: {api_key: []}``, ``security: [api_key]``): read as no requirement, the
+    host's credential was never sent and nothing said why.
+
+    Raises:
+        SpecError: naming ``at`` (the ``security`` field) or the entry.
+    """
+    if not isinstance(raw, list):
+        raise SpecError("expected `security` to be an array of Security Requirement "
+                        "objects ({scheme name: [scopes]}); got " + kind(raw), pointer=at)
+    for i, requirement in enumerate(raw):
+        if not isinstance(requirement, dict):
+            raise SpecError("expected a Security Requirement object ({scheme name: "
+                            "[scopes]}); got " + kind(requirement), pointer=join(at, i))
+
+
+def _check_servers(servers: Any, at: str) -> None:
+    """Refuse a ``servers`` that is not an array of Server objects with a ``url`` string:
+    skipped, the operation's calls went to the path item's or the document's server, or
+    to none, and nothing said why (an empty array is the next holder's, as OpenAPI says).
+
+    Raises:
+        SpecError: naming ``at`` (the ``servers`` field) or the entry.
+    """
+    if not isinstance(servers, list):
+        raise SpecError("expected `servers` to be an array of Server objects; got "
+                        + kind(servers), pointer=at)
+    for i, server in enumerate(servers):
+        if not isinstance(server, dict):
+            raise SpecError("expected a Server object; got " + kind(server),
+                            pointer=join(at, i))
+        if not isinstance(server.get("url"), str):
+            raise SpecError("expected the server's `url` to be a string; got "
+                            + kind(server.get("url")), pointer=join(at, i, "url"))
 
 
 def _check_scheme(key: str, scheme: Any) -> None:

@@ -50,6 +50,8 @@ class Fitted:
             the budget; for binary, a sentence naming its type and size.
         value: the masked, cut JSON value (``kind == "json"`` and the cut kept it JSON);
             else ``None``.
+        has_value: whether ``value`` is the answer's JSON value: a JSON ``null`` answer is
+            one, which ``value`` alone cannot tell from none.
         data: a binary body to pass on whole (read whole, no credential in it); else ``b""``.
         media_type: the answer's media type, lower case, without parameters (``""``).
         note: what was left out and how to ask for less (``""`` when nothing was).
@@ -59,6 +61,7 @@ class Fitted:
     kind: Kind
     text: str
     value: Any = None
+    has_value: bool = False
     data: bytes = b""
     media_type: str = ""
     note: str = ""
@@ -128,7 +131,8 @@ def _json(result: Result, text: str, media: str, secrets: tuple[str, ...],
     if found_in(shown, secrets):  # a secret only whole across strings ("a","b"): as text
         shown, kept = redact(shown, secrets), None
     return Fitted(kind="json", text=shown, value=kept, media_type=media,
-                  cut=cut if cut.cut else None,
+                  has_value=kept is not None or shown == "null",  # no longer JSON text is
+                  cut=cut if cut.cut else None,                  # never exactly "null"
                   note=_notes(cut, budget, tool, narrowing, result))
 
 

@@ -70,14 +70,18 @@ _EXACT = 2**53
 """Up to this magnitude a double holds every integer (IEEE 754 binary64: 53-bit significand)."""
 
 
-def _finite(text: str) -> float | int:
+def _finite(text: str) -> float:
     """``json.loads`` hook: a number too large for a double (``1e400``) is refused, not
-    read as ``inf`` (which no JSON text can carry on); an integral one is an ``int``
-    (:func:`_whole`)."""
+    read as ``inf`` (which no JSON text can carry on)."""
     number = float(text)
     if math.isinf(number):
         raise ValueError(f"{text} is too large a number (past {sys.float_info.max:.4g})")
-    return _whole(number)
+    return number
+
+
+def _finite_whole(text: str) -> float | int:
+    """:func:`_finite`, an integral number an ``int`` (:func:`_whole`)."""
+    return _whole(_finite(text))
 
 
 def _whole(number: float) -> float | int:
@@ -96,15 +100,18 @@ def _whole(number: float) -> float | int:
     return int(number) if number.is_integer() and abs(number) <= _EXACT else number
 
 
-def loads(text: str) -> Any:
+def loads(text: str | bytes, *, whole: bool = True) -> Any:
     """Strict JSON: no ``NaN``/``Infinity`` (nor a number that overflows to it); too deep a
-    nesting is a ``ValueError``; integral numbers are ``int`` (:func:`_whole`).
+    nesting is a ``ValueError``. Bytes are read as ``json.loads`` reads them (UTF-8, -16
+    or -32). ``whole``: integral numbers are ``int`` (:func:`_whole`: a model's arguments);
+    else numbers stay as the text spells them (an API's answer, read as it came).
 
     Raises:
         ValueError: the text is not JSON.
     """
     try:
-        return json.loads(text, parse_constant=_reject_constant, parse_float=_finite)
+        return json.loads(text, parse_constant=_reject_constant,
+                          parse_float=_finite_whole if whole else _finite)
     except RecursionError as exc:
         raise ValueError("nested too deeply") from exc
 

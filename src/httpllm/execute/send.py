@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import codecs
 import contextvars
-import json
 import logging
 from collections.abc import AsyncIterator, Iterable, Iterator, Mapping
 from contextlib import contextmanager, suppress
@@ -37,7 +36,7 @@ except ImportError:  # pragma: no cover - h11 comes with httpcore
 
 from httpllm.errors import InvalidArguments, TransportError
 from httpllm.execute.body import is_json
-from httpllm.execute.decode import Arguments
+from httpllm.execute.decode import Arguments, loads
 from httpllm.execute.request import (
     FileValue,
     assemble,
@@ -202,8 +201,11 @@ def _result(response: httpx.Response, content: bytes, truncated: bool,
             secrets: tuple[str, ...] = ()) -> Result:
     body: Any = _text(content, response.encoding or "utf-8", final=not truncated)
     if content and not truncated and is_json(response.headers.get("content-type", "")):
-        with suppress(ValueError, RecursionError):
-            body = json.loads(content)
+        # strict: an answer holding NaN or a number no double holds (1e400) stays text as
+        # it came; read as nan or inf it was written back as NaN or Infinity, no JSON: not
+        # what came, refused by every client's output check, a code-mode program's crash
+        with suppress(ValueError):
+            body = loads(content, whole=False)
     size: int | None = len(content)
     if truncated:
         declared = response.headers.get("content-length", "")

@@ -152,7 +152,7 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
             continue
         siblings = {k: v for k, v in member.items() if k != "$ref"}
         tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx)))
-    if len(tagged) == 1 and set(out) - {"anyOf"} <= ANNOTATIONS:
+    if len(tagged) == 1 and isinstance(tagged[0], dict) and set(out) - {"anyOf"} <= ANNOTATIONS:
         return {**tagged[0], **{k: v for k, v in out.items() if k != "anyOf"}}
     out["anyOf"] = tagged
     if EXCLUSIVE in out and disjoint(tagged, ctx.resolve):

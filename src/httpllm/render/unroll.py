@@ -26,7 +26,7 @@ from typing import Any
 
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
-from httpllm.compose.inline import SizeMemo, measure
+from httpllm.compose.inline import SizeMemo, measure, with_siblings
 from httpllm.errors import Unrepresentable
 from httpllm.loss import Loss
 from httpllm.pointer import escape
@@ -130,7 +130,7 @@ class _Unroller:
             child = self.step(target_name, state)
             target = _CUT if child is None else self.results[child]
             siblings = {k: v for k, v in node.items() if k != "$ref"}
-            return {**target, **siblings} if siblings and target is not _CUT else target
+            return with_siblings(target, siblings) if siblings and target is not _CUT else target
 
         out = transform(template, visit, pointer=base)
         if out is not _CUT and isinstance(out, dict):

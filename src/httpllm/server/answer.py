@@ -35,6 +35,7 @@ from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.answer import Fitted, fit
+from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED
 from httpllm.records import Function
 from httpllm.server.contract import Checker, checker
@@ -92,19 +93,23 @@ class Answers:
     def _structured(self, function: Function, result: Result, fitted: Fitted,
                     blocks: list[dict[str, Any]], wrapped: bool,
                     check: Checker | None) -> dict[str, Any]:
-        if fitted.kind == "json" and fitted.value is not None:
-            structured: Any = {RESULT: fitted.value} if wrapped else fitted.value
+        structured: Any = None
+        problem: str | None = None
+        if fitted.kind == "json" and fitted.has_value:  # a JSON null is a value too
+            structured = {RESULT: fitted.value} if wrapped else fitted.value
         elif fitted.kind in ("text", "empty") and wrapped:
             structured = {RESULT: fitted.text}  # a text answer to a string schema
+        elif fitted.kind == "json":
+            problem = "the answer was cut as text, so it is no longer JSON"
+        elif fitted.kind == "text" and is_json(fitted.media_type):
+            problem = ("it does not read as JSON (not JSON text, or a number no double "
+                       "holds: 1e400, NaN)")
         else:
-            structured = None
-        problem: str | None
-        if structured is None:
-            problem = ("the answer was cut as text, so it is no longer JSON"
-                       if fitted.kind == "json" else
-                       f"it is {'empty' if fitted.kind == 'empty' else 'not JSON'}")
-        else:
-            problem = None if check is None else check(structured)
+            problem = f"it is {'empty' if fitted.kind == 'empty' else 'text'}"
+        if problem is None and check is not None:
+            problem = check(structured)
+        elif problem is None and not wrapped and not isinstance(structured, dict):
+            problem = "it is not an object"  # structuredContent is one (MCP)
         if problem is None:
             return {"content": blocks, "structuredContent": structured}
         said = "no content" if fitted.kind == "empty" else "an answer"

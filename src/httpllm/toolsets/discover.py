@@ -207,7 +207,7 @@ class Discovery:
         fitted = fit(result, secrets=secrets, budget=self.max_answer_chars, tool=name,
                      narrowing=narrowing(function))
         answer: dict[str, Any] = {"status": result.status,
-                                  "body": fitted.value if fitted.value is not None else
+                                  "body": fitted.value if fitted.has_value else
                                   fitted.text}
         if fitted.note:
             answer["note"] = fitted.note

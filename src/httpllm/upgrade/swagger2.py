@@ -292,7 +292,9 @@ class _Listing:
         else:
             key = (kind, node.get("name")) if isinstance(node, dict) else None
             self.params = [p for p in self.params if key is None or p[0] != key]
-            self.params.append((key, raw if raw is not node else parameter(raw, ctx, at), at))
+            # an entry that is no mapping ("x", null) stays, for the parser to refuse at `at`
+            kept = raw if raw is not node or not isinstance(raw, dict) else parameter(raw, ctx, at)
+            self.params.append((key, kept, at))
 
 
 def _listing(op: dict[str, Any], item: dict[str, Any], ctx: Context, at: str) -> _Listing:
@@ -413,6 +415,8 @@ def path_item(item: Any, ctx: Context, at: str) -> Any:
         op = item.get(method)
         if isinstance(op, dict):
             out[method] = operation(op, item, ctx, f"{at}/{method}")
+        elif op is not None:  # kept: the parser makes it the operation's error
+            out[method] = op
     return out
 
 
@@ -568,10 +572,10 @@ def components(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
     return out
 
 
-def _paths(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
+def _paths(root: dict[str, Any], ctx: Context) -> Any:
     paths = root.get("paths")
-    if not isinstance(paths, dict):
-        return {}
+    if not isinstance(paths, dict):  # kept: the parser refuses any but an object at #/paths
+        return {} if paths is None else paths
     return {path: path_item(item, ctx, f"#/paths/{escape(path)}") for path, item in paths.items()}
 
 
