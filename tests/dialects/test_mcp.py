@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -47,6 +48,29 @@ def test_constraints_and_defs_are_kept() -> None:
     assert app.losses == ()
     _, tool = tool_of(doc(CONSTRAINED))
     assert tool["inputSchema"]["properties"]["body"]["properties"]["name"]["minLength"] == 1
+
+
+@pytest.mark.parametrize("provider", ["mcp", "3.1"])
+def test_keys_outside_json_schema_are_dropped_with_a_loss(provider: str, tmp_path: Any) -> None:
+    """Only JSON Schema 2020-12's keywords reach the tools (mcp: inputs and outputs; 3.1:
+    parameters): a typo
+    (`max_items`) or the keys of a file a `$ref` inlined that was no schema (a settings
+    file whose `format: json` passed the content rule: its API key went into the tools
+    the model reads). Each dropped key is a loss; the schema's own keywords stay."""
+    (tmp_path / "config.yaml").write_text("logging: {format: json}\nstripe_key: sk_live_X1\n")
+    body = {"type": "object", "properties": {
+        "x": {"$ref": "config.yaml"}, "tags": {"type": "array", "max_items": 3}}}
+    source = doc(body)
+    source["paths"]["/r0"]["post"]["responses"]["200"]["content"] = {
+        "application/json": {"schema": body}}
+    (tmp_path / "api.json").write_text(json.dumps(source))
+    app = httpllm.compile(tmp_path / "api.json", provider)
+    # 3.1's output is the emended schema as it is (not rendered: 7 MB of GitHub's)
+    shown = json.dumps(app.tools() if provider == "mcp" else app.functions[0].parameters)
+    assert "sk_live" not in shown and "max_items" not in shown and '"format": "json"' not in shown
+    dropped = {(loss.keyword, loss.action) for loss in app.losses}
+    assert {("stripe_key", "dropped"), ("logging", "dropped"), ("max_items", "dropped")} <= dropped
+    assert '"type": "array"' in shown
 
 
 @pytest.mark.parametrize("schema", [

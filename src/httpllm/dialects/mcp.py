@@ -1,6 +1,9 @@
 """Model Context Protocol (``mcp``): a ``tools/list`` ``Tool``, with its output schema.
 
-``inputSchema`` is the emended JSON Schema 2020-12 object, ``$defs`` kept. ``outputSchema``
+``inputSchema`` is the emended JSON Schema 2020-12 object, ``$defs`` kept, with JSON Schema
+2020-12's keywords only: any other key is dropped with a loss (a typo such as ``max_items``,
+a 2019-09 ``$recursiveRef``, or the keys of a file a ``$ref`` inlined that was no schema: a
+settings file's API key went to the model). ``outputSchema``
 is the success response's schema; protocol 2025-11-25 restricts it to ``type: "object"``
 at the root, so any other output (an array, a scalar, a union, a ``$ref``) is wrapped as
 ``{"type": "object", "properties": {"result": ...}, "required": ["result"]}`` with its
@@ -30,7 +33,7 @@ from typing import Any
 from httpllm._types import JSON, Schema
 from httpllm.dialects._base import Dialect, Options, RenderContext
 from httpllm.dialects._patterns import ecma_patterns
-from httpllm.dialects._rules import filter_keywords
+from httpllm.dialects._rules import JSON_SCHEMA_2020_12, filter_keywords
 from httpllm.dialects.anthropic import ARGUMENT_CHARACTERS, ARGUMENT_MAX
 from httpllm.records import Function
 
@@ -107,7 +110,7 @@ def _envelope(function: Function, options: Options) -> JSON:
 MCP = Dialect(
     name="mcp",
     tool_calls="mcp",
-    keywords=None,
+    keywords=JSON_SCHEMA_2020_12,
     refs="keep",
     one_of=True,
     # JavaScript clients compile patterns with the u flag and refuse the whole listing
