@@ -9,7 +9,9 @@ every real one. Declared in the member, a parent's property takes the schema its
 already had to match: the parent's (which constrains it anyway), or the member's
 ``additionalProperties`` where that applied; the object accepts exactly the same instances.
 
-Left as written: a member closed by the document (``additionalProperties: false``), a
+Left as written: a member closed by the document (``additionalProperties: false``) or
+holding ``unevaluatedProperties`` without ``additionalProperties`` (a parent's name it
+declared would be evaluated, and ``unevaluatedProperties: false`` no longer refuse it), a
 ``$ref`` member (a named schema is shared), a member that declares no properties (strict
 modes leave it open), and a member's own names the parent does not declare (the parent,
 closed, still forbids them: declaring them there would take ``additionalProperties``'
@@ -23,7 +25,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.normalize._context import PassContext, acts_on, is_ref
-from httpllm.normalize.required_properties import undeclared_schema
+from httpllm.normalize.required_properties import undeclared_schema, unevaluated
 
 __all__ = ["union_properties"]
 
@@ -48,8 +50,9 @@ def union_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
 
 def _open_object(member: Any) -> bool:
     """A member that describes part of the object and may be closed by a strict mode: its
-    own ``properties``, not a ``$ref``, not closed by the document, an object if typed."""
-    if not isinstance(member, dict) or is_ref(member):
+    own ``properties``, not a ``$ref``, not closed by the document (nor by
+    ``unevaluatedProperties``: :func:`unevaluated`), an object if typed."""
+    if not isinstance(member, dict) or is_ref(member) or unevaluated(member):
         return False
     kind = member.get("type", "object")
     return (isinstance(member.get("properties"), dict) and bool(member["properties"])
