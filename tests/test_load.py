@@ -516,6 +516,13 @@ def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path:
     ({"Key": {"type": "apiKey", "in": "header", "name": "X-Key"}, "Q": {"in": "query"}}, True),
     ({"A": {"allOf": [{"$ref": "b.yaml"}], "x-tag": 1}}, True),
     ({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {"k": "djE="}}, False),
+    # maps of a setting's texts, not of objects or schemas
+    ({"headers": {"Authorization": "Bearer t0k"}}, False),
+    ({"parameters": {"api_key": "k"}}, False),
+    ({"paths": {"data": "/var/db"}, "secret": "s"}, False),
+    ({"spark": {"properties": {"executor": "4g"}}, "key": "k"}, False),
+    ({"description": "ok", "headers": {"X-Rate": {"schema": {"type": "integer"}}}}, True),
+    ({"properties": {"a": True}}, True),
     ({"type": "service_account", "private_key": "-----BEGIN"}, False),
     (["a", "list"], False),
 ])

@@ -647,6 +647,15 @@ Generic words (``name``, ``value``, ``title``, ``description``, ``data``) are le
 Kubernetes secret, a cloud service-account key or an application's settings have them
 too."""
 
+_MAPS = frozenset({
+    "paths", "components", "definitions", "schemas", "responses", "parameters",
+    "requestBodies", "securitySchemes", "securityDefinitions", "headers", "links", "callbacks",
+    "pathItems", "webhooks", "content", "encoding", "flows", "$defs", "properties",
+    "patternProperties",
+})
+"""Keywords of :data:`_SCHEMA_WORDS` whose object maps names to objects (OpenAPI) or
+schemas (JSON Schema): a client's ``headers: {Authorization: "Bearer ..."}`` is neither."""
+
 _PLACES = frozenset({"query", "header", "path", "cookie", "querystring", "body", "formData"})
 """What ``in`` names in a parameter or an API key scheme (OpenAPI 3.x, 3.2, Swagger 2.0)."""
 
@@ -715,18 +724,27 @@ def _schema_content(value: Any, levels: int = 4) -> bool:
 def _marks_content(key: Any, value: Any) -> bool:
     """Whether ``key: value`` is an OpenAPI or JSON Schema keyword with a value it takes
     (:data:`_SCHEMA_WORDS`): ``schema: {...}`` is, a database setting ``schema: public``
-    is not."""
+    is not, nor a map of a setting's texts (``headers: {Authorization: "Bearer ..."}``,
+    ``properties: {executor: 4g}``): each keyword of :data:`_MAPS` maps names to objects
+    (or schemas, ``true``/``false``)."""
     if key == "type":
         return _is_type(value)
     if key == "in":
         return isinstance(value, str) and value in _PLACES
     types = _SCHEMA_WORDS.get(key) if isinstance(key, str) else None
-    return types is not None and isinstance(value, types)
+    if types is None or not isinstance(value, types):
+        return False
+    return key not in _MAPS or not isinstance(value, dict) or all(
+        isinstance(v, (dict, bool)) for v in value.values())
 
 
 def _small_object(value: Any) -> bool:
+    """Only :data:`_OBJECT_FIELDS` (or ``x-``), each keyword of :data:`_SCHEMA_WORDS` with a
+    value it takes (:func:`_marks_content`): ``{headers: {Authorization: "Bearer ..."}}``,
+    a client's settings, is not a response."""
     return isinstance(value, dict) and bool(value) and all(
-        k in _OBJECT_FIELDS or k.startswith("x-") for k in value)
+        isinstance(k, str) and (k.startswith("x-") or (k in _OBJECT_FIELDS and (
+            k not in _SCHEMA_WORDS or _marks_content(k, v)))) for k, v in value.items())
 
 
 def _is_type(value: Any) -> bool:

@@ -44,6 +44,19 @@ def test_an_apikey_scheme_naming_a_bad_header_fails_the_operations_using_it(
     assert "not an RFC 9110 token" in error.message
 
 
+@pytest.mark.parametrize("name", [None, "", 5, ["x"]])
+def test_an_apikey_scheme_naming_no_query_parameter_fails_the_operations_using_it(
+        name: Any) -> None:
+    """A query apiKey whose name is no string or empty is an error of each operation
+    requiring it: the key went out as ?None=..., ?=... or ?5=..., a name the document
+    never gave, and nothing said so."""
+    app = httpllm.compile(secured(name, "query"), "openai")
+    assert [f.name for f in app.functions] == ["getB"]
+    [error] = app.errors
+    assert (error.path, error.kind) == ("/a", "SpecError")
+    assert error.pointer == "#/components/securitySchemes/k/name"
+
+
 def test_a_query_apikey_name_may_hold_any_character() -> None:
     """A query parameter's name is percent-encoded on the wire: `api key` compiles."""
     app = httpllm.compile(secured("api key", "query"), "openai")

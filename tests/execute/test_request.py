@@ -311,10 +311,13 @@ def test_base_url_overrides_the_server() -> None:
         ((Server(url="/v1"),), "relative"),
         ((Server(url="https://{tenant}.example.com"),), "has no value"),
         ((Server(url="https://x.example.com/?a=1"),), "query or fragment"),
+        ((Server(url="https://[::1/v1"),), "is not a URL"),
+        ((Server(url="https://[{h}/v1", variables={"h": "x"}),), "is not a URL"),
     ],
 )
 def test_unusable_server_url_is_a_build_error(servers: tuple[Server, ...], match: str) -> None:
-    """No server, a relative one or a variable without a value raises RequestBuildError."""
+    """No server, a relative one, a variable without a value or a URL urlsplit cannot read
+    (an unclosed IPv6 host: ValueError out of execute) raises RequestBuildError."""
     with pytest.raises(RequestBuildError, match=match):
         build_request(function(servers=servers), {})
 

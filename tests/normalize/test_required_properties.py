@@ -63,11 +63,14 @@ def test_examples(schema: dict[str, Any], out: dict[str, Any]) -> None:
     "schema",
     [{"type": "object", "properties": {"a": A}, "required": ["a"]},
      {"required": ["a"]}, {"type": "object", "required": ["a"]},
-     {"properties": {"a": A}, "required": ["b"], "additionalProperties": False}],
+     {"properties": {"a": A}, "required": ["b"], "additionalProperties": False},
+     {"properties": {"a": A}, "required": ["b"], "unevaluatedProperties": False},
+     {"properties": {"a": A}, "required": ["b"], "unevaluatedProperties": A}],
 )
 def test_left_alone(schema: dict[str, Any]) -> None:
-    """Declared names, a bare presence test, an object without properties and an object
-    the document closed come back as the same object."""
+    """Declared names, a bare presence test, an object without properties, an object the
+    document closed and one whose undeclared names unevaluatedProperties holds (declared,
+    they would be evaluated and escape it) come back as the same object."""
     assert run(required_properties, schema)[0] is schema
 
 

@@ -45,12 +45,14 @@ def test_examples(schema: dict[str, Any], out: dict[str, Any]) -> None:
 @pytest.mark.parametrize("schema", [
     {"properties": {"name": A}, "anyOf": [{"properties": {"name": A}}, {"required": ["name"]}]},
     {"properties": {"name": A}, "anyOf": [{**DONE, "additionalProperties": False}]},
+    {"properties": {"name": A}, "anyOf": [{**DONE, "unevaluatedProperties": False}, {}]},
     {"properties": {"name": A}, "anyOf": [{"$ref": "#/$defs/Done"}, {"type": "string"}]},
     {"properties": {"name": A}, "anyOf": [{**DONE, "type": "string"}]},
     {"anyOf": [DONE, {"properties": {"x": A}}]},
 ])
 def test_left_alone(schema: dict[str, Any]) -> None:
-    """Members declaring every name, presence tests, members the document closed, $ref
+    """Members declaring every name, presence tests, members the document closed (by
+    additionalProperties or unevaluatedProperties), $ref
     members, members of another type and unions without a parent object come back as the
     same object."""
     assert run(union_properties, schema)[0] is schema
@@ -85,11 +87,40 @@ def test_strict_tools_take_the_parents_properties_beside_a_narrowing_member(
     assert not app.validate("op", {"body": {"name": "x", "status": "other"}}).ok
 
 
+def test_unevaluated_member_still_refuses_the_parents_names() -> None:
+    """A member with unevaluatedProperties: false refuses the parent's other names; declared
+    there, they were evaluated and every such call was valid."""
+    body = {"type": "object", "properties": {"a": A, "b": A}, "anyOf": [
+        {"properties": {"a": {"const": k}}, "unevaluatedProperties": False} for k in "xy"]}
+    source = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "post": {"operationId": "op", "responses": {"200": {"description": "ok"}},
+                 "requestBody": {"required": True,
+                                 "content": {"application/json": {"schema": body}}}}}}}
+    app = httpllm.compile(source, "mcp")
+    assert app.validate("op", {"body": {"a": "x"}}).ok
+    assert not app.validate("op", {"body": {"a": "x", "b": "y"}}).ok
+
+
+def test_wide_union_of_a_wide_object_is_left_as_written_and_reported() -> None:
+    """200 properties of 11 nodes copied into 100 members made a 185 kB body a 17 MB
+    tool (cut to JSON text for every provider, its validator seconds to build): past
+    MAX_COPIED nodes the union is left as written, and said."""
+    sub = {"type": "object", "properties": {f"q{i}": A for i in range(10)}}
+    schema = {"type": "object", "properties": {f"p{i}": sub for i in range(200)},
+              "anyOf": [{"properties": {f"p{j}": {"type": "object"}}} for j in range(100)]}
+    out, reports = run(union_properties, schema)
+    assert out is schema
+    assert len(reports) == 1 and "limit 4,096" in reports[0][1]
+    small = {**schema, "anyOf": schema["anyOf"][:2]}
+    assert run(union_properties, {**small, "properties": {"p0": sub, "p1": sub}})[1] == []
+
+
 def objects() -> st.SearchStrategy[dict[str, Any]]:
     names = st.sampled_from(["a", "b", "x1"])
     member = st.fixed_dictionaries(
         {"properties": st.dictionaries(names, scalar_schemas(), min_size=1, max_size=2)},
         optional={"additionalProperties": st.booleans() | scalar_schemas(),
+                  "unevaluatedProperties": st.booleans(),
                   "patternProperties": st.just({"^x": {"type": "string"}}),
                   "required": st.lists(names, max_size=2, unique=True)})
     return st.fixed_dictionaries(

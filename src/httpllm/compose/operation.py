@@ -735,7 +735,9 @@ def _check_servers(servers: Any, at: str) -> None:
 def _check_scheme(key: str, scheme: Any) -> None:
     """Refuse an ``apiKey`` security scheme whose header or cookie name HTTP cannot carry
     (:func:`~httpllm.compose.parameters.is_token`): ``name: "X-K\\r\\nInjected: 1"``
-    would add a header the document chose to every request that sends the key.
+    would add a header the document chose to every request that sends the key; or whose
+    query name is no string or empty (``name: null`` sent the key as ``?None=...``, under a
+    name the document never gave).
 
     Raises:
         SpecError: naming ``#/components/securitySchemes/<key>/name``; every operation
@@ -744,6 +746,10 @@ def _check_scheme(key: str, scheme: Any) -> None:
     if not isinstance(scheme, dict) or scheme.get("type") != "apiKey":
         return
     where, name = scheme.get("in"), scheme.get("name")
+    if where == "query" and not (isinstance(name, str) and name):
+        raise SpecError(f"apiKey security scheme {key!r} names query parameter {name!r}; "
+                        "expected a non-empty string",
+                        pointer=f"#/components/securitySchemes/{escape(key)}/name")
     if where in ("header", "cookie") and not (isinstance(name, str) and is_token(name)):
         raise SpecError(f"apiKey security scheme {key!r} names {where} {name!r}, which is not "
                         "an RFC 9110 token (letters, digits and !#$%&'*+.^_`|~-)",

@@ -361,9 +361,15 @@ _PART_OF_URL = {
 
 
 def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
-    """The server URL with its variables filled, each value checked (see :func:`server_url`)."""
+    """The server URL with its variables filled, each value checked (see :func:`server_url`);
+    a URL ``urlsplit`` cannot read (an unclosed ``[`` host) is a :class:`RequestBuildError`,
+    as :func:`server_url` says of one httpx cannot."""
     known = {**server.variables, **variables}
-    parts = _variable_parts(server.url)
+    try:
+        parts = _variable_parts(server.url)
+    except ValueError as exc:  # urlsplit: "https://[::1/x", an unclosed IPv6 host
+        raise RequestBuildError(f"server URL {_USERINFO.sub('', server.url)!r} is not a URL "
+                                f"({exc})") from exc
     by_fold = {name.casefold(): name for name in parts}
     for given in variables:  # a name no template has may be another server's: not refused
         meant = by_fold.get(given.casefold()) if isinstance(given, str) else None

@@ -9,7 +9,10 @@ to its ``properties`` (OpenAI, DeepSeek: every property required; Claude, Bedroc
 Mistral: ``additionalProperties: false``), which left the required name sendable by no
 call, and validate refused each one. An object closed by the document
 (``additionalProperties: false``) that requires an undeclared name accepts nothing, and
-is left as written.
+is left as written; so is one with ``unevaluatedProperties`` (and no
+``additionalProperties``): a declared name is evaluated, so the keyword would no longer
+apply to it (``unevaluatedProperties: false`` forbids the name unless a subschema
+evaluates it; declared, any value passed).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import jsonschema_rs
 from httpllm._types import Schema
 from httpllm.normalize._context import PassContext, acts_on
 
-__all__ = ["required_properties", "undeclared_schema"]
+__all__ = ["required_properties", "undeclared_schema", "unevaluated"]
 
 
 @acts_on("required")
@@ -41,12 +44,24 @@ def required_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
         return node
     missing = [n for n in dict.fromkeys(required) if isinstance(n, str) and n not in props]
     extra = node.get("additionalProperties", True)
-    if not missing or extra is False:
+    if not missing or extra is False or unevaluated(node):
         return node
     declared = dict(props)
     for name in missing:
         declared[name] = undeclared_schema(node, name)
     return {**node, "properties": declared}
+
+
+def unevaluated(node: dict[str, Any]) -> bool:
+    """Whether ``unevaluatedProperties`` constrains the names ``node`` leaves undeclared (it
+    says other than ``true`` and no ``additionalProperties`` evaluates them first): declaring
+    such a name takes it from that keyword, which is then no longer equivalent.
+
+    >>> unevaluated({"properties": {}, "unevaluatedProperties": False})
+    True
+    """
+    return ("additionalProperties" not in node
+            and node.get("unevaluatedProperties", True) is not True)
 
 
 def undeclared_schema(node: dict[str, Any], name: str) -> Any:
