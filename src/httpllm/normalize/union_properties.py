@@ -52,13 +52,10 @@ def union_properties(node: dict[str, Any], ctx: PassContext) -> Schema:
     props, members = node.get("properties"), node.get("anyOf")
     if not isinstance(props, dict) or not props or not isinstance(members, list):
         return node
-    open_members = [m for m in members if _open_object(m)]
-    copied = sum(_size(props[n]) for m in open_members for n in props
-                 if n not in m["properties"])
-    if copied > MAX_COPIED:
-        ctx.report(ctx.pointer, f"anyOf members not given the object's properties: "
-                   f"{copied:,} schema nodes to copy (limit {MAX_COPIED:,}); strict modes "
-                   "close each member to its own properties")
+    if _copied(props, members) > MAX_COPIED:
+        ctx.report(ctx.pointer, "anyOf members not given the object's properties: over "
+                   f"{MAX_COPIED:,} schema nodes to copy; strict modes close each member "
+                   "to its own properties")
         return node
     spread = [_declared(m, props) if _open_object(m) else m for m in members]
     if all(new is old for new, old in zip(spread, members, strict=True)):
@@ -76,6 +73,22 @@ def _open_object(member: Any) -> bool:
     return (isinstance(member.get("properties"), dict) and bool(member["properties"])
             and member.get("additionalProperties", True) is not False
             and (kind == "object" or (isinstance(kind, list) and "object" in kind)))
+
+
+def _copied(props: dict[str, Any], members: list[Any]) -> int:
+    """Nodes the open object members would take from ``props``, counted up to just past
+    :data:`MAX_COPIED` (each property's size measured once, however many members lack it)."""
+    sizes: dict[str, int] = {}
+    total = 0
+    for member in filter(_open_object, members):
+        for name in props:
+            if name not in member["properties"]:
+                if name not in sizes:
+                    sizes[name] = _size(props[name])
+                total += sizes[name]
+                if total > MAX_COPIED:
+                    return total
+    return total
 
 
 def _size(schema: Any) -> int:
