@@ -57,6 +57,20 @@ def test_an_apikey_scheme_naming_no_query_parameter_fails_the_operations_using_i
     assert error.pointer == "#/components/securitySchemes/k/name"
 
 
+@pytest.mark.parametrize("scheme", ["x", None, 5, ["apiKey"]])
+def test_a_scheme_that_is_no_object_fails_the_operations_using_it(scheme: Any) -> None:
+    """`securitySchemes: {k: "x"}`: each operation requiring `k` is an error naming the
+    scheme (it compiled silently, and every call was refused as "not defined")."""
+    source = secured("X-Key")
+    source["components"]["securitySchemes"]["k"] = scheme
+    app = httpllm.compile(source, "openai")
+    assert [f.name for f in app.functions] == ["getB"]
+    [error] = app.errors
+    assert (error.path, error.kind) == ("/a", "SpecError")
+    assert error.pointer == "#/components/securitySchemes/k"
+    assert "expected a Security Scheme Object" in error.message
+
+
 def test_a_query_apikey_name_may_hold_any_character() -> None:
     """A query parameter's name is percent-encoded on the wire: `api key` compiles."""
     app = httpllm.compile(secured("api key", "query"), "openai")

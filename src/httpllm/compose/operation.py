@@ -739,11 +739,19 @@ def _check_scheme(key: str, scheme: Any) -> None:
     query name is no string or empty (``name: null`` sent the key as ``?None=...``, under a
     name the document never gave).
 
+    A scheme that is no object (``k: "x"``) is refused too: no credential can be placed for
+    it, and execute said only "not defined".
+
     Raises:
-        SpecError: naming ``#/components/securitySchemes/<key>/name``; every operation
-            that requires the scheme is an operation error, the others compile.
+        SpecError: naming ``#/components/securitySchemes/<key>`` (``/name``); every
+            operation that requires the scheme is an operation error, the others compile.
     """
-    if not isinstance(scheme, dict) or scheme.get("type") != "apiKey":
+    if not isinstance(scheme, dict):
+        raise SpecError(f"security scheme {key!r} is {kind(scheme)}; expected a Security "
+                        "Scheme Object ({type: apiKey | http | oauth2 | openIdConnect | "
+                        "mutualTLS, ...})",
+                        pointer=f"#/components/securitySchemes/{escape(key)}")
+    if scheme.get("type") != "apiKey":
         return
     where, name = scheme.get("in"), scheme.get("name")
     if where == "query" and not (isinstance(name, str) and name):
