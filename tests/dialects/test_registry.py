@@ -74,6 +74,37 @@ def test_strict_modes() -> None:
     assert {n for n in MINE if get_dialect(n).native_examples} == {"claude"}
 
 
+_OBJECTS = doc({"type": "object", "required": ["a"], "properties": {
+    "a": {"type": "string"}, "b": {"type": "string"},
+    "m": {"type": "object", "properties": {"x": {"type": "string"}},
+          "additionalProperties": {"type": "integer"}}}})
+
+
+def _strict_objects_rendered(name: str) -> str:
+    """What the dialect's strict tool does to objects, read off the tool itself: an optional
+    property made required ("required"), an object's `additionalProperties` schema replaced
+    by `false` ("sealed"), or kept as written ("unsaid")."""
+    body = httpllm.compile(_OBJECTS, provider=name, strict=True).functions[0].parameters[
+        "properties"]["body"]
+    if "b" in body["required"]:
+        return "required"
+    kept = body["properties"]["m"]["additionalProperties"]
+    return "sealed" if kept is False else "unsaid" if kept == {"type": "integer"} else repr(kept)
+
+
+@pytest.mark.parametrize("name", [n for n in providers() if get_dialect(n).has_strict])
+def test_the_stated_strict_objects_are_what_the_strict_tool_does(name: str) -> None:
+    """`Dialect.strict_objects`, which the way back reads (decode: a null means "not given";
+    validate: which objects are closed), is what the dialect's strict rules render."""
+    assert _strict_objects_rendered(name) == get_dialect(name).strict_objects
+    assert dialects.strict_objects(name) == get_dialect(name).strict_objects
+
+
+def test_a_name_of_no_dialect_is_read_as_openai_strict() -> None:
+    """A `Function` built by hand names no registered dialect: read as OpenAI's."""
+    assert dialects.strict_objects("built-by-hand") == "required"
+
+
 def test_unknown_provider_lists_the_known_ones() -> None:
     """An unknown name raises UnknownDialect naming every registered provider."""
     with pytest.raises(UnknownDialect) as caught:

@@ -18,6 +18,7 @@ from httpllm.dialects._base import (
     RenderContext,
     Rule,
     StrictLimit,
+    StrictObjects,
     ToolCallFormat,
 )
 from httpllm.dialects._rules import (
@@ -43,6 +44,7 @@ __all__ = [
     "RenderContext",
     "Rule",
     "StrictLimit",
+    "StrictObjects",
     "ToolCallFormat",
     "close_objects",
     "describe",
@@ -52,6 +54,7 @@ __all__ = [
     "providers",
     "ref_alone",
     "register_provider",
+    "strict_objects",
     "typed_nodes",
 ]
 
@@ -121,6 +124,20 @@ def get_dialect(name: str) -> Dialect:
         known = ", ".join(providers())
         raise UnknownDialect(f"unknown provider {name!r}; known providers: {known}")
     return _REGISTRY[key]
+
+
+def strict_objects(name: str) -> StrictObjects:
+    """What the strict mode of the dialect registered as ``name`` does to objects
+    (:attr:`Dialect.strict_objects`). A name no dialect is registered under (a
+    ``Function`` built by hand) is read as OpenAI's: ``"required"``.
+
+    >>> strict_objects("claude"), strict_objects("llama"), strict_objects("no-such")
+    ('sealed', 'unsaid', 'required')
+    """
+    try:
+        return get_dialect(name).strict_objects
+    except UnknownDialect:
+        return "required"
 
 
 def providers() -> list[str]:

@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from httpllm.records import Function
 
 __all__ = ["TOOL_CALL_FORMATS", "Dialect", "Options", "RenderContext", "Rule", "StrictLimit",
-           "ToolCallFormat", "leaf_triggers", "rule_triggers"]
+           "StrictObjects", "ToolCallFormat", "leaf_triggers", "rule_triggers"]
 
 ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", "ollama",
                          "mistral", "mcp"]
@@ -26,6 +26,19 @@ ToolCallFormat = Literal["chat", "responses", "anthropic", "gemini", "bedrock", 
 TOOL_CALL_FORMATS: tuple[ToolCallFormat, ...] = (
     "chat", "responses", "anthropic", "gemini", "bedrock", "ollama", "mistral", "mcp")
 """Every :data:`ToolCallFormat`, in the order ``httpllm.agent.calls.SHAPES`` lists them."""
+
+StrictObjects = Literal["required", "sealed", "unsaid"]
+"""What a dialect's strict mode does to the objects of a tool's schema, which the way back
+(``execute.decode``, ``execute.validate``) must know to read a call as the model wrote it:
+
+- ``"required"``: every object listing ``properties`` is closed and every property made
+  required, an optional one by allowing ``null`` (OpenAI structured outputs, "all fields must
+  be required"; DeepSeek): a ``null`` for an optional property means "not given".
+- ``"sealed"``: every such object is closed, optional properties stay optional (Anthropic
+  and Bedrock strict tool use, Mistral): a ``null`` is the model's own value.
+- ``"unsaid"``: the schema is sent as written and the provider's grammar closes only the
+  objects that do not say ``additionalProperties`` (vLLM's xgrammar, ``ParseObject``).
+"""
 
 
 @dataclass(slots=True)
@@ -160,6 +173,9 @@ class Dialect:
         tool_limit: most tools in one request (``None``: unknown).
         rules: node rules, applied in order to every node, children first.
         strict_rules: extra node rules for ``Options.strict`` (``()``: no strict mode).
+        strict_objects: what strict mode does to objects (:data:`StrictObjects`), stated
+            beside ``strict_rules`` (which must do it); the default is OpenAI's
+            ``"required"``.
         strict_limits: checks of the strict mode's size limits, each a
             :data:`StrictLimit`: ``(parameters, memo) -> problems``.
         request_limits: checks of limits that hold for a whole request (all tools sent
@@ -227,6 +243,7 @@ class Dialect:
     tool_limit: int | None = None
     rules: tuple[Rule, ...] = ()
     strict_rules: tuple[Rule, ...] = ()
+    strict_objects: StrictObjects = "required"
     strict_limits: tuple[StrictLimit, ...] = ()
     request_limits: tuple[Callable[[Sequence[Function]], list[str]], ...] = ()
     native_examples: bool = False

@@ -180,6 +180,7 @@ CLAUDE = Dialect(
     rules=(tuple_items, filter_keywords),
     strict_rules=(strict_booleans, _inexpressible, ref_alone, typed_nodes, maps_as_entries,
                   _STRICT_VALUES, seal_objects),
+    strict_objects="sealed",
     strict_recursion=False,
     strict_limits=(strict_limits,),
     request_limits=(request_limits,),

@@ -82,6 +82,7 @@ MISTRAL = replace(
     tool_limit=None,
     rules=(_draft7_refs, _prefix_items, ref_alone, filter_keywords),
     strict_rules=(typed_nodes, maps_as_entries, seal_objects),
+    strict_objects="sealed",
     strict_limits=(),
     envelopes=(),
     source="https://docs.mistral.ai/capabilities/function_calling/",

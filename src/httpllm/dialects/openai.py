@@ -197,6 +197,7 @@ CHATGPT = Dialect(
     rules=(tuple_items, filter_keywords),
     strict_rules=(strict_booleans, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
                   _strict_formats, null_marker, close_objects),
+    strict_objects="required",
     strict_limits=(strict_limits,),
     envelope=_envelope,
     envelopes=("chat", "responses"),

@@ -161,6 +161,7 @@ LLAMA = replace(
     tool_limit=None,
     rules=(filter_keywords,),
     strict_rules=(_XGRAMMAR, _open_unsaid),
+    strict_objects="unsaid",
     strict_limits=(),
     refs="on-request",
     finish=_fallback_defs,
@@ -184,6 +185,7 @@ DEEPSEEK = replace(
     rules=(tuple_items, filter_keywords),
     strict_rules=(_XGRAMMAR, strict_booleans, foreign_keywords, ref_alone, typed_nodes,
                   maps_as_entries, null_marker, close_objects),
+    strict_objects="required",
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",
 )

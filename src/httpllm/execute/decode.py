@@ -41,9 +41,9 @@ from httpllm import pointer
 from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
-from httpllm.dialects import close_objects, get_dialect
+from httpllm.dialects import strict_objects
 from httpllm.dialects.openai import MARKED
-from httpllm.errors import InvalidArguments, UnknownDialect
+from httpllm.errors import InvalidArguments
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
 
@@ -265,15 +265,10 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
 
 def _nulls_not_given(function: Function) -> bool:
     """Whether the strict mode of the function's dialect makes every property required
-    (:func:`~httpllm.dialects.close_objects`: OpenAI, DeepSeek), so that ``null`` means
-    "not given". Claude's, Mistral's and vLLM's strict modes keep optional properties
-    optional: a ``null`` there is the model's own value, as outside strict mode. A
-    function of no registered dialect (built by hand) is read as OpenAI's."""
-    try:
-        dialect = get_dialect(function.dialect)
-    except UnknownDialect:
-        return True
-    return not dialect.has_strict or close_objects in dialect.strict_rules
+    (:data:`~httpllm.dialects.StrictObjects` ``"required"``: OpenAI, DeepSeek), so that
+    ``null`` means "not given". Claude's, Mistral's and vLLM's strict modes keep optional
+    properties optional: a ``null`` there is the model's own value, as outside strict mode."""
+    return strict_objects(function.dialect) == "required"
 
 
 def _offers_marker(function: Function) -> bool:

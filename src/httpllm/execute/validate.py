@@ -38,9 +38,8 @@ from httpllm import _json, pointer
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._memo import BoundedIdentityMemo
 from httpllm._types import Schema
-from httpllm.dialects import close_objects, get_dialect
-from httpllm.dialects._objects import seal_objects
-from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError, UnknownDialect
+from httpllm.dialects import strict_objects
+from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
 from httpllm.execute.decode import Arguments, decode, depth, resolve
@@ -310,26 +309,20 @@ close or seal objects)."""
 
 
 def _closing(function: Function) -> Closing:
-    """Which objects the function's tool closes (:data:`Closing`).
-
-    Strict rules that close or seal objects (:func:`~httpllm.dialects.close_objects`,
-    ``seal_objects``: OpenAI, DeepSeek, Claude, Bedrock, Mistral) set
-    ``additionalProperties: false`` on each, replacing what the document wrote. The others
-    (``llama``, ``qwen``) send it as written, and xgrammar's strict mode closes only an
-    object that has no ``additionalProperties`` ("will not allow properties ... that is
-    not specified in the schema"): ``additionalProperties: {"type": "integer"}`` stays a
-    place the model may fill. A function of no registered dialect is read as OpenAI's.
+    """Which objects the function's tool closes (:data:`Closing`), as its dialect's strict
+    mode states it (:data:`~httpllm.dialects.StrictObjects`): ``"required"`` and
+    ``"sealed"`` (OpenAI, DeepSeek, Claude, Bedrock, Mistral) set ``additionalProperties:
+    false`` on each object, replacing what the document wrote; ``"unsaid"`` (``llama``,
+    ``qwen``) sends it as written, and xgrammar's strict mode closes only an object that has
+    no ``additionalProperties`` ("will not allow properties ... that is not specified in the
+    schema"): ``additionalProperties: {"type": "integer"}`` stays a place the model may fill.
 
     Source: mlc-ai/xgrammar ``cpp/json_schema_converter.cc`` ``ParseObject``
     (``allow_additional_properties = !strict_mode`` unless the schema says).
     """
     if not function.strict:
         return "open"
-    try:
-        rules = get_dialect(function.dialect).strict_rules
-    except UnknownDialect:
-        return "every"
-    return "every" if close_objects in rules or seal_objects in rules else "unsaid"
+    return "unsaid" if strict_objects(function.dialect) == "unsaid" else "every"
 
 
 def _close(node: dict[str, Any], at: str) -> dict[str, Any]:
