@@ -15,7 +15,7 @@ import os
 from collections.abc import Callable
 from typing import Any, Literal
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 from jsonschema import Draft202012Validator
@@ -154,6 +154,24 @@ class Sampled:
         assert self.counts and drawn >= max(1, len(self.counts) // 10), (
             f"hypothesis-jsonschema drew instances for only {drawn} of {len(self.counts)} "
             "schemas (is hypothesis pinned below 6.170.10? docs/pitfalls.md)")
+
+
+def check_pass_contract(step: Pass, schemas: st.SearchStrategy[Any], contract: Contract,
+                        *, pure: bool = False) -> None:
+    """The pass keeps ``contract`` on every schema drawn from ``schemas`` (and, with
+    ``pure``, is a fixpoint, deterministic, pure and identity when nothing changes:
+    :func:`check_pure`); fails when hypothesis-jsonschema drew for too few (:class:`Sampled`).
+    The property of each pass's test module, written once."""
+    sampled = Sampled()
+
+    @given(schemas, st.data())
+    @SETTINGS
+    def holds(schema: Schema, data: st.DataObject) -> None:
+        out = check_pure(step, schema) if pure else run(step, schema)[0]
+        sampled.add(check_contract(schema, out, data, contract))
+
+    holds()
+    sampled.check()
 
 
 def deep(depth: int, keyword: str = "items") -> dict[str, Any]:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 from httpllm.errors import LimitExceeded
 from httpllm.normalize.array_items import array_items
 
-from ._support import SETTINGS, Sampled, check_contract, check_pure, deep, run, scalar_schemas
+from ._support import check_pass_contract, deep, run, scalar_schemas
 
 
 @pytest.mark.parametrize(
@@ -59,13 +58,4 @@ def arrays() -> st.SearchStrategy[dict[str, Any]]:
 def test_equivalent_pure_fixpoint() -> None:
     """The result accepts exactly the same instances; the pass is a fixpoint, deterministic,
     pure, and identity when nothing changes."""
-    sampled = Sampled()
-
-    @given(arrays(), st.data())
-    @SETTINGS
-    def equivalent(schema: dict[str, Any], data: st.DataObject) -> None:
-        out = check_pure(array_items, schema)
-        sampled.add(check_contract(schema, out, data, "equivalent"))
-
-    equivalent()
-    sampled.check()
+    check_pass_contract(array_items, arrays(), "equivalent", pure=True)

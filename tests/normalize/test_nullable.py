@@ -17,6 +17,7 @@ from ._support import (
     SETTINGS,
     Sampled,
     check_contract,
+    check_pass_contract,
     check_pure,
     context,
     deep,
@@ -155,16 +156,7 @@ def test_pure_fixpoint(schema: dict[str, Any]) -> None:
 
 def test_equivalent_for_json_schema_spellings() -> None:
     """Type lists, null in enum and `const: null` keep exactly the same instances."""
-    sampled = Sampled()
-
-    @given(json_nullable_schemas(), st.data())
-    @SETTINGS
-    def equivalent(schema: dict[str, Any], data: st.DataObject) -> None:
-        out, _ = run(nullable, schema)
-        sampled.add(check_contract(schema, out, data, "equivalent"))
-
-    equivalent()
-    sampled.check()
+    check_pass_contract(nullable, json_nullable_schemas(), "equivalent")
 
 
 @pytest.mark.slow

@@ -5,14 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from hypothesis import given
 from hypothesis import strategies as st
 
 import httpllm
 from httpllm.errors import LimitExceeded
 from httpllm.normalize.required_properties import required_properties
 
-from ._support import SETTINGS, Sampled, check_contract, check_pure, deep, run, scalar_schemas
+from ._support import check_pass_contract, deep, run, scalar_schemas
 
 A = {"type": "string"}
 
@@ -114,13 +113,4 @@ def objects() -> st.SearchStrategy[dict[str, Any]]:
 def test_equivalent_pure_fixpoint() -> None:
     """The result accepts exactly the same instances; the pass is a fixpoint, deterministic,
     pure, and identity when nothing changes."""
-    sampled = Sampled()
-
-    @given(objects(), st.data())
-    @SETTINGS
-    def equivalent(schema: dict[str, Any], data: st.DataObject) -> None:
-        out = check_pure(required_properties, schema)
-        sampled.add(check_contract(schema, out, data, "equivalent"))
-
-    equivalent()
-    sampled.check()
+    check_pass_contract(required_properties, objects(), "equivalent", pure=True)
