@@ -152,6 +152,35 @@ def test_convert_a_whole_document_without_changing_it() -> None:
     assert "swagger" not in out and out["openapi"] == "3.0.3"
 
 
+def test_malformed_schemes_and_host_are_noted_not_silent() -> None:
+    """`schemes` that is a string is read as a list of one (it named `http`: requests went to
+    `https` without a word); an unknown or upper-case scheme, a `host` or `basePath` that is
+    no string: each noted at its pointer, the host's note once however many `schemes` ask."""
+    c = ctx()
+    assert swagger2.servers({"host": "h"}, "http", c) == [{"url": "http://h"}]
+    assert swagger2.servers({"host": "h"}, ["HTTPS", "ftp", 5], c) == [{"url": "https://h"}]
+    assert [n.pointer for n in c.notes] == ["#/schemes", "#/schemes/1", "#/schemes/2"]
+    c = ctx()
+    root = {"host": 5, "basePath": ["v1"]}
+    assert swagger2.servers(root, ["https"], c) == [{"url": "/"}]
+    assert swagger2.servers(root, {"https": 1}, c, "#/paths/~1a/get/schemes") == [{"url": "/"}]
+    assert [n.pointer for n in c.notes] == ["#/host", "#/basePath", "#/paths/~1a/get/schemes"]
+    assert "host is a string, not int" in c.notes[0].message
+
+
+def test_operation_schemes_as_a_string_make_its_servers() -> None:
+    """An operation's `schemes: "http"` makes its servers (it was ignored: the document's
+    https server was used), with a note at the operation's pointer."""
+    root: dict[str, Any] = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
+                            "host": "h", "schemes": ["https"],
+                            "paths": {"/a": {"get": {"schemes": "http", "responses": {
+                                "200": {"description": "ok"}}}}}}
+    c = ctx(root)
+    out = swagger2.convert(root, c)
+    assert out["paths"]["/a"]["get"]["servers"] == [{"url": "http://h"}]
+    assert [n.pointer for n in c.notes] == ["#/paths/~1a/get/schemes"]
+
+
 def test_x_ms_paths_are_noted() -> None:
     """x-ms-paths operations are not carried, each with a note."""
     c = ctx()

@@ -356,8 +356,8 @@ def operation(op: dict[str, Any], item: dict[str, Any], ctx: Context, at: str) -
             for code, r in op["responses"].items()}
     if "produces" in op or "consumes" in op:
         ctx.tally["media_types"] += 1
-    if isinstance(op.get("schemes"), list):
-        out["servers"] = servers(ctx.root, op["schemes"], ctx)
+    if op.get("schemes") is not None:
+        out["servers"] = servers(ctx.root, op["schemes"], ctx, f"{at}/schemes")
     return out
 
 
@@ -427,7 +427,8 @@ _SECURE = frozenset({"https", "wss"})
 """Schemes over TLS: listed first (2.0's ``schemes`` is a set, with no order to keep)."""
 
 
-def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, Any]]:
+def servers(root: dict[str, Any], schemes: Any, ctx: Context, at: str = "#/schemes",
+            ) -> list[dict[str, Any]]:
     """``host`` + ``basePath`` + each of ``schemes`` -> Server Objects (no ``host``: a URL
     relative to where the document was read, as 2.0 says). ``https`` comes before ``http``
     whatever their order in ``schemes`` (which names the protocols the API takes, none
@@ -438,11 +439,9 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, 
     section 4.7.5 (Server Object).
     """
     ctx.tally["servers"] += 1
-    host, path = root.get("host"), root.get("basePath")
-    host = host if isinstance(host, str) else ""
-    path = "/" + path.strip("/") if isinstance(path, str) and path.strip("/") else ""
-    listed = [s for s in schemes if s in ("http", "https", "ws", "wss")] if isinstance(
-        schemes, list) else []
+    host, path = _text(root, "host", ctx), _text(root, "basePath", ctx)
+    path = "/" + path.strip("/") if path.strip("/") else ""
+    listed = _schemes(schemes, ctx, at)
     listed.sort(key=lambda s: s not in _SECURE)  # the first server is the one used
     parameterized = root.get("x-ms-parameterized-host")
     if isinstance(parameterized, dict) and isinstance(parameterized.get("hostTemplate"), str):
@@ -450,6 +449,45 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context) -> list[dict[str, 
     if not host:
         return [{"url": path or "/"}]
     return [{"url": f"{s}://{host}{path}"} for s in listed or ["https"]]
+
+
+def _text(root: dict[str, Any], key: str, ctx: Context) -> str:
+    """The string at ``root[key]`` (``""`` when absent); any other value is not carried,
+    with a note: ``host: 5`` made every URL relative without a word."""
+    value = root.get(key)
+    if value is None or isinstance(value, str):
+        return value or ""
+    note = f"{key} is a string, not {type(value).__name__}: not carried"
+    if not any(n.message == note for n in ctx.notes):  # once, though each `schemes` asks
+        ctx.note(f"#/{key}", note)
+    return ""
+
+
+_SCHEMES = ("http", "https", "ws", "wss")
+
+
+def _schemes(schemes: Any, ctx: Context, at: str = "#/schemes") -> list[str]:
+    """The transfer protocols ``schemes`` lists, as 2.0 spells them (lower case); a lone
+    string is read as a list of one, and a value none of ``http``, ``https``, ``ws``, ``wss``
+    is not carried; each with a note (``schemes: "http"`` had requests go to ``https``
+    without a word)."""
+    if schemes is None:
+        return []
+    if isinstance(schemes, str):
+        ctx.note(at, "schemes is a list of protocols, not a string: read as a list of one")
+        schemes = [schemes]
+    if not isinstance(schemes, list):
+        ctx.note(at, f"schemes is a list of protocols, not {type(schemes).__name__}: "
+                 "not carried")
+        return []
+    listed: list[str] = []
+    for i, scheme in enumerate(schemes):
+        known = scheme.lower() if isinstance(scheme, str) else None
+        if known in _SCHEMES:
+            listed.append(known)
+        else:
+            ctx.note(f"{at}/{i}", f"{scheme!r} is none of {', '.join(_SCHEMES)}: not carried")
+    return listed
 
 
 def parameterized_host(spec: dict[str, Any], path: str, schemes: list[str],
