@@ -82,3 +82,21 @@ def test_lone_surrogates_are_replacement_characters_with_a_warning(
         assert "x\ufffdy" in text and "\ufffd" in text.replace("x\ufffdy", ""), provider
         assert main(["compile", str(spec), "-p", provider]) == 0
         assert json.loads(capsys.readouterr().out) == json.loads(written)
+
+
+def test_the_summary_counts_the_losses(tmp_path: Path,
+                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """The summary line says how many loss entries the tools carry and which flag lists
+    them (only `--losses` told of them before); none, no word."""
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "日本語",
+                                 "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "b",
+                                 "responses": {"200": {"description": "ok"}}}}}}),
+        encoding="utf-8")
+    assert main(["compile", str(spec), "-o", str(tmp_path / "t.json")]) == 0
+    assert "; 1 loss entry (--losses lists them); " in capsys.readouterr().err
+    assert main(["compile", str(spec), "-o", str(tmp_path / "t.json"), "--include", "b"]) == 0
+    assert "loss" not in capsys.readouterr().err

@@ -166,7 +166,10 @@ def run(args: argparse.Namespace) -> int:
     if args.losses:
         extra = f"{len(out)} loss entr{'y' if len(out) == 1 else 'ies'} written"
     else:
-        extra = _tokens(app, out) if args.tokens else ""
+        lost = sum(len(f.losses) for f in app.functions)
+        told = [f"{lost:,} loss entr{'y' if lost == 1 else 'ies'} (--losses lists them)"
+                ] if lost else []
+        extra = "; ".join([*told, *([_tokens(app, out)] if args.tokens else [])])
     return finish(app, args, written=written, target=args.output, extra=extra,
                   tools=trio)
 
