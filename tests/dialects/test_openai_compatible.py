@@ -71,7 +71,8 @@ def test_qwen_and_non_strict_deepseek_are_llama_renamed() -> None:
     assert replace(QWEN, **names) == LLAMA
     assert DEEPSEEK.rules == (tuple_items, *LLAMA.rules)
     assert replace(DEEPSEEK, **names, strict_keywords=None, strict_rules=LLAMA.strict_rules,
-                   strict_limits=LLAMA.strict_limits, rules=LLAMA.rules) == LLAMA
+                   strict_limits=LLAMA.strict_limits, rules=LLAMA.rules,
+                   strict_objects=LLAMA.strict_objects) == LLAMA
 
 
 def test_non_strict_keeps_every_keyword() -> None:
