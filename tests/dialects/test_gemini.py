@@ -343,6 +343,34 @@ def test_boolean_and_untyped_subschemas() -> None:
     props = body(fn)["properties"]
     assert props["any"]["type"] == "string" and props["x"]["type"] == "string"
     assert "no" not in props and "required" not in body(fn)
+    [gone] = [loss for loss in fn.losses if loss.action == "dropped"
+              and loss.keyword == "properties"]
+    assert gone.value == ["no"]
+
+
+@pytest.mark.parametrize(("provider", "strict"), [
+    ("gemini", False), ("gemini-json", False), ("ollama", False), ("chatgpt", True),
+    ("claude", True), ("3.0", False)])
+def test_items_false_is_at_most_the_tuple(provider: str, strict: bool) -> None:
+    """`items: false` allows no item past `prefixItems`: `maxItems` says so (it became "any
+    JSON value, as text" or `{}`: any items), and beside a tuple a dialect that drops
+    `prefixItems` keeps the count rather than refusing the tuple's items; validate and the
+    tool agree on what an array may hold."""
+    for schema, fits, refused in (
+            ({"type": "array", "items": False}, [], ["x"]),
+            ({"type": "array", "prefixItems": [{"type": "string"}], "items": False},
+             ["x"], ["x", "y"])):
+        app = httpllm.compile(document({"type": "object", "required": ["t"],
+                                        "properties": {"t": schema}}), provider, strict=strict)
+        fn = app.functions[0]
+        tool = body(fn)["properties"]["t"]
+        told = tool.get("maxItems", len(fits)) == len(fits) and (
+            f"@maxItems {len(fits)}" in tool.get("description", "") or "maxItems" in tool)
+        assert told or tool.get("items") == {"not": {}}, tool
+        assert "JSON" not in json.dumps(tool.get("items", {})), tool
+        assert not app.validate(fn.name, {"body": {"t": fits}}).errors
+        assert app.validate(fn.name, {"body": {"t": refused}}).errors
+        assert any(loss.keyword in ("items", "prefixItems") for loss in fn.losses)
 
 
 def test_union_of_several_with_null() -> None:

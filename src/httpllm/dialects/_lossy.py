@@ -4,6 +4,7 @@ or tuples (Gemini, Ollama, OpenAPI 3.0): each rewrite says what was lost."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from httpllm._types import Schema
@@ -31,12 +32,21 @@ def _is_null(node: Any) -> bool:
 
 def booleans(any_value: Schema, never: Schema | None = None) -> Any:
     """A rule factory: boolean subschemas (``true``/``false``) under ``properties``,
-    ``items`` and unions become ``any_value`` / ``never``; with ``never=None`` a ``false``
-    property or union member is removed (no value can be given for it).
+    ``items`` and unions become ``any_value`` / ``never``. With ``never=None`` a ``false``
+    property or union member is removed (no value can be given for it) and ``items: false``
+    becomes ``maxItems`` (no item past the ``prefixItems``: *equivalent*), as it does beside
+    ``prefixItems`` whatever ``never`` is (``never`` there would refuse the tuple's own
+    items once a dialect without ``prefixItems`` drops them); each with a loss entry.
 
     Providers whose schema is a typed struct reject booleans: Ollama answers 400 "cannot
     unmarshal bool into Go struct field" (can1357/oh-my-pi#4491); Gemini's ``Schema`` is a
     message. ``additionalProperties: false`` is a keyword value, not touched here.
+
+    >>> rule = booleans({})
+    >>> rule({"type": "array", "items": False, "prefixItems": [{}]}, CTX)
+    {'type': 'array', 'prefixItems': [{}], 'maxItems': 1}
+    >>> rule({"properties": {"a": False, "b": True}, "required": ["a"]}, CTX)
+    {'properties': {'b': {}}, 'required': []}
     """
 
     def swap(sub: Any, ctx: RenderContext, keyword: str) -> Any:
@@ -49,25 +59,57 @@ def booleans(any_value: Schema, never: Schema | None = None) -> Any:
         out = node
         props = node.get("properties")
         if isinstance(props, dict) and any(not isinstance(v, dict) for v in props.values()):
-            junk = {k: v for k, v in props.items() if not isinstance(v, (dict, bool))}
-            if junk:
-                ctx.lose("properties", "dropped", junk, "not schemas")
-            kept = {k: swap(v, ctx, "properties") for k, v in props.items()
-                    if (v is not False or never is not None) and k not in junk}
-            gone = [k for k in props if k not in kept]
-            out = {**out, "properties": kept}
-            if gone and isinstance(node.get("required"), list):
-                out["required"] = [r for r in node["required"] if r not in gone]
-        if isinstance(node.get("items"), bool):
+            out = _boolean_properties(node, ctx, swap, removes=never is None)
+        if node.get("items") is False and (never is None or "prefixItems" in node):
+            out = _no_more_items(out, ctx)
+        elif isinstance(node.get("items"), bool):
             out = {**out, "items": swap(node["items"], ctx, "items")}
         for key in _SUBSCHEMA_LISTS:
             members = node.get(key)
             if isinstance(members, list) and any(isinstance(m, bool) for m in members):
+                if never is None and False in members:
+                    ctx.lose(key, "dropped", False, "a member no value matches")
                 out = {**out, key: [swap(m, ctx, key) for m in members
                                     if m is not False or never is not None]}
         return out
 
     return rule
+
+
+def _boolean_properties(node: dict[str, Any], ctx: RenderContext,
+                        swap: Callable[[Any, RenderContext, str], Any], *, removes: bool
+                        ) -> Schema:
+    """:func:`booleans` on ``properties``: entries that are no schema dropped, boolean ones
+    swapped, ``false`` ones removed (with ``removes``) and out of ``required``."""
+    props = node["properties"]
+    junk = {k: v for k, v in props.items() if not isinstance(v, (dict, bool))}
+    if junk:
+        ctx.lose("properties", "dropped", junk, "not schemas")
+    kept = {k: swap(v, ctx, "properties") for k, v in props.items()
+            if (v is not False or not removes) and k not in junk}
+    gone = [k for k in props if k not in kept]
+    if len(gone) > len(junk):
+        ctx.lose("properties", "dropped", [k for k in gone if k not in junk],
+                 "false: no value can be given for them")
+    out = {**node, "properties": kept}
+    if gone and isinstance(node.get("required"), list):
+        out["required"] = [r for r in node["required"] if r not in gone]
+    return out
+
+
+def _no_more_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``items: false`` as ``maxItems``: the ``prefixItems`` count (0 without), or the
+    node's own ``maxItems`` if lower (JSON Schema 2020-12 section 10.3.1.2: ``items``
+    applies past ``prefixItems``)."""
+    prefix = node.get("prefixItems")
+    count = len(prefix) if isinstance(prefix, list) else 0
+    cap = node.get("maxItems")
+    if isinstance(cap, int) and not isinstance(cap, bool):
+        count = min(cap, count)
+    ctx.lose("items", "rewritten", False, f"no item past the first {count}: maxItems {count}")
+    out = {k: v for k, v in node.items() if k != "items"}
+    out["maxItems"] = count
+    return out
 
 
 def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
