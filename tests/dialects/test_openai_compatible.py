@@ -76,9 +76,12 @@ def test_qwen_and_non_strict_deepseek_are_llama_renamed() -> None:
 
 
 def test_non_strict_keeps_every_keyword() -> None:
-    """Without strict the model sees the schema as written (no grammar is built)."""
+    """Without strict the model sees the schema as written, a free-form object saying it is
+    open (:func:`test_strict_says_open_what_xgrammar_would_close`)."""
     function = httpllm.compile(doc(XGRAMMAR_HARD), "llama").functions[0]
-    assert function.parameters["properties"]["body"] == XGRAMMAR_HARD
+    env = {**XGRAMMAR_HARD["properties"]["env"], "additionalProperties": True}
+    assert function.parameters["properties"]["body"] == {
+        **XGRAMMAR_HARD, "properties": {**XGRAMMAR_HARD["properties"], "env": env}}
     assert function.losses == ()
 
 
@@ -118,7 +121,7 @@ def test_strict_says_open_what_xgrammar_would_close(provider: str) -> None:
     additionalProperties: true and an open tuple items: true in strict mode, where
     xgrammar's grammar would close them (only {} or the positions); no loss, the same
     instances; an object closed by the document stays closed, and validate accepts a
-    free-form value."""
+    free-form value. Outside strict mode too."""
     app = httpllm.compile(doc(UNSAID), provider, strict=True)
     params = app.functions[0].parameters
     assert closed_by_xgrammar(params) == []
@@ -129,7 +132,11 @@ def test_strict_says_open_what_xgrammar_would_close(provider: str) -> None:
     call = {"body": {"meta": {"a": [1]}, "maybe": {"b": 2}, "env": {"X": "y"},
                      "pair": ["a", 1, 2]}}
     assert app.validate("op0", call).ok
-    assert closed_by_xgrammar(httpllm.compile(doc(UNSAID), provider).functions[0].parameters)
+    # vLLM builds the same grammar for a named tool or tool_choice "required", strict or not
+    loose = httpllm.compile(doc(UNSAID), provider).functions[0]
+    assert closed_by_xgrammar(loose.parameters) == [] and loose.losses == ()
+    assert loose.parameters["properties"]["body"]["properties"]["shut"] == UNSAID[
+        "properties"]["shut"]
 
 
 def test_deepseek_strict_is_openai_style() -> None:

@@ -114,6 +114,19 @@ def _open_unsaid(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return node
 
 
+@leaf_triggers()
+def _open_unsaid_loose(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """:func:`_open_unsaid` outside strict mode too: vLLM constrains a call by the same
+    grammar for a named tool or ``tool_choice: "required"``, strict or not, so a non-strict
+    tool's free-form object could only be ``{}`` there. In strict mode the strict rules
+    decide (DeepSeek's closes every object).
+
+    Source: vLLM ``docs/features/tool_calling.md`` "Constrained Decoding Behavior" (named
+    tool or ``required``: always schema-constrained); docs/provider-rules.md, vLLM.
+    """
+    return node if ctx.strict else _open_unsaid(node, ctx)
+
+
 def _is_object(node: dict[str, Any]) -> bool:
     kind = node.get("type")
     return kind == "object" or (isinstance(kind, list) and "object" in kind)
@@ -159,7 +172,7 @@ LLAMA = replace(
     strict_keywords=None,
     description_max=None,
     tool_limit=None,
-    rules=(filter_keywords,),
+    rules=(filter_keywords, _open_unsaid_loose),
     strict_rules=(_XGRAMMAR, _open_unsaid),
     strict_objects="unsaid",
     strict_limits=(),
@@ -182,7 +195,7 @@ DEEPSEEK = replace(
     name="deepseek",
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
-    rules=(tuple_items, filter_keywords),
+    rules=(tuple_items, filter_keywords, _open_unsaid_loose),
     strict_rules=(_XGRAMMAR, strict_booleans, foreign_keywords, ref_alone, typed_nodes,
                   maps_as_entries, null_marker, close_objects),
     strict_objects="required",
