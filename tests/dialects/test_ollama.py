@@ -130,6 +130,22 @@ def test_only_server_fields_remain() -> None:
     assert any(x.keyword == "additionalProperties" for x in fn.losses)
 
 
+def test_a_typed_map_keeps_its_value_schema_in_the_description() -> None:
+    """A map's value schema (`additionalProperties: {...}`), which the server does not keep,
+    is described (it was dropped: the model saw an untyped object); a boolean is dropped."""
+    fn = compile_body({"type": "object", "properties": {
+        "m": {"type": "object", "description": "Labels.",
+              "additionalProperties": {"type": "integer", "minimum": 0}},
+        "c": {"type": "object", "properties": {"a": {"type": "string"}},
+              "additionalProperties": False}}})
+    props = body(fn)["properties"]
+    assert props["m"] == {"type": "object", "description": 'Labels.\n@additionalProperties '
+                          '{"type": "integer", "description": "@minimum 0"}'}
+    assert "description" not in props["c"] and ollama.server_dropped(fn.parameters) == []
+    assert [(x.keyword, x.action) for x in fn.losses if x.keyword == "additionalProperties"
+            ] == [("additionalProperties", "described"), ("additionalProperties", "dropped")]
+
+
 def test_client_round_trip_report() -> None:
     """The ollama-python client drops nested properties; the checker still accepts the tool."""
     from ollama._types import Tool

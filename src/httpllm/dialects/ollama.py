@@ -3,8 +3,8 @@
 The server reads ``parameters`` into a fixed Go struct: per property only ``type``,
 ``description``, ``enum``, ``anyOf``, ``items``, ``properties`` and ``required`` survive
 (at the root ``type``, ``$defs``, ``items``, ``required``, ``properties``). Everything else
-moves into the description as ``@keyword value`` tags (the only way it reaches the model)
-or is dropped, each with a loss entry; ``$ref`` is inlined (a property-level ``$ref`` is
+moves into the description as ``@keyword value`` tags (the only way it reaches the model:
+constraints, and a typed map's value schema) or is dropped, each with a loss entry; ``$ref`` is inlined (a property-level ``$ref`` is
 dropped by the server, the property becomes untyped) and recursion unrolled with
 ``unroll=k`` or reported. Every ``type`` is one string (a list is a 400, ollama/ollama#5990):
 a ``null`` union member is dropped and noted as ``@nullable true``; boolean subschemas
@@ -69,6 +69,19 @@ def _one_type(node: dict[str, Any], ctx: RenderContext) -> Schema:
     return {**node, "type": first[0]}
 
 
+def _map_values(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """``additionalProperties`` given a schema (a typed map: its values' schema, rendered
+    already) -> ``@additionalProperties {...}`` in the description: the server keeps no
+    such field, and dropping it left the model an untyped object. A boolean is dropped by
+    :func:`filter_keywords` (``validate`` still refuses what ``false`` forbids)."""
+    extra = node.get("additionalProperties")
+    if not isinstance(extra, dict):
+        return node
+    ctx.lose("additionalProperties", "described", extra, "not kept by the server")
+    out = {k: v for k, v in node.items() if k != "additionalProperties"}
+    return describe(out, [("additionalProperties", extra)])
+
+
 def _envelope(function: Function, options: Options) -> JSON:
     return {"type": "function", "function": {"name": function.name,
                                              "description": function.description,
@@ -80,8 +93,8 @@ OLLAMA = Dialect(
     tool_calls="ollama",
     keywords=PROPERTY_FIELDS,
     refs="inline",
-    rules=(booleans({}), const_as_enum, flatten_all_of, _without_null, _one_type, filter_keywords,
-           required_known),
+    rules=(booleans({}), const_as_enum, flatten_all_of, _without_null, _one_type, _map_values,
+           filter_keywords, required_known),
     envelope=_envelope,
     source="https://github.com/ollama/ollama/blob/main/docs/api.md#chat-request-with-tools",
 )
