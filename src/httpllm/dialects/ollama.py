@@ -4,8 +4,9 @@ The server reads ``parameters`` into a fixed Go struct: per property only ``type
 ``description``, ``enum``, ``anyOf``, ``items``, ``properties`` and ``required`` survive
 (at the root ``type``, ``$defs``, ``items``, ``required``, ``properties``). Everything else
 moves into the description as ``@keyword value`` tags (the only way it reaches the model:
-constraints, and a typed map's value schema) or is dropped, each with a loss entry; ``$ref`` is inlined (a property-level ``$ref`` is
-dropped by the server, the property becomes untyped) and recursion unrolled with
+constraints, and a typed map's value schema) or is dropped, each with a loss entry;
+``$ref`` is inlined (a property-level ``$ref`` is dropped by the server, the property
+becomes untyped) and recursion unrolled with
 ``unroll=k`` or reported. Every ``type`` is one string (a list is a 400, ollama/ollama#5990):
 a ``null`` union member is dropped and noted as ``@nullable true``; boolean subschemas
 (a 400 too) become ``{}``.
