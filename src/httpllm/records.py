@@ -73,7 +73,11 @@ class Argument:
         allow_empty_value: OpenAPI ``allowEmptyValue`` (query only).
         media_type: for ``content``-based parameters and the body: the media type used
             (``"application/json"``, ``"multipart/form-data"`` ...).
-        encoding: for form and multipart bodies, the Encoding Objects by property name.
+        encoding: for form and multipart bodies (and a form ``querystring``), the Encoding
+            Objects by property name.
+        querystring: an OpenAPI 3.2 ``in: querystring`` parameter (``location`` is
+            ``"query"``): its value is the whole query string, serialized by ``media_type``
+            (OpenAPI 3.2.0 section 4.12.1).
         separated: kept out of the model's view (``compile(separate=...)``); the host
             supplies the value at execute time (``host_arguments=``).
     """
@@ -89,6 +93,7 @@ class Argument:
     allow_empty_value: bool = False
     media_type: str | None = None
     encoding: dict[str, Any] = field(default_factory=dict)
+    querystring: bool = False
     separated: bool = False
 
     @property

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
@@ -9,7 +10,7 @@ import pytest
 
 import httpllm
 from httpllm.errors import InvalidArguments, RequestBuildError
-from httpllm.execute import build_request
+from httpllm.execute import build_request, validate
 from httpllm.records import Server
 
 from .records import API, body, function, param
@@ -227,14 +228,19 @@ def _function_32(parameter: dict[str, Any], path: str = "/things") -> Any:
 
 def test_cookie_style_sends_values_unescaped_and_explodes_by_default() -> None:
     """OpenAPI 3.2 `style: cookie` sends the value as given (already escaped: `%2C` stays,
-    `!` and spaces too), explodes by default into `; `-joined pairs, and only what would
-    end the pair or the header (`;`, CR, LF, non-ASCII) is percent-encoded."""
+    `!` and spaces too, as the specification's example), explodes by default into
+    `; `-joined pairs; a value holding what no cookie value holds as it is (`;`, `,`, CR,
+    LF, non-ASCII) is refused by validate and build alike, never escaped into another
+    value."""
     greeting = _function_32({"name": "greeting", "in": "cookie", "style": "cookie",
                            "schema": {"type": "string"}})
     request = build_request(greeting, {"greeting": "Hello%2C world!"})
     assert request.headers["cookie"] == "greeting=Hello%2C world!"
-    request = build_request(greeting, {"greeting": "a;b=c\r\né"})
-    assert request.headers["cookie"] == "greeting=a%3Bb=c%0D%0A%C3%A9"
+    for unescaped, char in (("a;b=c", '";"'), ("a\r\nX: 1", '"\\r"'), ("é", '"é"')):
+        with pytest.raises(RequestBuildError, match=f"cookie-safe text .* holds {re.escape(char)}"):
+            build_request(greeting, {"greeting": unescaped})
+        (error,) = validate(greeting, {"greeting": unescaped}).errors
+        assert (error.pointer, error.keyword) == ("#/greeting", "cookie")
     exploded = _function_32({"name": "color", "in": "cookie", "style": "cookie",
                            "schema": {"type": "object"}})
     request = build_request(exploded, {"color": {"R": 100, "G": 200}})
@@ -243,6 +249,45 @@ def test_cookie_style_sends_values_unescaped_and_explodes_by_default() -> None:
                          "schema": {"type": "array", "items": {"type": "string"}}})
     request = build_request(listed, {"color": ["blue", "black"]})
     assert request.headers["cookie"] == "color=blue,black"
+
+
+def test_cookie_style_list_member_with_a_comma_is_refused() -> None:
+    """`style: cookie`, `explode: false` joins members with `,`, which a cookie value cannot
+    hold as it is: `["a,b", "c d"]` would be read as three members; validate and build
+    refuse it naming the argument (the space passes, as OpenAPI 3.2's example sends one)."""
+    listed = _function_32({"name": "color", "in": "cookie", "style": "cookie", "explode": False,
+                           "schema": {"type": "array", "items": {"type": "string"}}})
+    (error,) = validate(listed, {"color": ["a,b", "c d"]}).errors
+    assert error.message.startswith('color: expected cookie-safe text ("a,b" holds ",";')
+    with pytest.raises(RequestBuildError, match=r'argument .color.*holds ","'):
+        build_request(listed, {"color": ["a,b", "c d"]})
+    assert build_request(listed, {"color": ["a%2Cb", "c d"]}).headers["cookie"] == (
+        "color=a%2Cb,c d")
+
+
+def test_cookie_style_exploded_object_keys_must_be_cookie_names() -> None:
+    """An exploded `style: cookie` object's keys are cookie names (RFC 6265 tokens): a key
+    with a space or `=` is refused."""
+    fn = _function_32({"name": "c", "in": "cookie", "style": "cookie",
+                       "schema": {"type": "object"}})
+    (error,) = validate(fn, {"c": {"a b": "1"}}).errors
+    assert "cookie names that are RFC 6265 tokens" in error.expected
+
+
+def test_form_cookie_allow_reserved_passes_reserved_cookie_octets_in_openapi_32() -> None:
+    """OpenAPI 3.2 applies `allowReserved` to a `style: form` cookie (Appendix D): reserved
+    characters a cookie value holds and `%XX` triples pass; `,`, `;` and spaces are still
+    encoded. Before 3.2 it applies to the query alone."""
+    parameter = {"name": "c", "in": "cookie", "allowReserved": True,
+                 "schema": {"type": "string"}}
+    fn = _function_32(parameter)
+    assert build_request(fn, {"c": "a/b=c%2C, d;"}).headers["cookie"] == "c=a/b=c%2C%2C%20d%3B"
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "servers": [{"url": API}], "paths": {"/things": {"get": {
+                    "operationId": "op", "parameters": [parameter],
+                    "responses": {"200": {"description": "ok"}}}}}}
+    fn31 = httpllm.compile(document, provider="3.1").functions[0]
+    assert build_request(fn31, {"c": "a/b"}).headers["cookie"] == "c=a%2Fb"
 
 
 def test_querystring_form_follows_the_form_body_rules() -> None:
@@ -482,3 +527,73 @@ def test_a_parameter_named_empty_is_sent_as_named_even_when_renamed() -> None:
         (argument,) = fn.arguments
         assert argument.wire_name == ""
         assert str(build_request(fn, {argument.name: "e3"}).url).endswith("/a?=e3")
+
+
+def _judged(parameters: list[dict[str, Any]]) -> tuple[Any, Any]:
+    """A 3.1 document whose one operation, `op` at /t, takes `parameters`: its function and
+    openapi-core's validator for it (the judge of what a server reads)."""
+    from openapi_core import Config, OpenAPI
+
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                "servers": [{"url": API}], "paths": {"/t": {"get": {
+                    "operationId": "op", "parameters": parameters,
+                    "responses": {"200": {"description": "ok"}}}}}}
+    judge = OpenAPI.from_dict(document, config=Config(spec_validator_cls=None))
+    return httpllm.compile(document, provider="3.1").functions[0], judge
+
+
+@pytest.mark.filterwarnings("ignore:Use of allowEmptyValue:DeprecationWarning")
+def test_an_empty_array_member_is_an_empty_query_value() -> None:
+    """`[""]` (or `["x", ""]` exploded) sends `a=` as `""` does: refused by validate and
+    build alike without `allowEmptyValue`, sent (and read by openapi-core) with it."""
+    from .fidelity import as_werkzeug
+
+    schema = {"type": "array", "items": {"type": "string"}}
+    fn, _ = _judged([{"name": "a", "in": "query", "schema": schema}])
+    for value in ([""], ["x", ""]):
+        (error,) = validate(fn, {"a": value}).errors
+        assert (error.pointer, error.keyword) == ("#/a", "allowEmptyValue")
+        assert "would send a=" in error.expected
+        with pytest.raises(RequestBuildError, match=r"would be sent empty \(a=\)"):
+            build_request(fn, {"a": value})
+    assert validate(fn, {"a": ["", ""]}).ok is False  # exploded: a=&a=
+    lax, judge = _judged([{"name": "a", "in": "query", "allowEmptyValue": True,
+                           "schema": schema}])
+    assert validate(lax, {"a": [""]}).ok
+    request = build_request(lax, {"a": ["x", ""]})
+    assert str(request.url) == f"{API}/t?a=x&a="
+    judge.validate_request(as_werkzeug(request))
+
+
+def test_a_header_member_holding_a_comma_is_refused() -> None:
+    """A header array is sent as given, members joined with `,`: `["a,b", "c"]` would reach
+    the server as three members (openapi-core reads `a,b,c` so), so validate and build
+    refuse it; escaped, `["a%2Cb", "c"]`, it is read as two."""
+    from .fidelity import as_werkzeug
+
+    fn, judge = _judged([{"name": "X-H", "in": "header", "schema": {
+        "type": "array", "items": {"type": "string"}, "maxItems": 2}}])
+    (error,) = validate(fn, {"X-H": ["a,b", "c"]}).errors
+    assert (error.pointer, error.keyword) == ("#/X-H", "delimiter")
+    assert '"a,b" would be read as two' in error.expected
+    with pytest.raises(RequestBuildError, match="argument 'X-H'"):
+        build_request(fn, {"X-H": ["a,b", "c"]})
+    request = build_request(fn, {"X-H": ["a%2Cb", "c"]})
+    judge.validate_request(as_werkzeug(request))
+
+
+@pytest.mark.parametrize(("parameter", "value"), [
+    ({"style": "pipeDelimited", "explode": False}, ["x|y", "z"]),
+    ({"style": "spaceDelimited", "explode": False}, ["x y", "z"]),
+    ({"explode": False, "allowReserved": True}, ["x,y", "z"]),
+])
+def test_a_query_member_encoded_as_its_delimiter_is_refused(parameter: dict[str, Any],
+                                                            value: list[str]) -> None:
+    """A member that, encoded, holds the delimiter its members are joined with (`|` and
+    `%7C` alike, a space and `%20`, `,` kept by allowReserved) would be read as two: refused
+    by validate and build (OpenAPI 3.2 Appendix E)."""
+    fn, _ = _judged([{"name": "a", "in": "query", **parameter,
+                      "schema": {"type": "array", "items": {"type": "string"}}}])
+    assert [e.keyword for e in validate(fn, {"a": value}).errors] == ["delimiter"]
+    with pytest.raises(RequestBuildError, match="would be read as two"):
+        build_request(fn, {"a": value})

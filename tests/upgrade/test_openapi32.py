@@ -6,11 +6,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import httpx
 import pytest
 
 import httpllm
+from httpllm.errors import RequestBuildError
+from httpllm.execute import build_request
 from httpllm.load import load_text
 from httpllm.upgrade import openapi32, upgrade
 
@@ -28,7 +31,7 @@ def test_every_rule_applies_once() -> None:
     done = upgrade(load_text(DOC.read_bytes()))
     assert done.version == "3.2"
     assert dict(done.tally) == {"self": 1, "query": 1, "additional_operations": 1,
-                                "querystring": 1, "item_schema": 1, "data_value": 1,
+                                "querystring": 2, "item_schema": 1, "data_value": 1,
                                 "tag_parent": 2, "device_authorization": 1}
 
 
@@ -42,12 +45,13 @@ def test_self_ref_into_the_document_is_local() -> None:
 
 
 def test_operations_query_and_additional(app: httpllm.Application) -> None:
-    """The query method and additionalOperations are functions; the JSON querystring
-    operation is an error with a warning saying why."""
+    """The query method, additionalOperations and the JSON querystring operation are
+    functions, with no warning about the querystring."""
     assert [(f.name, f.method) for f in app.functions] == [
-        ("searchPets", "query"), ("findPets", "get"), ("copyPets", "copy")]
-    assert [(e.path, e.kind) for e in app.errors] == [("/raw", "SpecError")]
-    assert "#/paths/~1raw/get/parameters/0/content" in [w.pointer for w in app.warnings]
+        ("searchPets", "query"), ("findPets", "get"), ("copyPets", "copy"),
+        ("rawQuery", "get")]
+    assert app.errors == ()
+    assert not [w for w in app.warnings if "/parameters/" in w.pointer]
     assert app.version == "3.2"
 
 
@@ -80,6 +84,106 @@ def test_querystring_parameter_on_the_wire(app: httpllm.Application, echo_server
     """A form querystring parameter is the whole query string, one pair per property."""
     got = call(app, "findPets", {"filter": {"name": "Rex Jr", "limit": 2}}, echo_server)
     assert (got["method"], got["query_string"]) == ("GET", "name=Rex%20Jr&limit=2")
+
+
+def test_json_querystring_is_the_whole_query_string(app: httpllm.Application,
+                                                    echo_server: str) -> None:
+    """A JSON querystring parameter is the whole query string: its compact JSON text,
+    percent-encoded but for RFC 3986's unreserved characters (OpenAPI 3.2.0 section
+    4.12.8's example), read back whole by the server on 127.0.0.1."""
+    value = {"numbers": [1, 2], "flag": None, "note": "a b&c=d"}
+    got = call(app, "rawQuery", {"q": value}, echo_server)
+    assert got["query_string"] == (
+        "%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%2C%22note%22%3A%22a%20b%26c%3Dd"
+        "%22%7D")
+    assert json.loads(unquote(got["query_string"])) == value
+
+
+def _one_parameter(parameter: dict[str, Any], *more: dict[str, Any]) -> httpllm.Application:
+    """A 3.2 document whose one operation, `op` at /t, takes `parameter` (and `more`)."""
+    return httpllm.compile({
+        "openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/t": {"get": {"operationId": "op", "parameters": [parameter, *more],
+                                 "responses": {"200": {"description": "ok"}}}}}}, "3.1")
+
+
+def test_text_querystring_is_sent_as_given_percent_encoded(echo_server: str) -> None:
+    """A text/plain (or JSONPath) querystring string is the query string as written,
+    percent-encoded: `$.a.b[1:1]` is `%24.a.b%5B1%3A1%5D`, as OpenAPI 3.2's example."""
+    for media_type in ("text/plain", "application/jsonpath"):
+        app = _one_parameter({"name": "selector", "in": "querystring", "content": {
+            media_type: {"schema": {"type": "string"}}}})
+        got = call(app, "op", {"selector": "$.a.b[1:1]"}, echo_server)
+        assert got["query_string"] == "%24.a.b%5B1%3A1%5D"
+
+
+def test_querystring_beside_query_parameters_is_the_operations_error() -> None:
+    """An `in: querystring` parameter beside an `in: query` one (or a second querystring)
+    has no place in the URL: the operation is an error at the querystring parameter."""
+    raw = {"name": "q", "in": "querystring", "content": {"application/json": {}}}
+    for other in ({"name": "a", "in": "query", "schema": {"type": "string"}},
+                  {"name": "r", "in": "querystring", "content": {"text/plain": {}}}):
+        app = _one_parameter(raw, other)
+        assert [(e.pointer, e.kind) for e in app.errors] == [
+            ("#/paths/~1t/get/parameters/0", "SpecError")]
+
+
+def test_querystring_of_several_media_types_is_reported() -> None:
+    """A querystring `content` of two media types (OpenAPI: exactly one) or a multipart
+    one cannot be sent: the operation is an error, with a warning at its content."""
+    for content in ({"application/json": {}, "text/plain": {}}, {"multipart/form-data": {}}):
+        app = _one_parameter({"name": "q", "in": "querystring", "content": content})
+        assert [e.kind for e in app.errors] == ["SpecError"]
+        assert "#/paths/~1t/get/parameters/0/content" in [w.pointer for w in app.warnings]
+
+
+def test_querystring_and_a_query_credential_cannot_share_the_query() -> None:
+    """A query apiKey cannot join a JSON querystring (the whole query string): the call is
+    refused, never sent as `?{json}&api_key=...`."""
+    document = {
+        "openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "components": {"securitySchemes": {"k": {"type": "apiKey", "in": "query",
+                                                 "name": "api_key"}}},
+        "security": [{"k": []}],
+        "paths": {"/t": {"get": {"operationId": "op", "parameters": [
+            {"name": "q", "in": "querystring", "content": {"application/json": {}}}],
+            "responses": {"200": {"description": "ok"}}}}}}
+    fn = httpllm.compile(document, "3.1").functions[0]
+    with pytest.raises(RequestBuildError, match=r"whole query string.*'api_key'"):
+        build_request(fn, {"q": {"a": 1}}, auth={"k": "SECRET"})
+
+
+def test_form_querystring_items_follow_encoding_by_name(echo_server: str) -> None:
+    """A form querystring's array property is one pair per item, an object item its JSON
+    text (OpenAPI 3.2 Encoding By Name: contentType application/json), never brackets."""
+    app = _one_parameter({"name": "f", "in": "querystring", "content": {
+        "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
+            "a": {"type": "array", "items": {}}}}}}})
+    got = call(app, "op", {"f": {"a": [{"k": 1}, "x"]}}, echo_server)
+    assert got["query_string"] == "a=%7B%22k%22%3A1%7D&a=x"
+
+
+def test_form_querystring_null_item_is_refused_by_name() -> None:
+    """A null item of a form querystring's array would not be sent (a form field has no
+    null): validate refuses it at its pointer, naming the argument."""
+    app = _one_parameter({"name": "f", "in": "querystring", "content": {
+        "application/x-www-form-urlencoded": {"schema": {"type": "object", "properties": {
+            "a": {"type": "array", "items": {}}}}}}})
+    errors = app.validate("op", {"f": {"a": ["x", None, "y"]}}).errors
+    assert [(e.pointer, e.keyword) for e in errors] == [("#/f/a/1", "null")]
+    assert errors[0].message.startswith("f/a/1: expected an item other than null")
+
+
+def test_required_form_querystring_sending_nothing_says_so() -> None:
+    """A required form querystring whose properties all send nothing is refused with what
+    is wanted: a property whose value is sent, not "a property that is not null"."""
+    app = _one_parameter({"name": "f", "in": "querystring", "required": True, "content": {
+        "application/x-www-form-urlencoded": {"schema": {"type": "object"}}}})
+    (error,) = app.validate("op", {"f": {"a": []}}).errors
+    assert error.expected.startswith("at least one property whose value is sent")
+    assert "(required querystring parameter;" in error.expected
 
 
 def test_additional_operation_on_the_wire(app: httpllm.Application, echo_server: str) -> None:

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import httpx
 import pytest
 
+import httpllm
 from httpllm.upgrade import swagger2
 from httpllm.upgrade._record import Note
 from httpllm.upgrade.swagger2 import TAB_DELIMITED, Context
@@ -36,12 +38,27 @@ def test_collection_format_to_style(fmt: str | None, where: str, expected: dict[
 
 
 def test_collection_format_without_equivalent_is_noted() -> None:
-    """ssv in a path has no 3.x form: comma-joined, with a note at the original pointer."""
-    c = ctx()
-    param = {"type": "array", "collectionFormat": "ssv"}
-    assert swagger2.collection_format(param, "path", c, "#/p") == {"style": "simple",
-                                                                    "explode": False}
-    assert c.notes == [Note("#/p/collectionFormat", c.notes[0].message)]
+    """multi in a path or a header (2.0 allows it in the query and a form only) has no
+    form: comma-joined, with a note at the original pointer."""
+    for where in ("path", "header"):
+        c = ctx()
+        param = {"type": "array", "collectionFormat": "multi"}
+        assert swagger2.collection_format(param, where, c, "#/p") == {"style": "simple",
+                                                                       "explode": False}
+        assert c.notes == [Note("#/p/collectionFormat", c.notes[0].message)]
+
+
+@pytest.mark.parametrize(("fmt", "style"), [
+    ("ssv", "spaceDelimited"), ("pipes", "pipeDelimited"), ("tsv", swagger2.TAB_DELIMITED)])
+def test_delimited_collection_formats_apply_to_every_location(fmt: str, style: str) -> None:
+    """ssv, pipes and tsv apply to path and header parameters too (OpenAPI 2.0
+    `collectionFormat`): their delimited style, with no note."""
+    for where in ("query", "formData", "path", "header"):
+        c = ctx()
+        param = {"type": "array", "collectionFormat": fmt}
+        assert swagger2.collection_format(param, where, c, "#/p") == {"style": style,
+                                                                       "explode": False}
+        assert c.notes == []
 
 
 def test_parameter_keywords_move_into_schema() -> None:
@@ -286,3 +303,29 @@ def test_a_credential_goes_over_tls_when_the_document_lists_http_first() -> None
             "description": "ok"}}}}}}, "chatgpt")
     request = build_request(app.functions[0], {}, auth={"key": "k-1"})
     assert (str(request.url), request.headers["X-Key"]) == ("https://api.example.com/a", "k-1")
+
+
+@pytest.mark.parametrize(("fmt", "members", "sent"), [
+    ("csv", ["a", "b c"], "a,b c"), ("ssv", ["a", "b,c"], "a b,c"),
+    ("pipes", ["a", "b c"], "a|b c"), ("tsv", ["a", "b c"], "a\tb c")])
+def test_header_collection_formats_on_the_wire(fmt: str, members: list[str], sent: str,
+                                               echo_server: str) -> None:
+    """A 2.0 header array is sent joined by its collectionFormat's delimiter, as written
+    (the echo app on 127.0.0.1 receives it), with no warning; a member holding that
+    delimiter is refused by validate, never sent ambiguous (a tab, sent %09, is not)."""
+    doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "host": "a.example.com",
+           "paths": {"/t": {"get": {"operationId": "op", "parameters": [
+               {"name": "X-Ids", "in": "header", "type": "array",
+                "items": {"type": "string"}, "collectionFormat": fmt}],
+               "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc, "3.1")
+    assert [w.message for w in app.warnings] == []
+    with httpx.Client() as client:
+        result = app.execute("op", {"X-Ids": members}, client=client, base_url=echo_server)
+    assert ["x-ids", sent] in result.body["headers"]
+    if fmt == "tsv":  # a tab in a member is sent %09 (no header value holds it as is)
+        assert app.validate("op", {"X-Ids": ["x\ty", "z"]}).ok
+        return
+    delimiter = {"csv": ",", "ssv": " ", "pipes": "|"}[fmt]
+    (error,) = app.validate("op", {"X-Ids": [f"x{delimiter}y", "z"]}).errors
+    assert error.keyword == "delimiter"

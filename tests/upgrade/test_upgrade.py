@@ -83,7 +83,7 @@ def test_notes_become_warnings_at_original_pointers() -> None:
     doc = {"swagger": "2.0", "info": {"title": "t", "version": "1"},
            "paths": {"/a/{ids}": {"get": {"parameters": [
                {"name": "ids", "in": "path", "required": True, "type": "array",
-                "items": {"type": "string"}, "collectionFormat": "ssv"}],
+                "items": {"type": "string"}, "collectionFormat": "multi"}],
                "responses": {"200": {"description": "ok"}}}}}}
     app = httpllm.compile(doc, "3.1")
     assert [w.pointer for w in app.warnings] == [

@@ -106,6 +106,23 @@ def absolute(url: str, document_url: str | None) -> str:
     return urljoin(document_url, url)
 
 
+
+def _alone_in_query(specs: list[ParameterSpec]) -> None:
+    """An OpenAPI 3.2 ``in: querystring`` parameter is the whole query string: another
+    query or querystring parameter beside it has no place in the URL.
+
+    Raises:
+        SpecError: at the querystring parameter.
+
+    Source: OpenAPI 3.2.0 section 4.12.1 (``querystring``: MUST NOT appear more than
+    once, nor beside ``in: query`` parameters).
+    """
+    whole = [spec for spec in specs if isinstance(spec.node.get(QUERYSTRING), dict)]
+    if whole and sum(spec.location == "query" for spec in specs) > 1:
+        raise SpecError("an `in: querystring` parameter is the whole query string: the "
+                        "operation (or its path item) may list no other query or "
+                        "querystring parameter", pointer=whole[0].pointer)
+
 def _example_values(holder: Any, pointer: str = "", lost: list[Loss] | None = None
                     ) -> list[Any]:
     """The values of ``holder``'s ``example``/``examples`` (``holder`` at ``pointer``); one
@@ -262,6 +279,7 @@ class Composer:
                     refused.append(spec)
                 elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
+        _alone_in_query(list(merged.values()))
         return list(merged.values()), refused
 
     def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | Loss | None:
@@ -430,16 +448,18 @@ class Composer:
         explode = node.get("explode")
         if not isinstance(explode, bool):
             explode = style in ("form", "cookie")  # OpenAPI 3.2: true for both
-        encoding = node.get(QUERYSTRING)  # a 3.2 querystring: the query, sent as a form
-        querystring = isinstance(encoding, dict) and spec.media_type is None
-        encoding = encoding if isinstance(encoding, dict) else {}
+        marked = node.get(QUERYSTRING)  # a 3.2 querystring: the whole query string
+        querystring = isinstance(marked, dict)
+        form = querystring and spec.media_type is None  # sent as a form body is
+        encoding = marked if isinstance(marked, dict) else {}
         return Argument(name=name, location=spec.location, original=spec.name,
                         required=spec.required, schema=schema, style=style, explode=explode,
                         allow_reserved=node.get("allowReserved") is True and (
-                            spec.location != "path" or self.doc.version == "3.2"),
+                            spec.location not in ("path", "cookie")
+                            or self.doc.version == "3.2"),
                         allow_empty_value=node.get("allowEmptyValue") is True,
-                        media_type=FORM if querystring else spec.media_type,
-                        encoding=dict(encoding) if querystring else {})
+                        media_type=FORM if form else spec.media_type,
+                        encoding=dict(encoding) if form else {}, querystring=querystring)
 
     def finish(self, draft: Draft, inliner: Inliner,
                separate: Callable[[Argument], bool] | None = None,

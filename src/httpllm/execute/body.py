@@ -52,8 +52,8 @@ from httpllm.execute.serialize import (
 )
 from httpllm.records import Argument, Function
 
-__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "sends_null",
-           "silent_properties"]
+__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "null_items",
+           "sends_null", "silent_properties"]
 
 Part = tuple[str, tuple[str | None, bytes, str | None]]
 """One multipart part as httpx takes it: ``(name, (filename, content, content_type))``."""
@@ -147,6 +147,30 @@ def silent_properties(argument: Argument, value: Any, nested: str = "brackets") 
         except (RequestBuildError, TypeError, ValueError):
             continue
     return silent
+
+
+def null_items(argument: Argument, value: Any) -> list[tuple[str, int]]:
+    """``(property, index)`` of each ``null`` item of an array property that a form or
+    multipart value (a body, or an OpenAPI 3.2 form ``querystring``) sends by its media
+    type (no ``style``, ``explode`` or ``allowReserved``): the encoder would leave it out.
+
+    A form or a part has no ``null``: OpenAPI leaves how one is sent to the implementation
+    (3.2.0 section 4.15.1.1, "If null values are entirely omitted ..."), so ``validate``
+    refuses such an item rather than send an array one item short.
+
+    >>> from httpllm.records import Argument
+    >>> form = Argument(name="body", location="body", original=None, required=True,
+    ...                 schema={}, media_type="application/x-www-form-urlencoded")
+    >>> null_items(form, {"tags": ["a", None], "note": None})
+    [('tags', 1)]
+    """
+    media_type = argument.media_type or "application/json"
+    if not isinstance(value, Mapping) or _kind(media_type, value) not in ("form", "multipart"):
+        return []
+    return [(name, index) for name, item in value.items()
+            if isinstance(item, (list, tuple))
+            and not any(key in (argument.encoding.get(name) or {}) for key in _STYLE_FIELDS)
+            for index, member in enumerate(item) if member is None]
 
 
 def sends_null(function: Function, argument: Argument) -> bool:
@@ -272,25 +296,34 @@ def _form(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     return Body(content=content, content_type=media_type)
 
 
-def form_pairs(argument: Argument, value: Mapping[str, Any],
-               nested: str = "brackets") -> list[tuple[str, str]]:
+def form_pairs(argument: Argument, value: Mapping[str, Any], nested: str = "brackets", *,
+               by_name: bool = False) -> list[tuple[str, str]]:
     """The encoded ``name=value`` pairs of an ``application/x-www-form-urlencoded`` object,
     its properties in order, each by its Encoding Object in ``argument.encoding`` (a form
     body, or an OpenAPI 3.2 ``in: querystring`` parameter, which is the whole query).
 
+    ``by_name`` (a querystring): a property without ``style``, ``explode`` or
+    ``allowReserved`` is sent as OpenAPI 3.2 says (Encoding By Name), an array one pair per
+    item, an object or array item as JSON text (its default ``contentType``), whatever
+    ``nested`` says for a form body.
+
     Raises:
         RequestBuildError: a property is a file.
+
+    Source: OpenAPI 3.2.0 sections 4.14.5.1 (Encoding By Name) and 4.15.1.1 (Encoding Object
+    ``contentType`` defaults).
     """
     return [pair for name, item in value.items()
-            for pair in _form_pairs(argument, name, item, nested)]
+            for pair in _form_pairs(argument, name, item, nested, by_name)]
 
 
-def _form_pairs(argument: Argument, name: str, item: Any, nested: str) -> list[tuple[str, str]]:
+def _form_pairs(argument: Argument, name: str, item: Any, nested: str,
+                by_name: bool = False) -> list[tuple[str, str]]:
     """The encoded pairs one property of a form body adds (``[]``: none).
 
     An array holding objects or arrays, whose form serialization OpenAPI leaves undefined,
     is sent by ``nested``: ``name[0][key]=value`` (``brackets``) or one JSON text per member
-    (``repeat``)."""
+    (``repeat``); ``by_name``: one JSON text per member."""
     encoding = argument.encoding.get(name) or {}
     if isinstance(item, (Upload, bytes)):
         raise RequestBuildError(
@@ -304,7 +337,7 @@ def _form_pairs(argument: Argument, name: str, item: Any, nested: str) -> list[t
         if style == "form" and explode and _holds_composites(item, nested):
             return bracketed(name, item, encode)
         return query_pairs(style, name, item, explode, encode, nested=nested)
-    if _holds_composites(item, nested) and "contentType" not in encoding:
+    if not by_name and _holds_composites(item, nested) and "contentType" not in encoding:
         return bracketed(name, item, percent)
     members = item if isinstance(item, (list, tuple)) else [item]
     declared = encoding.get("contentType")

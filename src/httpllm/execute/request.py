@@ -13,9 +13,15 @@ Rules chosen where OpenAPI leaves room:
   which is sent as ``null``; a ``null`` for an optional property or argument whose schema
   does not allow ``null`` is left out, as ``validate`` does and notes
   (:func:`httpllm.execute.validate.omit_nulls`);
-- an empty string for a query parameter without ``allowEmptyValue`` is refused (``validate``
-  reports it to the model; here it is a :class:`RequestBuildError`), and sent as ``name=``
-  with it; an empty array or object is undefined and left out;
+- an empty query value without ``allowEmptyValue`` (``""``, or a ``""`` member: ``[""]``
+  is ``name=`` too) is refused (``validate`` reports it to the model; here it is a
+  :class:`RequestBuildError`), and sent as ``name=`` with it; an empty array or object is
+  undefined and left out;
+- a value that would not arrive as given is refused, as ``validate`` refuses it
+  (:mod:`httpllm.execute.wire`): a member holding the delimiter its members are joined
+  with as sent, an unescaped ``style: cookie`` value;
+- an OpenAPI 3.2 ``in: querystring`` parameter of a media type other than a form is the
+  whole query string (its text percent-encoded); a query credential cannot join it;
 - a path value that expands to nothing, or a path with a ``.`` or ``..`` segment (``%2e``
   spelled too), is refused
   (``validate`` reports both to the model first, as it does every required value that
@@ -36,7 +42,8 @@ Rules chosen where OpenAPI leaves room:
   media type;
 - cookies are ``name=value`` pairs joined by ``"; "`` in one ``Cookie`` header
   (RFC 6265 section 5.4; OpenAPI 3.1.1 Appendix D), values percent-encoded as ``form``
-  style does;
+  style does (reserved expansion with ``allowReserved`` in OpenAPI 3.2), ``style: cookie``
+  values as given;
 - files: ``files={"#/body/avatar": b"..." | (filename, b"...") | (filename, b"...",
   content_type)}`` puts a file at a pointer into the arguments object before encoding
   (a missing container on the way is created: an array before an index token such as ``0``
@@ -67,11 +74,15 @@ from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
     VARIABLE,
     cookie_pairs_of,
+    cookie_unescaped,
     form_style,
     header_text_of,
     is_dot_segment,
     path_text,
     query_pairs_of,
+    querystring_text,
+    sends_empty,
+    split_member,
 )
 from httpllm.records import Argument, Function, Server
 
@@ -101,6 +112,8 @@ class _Parts:
     headers: list[tuple[str, str]] = field(default_factory=list)
     cookies: list[tuple[str, str]] = field(default_factory=list)
     nested: str = "brackets"
+    whole_query: tuple[str, str] | None = None
+    """An OpenAPI 3.2 ``in: querystring`` parameter's name and encoded text (no pairs)."""
 
 
 def build_request(
@@ -239,6 +252,10 @@ def _assemble(
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
+        split = split_member(argument, value)
+        if split is not None:
+            raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
+                                    f"(argument {argument.name!r}): expected {split}")
         if value is None and argument.name in values and sends_null(function, argument):
             body = encode_body(argument, None, parts.nested)
             continue
@@ -260,9 +277,7 @@ def _assemble(
         else:
             parts.cookies.append((name, secret))
     _host_headers(parts, headers, placements)
-    url = base + _path(function, values)
-    if parts.query:
-        url += "?" + "&".join(f"{k}={v}" for k, v in parts.query)
+    url = base + _path(function, values) + _query_string(parts)
     _same_origin(url, base)
     return _request(function, url, parts, body)
 
@@ -522,13 +537,34 @@ def _same_origin(url: str, base: str) -> None:
         raise RequestBuildError(f"built URL {url!r} left the server {base!r}; refused")
 
 
+def _query_string(parts: _Parts) -> str:
+    """``?`` and the query: the pairs joined by ``&``, or a querystring parameter's text,
+    which no pair (a query credential) may join: the whole query string is its value
+    (OpenAPI 3.2.0 section 4.12.1)."""
+    if parts.whole_query is not None:
+        name, text = parts.whole_query
+        if parts.query:
+            raise RequestBuildError(
+                f"querystring parameter {name!r} is the whole query string: the query "
+                f"credential or parameter {unquote(parts.query[0][0])!r} cannot join it")
+        return "?" + text
+    if parts.query:
+        return "?" + "&".join(f"{k}={v}" for k, v in parts.query)
+    return ""
+
+
 def _query(argument: Argument, value: Any, parts: _Parts) -> None:
     name = argument.wire_name
-    if argument.style is not None and value == "" and not argument.allow_empty_value:
+    if argument.querystring and argument.style is None:
+        text = querystring_text(argument, value)
+        if text is not None:
+            parts.whole_query = (name, text)
+        return
+    if sends_empty(argument, value, parts.nested):
         raise RequestBuildError(
-            f"query parameter {name!r} (argument {argument.name!r}) is empty and does not "
-            "allow empty values; leave it out or give a value"
-        )
+            f"query parameter {name!r} (argument {argument.name!r}) would be sent empty "
+            f"({percent(name)}=) and does not allow empty values; leave it out or give a "
+            "value")
     parts.query.extend(query_pairs_of(argument, value, parts.nested))
 
 
@@ -603,6 +639,10 @@ def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
+    expected = cookie_unescaped(argument, value)
+    if expected is not None:
+        raise RequestBuildError(f"cookie parameter {argument.wire_name!r} (argument "
+                                f"{argument.name!r}): expected {expected}")
     parts.cookies.extend(cookie_pairs_of(argument, value))
 
 

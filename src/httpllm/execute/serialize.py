@@ -26,14 +26,18 @@ from typing import Any
 from urllib.parse import quote
 
 __all__ = [
+    "DELIMITED",
     "FORM_STYLES",
     "Encoder",
     "bracketed",
     "content_text",
+    "cookie_reserved",
     "cookie_text",
+    "cookie_unsafe",
     "expand",
     "header_text",
     "identity",
+    "join_delimiter",
     "path_reserved",
     "percent",
     "query_pairs",
@@ -129,6 +133,46 @@ def cookie_text(text: str) -> str:
     return "".join(c if " " <= c <= "~" and c != ";" else quote(c, safe="") for c in text)
 
 
+_COOKIE_KEPT = ":/?#[]@!$&'()*+="
+"""RFC 3986 reserved characters that are RFC 6265 ``cookie-octet``s: what ``allowReserved``
+leaves as it is in a ``style: form`` cookie value (``,`` and ``;`` are no cookie-octets)."""
+
+
+def cookie_reserved(text: str) -> str:
+    """Reserved expansion of a ``style: form`` cookie value (OpenAPI 3.2 ``allowReserved``):
+    reserved characters a cookie value may hold and ``%XX`` triples pass, ``,``, ``;``, a
+    lone ``%`` and every other character are percent-encoded.
+
+    >>> cookie_reserved("a/b=c, d;%2C")
+    'a/b=c%2C%20d%3B%2C'
+
+    Source: OpenAPI 3.2.0 section 4.12.2.2 (``allowReserved``: reserved characters the
+    destination does not allow stay encoded) and Appendix D ("to allow the full use of
+    ``style: form`` with ``in: cookie``, use the ``allowReserved`` field"); RFC 6265 section
+    4.1.1 (``cookie-octet``); RFC 6570 section 3.2.3.
+    """
+    return _passing_triples(text, _COOKIE_KEPT)
+
+
+def cookie_unsafe(text: str) -> str | None:
+    r"""The first character of a ``style: cookie`` text that a cookie value cannot hold as
+    it is, or ``None``: controls, ``"``, ``,``, ``;``, ``\`` and non-ASCII (RFC 6265
+    ``cookie-octet``). A space passes, as OpenAPI 3.2's own examples send one
+    (``greeting=Hello%2C world!``).
+
+    >>> cookie_unsafe("Hello%2C world!"), cookie_unsafe("a,b"), cookie_unsafe("é")
+    (None, ',', 'é')
+
+    Source: OpenAPI 3.2.0 section 4.12.3 (Style Values ``cookie``: "data values that require
+    any sort of escaping MUST be provided in escaped form") and 4.12.8 (its cookie example:
+    "the comma ... is forbidden in cookie values"); RFC 6265 section 4.1.1.
+    """
+    for char in text:
+        if not " " <= char <= "~" or char in '",;\\':
+            return char
+    return None
+
+
 def identity(text: str) -> str:
     """No encoding: multipart parts carry raw text (OpenAPI 3.1.1 Appendix E)."""
     return text
@@ -185,7 +229,8 @@ def _defined(value: Any) -> list[tuple[str, Any]] | list[Any] | None:
     return None
 
 
-def expand(style: str, name: str, value: Any, explode: bool, encode: Encoder) -> str | None:
+def expand(style: str, name: str, value: Any, explode: bool, encode: Encoder, *,
+           raw: bool = False) -> str | None:
     """Expand a path or header value by ``simple``, ``label`` or ``matrix`` style.
 
     >>> expand("matrix", "color", ["blue", "black"], True, percent)
@@ -193,11 +238,20 @@ def expand(style: str, name: str, value: Any, explode: bool, encode: Encoder) ->
     >>> expand("label", "color", {"R": 100, "G": 200}, False, percent)
     '.R,100,G,200'
 
+    A Swagger 2.0 ``collectionFormat`` of ``ssv``, ``pipes`` or ``tsv`` on a path or
+    header array (``spaceDelimited``, ``pipeDelimited``, ``x-httpllm-tabDelimited``) joins
+    the members with its delimiter: percent-encoded in a path, as it is in a header
+    (``raw``).
+
+    >>> expand("pipeDelimited", "ids", ["a", "b"], False, header_text, raw=True)
+    'a|b'
+
     Returns:
         The expansion, or ``None`` when the value is undefined (``null``, ``[]``, ``{}``).
 
     Source: RFC 6570 sections 3.2.2 (simple), 3.2.5 (label), 3.2.7 (path-style/matrix);
-    OpenAPI 3.1.0 section 4.8.12.4.
+    OpenAPI 3.1.0 section 4.8.12.4; OpenAPI 2.0 Parameter and Header Objects
+    (``collectionFormat``).
     """
     op = _OPERATORS.get(style, _OPERATORS["simple"])
     if value is None:
@@ -207,6 +261,9 @@ def expand(style: str, name: str, value: Any, explode: bool, encode: Encoder) ->
         members = _defined(value)
         if members is None:
             return None
+        if style in DELIMITED:
+            delimiters = _RAW_DELIMITERS if raw else _URL_DELIMITERS
+            return delimiters[style].join(_flat(value, members, encode))
         if isinstance(value, Mapping):
             return op.first + _expand_pairs(op, key, members, explode, encode)
         return op.first + _expand_items(op, key, members, explode, encode)
@@ -242,7 +299,22 @@ _URL_DELIMITERS = {"spaceDelimited": "%20", "pipeDelimited": "%7C", "[": "%5B", 
                    "x-httpllm-tabDelimited": "%09"}
 _RAW_DELIMITERS = {"spaceDelimited": " ", "pipeDelimited": "|", "[": "[", "]": "]",
                    "x-httpllm-tabDelimited": "\t"}
-_DELIMITED = ("spaceDelimited", "pipeDelimited", "x-httpllm-tabDelimited")
+DELIMITED = ("spaceDelimited", "pipeDelimited", "x-httpllm-tabDelimited")
+"""The styles that join members with one delimiter: a space, ``|``, a tab."""
+
+
+def join_delimiter(style: str, *, raw: bool = False) -> str:
+    """The delimiter a non-exploded array or object of ``style`` is joined with, as sent:
+    ``,`` (``form``, ``simple``), or a delimited style's own (percent-encoded unless
+    ``raw``).
+
+    >>> join_delimiter("form"), join_delimiter("pipeDelimited"), join_delimiter(
+    ...     "spaceDelimited", raw=True)
+    (',', '%7C', ' ')
+    """
+    if style in DELIMITED:
+        return (_RAW_DELIMITERS if raw else _URL_DELIMITERS)[style]
+    return ","
 
 
 FORM_STYLES = ("brackets", "repeat")
@@ -300,7 +372,7 @@ def query_pairs(
         return _deep_object(key, value, encode, delimiters, indexed=nested == "brackets")
     if style == "deepObject" and composite and nested == "brackets":
         return _deep_object(key, value, encode, delimiters, indexed=True)
-    if style in _DELIMITED and composite and not explode:
+    if style in DELIMITED and composite and not explode:
         members = _defined(value)
         if members is None:
             return []

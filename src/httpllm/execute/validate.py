@@ -102,7 +102,10 @@ def validate(
     that expands to nothing, ``"."`` or ``".."`` (it would empty or climb the path, RFC
     3986 section 5.2.4); ``null``, ``[]`` or ``{}`` for a required parameter or form
     property, which serialize to nothing; a required body that
-    is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes.
+    is ``null`` (unless its JSON schema explicitly allows ``null``) or encodes to no bytes;
+    an empty query member (``[""]``) without ``allowEmptyValue``, a member holding the
+    delimiter it is joined with as sent, an unescaped ``style: cookie`` value and a
+    ``null`` item of a form array, which would not arrive as given.
 
     A ``null`` for an optional value that does not allow ``null`` is left out, with a note
     (:func:`omit_nulls`): ``build_request`` leaves it out the same way.
@@ -674,18 +677,20 @@ def _parameter_errors(function: Function, args: dict[str, Any]) -> list[Argument
                     at, "additionalProperties", f'no argument "{name}"{allowed}', show(value)
                 )
             )
-        elif (
-            argument.location == "query"
-            and argument.style is not None
-            and value == ""
-            and not argument.allow_empty_value
-        ):
-            errors.append(
-                argument_error(
-                    at, "allowEmptyValue", "a non-empty value, or leave the argument out", '""'
-                )
-            )
+        elif _sends_empty(function, argument, value):
+            wanted = ("a non-empty value, or leave the argument out" if value == "" else
+                      'no "" member (the parameter does not allow empty values: '
+                      f"{show(value)} would send {argument.wire_name}=), or leave the "
+                      "argument out")
+            errors.append(argument_error(at, "allowEmptyValue", wanted, show(value)))
     return errors
+
+
+def _sends_empty(function: Function, argument: Argument, value: Any) -> bool:
+    try:
+        return wire.sends_empty(argument, value, wire.form_style(function))
+    except (TypeError, ValueError):  # not JSON: the schema check reports it
+        return False
 
 
 def _wire_errors(
@@ -699,7 +704,9 @@ def _wire_errors(
     A place that already has an error is left to it; a body that files fill is not checked.
     """
     taken = [e.pointer for e in found]
-    candidates = {**wire.path_errors(function, args), **wire.parameter_errors(function, args)}
+    candidates = {**wire.path_errors(function, args), **wire.parameter_errors(function, args),
+                  **wire.null_item_errors(function, args), **wire.cookie_errors(function, args),
+                  **wire.split_errors(function, args)}
     out = [e for at, e in candidates.items() if not _under(at, taken)]
     for argument in function.arguments:
         if argument.location != "body" or argument.name not in args:

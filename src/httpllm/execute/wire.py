@@ -16,6 +16,13 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
   schema explicitly allows ``null``), or that encodes to no bytes (``""`` as a binary or text
   body, an empty form): a server reads either as no body (:func:`body_error`).
 
+And values that would arrive other than given, which ``build_request`` refuses with the
+same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
+member holding the delimiter it is joined with as sent (:func:`split_member`), a
+``style: cookie`` value that is not escaped (:func:`cookie_unescaped`); ``validate`` alone
+refuses a ``null`` item a form would leave out (:func:`null_item_errors`), which
+``build_request`` leaves out as RFC 6570 does.
+
 Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
 ``required``) and 4.8.13 (Request Body Object ``required``).
 """
@@ -28,19 +35,26 @@ from typing import Any
 from urllib.parse import unquote
 
 from httpllm import pointer
+from httpllm.compose.parameters import is_token
 from httpllm.errors import RequestBuildError
-from httpllm.execute.body import encode_body, form_pairs, sends_null
+from httpllm.execute.body import encode_body, form_pairs, null_items, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
+    DELIMITED,
     FORM_STYLES,
+    Encoder,
     content_text,
+    cookie_reserved,
     cookie_text,
+    cookie_unsafe,
     expand,
     header_text,
+    join_delimiter,
     path_reserved,
     percent,
     query_pairs,
     reserved,
+    scalar,
 )
 from httpllm.records import Argument, Function
 
@@ -48,14 +62,21 @@ __all__ = [
     "IGNORED_HEADERS",
     "VARIABLE",
     "body_error",
+    "cookie_errors",
     "cookie_pairs_of",
+    "cookie_unescaped",
     "form_style",
     "header_text_of",
     "is_dot_segment",
+    "null_item_errors",
     "parameter_errors",
     "path_errors",
     "path_text",
     "query_pairs_of",
+    "querystring_text",
+    "sends_empty",
+    "split_errors",
+    "split_member",
 ]
 
 VARIABLE = re.compile(r"\{([^{}]*)\}")
@@ -111,20 +132,65 @@ def query_pairs_of(
 ) -> list[tuple[str, str]]:
     """The encoded ``name=value`` pairs a query value adds (``[]``: none).
 
-    An OpenAPI 3.2 ``in: querystring`` form parameter (a style and a media type: its
-    object is the whole query) is sent as a form body is
-    (:func:`~httpllm.execute.body.form_pairs`).
+    An OpenAPI 3.2 ``in: querystring`` form parameter (its object is the whole query) is
+    sent as a form body is (:func:`~httpllm.execute.body.form_pairs`); one of another
+    media type is no pairs but :func:`querystring_text`.
     """
-    if value is None:
+    if value is None or (argument.querystring and argument.style is None):
         return []
     name = argument.wire_name
     if argument.style is None:
         text = content_text(argument.media_type or "application/json", value)
         return [(percent(name), percent(text))]
-    if argument.media_type is not None and isinstance(value, Mapping):
-        return form_pairs(argument, value, nested)
+    if argument.querystring and isinstance(value, Mapping):
+        return form_pairs(argument, value, nested, by_name=True)
     encode = reserved if argument.allow_reserved else percent
     return query_pairs(argument.style, name, value, argument.explode, encode, nested=nested)
+
+
+def sends_empty(argument: Argument, value: Any, nested: str = "brackets") -> bool:
+    """Whether a query value without ``allowEmptyValue`` would send its name with an empty
+    value (``a=``): ``""``, or an array or object member ``""`` (``[""]``, ``["x", ""]``
+    exploded), by the pairs :func:`query_pairs_of` makes.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="a", location="query", original="a", required=False, schema={},
+    ...              style="form", explode=True)
+    >>> [sends_empty(a, v) for v in ("", [""], ["x", ""], {"b": ""}, "x")]
+    [True, True, True, False, False]
+
+    Not exploded, ``["", ""]`` sends ``a=,``, which is not empty. A ``content``
+    parameter and a ``querystring`` one take no ``allowEmptyValue`` (OpenAPI: "valid only
+    for ``query`` parameters", ignored where ``style`` cannot serialize).
+
+    Source: OpenAPI 3.1.0 section 4.8.12.2 and 3.2.0 section 4.12.2.1 (``allowEmptyValue``:
+    clients MAY pass a zero-length value only when it is ``true``).
+    """
+    if (argument.location != "query" or argument.style is None or argument.querystring
+            or argument.allow_empty_value):
+        return False
+    key = percent(argument.wire_name)
+    return any(k == key and v == "" for k, v in query_pairs_of(argument, value, nested))
+
+
+def querystring_text(argument: Argument, value: Any) -> str | None:
+    """The whole query string an OpenAPI 3.2 ``in: querystring`` parameter of a media type
+    other than a form sends: the value serialized by that media type (compact JSON, a
+    string as it is), every byte but RFC 3986's unreserved ones percent-encoded; ``None``
+    for ``null``, an empty text or another parameter.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="q", location="query", original="q", required=True, schema={},
+    ...              media_type="application/json", querystring=True)
+    >>> querystring_text(a, {"numbers": [1, 2], "flag": None})
+    '%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%7D'
+
+    Source: OpenAPI 3.2.0 sections 4.12.1 (``querystring``), 4.12.8 (its JSON and
+    JSONPath examples) and Appendix E; RFC 3986 sections 2.1-2.3.
+    """
+    if value is None or not argument.querystring or argument.style is not None:
+        return None
+    return percent(content_text(argument.media_type or "application/json", value)) or None
 
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
@@ -134,7 +200,8 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
         return None
     if argument.style is None:
         return header_text(content_text(argument.media_type or "text/plain", value))
-    return expand("simple", name, value, argument.explode, header_text)
+    style = argument.style if argument.style in DELIMITED else "simple"
+    return expand(style, name, value, argument.explode, header_text, raw=True)
 
 
 def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
@@ -152,7 +219,127 @@ def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
     if argument.style == "cookie":
         return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
                            raw=True)
-    return query_pairs("form", name, value, argument.explode, percent)
+    encode = cookie_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
+    return query_pairs("form", name, value, argument.explode, encode)
+
+
+def cookie_unescaped(argument: Argument, value: Any) -> str | None:
+    """What a ``style: cookie`` value holds that it cannot send as given, said as what was
+    expected, or ``None``: a text with a character no cookie value holds
+    (:func:`~httpllm.execute.serialize.cookie_unsafe`; a ``,`` would also split a
+    non-exploded array), or an exploded object's key that is no cookie name (a token).
+
+    OpenAPI 3.2 sends such values as given and says they MUST come escaped: escaping them
+    here would send another value than the one given, so the call is refused instead.
+
+    Source: OpenAPI 3.2.0 section 4.12.3 (Style Values ``cookie``) and Appendix D; RFC 6265
+    section 4.1.1 (``cookie-name = token``, ``cookie-octet``).
+    """
+    if argument.location != "cookie" or argument.style != "cookie" or value is None:
+        return None
+    pairs = value.items() if isinstance(value, Mapping) else []
+    for key, _ in pairs:
+        if argument.explode and not is_token(str(key)):
+            return f"cookie names that are RFC 6265 tokens ({show(str(key))} is not one)"
+    if isinstance(value, Mapping):
+        texts = [t for k, v in pairs if v is not None for t in (str(k), scalar(v))]
+    elif isinstance(value, (list, tuple)):
+        texts = [scalar(v) for v in value if v is not None]
+    else:
+        texts = [scalar(value)]
+    for text in texts:
+        char = cookie_unsafe(text)
+        if char is not None:
+            return (f"cookie-safe text ({show(text)} holds {show(char)}; style cookie sends "
+                    f"values as given, so escape it first, e.g. as {percent(char)})")
+    return None
+
+
+_DELIMITER_NAMES = {",": '","', "|": '"|"', " ": "a space", "\t": "a tab",
+                    "%7C": '"|" (%7C)', "%20": "a space (%20)", "%09": "a tab (%09)"}
+
+
+def _joining(argument: Argument) -> tuple[str, Encoder] | None:
+    """The delimiter an array or object value of ``argument`` is joined with as sent and
+    how each member is encoded, or ``None`` where members are not joined or cannot hold
+    it (exploded query and cookie values are pairs; a ``style: form`` cookie and a
+    ``style: cookie`` value are checked by other rules)."""
+    style, where = argument.style, argument.location
+    if style is None or argument.querystring or where == "cookie":
+        return None
+    if where == "header":
+        return join_delimiter(style, raw=True), header_text
+    if where == "query" and not argument.explode and style in ("form", *DELIMITED):
+        return join_delimiter(style), reserved if argument.allow_reserved else percent
+    if where == "path" and (style in ("simple", *DELIMITED) or not argument.explode):
+        return join_delimiter(style), path_reserved if argument.allow_reserved else percent
+    return None
+
+
+def split_member(argument: Argument, value: Any) -> str | None:
+    """What was expected of an array or object value one of whose members (or keys) holds,
+    as sent, the delimiter the members are joined with, so the receiver would read two
+    members; ``None`` when none does.
+
+    Headers are sent as given (``"a,b"`` in ``["a,b", "c"]`` is ``a,b,c``), reserved
+    expansion (``allowReserved``) leaves ``,`` as it is, and a delimited style's
+    delimiter is percent-encoded exactly as the same character in a member (``["a b"]``,
+    ``spaceDelimited``, is ``a%20b``): OpenAPI leaves escaping such a member to the caller.
+
+    Source: OpenAPI 3.2.0 Appendix C ("Delimiters in Parameter Values"), Appendix D and
+    Appendix E ("Percent-Encoding and Illegal or Reserved Delimiters"); OpenAPI 2.0
+    ``collectionFormat``.
+    """
+    joining = _joining(argument)
+    if joining is None or not isinstance(value, (Mapping, list, tuple)):
+        return None
+    delimiter, encode = joining
+    if isinstance(value, Mapping):
+        texts = [t for k, v in value.items() if v is not None for t in (str(k), scalar(v))]
+    else:
+        texts = [scalar(v) for v in value if v is not None]
+    for text in texts:
+        if delimiter in encode(text):
+            shown = _DELIMITER_NAMES.get(delimiter, show(delimiter))
+            return (f"members that do not hold {shown} (the members are joined with "
+                    f"{shown}, so {show(text)} would be read as two)")
+    return None
+
+
+def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """Array and object values a member of which would split in two (:func:`split_member`),
+    by pointer."""
+    errors: dict[str, ArgumentError] = {}
+    for argument in function.arguments:
+        if argument.name not in args:
+            continue
+        value = args[argument.name]
+        try:
+            expected = split_member(argument, value)
+        except _NON_JSON:
+            continue
+        if expected is not None:
+            at = pointer.join("#", argument.name)
+            errors[at] = argument_error(at, "delimiter", expected, show(value))
+    return errors
+
+
+def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """``style: cookie`` values that are not escaped as a cookie needs
+    (:func:`cookie_unescaped`), by pointer."""
+    errors: dict[str, ArgumentError] = {}
+    for argument in function.arguments:
+        if argument.name not in args:
+            continue
+        value = args[argument.name]
+        try:
+            expected = cookie_unescaped(argument, value)
+        except _NON_JSON:
+            continue
+        if expected is not None:
+            at = pointer.join("#", argument.name)
+            errors[at] = argument_error(at, "cookie", expected, show(value))
+    return errors
 
 
 def path_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
@@ -206,7 +393,8 @@ _PLACES = {"query": "query parameter", "header": "header", "cookie": "cookie"}
 def _sends_nothing(argument: Argument, value: Any, nested: str) -> bool:
     name = argument.wire_name
     if argument.location == "query":
-        return not query_pairs_of(argument, value, nested)
+        return not (query_pairs_of(argument, value, nested)
+                    or querystring_text(argument, value))
     if argument.location == "header":
         return name.lower() not in IGNORED_HEADERS and header_text_of(argument, value) is None
     if argument.location == "cookie":
@@ -229,8 +417,32 @@ def parameter_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
             continue
         if silent:
             at = pointer.join("#", argument.name)
-            errors[at] = silent_error(at, value, f"required {_PLACES[argument.location]}")
+            place = "querystring parameter" if argument.querystring else _PLACES[
+                argument.location]
+            errors[at] = silent_error(at, value, f"required {place}")
     return errors
+
+
+def null_item_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """``null`` items of the arrays a form or multipart value (a body, or an OpenAPI 3.2
+    form ``querystring``) sends by its media type, which the encoder would leave out
+    (:func:`~httpllm.execute.body.null_items`), by pointer."""
+    errors: dict[str, ArgumentError] = {}
+    for argument in function.arguments:
+        if argument.name not in args or not (
+                argument.location == "body" or (argument.querystring and argument.style)):
+            continue
+        for name, index in null_items(argument, args[argument.name]):
+            at = pointer.join("#", argument.name, name, str(index))
+            kind = "part" if argument.location == "body" and _is_multipart(argument) else "field"
+            errors[at] = argument_error(
+                at, "null", f"an item other than null (a form {kind} has no null: this item "
+                "would not be sent; leave it out)", "null")
+    return errors
+
+
+def _is_multipart(argument: Argument) -> bool:
+    return (argument.media_type or "").lower().startswith("multipart/")
 
 
 def silent_error(at: str, value: Any, slot: str) -> ArgumentError:
@@ -241,7 +453,8 @@ def silent_error(at: str, value: Any, slot: str) -> ArgumentError:
     elif isinstance(value, (list, tuple)):
         wanted = "at least one item that is not null" if value else "at least one item"
     elif isinstance(value, Mapping):
-        wanted = "at least one property that is not null" if value else "at least one property"
+        wanted = ("at least one property whose value is sent (null, [], {} and arrays of "
+                  "nulls send nothing)" if value else "at least one property")
     else:
         wanted = "a value that is sent"
     expected = f"{wanted} ({slot}; {show(value)} would send nothing)"

@@ -12,8 +12,12 @@ rewritten here into their 3.1 equivalent:
   ``query`` parameter of ``style: form``, ``explode: true`` whose media type's ``encoding``
   is kept as :data:`QUERYSTRING` (``{}`` without one): execute sends it by the form body's
   rules (each property a ``name=value`` pair, an array one pair per item, the Encoding
-  Objects applied); with any other media type it is left, and the operation is reported
-  (rule ``querystring``);
+  Objects applied); with any other one media type (``application/json``, ``text/plain``,
+  ``application/jsonpath`` ...) -> a ``query`` parameter keeping its ``content``, marked
+  :data:`QUERYSTRING` ``{}``: execute sends the value serialized by that media type,
+  percent-encoded, as the whole query string (section 4.12.8's JSON and JSONPath
+  examples); a ``content`` of several media types, a ``multipart`` one or none is left,
+  and the operation is reported (rule ``querystring``);
 - ``itemSchema`` (a stream: JSON Lines, JSON Text Sequences, server-sent events) without a
   ``schema`` -> ``schema: {type: array, items: itemSchema}``, with a note (rule
   ``item_schema``);
@@ -45,8 +49,9 @@ __all__ = ["QUERYSTRING", "RULES", "Context", "convert"]
 FORM = "application/x-www-form-urlencoded"
 
 QUERYSTRING = "x-httpllm-querystring"
-"""The Encoding Objects (by property name) of an ``in: querystring`` form parameter made a
-``query`` one: the parameter is the whole query string, sent as a form body is."""
+"""The mark of an ``in: querystring`` parameter made a ``query`` one (the parameter is the
+whole query string): a form one's Encoding Objects by property name, sent as a form body
+is; ``{}`` for one that keeps its ``content`` of another media type."""
 
 
 @dataclass(slots=True)
@@ -79,16 +84,28 @@ def self_ref(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
 
 def querystring(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
     """``in: querystring`` with a form ``content`` -> ``in: query``, ``style: form``,
-    ``explode: true``, its ``schema`` and its ``encoding`` (as :data:`QUERYSTRING`)."""
+    ``explode: true``, its ``schema`` and its ``encoding`` (as :data:`QUERYSTRING`); with
+    one other media type -> ``in: query``, its ``content`` kept, :data:`QUERYSTRING` ``{}``.
+
+    Source: OpenAPI 3.2.0 sections 4.12.1 (Parameter Locations: ``querystring``), 4.12.2.3
+    (``content``: one entry) and 4.12.8 (Parameter Object Examples).
+    """
     content = node.get("content")
     if node.get("in") != "querystring":
         return node
-    if not isinstance(content, dict) or list(content) != [FORM] or not isinstance(
-            content[FORM], dict):
-        ctx.notes.append(Note(f"{at}/content", "only an application/x-www-form-urlencoded "
-                              "querystring parameter can be sent: the operation is reported"))
+    if not isinstance(content, dict) or len(content) != 1 or not isinstance(
+            next(iter(content.values())), dict):
+        ctx.notes.append(Note(f"{at}/content", "a querystring parameter needs a content of "
+                              "exactly one media type: the operation is reported"))
+        return node
+    media_type = next(iter(content))
+    if media_type.lower().startswith("multipart/"):
+        ctx.notes.append(Note(f"{at}/content", f"a {media_type} querystring parameter "
+                              "has no query string form: the operation is reported"))
         return node
     ctx.tally["querystring"] += 1
+    if media_type != FORM:
+        return {**node, "in": "query", QUERYSTRING: {}}
     out = {k: v for k, v in node.items() if k != "content"}
     ctx.pointers.move("", f"{at[1:]}/schema", f"{at[1:]}/content/{escape(FORM)}/schema")
     encoding = content[FORM].get("encoding")

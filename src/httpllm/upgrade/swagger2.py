@@ -57,13 +57,17 @@ _SCHEMA_KEYS = ("type", "format", "items", "default", "maximum", "exclusiveMaxim
 _COLLECTION = {
     "csv": {"query": ("form", False), "formData": ("form", False), "path": ("simple", False),
             "header": ("simple", False)},
-    "ssv": {"query": ("spaceDelimited", False), "formData": ("spaceDelimited", False)},
-    "pipes": {"query": ("pipeDelimited", False), "formData": ("pipeDelimited", False)},
-    "tsv": {"query": (TAB_DELIMITED, False), "formData": (TAB_DELIMITED, False)},
+    **{fmt: dict.fromkeys(("query", "formData", "path", "header"), (style, False))
+       for fmt, style in (("ssv", "spaceDelimited"), ("pipes", "pipeDelimited"),
+                          ("tsv", TAB_DELIMITED))},
     "multi": {"query": ("form", True), "formData": ("form", True)},
 }
-"""``collectionFormat`` x ``in`` -> (``style``, ``explode``); a pair missing here has no 3.x
-form (e.g. ``ssv`` in a path): the nearest (``simple``/``form``, comma) is used, with a note."""
+"""``collectionFormat`` x ``in`` -> (``style``, ``explode``). ``ssv``, ``pipes`` and ``tsv``
+apply to every location (OpenAPI 2.0 Parameter Object ``collectionFormat``): the delimited
+styles, which 3.x defines for the query alone, are read for a path and a header too
+(:func:`httpllm.execute.serialize.expand`). A pair missing here has no form (``multi``
+outside the query and a form, which 2.0 allows only there): the nearest (``simple``,
+comma) is used, with a note."""
 
 _FLOWS = {"implicit": "implicit", "password": "password", "application": "clientCredentials",
           "accessCode": "authorizationCode"}
