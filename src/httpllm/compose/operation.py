@@ -106,7 +106,6 @@ def absolute(url: str, document_url: str | None) -> str:
     return urljoin(document_url, url)
 
 
-
 def _alone_in_query(specs: list[ParameterSpec]) -> None:
     """An OpenAPI 3.2 ``in: querystring`` parameter is the whole query string: another
     query or querystring parameter beside it has no place in the URL.
@@ -122,6 +121,7 @@ def _alone_in_query(specs: list[ParameterSpec]) -> None:
         raise SpecError("an `in: querystring` parameter is the whole query string: the "
                         "operation (or its path item) may list no other query or "
                         "querystring parameter", pointer=whole[0].pointer)
+
 
 def _example_values(holder: Any, pointer: str = "", lost: list[Loss] | None = None
                     ) -> list[Any]:
