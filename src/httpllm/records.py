@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from httpllm._types import JSON, Location, Schema
 from httpllm.loss import Loss
 
-__all__ = ["Argument", "Function", "OperationError", "Server", "evolve"]
+__all__ = ["Argument", "Function", "OperationError", "Server", "XmlNode", "evolve"]
 
 _R = TypeVar("_R")
 
@@ -57,6 +57,37 @@ def _copier(cls: type) -> Any:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class XmlNode:
+    """How one schema of an XML request body maps to XML: its XML Object, read at compile
+    time (the emended schema drops ``xml``) by :func:`httpllm.compose.xml_object.xml_shape`.
+
+    A body's shape is a tuple of nodes, the root first; ``properties`` and ``items`` name
+    other nodes by their index, so a recursive schema is a cycle, not an endless tree.
+
+    Attributes:
+        name: the XML Object's ``name``, else (the root only) the name of the component
+            its ``$ref`` names; ``None``: the property's name (the array's for its items).
+        namespace: the XML Object's ``namespace`` (an absolute URI).
+        prefix: the XML Object's ``prefix`` (with ``namespace``).
+        node_type: ``element``, ``attribute``, ``text``, ``cdata`` or ``none`` (OpenAPI
+            3.2 ``nodeType``; ``attribute: true`` is ``attribute``, ``wrapped: true``
+            ``element``); ``None``: ``none`` for an array, ``element`` for anything else.
+        properties: the node of each property by name (own, then ``$ref``'d and
+            ``allOf``/``anyOf``/``oneOf`` members' in order, the first one kept).
+        items: the node of an array's items.
+
+    Source: OpenAPI 3.0.3 / 3.1.1 / 3.2.0 XML Object.
+    """
+
+    name: str | None = None
+    namespace: str | None = None
+    prefix: str | None = None
+    node_type: str | None = None
+    properties: dict[str, int] = field(default_factory=dict)
+    items: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Argument:
     """One property of the keyword parameters object and where it goes in the request.
 
@@ -74,6 +105,8 @@ class Argument:
         media_type: for ``content``-based parameters and the body: the media type used
             (``"application/json"``, ``"multipart/form-data"`` ...).
         encoding: for form and multipart bodies, the Encoding Objects by property name.
+        xml: for an XML body (``application/xml``, ``text/xml``, ``*/*+xml``), how its
+            schema maps to XML (:class:`XmlNode`, the root first); ``None`` otherwise.
         separated: kept out of the model's view (``compile(separate=...)``); the host
             supplies the value at execute time (``host_arguments=``).
     """
@@ -89,6 +122,7 @@ class Argument:
     allow_empty_value: bool = False
     media_type: str | None = None
     encoding: dict[str, Any] = field(default_factory=dict)
+    xml: tuple[XmlNode, ...] | None = None
     separated: bool = False
 
     @property
