@@ -14,7 +14,7 @@ from typing import Any, TypeVar
 from httpllm._types import JSON, Location, Schema
 from httpllm.loss import Loss
 
-__all__ = ["Argument", "Function", "OperationError", "Server", "evolve"]
+__all__ = ["Argument", "Function", "OperationError", "Server", "XmlNode", "evolve"]
 
 _R = TypeVar("_R")
 
@@ -57,6 +57,37 @@ def _copier(cls: type) -> Any:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class XmlNode:
+    """How one schema of an XML request body maps to XML: its XML Object, read at compile
+    time (the emended schema drops ``xml``) by :func:`httpllm.compose.xml_object.xml_shape`.
+
+    A body's shape is a tuple of nodes, the root first; ``properties`` and ``items`` name
+    other nodes by their index, so a recursive schema is a cycle, not an endless tree.
+
+    Attributes:
+        name: the XML Object's ``name``, else (the root only) the name of the component
+            its ``$ref`` names; ``None``: the property's name (the array's for its items).
+        namespace: the XML Object's ``namespace`` (an absolute URI).
+        prefix: the XML Object's ``prefix`` (with ``namespace``).
+        node_type: ``element``, ``attribute``, ``text``, ``cdata`` or ``none`` (OpenAPI
+            3.2 ``nodeType``; ``attribute: true`` is ``attribute``, ``wrapped: true``
+            ``element``); ``None``: ``none`` for an array, ``element`` for anything else.
+        properties: the node of each property by name (own, then ``$ref``'d and
+            ``allOf``/``anyOf``/``oneOf`` members' in order, the first one kept).
+        items: the node of an array's items.
+
+    Source: OpenAPI 3.0.3 / 3.1.1 / 3.2.0 XML Object.
+    """
+
+    name: str | None = None
+    namespace: str | None = None
+    prefix: str | None = None
+    node_type: str | None = None
+    properties: dict[str, int] = field(default_factory=dict)
+    items: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Argument:
     """One property of the keyword parameters object and where it goes in the request.
 
@@ -78,6 +109,8 @@ class Argument:
         querystring: an OpenAPI 3.2 ``in: querystring`` parameter (``location`` is
             ``"query"``): its value is the whole query string, serialized by ``media_type``
             (OpenAPI 3.2.0 section 4.12.1).
+        xml: for an XML body (``application/xml``, ``text/xml``, ``*/*+xml``), how its
+            schema maps to XML (:class:`XmlNode`, the root first); ``None`` otherwise.
         separated: kept out of the model's view (``compile(separate=...)``); the host
             supplies the value at execute time (``host_arguments=``).
     """
@@ -94,6 +127,7 @@ class Argument:
     media_type: str | None = None
     encoding: dict[str, Any] = field(default_factory=dict)
     querystring: bool = False
+    xml: tuple[XmlNode, ...] | None = None
     separated: bool = False
 
     @property

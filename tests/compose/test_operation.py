@@ -1,4 +1,5 @@
-"""Composing one operation's function: what the document says about its security."""
+"""Composing one operation's function: what the document says about its security and its
+body's media type."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 import pytest
 
 import httpllm
+from httpllm.execute import build_request
 
 
 def secured(name: Any, where: str = "header") -> dict[str, Any]:
@@ -318,3 +320,54 @@ def test_a_requirement_naming_an_undefined_scheme_is_warned_about() -> None:
     pointers = [w.pointer for w in app.warnings if "'nosuch' is not defined" in w.message]
     assert pointers == ["#/security/0/nosuch"]
     assert not any("'k' is not defined" in w.message for w in app.warnings)
+
+
+def bodied(media_type: str, schema: Any) -> dict[str, Any]:
+    """One operation, `send`, whose body is `schema` as `media_type`."""
+    return {
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/s": {"post": {
+            "operationId": "send",
+            "requestBody": {"description": "Columns.", "content": {
+                media_type: {"schema": schema}}},
+            "responses": {"200": {"description": "ok"}}}}},
+    }
+
+
+@pytest.mark.parametrize(("media_type", "schema", "kind"), [
+    ("multipart/form-data", {"type": "array", "items": {"type": "string"}}, "array"),
+    ("multipart/mixed", {"type": "string", "format": "binary"}, "string"),
+    ("application/x-www-form-urlencoded", {"type": ["array", "integer"]}, "array/integer")])
+def test_a_named_fields_body_that_is_no_object_is_offered_as_one(
+        media_type: str, schema: Any, kind: str) -> None:
+    """A form or multipart body whose schema is no object (Jira's setColumns: a
+    multipart array) is offered as an object of named fields, with a loss at its schema
+    and its description kept: validate accepted the document's array and the build
+    refused every call ("must be an object")."""
+    app = httpllm.compile(bodied(media_type, schema), provider="chatgpt")
+    function = app.function("send")
+    body = function.arguments[0]
+    assert body.schema["type"] == "object"
+    assert body.schema["description"].startswith("Columns.")
+    [loss] = [loss for loss in function.losses if loss.keyword == "type"]
+    assert loss.pointer.endswith("/requestBody/content/" + media_type.replace("/", "~1")
+                                 + "/schema")
+    assert (loss.action, loss.value) == ("rewritten", kind)
+    args = {"body": {"columns": ["a", "b"]}}
+    assert app.validate("send", args).ok
+    request = build_request(function, args)
+    assert request.content.count(b"columns") == 2
+
+
+@pytest.mark.parametrize(("media_type", "schema"), [
+    ("application/x-www-form-urlencoded", {"type": "string"}),
+    ("multipart/form-data", {"type": "object"}),
+    ("multipart/form-data", {"anyOf": [{"type": "object"}, {"type": "array"}]}),
+    ("text/plain", {"type": "array"})])
+def test_other_bodies_keep_their_schema(media_type: str, schema: Any) -> None:
+    """A string form body (the encoded form), an object, a union and a body of another
+    media type keep the document's schema and add no loss."""
+    function = httpllm.compile(bodied(media_type, schema), provider="chatgpt").function("send")
+    assert function.arguments[0].schema["description"] == "Columns."
+    assert not [loss for loss in function.losses if loss.keyword == "type"]

@@ -35,6 +35,7 @@ from httpllm.compose.parameters import (
     without_flags,
 )
 from httpllm.compose.responses import ResponseSite
+from httpllm.compose.xml_object import is_xml, xml_shape
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
@@ -50,6 +51,8 @@ LOCATION_ORDER = ("path", "query", "header", "cookie", "body")
 """The order of arguments in the parameters object."""
 _RANK = {location: i for i, location in enumerate(LOCATION_ORDER)}
 _NO_SERVER = (Server(url="/"),)
+_MAX_REF_HOPS = 32  # $ref to $ref chains a body's type is looked through
+_COMPOSITE = ("allOf", "anyOf", "oneOf", "not", "if")
 FORM_STYLES = ("brackets", "repeat")
 """``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
 _SERVER_VARIABLE = re.compile(r"\{([^{}]*)\}")
@@ -237,6 +240,11 @@ class Composer:
 
     # -- step 1 ---------------------------------------------------------------------
 
+    def _resolve(self, ref: str, base: str) -> tuple[Any, str, str]:
+        """A ``$ref`` met at ``base``: its target, the target's base and pointer."""
+        target = self.resolver.resolve(ref, base)
+        return target.node, target.uri.split("#", 1)[0], target.pointer
+
     def _deref(self, node: Any, base: str, pointer: str) -> tuple[Any, str, str]:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
             target = self.resolver.resolve(node["$ref"], base)
@@ -372,12 +380,72 @@ class Composer:
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
         lost: list[Loss] = []
+        named = self._named_fields(media_type or "", schema, base, at,
+                                   emended.get("description") if isinstance(emended, dict)
+                                   else None)
+        if named is not None:
+            emended, loss = named
+            lost.append(loss)
         examples = _example_values(media, join(pointer, "content", media_type or ""),
                                    lost) or self.named.examples.get(at, [])
+        extra: dict[str, Any] = {"encoding": encoding, "media": media}
+        if media_type and is_xml(media_type):
+            extra["xml"] = xml_shape(schema, base, self._resolve)
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
-                             extra={"encoding": encoding, "media": media}, lost=lost)
+                             extra=extra, lost=lost)
+
+    def _named_fields(self, media_type: str, schema: Any, base: str, at: str,
+                      described: Any) -> tuple[Schema, Loss] | None:
+        """A form or multipart body whose schema says it is no object, offered as an object
+        of fields (or parts), each named by its property, with its loss (the body's
+        ``description`` kept); ``None`` for any other body.
+
+        Such a body is made of named fields (OpenAPI 3.1.1 Encoding Object: "for
+        multipart, the encoding keys MUST map to the name parameter of the
+        Content-Disposition: form-data header of each part"; a form is ``name=value``
+        pairs), and a value of the document's schema (``type: array``, ``string`` with
+        ``format: binary``) names none: ``validate`` would accept it and the request could
+        not be built. A string stays a string for a form body (the encoded form, sent as
+        it is).
+        """
+        essence = media_type.split(";", 1)[0].strip().lower()
+        form = essence == FORM
+        if not (form or essence.startswith("multipart/")):
+            return None
+        kinds = self._body_types(schema, base)
+        if kinds is None or "object" in kinds or (form and kinds <= {"string", "null"}):
+            return None
+        what = "form fields" if form else "parts"
+        note = (f"a {essence} body is named {what}, one per property; the document's "
+                f"{'/'.join(sorted(kinds))} schema names none: offered as an object whose "
+                f"properties are the {what}")
+        offered: Schema = {"type": "object", "description": f"The {what}, by name."}
+        if isinstance(described, str) and described.strip():
+            offered["description"] = f"{described.strip()} ({what}, by name)"
+        return offered, Loss(pointer=at, keyword="type", action="rewritten",
+                             value="/".join(sorted(kinds)), note=note)
+
+    def _body_types(self, schema: Any, base: str) -> set[str] | None:
+        """The JSON types a body schema's ``type`` names, through ``$ref``s; ``None`` when
+        it names none (a union, ``{}``: left as written)."""
+        for _ in range(_MAX_REF_HOPS):
+            if not isinstance(schema, dict):
+                return None
+            kind = schema.get("type")
+            if isinstance(kind, str):
+                return {kind}
+            if isinstance(kind, list):
+                return {k for k in kind if isinstance(k, str)} or None
+            ref = schema.get("$ref")
+            if not isinstance(ref, str) or any(k in schema for k in _COMPOSITE):
+                return None
+            try:
+                schema, base, _ = self._resolve(ref, base)
+            except HttpllmError:  # emending already raised it
+                return None
+        return None
 
     def _response(self, site: OperationSite) -> tuple[ResponseSite | None, list[str]]:
         """Where the success response schema is, and the response media types (``Accept``)."""
@@ -441,7 +509,8 @@ class Composer:
         if spec.location == "body":
             return Argument(name=name, location="body", original=None, required=spec.required,
                             schema=schema, media_type=spec.media_type,
-                            encoding=dict(spec.extra.get("encoding", {})))
+                            encoding=dict(spec.extra.get("encoding", {})),
+                            xml=spec.extra.get("xml"))
         style = node.get("style") if spec.media_type is None else None
         if spec.media_type is None and not isinstance(style, str):
             style = DEFAULT_STYLE[spec.location]

@@ -3,7 +3,8 @@
 One encoder per kind of media type, chosen by a table:
 
 - ``application/json`` and ``*/*+json``: compact UTF-8 JSON;
-- ``application/x-www-form-urlencoded``: one ``name=value`` per property, percent-encoded
+- ``application/x-www-form-urlencoded``: a string or a file is sent as it is (the encoded
+  form); an object, one ``name=value`` per property, percent-encoded
   as RFC 3986 says (space ``%20``). A property whose Encoding Object has ``style``,
   ``explode`` or ``allowReserved`` is serialized like a query parameter; otherwise by its
   ``contentType`` (default: objects as JSON text, arrays as one pair per member, primitives
@@ -13,16 +14,30 @@ One encoder per kind of media type, chosen by a table:
   property (RFC 7578 section 4.3); objects are JSON parts, files are file parts, primitives
   are text parts with no ``Content-Type`` (RFC 7578 section 4.4 defaults it to
   ``text/plain``); an Encoding Object's ``contentType`` (its first concrete media type) is
-  the part's ``Content-Type``, and a JSON one makes the part JSON text (a string quoted);
+  the part's ``Content-Type``, and a JSON one makes the part JSON text (a string quoted).
+  Any other multipart type (``multipart/mixed``, ``multipart/related`` ...) takes the
+  same named parts (OpenAPI 3.1.1 Encoding Object: "for multipart, the encoding keys MUST
+  map to the name parameter of the Content-Disposition: form-data header of each part")
+  under its own ``Content-Type``;
+- ``application/xml``, ``text/xml`` and ``*/*+xml``: an object, array, number or boolean
+  as an XML document by the schema's XML Objects (:mod:`httpllm.execute.xml_body`);
+  a string or a file is sent as it is (the XML itself);
 - JSON Lines, NDJSON and JSON text sequences (``application/jsonl``, ``application/x-ndjson``,
   ``application/json-seq`` ...) given as an array: one compact JSON text per item and line
-  (after U+001E for a sequence, RFC 7464); a string or a file is sent as it is;
+  (after U+001E for a sequence, RFC 7464); any other value that is no string is one such
+  record; a string or a file is sent as it is;
 - ``text/*``: the string, UTF-8 (``; charset=utf-8`` added when the media type names none);
   numbers and booleans as JSON text, arrays and objects as JSON text (OpenAPI defines no
   other text form);
-- anything else (``application/octet-stream``, ``image/png`` ...): the bytes of a file, or a
-  string — base64-decoded when its schema says ``contentEncoding: base64`` (3.1) or
-  ``format: byte`` (3.0), else UTF-8.
+- anything else (``application/octet-stream``, ``image/png``, ``application/yaml`` ...):
+  the bytes of a file, or a string — base64-decoded when its schema says
+  ``contentEncoding: base64`` (3.1) or ``format: byte`` (3.0), else UTF-8; a value its
+  schema allows that is neither (an object, a number) is its compact JSON text, as for
+  ``text/*`` (YAML 1.2 reads JSON text as YAML).
+
+So every value ``validate`` accepts for a body has a form here: the build refuses only what
+no request can carry (a file in a JSON body, a form body that is no object, a name or
+character XML cannot hold).
 
 A wildcard media type (``*/*``, ``application/*``) takes the kind the value has: a file is
 binary, a string text, anything else JSON.
@@ -40,6 +55,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm.compose.xml_object import is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
 from httpllm.execute.serialize import (
@@ -50,6 +66,7 @@ from httpllm.execute.serialize import (
     reserved,
     scalar,
 )
+from httpllm.execute.xml_body import xml_bytes
 from httpllm.records import Argument, Function
 
 __all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "null_items",
@@ -84,8 +101,9 @@ class Body:
 
     Attributes:
         content: the body bytes (``None`` for multipart).
-        content_type: the ``Content-Type`` header (``None`` for multipart: httpx adds it with
-            the boundary).
+        content_type: the ``Content-Type`` header; for multipart, ``None`` (httpx adds
+            ``multipart/form-data`` with the boundary) or the other multipart media type
+            the boundary is added to (``multipart/mixed``).
         parts: the multipart parts, in property order (``None`` unless multipart).
     """
 
@@ -112,7 +130,7 @@ def encode_body(argument: Argument, value: Any, nested: str = "brackets") -> Bod
 
     Raises:
         RequestBuildError: the value cannot take that media type (a file in a JSON body, an
-            object as ``application/xml``, a form body that is not an object ...).
+            key that is no XML name, a form body that is neither an object nor a string ...).
     """
     media_type = argument.media_type or "application/json"
     kind = _kind(media_type, value)
@@ -199,14 +217,15 @@ def _kind(media_type: str, value: Any) -> str:
     essence = _essence(media_type)
     if is_json(essence):
         return "json"
-    if essence in _SEQUENCES and isinstance(value, list):
+    plain = isinstance(value, (str, bytes, Upload))  # a text or file sent as it is
+    if essence in _SEQUENCES and not plain:
         return "sequence"
+    if is_xml(essence) and not plain:
+        return "xml"
     if essence == "application/x-www-form-urlencoded":
-        return "form"
-    if essence == "multipart/form-data":
-        return "multipart"
+        return "binary" if plain else "form"
     if essence.startswith("multipart/"):
-        return "unsupported"
+        return "multipart"
     if essence in ("*/*", "application/*"):
         if isinstance(value, (Upload, bytes)):
             return "binary"
@@ -233,9 +252,11 @@ def _json_text(argument: Argument, value: Any) -> str:
 
 def _sequence(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     """A JSON stream given as an array (an OpenAPI 3.2 ``itemSchema`` is offered as one):
-    each item compact JSON on its own line, after the media type's record prefix."""
+    each item compact JSON on its own line, after the media type's record prefix; any
+    other value (an object, a number) is the one record."""
     prefix = _SEQUENCES[_essence(media_type)]
-    lines = "".join(f"{prefix}{_json_text(argument, item)}\n" for item in value)
+    records = value if isinstance(value, (list, tuple)) else [value]
+    lines = "".join(f"{prefix}{_json_text(argument, item)}\n" for item in records)
     return Body(content=lines.encode("utf-8"), content_type=media_type)
 
 
@@ -258,12 +279,16 @@ def _binary(argument: Argument, media_type: str, value: Any, nested: str) -> Bod
         return Body(
             content=value, content_type="application/octet-stream" if wildcard else media_type
         )
-    if not isinstance(value, str):
-        raise RequestBuildError(
-            f"argument {argument.name!r}: a {media_type} body needs a file or a string, "
-            f"not {type(value).__name__}"
-        )
+    if not isinstance(value, str):  # what its schema allows: JSON text, as text/* has
+        return Body(content=_json_text(argument, value).encode("utf-8"),
+                    content_type=media_type)
     return Body(content=_string_bytes(argument, value), content_type=media_type)
+
+
+def _xml(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
+    """An object, array, number or boolean as an XML document, by the schema's XML
+    Objects (:mod:`httpllm.execute.xml_body`)."""
+    return Body(content=xml_bytes(argument, value), content_type=media_type)
 
 
 def _string_bytes(argument: Argument, value: str) -> bytes:
@@ -377,12 +402,18 @@ def _first_media_type(content_type: Any) -> str | None:
 
 
 def _multipart(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
+    """One part per property, named by ``Content-Disposition: form-data; name=...``,
+    for every multipart subtype: OpenAPI 3.1.1 Encoding Object ("for multipart, the
+    encoding keys MUST map to the name parameter of the Content-Disposition: form-data
+    header of each part"). A subtype other than ``form-data`` is the ``Content-Type``'s
+    (``multipart/mixed; boundary=...``)."""
     parts = [
         part
         for name, item in _object(argument, media_type, value).items()
         for part in _multipart_parts(argument, name, item, nested)
     ]
-    return Body(parts=parts)
+    form_data = _essence(media_type) == "multipart/form-data"
+    return Body(parts=parts, content_type=None if form_data else media_type)
 
 
 def _multipart_parts(argument: Argument, name: str, item: Any, nested: str) -> list[Part]:
@@ -414,13 +445,6 @@ def _part(name: str, value: Any, declared: str | None) -> tuple[str | None, byte
     return (None, _part_text(value, declared).encode("utf-8"), declared)
 
 
-def _unsupported(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
-    raise RequestBuildError(
-        f"argument {argument.name!r}: cannot encode a {media_type} body "
-        "(only multipart/form-data among multipart types)"
-    )
-
-
 _ENCODERS: dict[str, Callable[[Argument, str, Any, str], Body]] = {
     "json": _json,
     "sequence": _sequence,
@@ -428,5 +452,5 @@ _ENCODERS: dict[str, Callable[[Argument, str, Any, str], Body]] = {
     "multipart": _multipart,
     "text": _text,
     "binary": _binary,
-    "unsupported": _unsupported,
+    "xml": _xml,
 }

@@ -298,13 +298,17 @@ def _request(function: Function, url: str, parts: _Parts, body: Body | None) -> 
         if body.content_type:
             headers.append(("Content-Type", body.content_type))
         return httpx.Request(method, url, headers=headers, content=body.content)
+    subtype = body.content_type or "multipart/form-data"
     if not body.parts:
         # No parts: only the close delimiter, as browsers send an empty form (RFC 2046 5.1.1).
         boundary = secrets.token_hex(16)
-        headers.append(("Content-Type", f"multipart/form-data; boundary={boundary}"))
+        headers.append(("Content-Type", f"{subtype}; boundary={boundary}"))
         return httpx.Request(method, url, headers=headers, content=f"--{boundary}--\r\n".encode())
     request = httpx.Request(method, url, headers=headers, files=body.parts)
     request.read()
+    if body.content_type:  # multipart/mixed ...: httpx writes the same parts as form-data
+        made = request.headers["Content-Type"]
+        request.headers["Content-Type"] = subtype + made[len("multipart/form-data"):]
     return request
 
 

@@ -14,7 +14,9 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
   (``body.silent_properties``; ``validate`` checks the body without them);
 - a required body that is ``null`` (sent as JSON ``null`` only when the body is JSON and its
   schema explicitly allows ``null``), or that encodes to no bytes (``""`` as a binary or text
-  body, an empty form): a server reads either as no body (:func:`body_error`).
+  body, an empty form): a server reads either as no body (:func:`body_error`);
+- an XML body holding a key that is no XML name or a character XML 1.0 cannot carry: the
+  build would refuse it (:func:`body_error`).
 
 And values that would arrive other than given, which ``build_request`` refuses with the
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
@@ -36,6 +38,7 @@ from urllib.parse import unquote
 
 from httpllm import pointer
 from httpllm.compose.parameters import is_token
+from httpllm.compose.xml_object import is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import encode_body, form_pairs, null_items, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
@@ -463,21 +466,28 @@ def silent_error(at: str, value: Any, slot: str) -> ArgumentError:
 
 def body_error(function: Function, argument: Argument, value: Any) -> ArgumentError | None:
     """A required body that would reach the server as no body: ``null`` (unless JSON
-    ``null`` is sent, see :func:`httpllm.execute.body.sends_null`) or zero bytes."""
-    if not argument.required:
-        return None
+    ``null`` is sent, see :func:`httpllm.execute.body.sends_null`) or zero bytes; or an
+    XML body holding what XML cannot (a key that is no XML name, U+0000 ...: the
+    :mod:`httpllm.execute.xml_body` rules), so that ``validate`` refuses what the build
+    would."""
     at = pointer.join("#", argument.name)
     media_type = argument.media_type or "application/json"
     if value is None:
-        if sends_null(function, argument):
+        if not argument.required or sends_null(function, argument):
             return None
         expected = "a request body (the body is required; null sends no body)"
         return argument_error(at, "required", expected, "null")
     try:
         encoded = encode_body(argument, value, form_style(function))
-    except (RequestBuildError, *_NON_JSON):
+    except RequestBuildError as exc:
+        if not is_xml(media_type) or isinstance(value, str):
+            return None
+        why = exc.message.removeprefix(f"argument {argument.name!r}: ")
+        return argument_error(at, "xml", f"a value an XML document can hold ({why})",
+                              show(value))
+    except _NON_JSON:
         return None
-    if encoded.parts is not None or encoded.content:
+    if not argument.required or encoded.parts is not None or encoded.content:
         return None
     expected = f"a non-empty body (the body is required; this value is 0 bytes as {media_type})"
     return argument_error(at, "required", expected, show(value))
