@@ -30,8 +30,8 @@ from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
-           "read_bounded", "shown_url", "size_text", "source_of", "string_keys",
-           "without_lone_surrogates", "without_userinfo"]
+           "read_bounded", "reads_as_content", "shown_url", "size_text", "source_of",
+           "string_keys", "without_lone_surrogates", "without_userinfo"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -719,6 +719,44 @@ def _schema_content(value: Any, levels: int = 4) -> bool:
                 return False
         layer = below
     return False
+
+
+_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace",
+                      "query"})
+"""A path item's operations (OpenAPI 3.x; ``query`` in 3.2): an object under one of them."""
+
+
+def reads_as_content(node: Any) -> bool:
+    """Whether ``node``, what a ``$ref`` into another file points at, is OpenAPI or JSON
+    Schema content *itself*: ``true``/``false`` or ``{}``, a small OpenAPI object (only
+    :data:`_OBJECT_FIELDS`: a response, a header, an example), an object with a keyword
+    of either at its own top (:data:`_SCHEMA_WORDS` holding a value it takes, ``type``,
+    ``in``, an operation under a path item's method), or a map whose every value is one
+    of these (``paths``, named ``properties`` or security schemes kept in a file). A file passes :func:`_schema_content`
+    when a keyword sits anywhere in its first levels, so a settings file holding
+    ``logging: {format: json}`` beside ``stripe_key: sk_live_...`` was read and its key
+    inlined by a ``$ref`` to the whole file (or to ``#/stripe_key``): the target must read
+    as content where it is.
+
+    >>> reads_as_content({"type": "object"}), reads_as_content({"/pets": {"get": {}}})
+    (True, True)
+    >>> reads_as_content({"logging": {"format": "json"}, "stripe_key": "sk_live_x"})
+    False
+    >>> reads_as_content("sk_live_x"), reads_as_content(["a"])
+    (False, False)
+    """
+    return _content_here(node) or (isinstance(node, dict) and bool(node) and all(
+        _content_here(value) for value in node.values()))
+
+
+def _content_here(node: Any) -> bool:
+    if isinstance(node, bool) or node == {}:
+        return True
+    if not isinstance(node, dict):
+        return False
+    return _small_object(node) or any(
+        _marks_content(key, value) or (key in _METHODS and isinstance(value, dict))
+        for key, value in node.items())
 
 
 def _marks_content(key: Any, value: Any) -> bool:

@@ -14,8 +14,8 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from httpllm.errors import HttpllmError, RefError
-from httpllm.load import Loader
+from httpllm.errors import AccessDenied, HttpllmError, RefError
+from httpllm.load import Loader, reads_as_content
 from httpllm.pointer import escape, file_label, parts, unescape
 
 __all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
@@ -130,12 +130,29 @@ class Resolver:
             node = target.node
             if not (isinstance(node, dict) and len(node) == 1
                     and isinstance(node.get("$ref"), str)):
-                return target
+                return self._checked(target, ref)
             seen.append(target.uri)
             if len(seen) > 64 or target.uri in seen[:-1]:
                 raise RefError(f"$ref chain loops or is too long at {ref!r}",
                                pointer=target.pointer)
             ref, base = node["$ref"], target.scope
+
+    def _checked(self, target: Target, ref: str) -> Target:
+        """``target``, when it is in the root document or reads as OpenAPI or JSON Schema
+        content where it is (:func:`httpllm.load.reads_as_content`).
+
+        Raises:
+            AccessDenied: a target in another file that does not: a file the gate let
+                through (a keyword somewhere in its first levels) may still be a settings
+                file, and a ``$ref`` to it, or to a value in it, would inline its secrets
+                into a tool.
+        """
+        if urldefrag(target.uri)[0] == self.base or reads_as_content(target.node):
+            return target
+        raise AccessDenied(
+            f"$ref {ref!r} points at {target.pointer}, which does not read as OpenAPI or "
+            "JSON Schema content (no keyword of either at its top): a value that is not "
+            "part of the API description is never inlined into a tool")
 
     def _resolve_one(self, ref: str, base: str) -> Target:
         if ref.startswith("#"):

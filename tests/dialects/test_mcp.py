@@ -54,10 +54,12 @@ def test_constraints_and_defs_are_kept() -> None:
 def test_keys_outside_json_schema_are_dropped_with_a_loss(provider: str, tmp_path: Any) -> None:
     """Only JSON Schema 2020-12's keywords reach the tools (mcp: inputs and outputs; 3.1:
     parameters): a typo
-    (`max_items`) or the keys of a file a `$ref` inlined that was no schema (a settings
-    file whose `format: json` passed the content rule: its API key went into the tools
-    the model reads). Each dropped key is a loss; the schema's own keywords stay."""
-    (tmp_path / "config.yaml").write_text("logging: {format: json}\nstripe_key: sk_live_X1\n")
+    (`max_items`) or the keys a schema file a `$ref` inlined holds beside its keywords
+    (a settings file whose `format: json` passed the content rule put its API key into
+    the tools the model reads: such a file is now refused, tests/test_refs.py). Each
+    dropped key is a loss; the schema's own keywords stay."""
+    (tmp_path / "config.yaml").write_text(
+        "type: object\nlogging: {format: json}\nstripe_key: sk_live_X1\n")
     body = {"type": "object", "properties": {
         "x": {"$ref": "config.yaml"}, "tags": {"type": "array", "max_items": 3}}}
     source = doc(body)
