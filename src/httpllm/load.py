@@ -734,10 +734,9 @@ def reads_as_content(node: Any) -> bool:
     ``in``, an operation under a path item's method), or a map whose every value is one
     of these (``paths``, named ``properties`` or security schemes kept in a file). A file
     passes :func:`_schema_content` when a keyword sits anywhere in its first levels, so a
-    settings file holding
-    ``logging: {format: json}`` beside ``stripe_key: sk_live_...`` was read and its key
-    inlined by a ``$ref`` to the whole file (or to ``#/stripe_key``): the target must read
-    as content where it is.
+    settings file holding ``logging: {format: json}`` beside ``stripe_key: sk_live_...``
+    was read and its key inlined by a ``$ref`` to the whole file (or to
+    ``#/stripe_key``): the target must read as content where it is.
 
     >>> reads_as_content({"type": "object"}), reads_as_content({"/pets": {"get": {}}})
     (True, True)
