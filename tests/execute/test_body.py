@@ -282,7 +282,7 @@ SCHEMAS: dict[str, Any] = {
     "array": {"type": "array", "items": {"type": "object",
                                          "properties": {"x": {"type": "integer"}}}},
     "string": {"type": "string"}, "integer": {"type": "integer"},
-    "number": {"type": "number"}, "boolean": {"type": "boolean"},
+    "number": {"type": "number"}, "boolean": {"type": "boolean"}, "any": {},
 }
 
 
@@ -317,3 +317,22 @@ def test_what_validate_accepts_is_built(index: int, kind: str, data: st.DataObje
     arguments = data.draw(from_schema(function.parameters))
     if app.validate(function.name, arguments).ok:
         assert build_request(function, arguments) is not None
+
+
+@pytest.mark.parametrize(("media_type", "schema", "value"), [
+    ("multipart/form-data", {"properties": {"a": {"type": "string"}}}, ["a"]),
+    ("multipart/mixed", {}, 5),
+    ("application/x-www-form-urlencoded", {}, [1])])
+def test_a_typeless_fields_body_that_is_no_object_is_refused(
+        media_type: str, schema: Any, value: Any) -> None:
+    """A form or multipart body whose schema names no type (`{}`, `properties` alone) lets
+    an array through JSON Schema: validate refuses it as no object, as the build does (it
+    accepted it, and the build raised "must be an object")."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "http://127.0.0.1:9"}],
+           "paths": {"/x": {"post": {"operationId": "x", "requestBody": {
+               "content": {media_type: {"schema": schema}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    checked = httpllm.compile(doc, provider="chatgpt").validate("x", {"body": value})
+    assert [(e.pointer, e.keyword) for e in checked.errors] == [("#/body", "type")]
+    assert f"an object (a {media_type} body is named" in checked.errors[0].message

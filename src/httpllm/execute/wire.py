@@ -15,8 +15,9 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
 - a required body that is ``null`` (sent as JSON ``null`` only when the body is JSON and its
   schema explicitly allows ``null``), or that encodes to no bytes (``""`` as a binary or text
   body, an empty form): a server reads either as no body (:func:`body_error`);
-- an XML body holding a key that is no XML name or a character XML 1.0 cannot carry: the
-  build would refuse it (:func:`body_error`).
+- an XML body holding a key that is no XML name or a character XML 1.0 cannot carry, and a
+  form or multipart body that is no object (a form's string aside) where its schema says
+  no type (``{}``, ``properties`` alone): the build would refuse them (:func:`body_error`).
 
 And values that would arrive other than given, which ``build_request`` refuses with the
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
@@ -60,6 +61,7 @@ from httpllm.execute.serialize import (
     scalar,
 )
 from httpllm.records import Argument, Function
+from httpllm.upgrade.openapi32 import FORM
 
 __all__ = [
     "IGNORED_HEADERS",
@@ -466,10 +468,11 @@ def silent_error(at: str, value: Any, slot: str) -> ArgumentError:
 
 def body_error(function: Function, argument: Argument, value: Any) -> ArgumentError | None:
     """A required body that would reach the server as no body: ``null`` (unless JSON
-    ``null`` is sent, see :func:`httpllm.execute.body.sends_null`) or zero bytes; or an
-    XML body holding what XML cannot (a key that is no XML name, U+0000 ...: the
-    :mod:`httpllm.execute.xml_body` rules), so that ``validate`` refuses what the build
-    would."""
+    ``null`` is sent, see :func:`httpllm.execute.body.sends_null`) or zero bytes; or a
+    body the build would refuse: an XML body holding what XML cannot (a key that is no
+    XML name, U+0000 ...: the :mod:`httpllm.execute.xml_body` rules), a form or multipart
+    body that is no object (compile offers an object where the schema's ``type`` names
+    none; a schema naming no type lets an array through)."""
     at = pointer.join("#", argument.name)
     media_type = argument.media_type or "application/json"
     if value is None:
@@ -480,6 +483,13 @@ def body_error(function: Function, argument: Argument, value: Any) -> ArgumentEr
     try:
         encoded = encode_body(argument, value, form_style(function))
     except RequestBuildError as exc:
+        essence = media_type.split(";", 1)[0].strip().lower()
+        if essence.startswith("multipart/") or essence == FORM:
+            if isinstance(value, Mapping):
+                return None
+            kind = "parts" if essence.startswith("multipart/") else "fields"
+            return argument_error(at, "type", f"an object (a {essence} body is named "
+                                  f"{kind}, one per property)", show(value))
         if not is_xml(media_type) or isinstance(value, str):
             return None
         why = exc.message.removeprefix(f"argument {argument.name!r}: ")
