@@ -67,7 +67,7 @@ def booleans(any_value: Schema, never: Schema | None = None) -> Any:
         for key in _SUBSCHEMA_LISTS:
             members = node.get(key)
             if isinstance(members, list) and any(isinstance(m, bool) for m in members):
-                if never is None and False in members:
+                if never is None and any(m is False for m in members):
                     ctx.lose(key, "dropped", False, "a member no value matches")
                 out = {**out, key: [swap(m, ctx, key) for m in members
                                     if m is not False or never is not None]}
