@@ -98,3 +98,24 @@ def test_compiled_argument_carries_the_shape() -> None:
     app = httpllm.compile(doc, provider="chatgpt")
     assert app.function("x").arguments[0].xml == (XmlNode(name="r"),)
     assert app.function("j").arguments[0].xml is None
+
+
+def test_an_xml_name_that_is_no_xml_name_is_a_loss_not_every_call_refused() -> None:
+    """`xml: {name: "my pet"}` (or a prefix `1x`) is not carried, with a loss at the body
+    schema: kept, the build refused every call of the operation ("no XML name")."""
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"}, "paths": {"/p": {
+        "post": {"operationId": "addPet", "requestBody": {"required": True, "content": {
+            "application/xml": {"schema": {"$ref": "#/components/schemas/Pet"}}}},
+            "responses": {"200": {"description": "ok"}}}}},
+        "components": {"schemas": {"Pet": {
+            "type": "object", "xml": {"name": "my pet", "prefix": "1x", "namespace": "urn:x"},
+            "properties": {"id": {"type": "integer", "xml": {"attribute": True,
+                                                             "name": "pet id"}}}}}}}
+    app = httpllm.compile(doc)
+    (fn,) = app.functions
+    assert [(loss.keyword, loss.action, loss.value) for loss in fn.losses] == [
+        ("xml", "dropped", "my pet"), ("xml", "dropped", "1x"), ("xml", "dropped", "pet id")]
+    from httpllm.execute import build_request
+
+    sent = build_request(fn, {"body": {"id": 1}}, base_url="https://api.test").content
+    assert sent.endswith(b'<Pet xmlns="urn:x" id="1" />')

@@ -390,7 +390,8 @@ class Composer:
                                    lost) or self.named.examples.get(at, [])
         extra: dict[str, Any] = {"encoding": encoding, "media": media}
         if media_type and is_xml(media_type):
-            extra["xml"] = xml_shape(schema, base, self._resolve)
+            extra["xml"] = xml_shape(schema, base, self._resolve, lambda note, value: lost.append(
+                Loss(pointer=at, keyword="xml", action="dropped", value=value, note=note)))
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,

@@ -25,6 +25,7 @@ Source: OpenAPI 3.0.3 section 4.7.26, 3.1.1 section 4.8.26 and 3.2.0 XML Object;
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,7 +34,7 @@ from httpllm.errors import HttpllmError
 from httpllm.pointer import unescape
 from httpllm.records import XmlNode
 
-__all__ = ["MAX_XML_NODES", "NODE_TYPES", "is_xml", "xml_shape"]
+__all__ = ["MAX_XML_NODES", "NODE_TYPES", "is_xml", "is_xml_name", "xml_shape"]
 
 MAX_XML_NODES = 4096
 """Schema nodes one body's XML shape reads at most (a bound on compile work for a wide
@@ -45,6 +46,25 @@ NODE_TYPES = frozenset({"element", "attribute", "text", "cdata", "none"})
 _MEMBERS = ("allOf", "anyOf", "oneOf")
 _NAMED = ("schemas", "definitions", "$defs")
 _MAX_HOPS = 32  # $ref to $ref chains followed per node
+
+_START = ("A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
+          "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd"
+          "\U00010000-\U000effff")
+_NCNAME = re.compile(f"[{_START}][{_START}\\-.0-9\u00b7\u0300-\u036f\u203f-\u2040]*")
+"""Namespaces in XML 1.0 NCName: an XML 1.0 Name without a colon."""
+
+
+def is_xml_name(text: str) -> bool:
+    """Whether ``text`` is an XML name without a colon (Namespaces in XML 1.0 NCName).
+
+    >>> is_xml_name("pet"), is_xml_name("my pet"), is_xml_name("1a")
+    (True, False, False)
+    """
+    return _NCNAME.fullmatch(text) is not None
+
+
+Report = Callable[[str, Any], None]
+"""``report(message, value)``: an XML Object field not carried (:func:`xml_shape`)."""
 
 Resolve = Callable[[str, str], tuple[Any, str, str]]
 """``resolve(ref, base) -> (node, base of the node, canonical pointer)``."""
@@ -70,8 +90,12 @@ class _Read:
     items: tuple[Any, str] | None = None
 
 
-def xml_shape(schema: Any, base: str, resolve: Resolve) -> tuple[XmlNode, ...]:
+def xml_shape(schema: Any, base: str, resolve: Resolve, report: Report | None = None
+              ) -> tuple[XmlNode, ...]:
     """The XML shape of a body schema: its root node first, each node's children by index.
+    An XML Object ``name`` or ``prefix`` that is no XML name (``my pet``) is not carried
+    (the element is named as without it), each told to ``report``: kept, every call of the
+    operation would be refused.
 
     >>> def no_refs(ref, base):
     ...     raise AssertionError(ref)
@@ -101,13 +125,19 @@ def xml_shape(schema: Any, base: str, resolve: Resolve) -> tuple[XmlNode, ...]:
         properties = {name: child for name, (raw, where) in read.properties.items()
                       if (child := place(raw, where)) is not None}
         items = place(*read.items) if read.items is not None else None
-        nodes[i] = _node(read, properties, items, root=i == 0)
+        nodes[i] = _node(read, properties, items, root=i == 0, report=report)
     return tuple(node or XmlNode() for node in nodes)
 
 
 def _node(read: _Read, properties: dict[str, int], items: int | None, *,
-          root: bool) -> XmlNode:
+          root: bool, report: Report | None = None) -> XmlNode:
     xml = read.xml
+    for key in ("name", "prefix"):
+        if isinstance(xml.get(key), str) and xml[key] and not is_xml_name(xml[key]):
+            if report is not None:
+                report(f"xml.{key} {xml[key]!r} is no XML name (Namespaces in XML 1.0 "
+                       "NCName): not carried", xml[key])
+            xml = {k: v for k, v in xml.items() if k != key}
     node_type = xml.get("nodeType")
     if node_type not in NODE_TYPES:
         node_type = ("attribute" if xml.get("attribute") is True

@@ -36,17 +36,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from httpllm._limits import DEFAULT_LIMITS
+from httpllm.compose.xml_object import is_xml_name
 from httpllm.errors import RequestBuildError
 from httpllm.execute.serialize import scalar
 from httpllm.records import Argument, XmlNode
 
 __all__ = ["xml_bytes"]
-
-_START = ("A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff"
-          "\u200c-\u200d\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd"
-          "\U00010000-\U000effff")
-_NCNAME = re.compile(f"[{_START}][{_START}\\-.0-9\u00b7\u0300-\u036f\u203f-\u2040]*")
-"""Namespaces in XML 1.0 NCName: an XML 1.0 Name without a colon."""
 
 _NOT_CHAR = re.compile("[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 """A character outside XML 1.0's Char production (section 2.2)."""
@@ -166,7 +161,7 @@ def _declare(element: ET.Element, node: XmlNode) -> None:
 
 
 def _checked(argument: Argument, name: str) -> str:
-    if not _NCNAME.fullmatch(name):
+    if not is_xml_name(name):
         raise RequestBuildError(f"argument {argument.name!r}: {name!r} is no XML name "
                                 "(XML 1.0 section 2.3: a letter or _ first, then letters, "
                                 "digits, - . _; no spaces or markup)")
