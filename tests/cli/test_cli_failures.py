@@ -237,6 +237,18 @@ def test_an_unknown_server_variable_is_a_usage_error(capsys: pytest.CaptureFixtu
     assert "--server-var regoin=..." in err and "(it has: region)" in err
 
 
+@pytest.mark.parametrize("value", ["region=mars", "region=us/../x?y"])
+def test_a_server_value_the_server_refuses_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str], library: Path, value: str) -> None:
+    """`--server-var` with a value off its enum exits 2 with one line naming the flag, as
+    every value a flag cannot take (it exited 1, as an unusable document does)."""
+    status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                           "--server-var", value)
+    assert (status, out) == (2, "") and len(lines(err)) == 1
+    assert err.startswith("httpllm call: error: --server-var: server variable {region} is ")
+    assert "expected one of 'eu', 'us' (its enum)" in err
+
+
 def test_basic_auth_without_password_is_a_usage_error(capsys: pytest.CaptureFixture[str],
                                                       library: Path) -> None:
     """A Basic credential without a colon exits 2 saying USER:PASSWORD."""

@@ -91,6 +91,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--auth-header",
       "apiKey="], "--auth-header apiKey=HEADER: '' is not a header name (RFC 9110 token: "
      "letters, digits and !#$%&'*+.^_`|~-)"),
+    # each was taken, and every upstream call then failed as a transport error
+    (["--header", "X Y=1"], "--header 'X Y'=...: not a header name (RFC 9110 token: "
+     "letters, digits and !#$%&'*+.^_`|~-)"),
+    (["--header", "X-Y=a\r\nX-Z: 1"], "--header X-Y=...: the value holds a CR, LF or NUL "
+     "character, which no request can carry"),
+    (["--transport", "http", "--forward-header", "X-Tenant\n"],
+     "--forward-header 'X-Tenant\\n' is not a header name (RFC 9110 token: letters, digits "
+     "and !#$%&'*+.^_`|~-)"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--forward-header",
       "Authorization"],
      "Authorization carries the token that admits clients to this server; it is never sent "
@@ -110,10 +118,13 @@ def test_admission_misuse_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
                                   ["--max-sessions-per-client", "0"], ["--workers", "0"],
                                   ["--max-calls-per-session", "x"],
                                   # were taken as given: a negative cut, a 0-byte read
-                                  ["--max-result-chars", "-5"], ["--max-answer-bytes", "0"]])
+                                  ["--max-result-chars", "-5"], ["--max-answer-bytes", "0"],
+                                  # an internal error (Starlette's AssertionError) once started
+                                  ["--path", "mcp"], ["--path", "/m?x"]])
 def test_limit_values_that_cannot_be_used_exit_2(capsys: pytest.CaptureFixture[str],
                                                  argv: list[str]) -> None:
-    """A limit that is not a positive number exits 2 with argparse's one line naming it."""
+    """A limit that is not a positive number, or an endpoint path that is no absolute path,
+    exits 2 with argparse's one line naming it."""
     status, err = run(capsys, "--transport", "http", *argv)
     assert status == 2 and len(err) == 1
     assert err[0].startswith(f"httpllm serve: error: argument {argv[0]}: expected ")
