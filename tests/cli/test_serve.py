@@ -349,3 +349,13 @@ def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
                           timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
     assert "httpllm: serving 1 tool over stdio (1 operation left out)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_help_says_what_spec_may_be(capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC may be a URL or standard input for `serve` too (over HTTP); its help said
+    "OpenAPI document (path)" while every other command's said the three."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("a path, an http(s) URL (with --allow-network), or - for stdin with --transport "
+            "http") in text

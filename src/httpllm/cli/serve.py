@@ -60,7 +60,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="serve the document as an MCP server",
                            description="Serve every operation as an MCP tool, over stdio "
                                        "(default) or streamable HTTP.")
-    serve.add_argument("spec", help="OpenAPI document (path)")
+    serve.add_argument("spec", help="OpenAPI or Swagger document: a path, an http(s) URL "
+                       "(with --allow-network), or - for stdin with --transport http (over "
+                       "stdio, stdin carries the protocol)")
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio",
                        help="stdio (default) or streamable HTTP")
     serve.add_argument("--host", default="127.0.0.1",
