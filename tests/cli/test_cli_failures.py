@@ -451,3 +451,26 @@ paths:
                              "as the document does, optionally after path:, query:, header: "
                              "or cookie:)")
     assert "sess:id matched" not in err
+
+
+def test_an_unroll_too_deep_names_the_flag(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    """A recursive schema unrolled past the node limit is skipped saying to pass a smaller
+    --unroll K: it said "pass a smaller unroll", the Python option's name."""
+    spec = tmp_path / "tree.yaml"
+    spec.write_text("""
+openapi: 3.0.3
+info: {title: t, version: "1"}
+components:
+  schemas:
+    Node: {type: object, properties: {l: {$ref: "#/components/schemas/Node"},
+                                      r: {$ref: "#/components/schemas/Node"}}}
+paths:
+  /a:
+    post:
+      operationId: a
+      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Node"}}}}
+      responses: {"200": {description: ok}}
+""")
+    status, _, err = run(capsys, "compile", str(spec), "-p", "gemini", "--unroll", "30")
+    assert status == 3 and "pass a smaller --unroll K" in err and "smaller unroll" not in err
