@@ -72,6 +72,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     # --read-only was silently ignored outside code mode: every operation, DELETE too, served
     (["--read-only"], "--read-only applies to --mode code; to serve only reading operations, "
      "--include method:GET --include method:HEAD"),
+    # taken and ignored: the trio and code mode list no output schema
+    (["--mode", "discover", "--output-schemas", "on"], "--output-schemas on applies to --mode "
+     "tools; --mode discover lists no output schema (its answers are text)"),
     (["--mode", "discover", "--read-only"], "--read-only applies to --mode code; to serve only "
      "reading operations, --include method:GET --include method:HEAD"),
     # the same scheme twice was kept silently, an empty credential sent as an empty header

@@ -451,6 +451,10 @@ def _check_mode_and_source(args: argparse.Namespace) -> None:
     Raises:
         FlagError: naming them.
     """
+    if args.output_schemas == "on" and args.mode != "tools":
+        # the trio and code mode list no output schema: "on" would be ignored silently
+        raise FlagError(f"--output-schemas on applies to --mode tools; --mode {args.mode} "
+                        "lists no output schema (its answers are text)")
     if args.read_only and args.mode != "code":
         # served tools are the operations the document has: choose them, never ignore it
         raise FlagError("--read-only applies to --mode code; to serve only reading "
