@@ -68,3 +68,11 @@ def test_unknown_function_lists_close_matches() -> None:
     assert close.kind == "unknown" and "Did you mean getPet?" in close.text
     far = unknown(ToolCall(name="weather", arguments={}), ["getPet"])
     assert "Did you mean" not in far.text and "one of the 1 functions" in far.text
+
+
+def test_an_unknown_name_is_echoed_cut() -> None:
+    """A name no tool has is echoed to 80 characters: the model wrote it, and a 1 MB name
+    came back whole."""
+    long = unknown(ToolCall(name="x" * 1_000_000, arguments={}), ["getPet"])
+    assert f"There is no function named '{'x' * 79}…'; nothing was sent." in long.text
+    assert len(long.text) < 200

@@ -237,6 +237,18 @@ def test_an_unknown_server_variable_is_a_usage_error(capsys: pytest.CaptureFixtu
     assert "--server-var regoin=..." in err and "(it has: region)" in err
 
 
+@pytest.mark.parametrize("value", ["region=mars", "region=us/../x?y"])
+def test_a_server_value_the_server_refuses_is_a_usage_error(
+        capsys: pytest.CaptureFixture[str], library: Path, value: str) -> None:
+    """`--server-var` with a value off its enum exits 2 with one line naming the flag, as
+    every value a flag cannot take (it exited 1, as an unusable document does)."""
+    status, out, err = run(capsys, "call", str(library), "getA", "--args", "{}",
+                           "--server-var", value)
+    assert (status, out) == (2, "") and len(lines(err)) == 1
+    assert err.startswith("httpllm call: error: --server-var: server variable {region} is ")
+    assert "expected one of 'eu', 'us' (its enum)" in err
+
+
 def test_basic_auth_without_password_is_a_usage_error(capsys: pytest.CaptureFixture[str],
                                                       library: Path) -> None:
     """A Basic credential without a colon exits 2 saying USER:PASSWORD."""
@@ -439,3 +451,26 @@ paths:
                              "as the document does, optionally after path:, query:, header: "
                              "or cookie:)")
     assert "sess:id matched" not in err
+
+
+def test_an_unroll_too_deep_names_the_flag(capsys: pytest.CaptureFixture[str],
+                                           tmp_path: Path) -> None:
+    """A recursive schema unrolled past the node limit is skipped saying to pass a smaller
+    --unroll K: it said "pass a smaller unroll", the Python option's name."""
+    spec = tmp_path / "tree.yaml"
+    spec.write_text("""
+openapi: 3.0.3
+info: {title: t, version: "1"}
+components:
+  schemas:
+    Node: {type: object, properties: {l: {$ref: "#/components/schemas/Node"},
+                                      r: {$ref: "#/components/schemas/Node"}}}
+paths:
+  /a:
+    post:
+      operationId: a
+      requestBody: {content: {application/json: {schema: {$ref: "#/components/schemas/Node"}}}}
+      responses: {"200": {description: ok}}
+""")
+    status, _, err = run(capsys, "compile", str(spec), "-p", "gemini", "--unroll", "30")
+    assert status == 3 and "pass a smaller --unroll K" in err and "smaller unroll" not in err

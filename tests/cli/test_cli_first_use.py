@@ -448,7 +448,8 @@ def test_parameterized_host_reaches_its_endpoint(capsys: pytest.CaptureFixture[s
     assert sent["ocp-apim-subscription-key"] == "[redacted]" and "s3cret-key" not in out
     status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
                          "--server-var", "Endpoint=http://evil.example", "--auth", "key=k")
-    assert status == 1 and len(err) == 1
+    assert status == 2 and len(err) == 1  # a value the flag cannot take (was exit 1)
+    assert err[0].startswith("httpllm call: error: --server-var: server variable {Endpoint}")
     assert "only its default is taken: pass --base-url" in err[0]
 
 
@@ -476,7 +477,7 @@ def test_parameterized_host_without_default_names_the_flag(
     assert out.splitlines()[0] == "GET https://myacct.azuredatalakeanalytics.net/jobs/7"
     status, _, err = run(capsys, "call", spec, "Job_Get", "--args", '{"id": "7"}',
                          "--server-var", "accountName=evil.example/x")
-    assert status == 1 and "may hold only letters, digits" in err[0]
+    assert status == 2 and "may hold only letters, digits" in err[0]
 
 
 def test_parameterized_endpoint_without_default_needs_base_url(

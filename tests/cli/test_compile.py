@@ -1,4 +1,5 @@
-"""`httpllm compile`: what the loss report (`--losses`) holds."""
+"""`httpllm compile`: what the loss report (`--losses`) holds, and the flags that write an
+output of their own going one at a time."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from pathlib import Path
 import pytest
 
 from httpllm.cli import main
+
+PETSTORE = str(Path(__file__).resolve().parents[2] / "specs" / "petstore-3.0.yaml")
 
 
 def test_losses_name_a_renamed_operation_id(tmp_path: Path,
@@ -100,3 +103,20 @@ def test_the_summary_counts_the_losses(tmp_path: Path,
     assert "; 1 loss entry (--losses lists them); " in capsys.readouterr().err
     assert main(["compile", str(spec), "-o", str(tmp_path / "t.json"), "--include", "b"]) == 0
     assert "loss" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("argv", "flags"), [
+    (["--discover", "--group-by", "tag"], "--group-by and --discover"),
+    (["-p", "claude", "--discover", "--defer"], "--defer and --discover"),
+    (["-p", "claude", "--group-by", "tag", "--defer"], "--group-by and --defer"),
+    (["--discover", "--losses"], "--discover and --losses"),
+])
+def test_outputs_of_their_own_go_one_at_a_time(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str],
+                                               argv: list[str], flags: str) -> None:
+    """Flags that each write their own output exit 2 together: the first won and the
+    others were ignored without a word (`--discover --group-by tag` wrote the groups)."""
+    assert main(["compile", PETSTORE, *argv, "-o", str(tmp_path / "out")]) == 2
+    assert capsys.readouterr().err == (f"httpllm compile: error: {flags}: each writes an "
+                                       "output of its own; choose one\n")
+    assert not (tmp_path / "out").exists()

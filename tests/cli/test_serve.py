@@ -72,6 +72,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     # --read-only was silently ignored outside code mode: every operation, DELETE too, served
     (["--read-only"], "--read-only applies to --mode code; to serve only reading operations, "
      "--include method:GET --include method:HEAD"),
+    # taken and ignored: the trio and code mode list no output schema
+    (["--mode", "discover", "--output-schemas", "on"], "--output-schemas on applies to --mode "
+     "tools; --mode discover lists no output schema (its answers are text)"),
     (["--mode", "discover", "--read-only"], "--read-only applies to --mode code; to serve only "
      "reading operations, --include method:GET --include method:HEAD"),
     # the same scheme twice was kept silently, an empty credential sent as an empty header
@@ -91,6 +94,14 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--auth-header",
       "apiKey="], "--auth-header apiKey=HEADER: '' is not a header name (RFC 9110 token: "
      "letters, digits and !#$%&'*+.^_`|~-)"),
+    # each was taken, and every upstream call then failed as a transport error
+    (["--header", "X Y=1"], "--header 'X Y'=...: not a header name (RFC 9110 token: "
+     "letters, digits and !#$%&'*+.^_`|~-)"),
+    (["--header", "X-Y=a\r\nX-Z: 1"], "--header X-Y=...: the value holds a CR, LF or NUL "
+     "character, which no request can carry"),
+    (["--transport", "http", "--forward-header", "X-Tenant\n"],
+     "--forward-header 'X-Tenant\\n' is not a header name (RFC 9110 token: letters, digits "
+     "and !#$%&'*+.^_`|~-)"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--forward-header",
       "Authorization"],
      "Authorization carries the token that admits clients to this server; it is never sent "
@@ -110,10 +121,13 @@ def test_admission_misuse_is_one_line_exit_2(capsys: pytest.CaptureFixture[str],
                                   ["--max-sessions-per-client", "0"], ["--workers", "0"],
                                   ["--max-calls-per-session", "x"],
                                   # were taken as given: a negative cut, a 0-byte read
-                                  ["--max-result-chars", "-5"], ["--max-answer-bytes", "0"]])
+                                  ["--max-result-chars", "-5"], ["--max-answer-bytes", "0"],
+                                  # an internal error (Starlette's AssertionError) once started
+                                  ["--path", "mcp"], ["--path", "/m?x"]])
 def test_limit_values_that_cannot_be_used_exit_2(capsys: pytest.CaptureFixture[str],
                                                  argv: list[str]) -> None:
-    """A limit that is not a positive number exits 2 with argparse's one line naming it."""
+    """A limit that is not a positive number, or an endpoint path that is no absolute path,
+    exits 2 with argparse's one line naming it."""
     status, err = run(capsys, "--transport", "http", *argv)
     assert status == 2 and len(err) == 1
     assert err[0].startswith(f"httpllm serve: error: argument {argv[0]}: expected ")
@@ -338,3 +352,13 @@ def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
                           timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
     assert "httpllm: serving 1 tool over stdio (1 operation left out)" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_the_help_says_what_spec_may_be(capsys: pytest.CaptureFixture[str]) -> None:
+    """SPEC may be a URL or standard input for `serve` too (over HTTP); its help said
+    "OpenAPI document (path)" while every other command's said the three."""
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert ("a path, an http(s) URL (with --allow-network), or - for stdin with --transport "
+            "http") in text

@@ -134,6 +134,21 @@ def test_unknown_argument_is_an_error() -> None:
     assert error.expected == 'no argument "town" (known: city, units, days)'
 
 
+def test_the_feedback_is_bounded_whatever_the_model_sent() -> None:
+    """The feedback lists the first 20 errors and counts the rest, and a name the model
+    wrote is echoed cut: 200,000 unknown arguments (2.7 MB) came back as 13 MB of
+    feedback, and a 300,000-character name twice whole."""
+    arguments: dict[str, Any] = {"city": "x", "z" * 300_000: 1,
+                                 **{f"a{i}": i for i in range(30)}}
+    checked = validate(function(*WEATHER), arguments)
+    assert len(checked.errors) == 31
+    lines = checked.feedback().splitlines()
+    assert len(lines) == 22 and lines[-1] == "- and 11 more errors not listed here"
+    assert lines[1] == f"- {'z' * 159}…: expected no argument \"{'z' * 78}… (known: city, " \
+        "units, days); received 1"
+    assert len(checked.feedback()) < 2_000
+
+
 def test_nullable_union_reports_the_branch_that_fits() -> None:
     """For anyOf [enum string, null], a wrong string is reported against the string branch."""
     units = {"anyOf": [{"type": "string", "enum": ["metric", "imperial"]}, {"type": "null"}]}

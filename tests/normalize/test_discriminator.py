@@ -70,6 +70,30 @@ def test_schema_names_without_mapping() -> None:
                          {"type": "string", "enum": ["Sms"]}]
 
 
+def test_an_implied_tag_its_own_property_refuses_is_left_as_declared() -> None:
+    """Without a mapping the tag is the schema's name only where the variant's own property
+    allows it (its `enum` or `const`, also through a `$ref`): else the property stays as
+    declared, required, and one report names the variants. PagerDuty's runner_type (enum
+    [sidecar, runbook]) and OpenAI's `type: {enum: [disabled]}` variants became enum
+    [<schema name>], a value the API refuses. A mapping key is kept as the document says."""
+    kinds = {"type": "string", "enum": ["email", "sms"]}
+    email = {**EMAIL, "properties": {**EMAIL["properties"], "channel": {"$ref": "#/$defs/Kind"}}}
+    sms = {**SMS, "properties": {**SMS["properties"], "channel": {"const": "sms"}}}
+    defs = {"Email": email, "Sms": sms, "Kind": kinds}
+    out, reports = run(discriminator, union(), defs=defs)
+    assert tags(out) == [{"$ref": "#/$defs/Kind"}, {"const": "sms"}]
+    assert [m["required"] for m in out["anyOf"]] == [["address", "channel"], ["channel"]]
+    assert reports == [("#", "discriminator: 'channel' of Email, Sms does not allow the "
+                             "schema's name, the tag a variant no mapping names takes; left "
+                             "as declared")]
+    mapped, reports = run(discriminator, union({"email": "Email", "text": "Sms"}), defs=defs)
+    assert [t["enum"] for t in tags(mapped)] == [["email"], ["text"]]
+    assert reports == []
+    named = {**defs, "Sms": {**sms, "properties": {"channel": {"enum": ["Sms", "sms"]}}}}
+    assert tags(run(discriminator, union(), defs=named)[0])[1] == {"type": "string",
+                                                                    "enum": ["Sms"]}
+
+
 def test_several_keys_for_one_variant_and_unmapped_variants() -> None:
     """Two mapping keys naming one schema are both its tags; an unmapped variant keeps its
     name; mapping values may be bare schema names."""

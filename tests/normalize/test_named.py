@@ -380,3 +380,36 @@ def test_a_lone_leaf_emends_as_walked(leaf: dict[str, Any], examples: bool,
     fast = run()
     monkeypatch.setattr(named_module, "leaf_emend", lambda keep_examples: lambda node: None)
     assert fast == run()
+
+
+_WARNING_ORDER = """
+import json, sys
+from tests.normalize.test_named import named, ref
+schemas = {f"U{i}": {"type": "object", "discriminator": {"propertyName": "k",
+                                                           "mapping": {"x": 5}}}
+           for i in range(12)}
+schemas["Root"] = {"type": "object", "properties": {f"p{i}": ref(f"U{i}") for i in range(12)}}
+store, warnings = named(schemas)
+store.close([store.emended("Root", "request")], "request")
+print(json.dumps([at for at, _ in warnings]))
+"""
+
+
+def test_the_warnings_of_the_schemas_a_close_reaches_keep_their_order() -> None:
+    """`close` emends the named schemas it reaches by name, so their warnings come in the
+    same order in every run; it took them in a frozenset's order, which the hash seed
+    sets (OpenAI's discriminator warnings moved between runs)."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    runs = set()
+    for seed in ("1", "2", "3", "4"):
+        env = {**os.environ, "PYTHONHASHSEED": seed,
+               "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
+        done = subprocess.run([sys.executable, "-c", _WARNING_ORDER], env=env, cwd=root,
+                              capture_output=True, text=True, check=True, timeout=60)
+        runs.add(done.stdout)
+    assert len(runs) == 1 and len(json.loads(runs.pop())) == 12

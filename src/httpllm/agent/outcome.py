@@ -29,6 +29,9 @@ from httpllm.records import Function
 __all__ = ["REDACTED", "Outcome", "answered", "failed", "invalid", "unknown"]
 
 _CLOSE_MATCHES = 5
+_NAME_MAX = 80
+"""Longest echo of a function name no tool has (the model wrote it: a 1 MB name came back
+whole)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -125,6 +128,7 @@ def unknown(call: ToolCall, names: Iterable[str]) -> Outcome:
     known = list(names)
     close = difflib.get_close_matches(call.name, known, n=_CLOSE_MATCHES, cutoff=0.6)
     hint = f" Did you mean {', '.join(close)}?" if close else ""
-    text = (f"There is no function named {call.name!r}; nothing was sent.{hint} "
+    name = call.name if len(call.name) <= _NAME_MAX else call.name[: _NAME_MAX - 1] + "…"
+    text = (f"There is no function named {name!r}; nothing was sent.{hint} "
             f"Call one of the {len(known)} functions you were given.")
     return Outcome(call=call, ok=False, text=text, kind="unknown")

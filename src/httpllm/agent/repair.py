@@ -33,7 +33,8 @@ from httpllm.records import Function
 
 __all__ = ["Repaired", "repair_text", "repair_values"]
 
-_FENCE = re.compile(r"\A\s*```[A-Za-z0-9_-]*[ \t]*\r?\n(.*?)\r?\n?[ \t]*```\s*\Z", re.DOTALL)
+_INFO = re.compile(r"[A-Za-z0-9_-]*[ \t]*\r?")
+"""A fence's opening line after its three backticks: a language name, then blanks."""
 _CONTAINERS: dict[type, str] = {dict: "object", list: "array"}
 
 
@@ -73,9 +74,9 @@ def repair_text(arguments: Any) -> Repaired:
     text = arguments
     value = _json(text)
     if value is _FAIL:
-        fenced = _FENCE.match(text)
-        if fenced:
-            text = fenced.group(1)
+        fenced = _unfenced(text)
+        if fenced is not None:
+            text = fenced
             notes.append("removed a Markdown code fence")
             value = _json(text)
     if value is _FAIL:
@@ -92,6 +93,26 @@ def repair_text(arguments: Any) -> Repaired:
 
 
 _FAIL: Any = object()
+
+
+def _unfenced(text: str) -> str | None:
+    """The content of ``text`` when all of it is one Markdown code fence (blanks around
+    it; ```` ```lang ```` on the first line, ```` ``` ```` closing the last), else ``None``.
+
+    Read by position, in time linear in the text: the expression it replaces,
+    ``\\A\\s*```...\\n(.*?)\\r?\\n?[ \\t]*```\\s*\\Z``, tried the blanks after each
+    character of a fence left open (```` ```\\n ```` and 32,000 spaces: 0.6 s; 128,000:
+    10 s), on arguments a model writes (one an injected page steers).
+    """
+    body = text.strip()
+    if not (body.startswith("```") and body.endswith("```")):
+        return None
+    info, newline, rest = body[3:].partition("\n")
+    if not newline or _INFO.fullmatch(info) is None:
+        return None
+    content = rest[:-3].rstrip(" \t")  # the closing fence's own line may be indented
+    content = content.removesuffix("\n")
+    return content.removesuffix("\r")
 
 
 def _json(text: str) -> Any:

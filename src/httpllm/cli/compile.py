@@ -135,12 +135,30 @@ def _check_output_is_not_the_document(args: argparse.Namespace) -> None:
                          "there would replace it; name another file")
 
 
+def _check_one_output(args: argparse.Namespace) -> None:
+    """``--group-by``, ``--defer``, ``--discover`` and ``--losses`` each write an output of
+    their own: one of them at a time. Together, the first of them won and the others were
+    ignored without a word (``--discover --group-by tag`` wrote the groups, ``--discover
+    --defer`` the deferred list of every tool).
+
+    Raises:
+        UsageError: naming the flags given together.
+    """
+    given = [flag for flag, on in (("--group-by", args.group_by is not None),
+                                   ("--defer", args.defer), ("--discover", args.discover),
+                                   ("--losses", args.losses)) if on]
+    if len(given) > 1:
+        raise UsageError(f"{' and '.join(given)}: each writes an output of its own; "
+                         "choose one")
+
+
 def run(args: argparse.Namespace) -> int:
     """``httpllm compile``."""
     if args.list_providers:
         return _providers()
     if not args.spec:
         raise UsageError("compile needs a SPEC (a path, or - for stdin), or --list-providers")
+    _check_one_output(args)
     if args.defer:
         check_defer(args.provider)
     _check_output_is_not_the_document(args)

@@ -60,14 +60,17 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     serve = sub.add_parser("serve", help="serve the document as an MCP server",
                            description="Serve every operation as an MCP tool, over stdio "
                                        "(default) or streamable HTTP.")
-    serve.add_argument("spec", help="OpenAPI document (path)")
+    serve.add_argument("spec", help="OpenAPI or Swagger document: a path, an http(s) URL "
+                       "(with --allow-network), or - for stdin with --transport http (over "
+                       "stdio, stdin carries the protocol)")
     serve.add_argument("--transport", choices=("stdio", "http"), default="stdio",
                        help="stdio (default) or streamable HTTP")
     serve.add_argument("--host", default="127.0.0.1",
                        help="address to bind over HTTP (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8000,
                        help="TCP port over HTTP (8000; 0 picks a free one)")
-    serve.add_argument("--path", default="/mcp", help="endpoint path over HTTP (/mcp)")
+    serve.add_argument("--path", default="/mcp", type=_endpoint_path,
+                       help="endpoint path over HTTP (/mcp)")
     serve.add_argument("--base-url", default=None, type=base_url,
                        help="send requests here instead of the document's server")
     serve.add_argument("--host-arg", action="append", metavar="NAME=VALUE",
@@ -185,8 +188,43 @@ def _port(text: str) -> int:
     return port
 
 
+def _endpoint_path(text: str) -> str:
+    """argparse type: the endpoint's path, absolute (``/mcp``): Starlette routes only a
+    path that starts with ``/`` (``--path mcp`` failed as an internal error once the
+    server had started), and a ``?``, ``#``, space or control character is no path of a
+    URL a client can name (RFC 3986 section 3.3)."""
+    if not text.startswith("/") or any(c in text for c in "?# ") or not text.isprintable():
+        raise argparse.ArgumentTypeError(f"expected an absolute path such as /mcp, not {text!r}")
+    return text
+
+
 def _pairs(values: list[str], flag: str) -> dict[str, str]:
     return key_values(values, flag)  # exit 2 on a malformed item, as on every command
+
+
+def _host_headers(args: argparse.Namespace) -> dict[str, str]:
+    """``--header NAME=VALUE`` as a dict, after ``--forward-header`` names are checked.
+
+    A name is an RFC 9110 token and a value holds no CR, LF or NUL (section 5.5): httpx
+    refuses either on every upstream request, so a server started with one answered every
+    call with a transport error.
+
+    Raises:
+        FlagError: a name that is no token, or a value no request can carry.
+    """
+    for name in args.forward_header:
+        if not is_token(name):
+            raise FlagError(f"--forward-header {name!r} is not a header name (RFC 9110 token: "
+                            "letters, digits and !#$%&'*+.^_`|~-)")
+    headers = _pairs(args.header, "--header")
+    for name, value in headers.items():
+        if not is_token(name):
+            raise FlagError(f"--header {name!r}=...: not a header name (RFC 9110 token: "
+                            "letters, digits and !#$%&'*+.^_`|~-)")
+        if any(c in value for c in "\r\n\0"):
+            raise FlagError(f"--header {name}=...: the value holds a CR, LF or NUL character, "
+                            "which no request can carry")
+    return headers
 
 
 def credentials_from(args: argparse.Namespace, app: Application) -> dict[str, Any]:
@@ -352,7 +390,7 @@ def _server_options(args: argparse.Namespace, app: Application,
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": credentials_from(args, app),
         "auth_hook": _hook(_pairs(args.auth_header, "--auth-header")),
-        "headers": _pairs(args.header, "--header"), "forward_headers": args.forward_header,
+        "headers": _host_headers(args), "forward_headers": args.forward_header,
         "output_schemas": _output_schemas(app, args.output_schemas), "limits": _limits(args),
         **admission,
     }
@@ -413,6 +451,10 @@ def _check_mode_and_source(args: argparse.Namespace) -> None:
     Raises:
         FlagError: naming them.
     """
+    if args.output_schemas == "on" and args.mode != "tools":
+        # the trio and code mode list no output schema: "on" would be ignored silently
+        raise FlagError(f"--output-schemas on applies to --mode tools; --mode {args.mode} "
+                        "lists no output schema (its answers are text)")
     if args.read_only and args.mode != "code":
         # served tools are the operations the document has: choose them, never ignore it
         raise FlagError("--read-only applies to --mode code; to serve only reading "
@@ -434,6 +476,7 @@ def run(args: argparse.Namespace) -> int:
     except MissingExtra as exc:
         raise UsageError(exc.message) from exc
     admission = _admission(args)
+    _host_headers(args)  # before the compile, as the other flags
     app = compile_from(args)
     # The compiled document lives as long as the process: keep the collector from walking
     # its objects again on every full collection (one took 60 ms on GitHub's).

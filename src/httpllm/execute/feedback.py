@@ -15,6 +15,12 @@ __all__ = ["ArgumentError", "ArgumentNote", "ValidationResult", "argument_error"
 
 _SHOW_MAX = 80
 """Longest rendering of a received value in a message, in characters."""
+_WHERE_MAX = 160
+"""Longest place (an argument path) in a message, in characters; a longer one is cut."""
+_FEEDBACK_MAX = 20
+"""Most errors one feedback text lists; it counts the others. The model wrote every
+name it is told about: 200,000 unknown arguments (2.7 MB) came back as 13 MB of
+feedback, one line each, past any answer budget, and a 300,000-character name twice."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -111,12 +117,18 @@ class ValidationResult:
             f"Invalid arguments for {self.function}; nothing was sent. "
             f"Fix these and call {self.function} again:"
         )
-        return "\n".join([head, *(f"- {error.message}" for error in self.errors)])
+        lines = [head, *(f"- {error.message}" for error in self.errors[:_FEEDBACK_MAX])]
+        if len(self.errors) > _FEEDBACK_MAX:
+            more = len(self.errors) - _FEEDBACK_MAX
+            lines.append(f"- and {more:,} more error{'s' if more > 1 else ''} not listed here")
+        return "\n".join(lines)
 
 
 def where(pointer: str) -> str:
     """A pointer as a model reads it: ``"#/body/tags/0"`` -> ``"body/tags/0"``."""
     label = pointer.removeprefix("#").removeprefix("/")
+    if len(label) > _WHERE_MAX:  # the model's own names, echoed: never longer than this
+        label = label[: _WHERE_MAX - 1] + "…"
     return label or "(the arguments object)"
 
 

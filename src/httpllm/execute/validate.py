@@ -674,7 +674,7 @@ def _parameter_errors(function: Function, args: dict[str, Any]) -> list[Argument
             allowed = f" (known: {', '.join(known)})" if known else " (this function takes none)"
             errors.append(
                 argument_error(
-                    at, "additionalProperties", f'no argument "{name}"{allowed}', show(value)
+                    at, "additionalProperties", f"no argument {show(name)}{allowed}", show(value)
                 )
             )
         elif _sends_empty(function, argument, value):

@@ -3,7 +3,9 @@
 ``discriminator: {propertyName: kind, mapping: {...}}`` is an OpenAPI hint, not a JSON
 Schema assertion (OpenAPI 3.1 section 4.8.25). Each ``anyOf`` member that is a ``$ref``
 is replaced by its emended target with the tag property set to the mapping keys that
-name it (or the schema's name when there is no mapping) and listed in ``required``.
+name it (or the schema's name when there is no mapping, if the variant's own tag
+property allows it: else that property is kept as declared and reported) and listed in
+``required``.
 Contract: *narrows* to what the discriminator already meant. A ``oneOf`` whose variants now
 require distinct tags loses its exclusive mark (:func:`~httpllm.normalize.unions.disjoint`):
 no value can match two of them anyway.
@@ -23,6 +25,7 @@ from typing import Any
 
 from httpllm._json import kind, scalar_text
 from httpllm._types import Schema
+from httpllm.errors import HttpllmError
 from httpllm.normalize._context import (
     ANNOTATIONS,
     EXCLUSIVE,
@@ -70,8 +73,42 @@ def _mapping(spec: dict[str, Any], ctx: PassContext) -> dict[str, str]:
     return out
 
 
-def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, Any]:
+def _declared(old: Any, ctx: PassContext) -> list[Any] | None:
+    """The values a variant's own tag property allows when it says them as a list
+    (``enum``, ``const``; through one ``$ref``), else ``None`` (any string may do)."""
+    if is_ref(old):
+        try:
+            old = ctx.resolve(ref_name(old))
+        except HttpllmError:  # a schema that cannot be emended is reported where it is used
+            return None
+    if not isinstance(old, dict):
+        return None
+    if "const" in old:
+        return [old["const"]]
+    enum = old.get("enum")
+    return list(enum) if isinstance(enum, list) else None
+
+
+def _tagged(variant: dict[str, Any], prop: str, values: list[str], ctx: PassContext,
+            conflicts: list[str], name: str) -> dict[str, Any]:
+    """``variant`` requiring its tag ``prop`` to be one of ``values``: the mapping keys that
+    name it, else its schema's name ``name``.
+
+    The implied tag (the schema's name, OpenAPI 3.1 section 4.8.25.2.2) must be a value
+    the variant's own property takes: where that property allows a list of values without
+    it (PagerDuty's runner_type: enum [sidecar, runbook]; OpenAI's
+    ``type: {enum: [disabled]}`` variants), the document does not tag by schema names, so
+    the property is left as the document declares it, required, and ``name`` is added to
+    ``conflicts`` for the union's one report. The tool required the schema's name, a value
+    the API refuses: every call was refused or sent wrong. A mapping key is the document's
+    own word for the value on the wire and is kept as it is.
+    """
     old = variant.get("properties", {}).get(prop)
+    if values == [name] and (declared := _declared(old, ctx)) is not None and (
+            name not in declared):
+        conflicts.append(name)
+        required = list(dict.fromkeys([*variant.get("required", []), prop]))
+        return {**variant, "required": required}
     tag: dict[str, Any] = {"type": "string", "enum": values}
     if isinstance(old, dict):  # its annotations stay; a default only if it is a tag value
         kept = {k: v for k, v in old.items() if k in _TAG_KEEP}
@@ -81,6 +118,14 @@ def _tagged(variant: dict[str, Any], prop: str, values: list[str]) -> dict[str, 
     required = list(dict.fromkeys([*variant.get("required", []), prop]))
     return {**variant, "properties": {**variant.get("properties", {}), prop: tag},
             "required": required}
+
+
+def _said(conflicts: list[str], prop: str, ctx: PassContext) -> None:
+    """One report for the variants whose own ``prop`` does not allow their implied tag."""
+    if conflicts:
+        ctx.report(ctx.pointer, f"discriminator: {prop!r} of {', '.join(conflicts)} does not "
+                   "allow the schema's name, the tag a variant no mapping names takes; "
+                   "left as declared")
 
 
 def _variant(name: str, ctx: PassContext) -> dict[str, Any] | None:
@@ -98,13 +143,15 @@ def _variant(name: str, ctx: PassContext) -> dict[str, Any] | None:
 def _subtypes(node: dict[str, Any], prop: str, ctx: PassContext) -> Schema:
     """An inheritance-style parent -> the union of its subtypes, each requiring its tag."""
     tagged: list[Schema] = []
+    conflicts: list[str] = []
     for name, tags in ctx.subtypes():
         target = _variant(name, ctx)
         if target is None:
             ctx.report(ctx.pointer, f"discriminator: subtype {name!r} is not an object schema; "
                        "left out of the union")
             continue
-        tagged.append(_tagged(target, prop, tags))
+        tagged.append(_tagged(target, prop, tags, ctx, conflicts, name))
+    _said(conflicts, prop, ctx)
     if not tagged:
         return node
     kept = {k: v for k, v in node.items() if k in ANNOTATIONS}
@@ -135,6 +182,7 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
     if not isinstance(members, list):
         return out
     tagged: list[Schema] = []
+    conflicts: list[str] = []
     for member in members:
         if not is_ref(member):
             tagged.append(member)
@@ -151,7 +199,9 @@ def discriminator(node: dict[str, Any], ctx: PassContext) -> Schema:
             tagged.append(member)
             continue
         siblings = {k: v for k, v in member.items() if k != "$ref"}
-        tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx)))
+        tagged.append(_tagged({**target, **siblings}, prop, _tags(name, mapping, ctx), ctx,
+                              conflicts, name))
+    _said(conflicts, prop, ctx)
     if len(tagged) == 1 and isinstance(tagged[0], dict) and set(out) - {"anyOf"} <= ANNOTATIONS:
         return {**tagged[0], **{k: v for k, v in out.items() if k != "anyOf"}}
     out["anyOf"] = tagged

@@ -248,7 +248,10 @@ class NamedSchemas:
         (transitively), so that the ref graph holds all of them; return the named schemas
         that failed, by name (each is a node without edges)."""
         failed: dict[str, HttpllmError] = {}
-        pending = [name for schema in _last_of_each(schemas) for name in self.refs(schema)]
+        # By name, never in a frozenset's order (hash-seeded): the order of emends is the
+        # order of the warnings they make, which stays the same from run to run.
+        pending = [name for schema in _last_of_each(schemas)
+                   for name in sorted(self.refs(schema), reverse=True)]
         done: set[str] = set()
         while pending:
             name = pending.pop()
@@ -261,7 +264,7 @@ class NamedSchemas:
                 failed[name] = _kept(exc)
                 self.graph.add(name, ())
                 continue
-            pending.extend(n for n in self.refs(out) if n not in done)
+            pending.extend(n for n in sorted(self.refs(out), reverse=True) if n not in done)
         return failed
 
     def broken(self, schemas: Iterable[Schema],

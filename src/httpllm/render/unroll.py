@@ -115,7 +115,7 @@ class _Unroller:
     def _too_many(self) -> Unrepresentable:
         return Unrepresentable(f"unrolling {self.depth} levels needs more than "
                                f"{DEFAULT_LIMITS.unroll_states} expansions; pass a smaller "
-                               "unroll",
+                               "unroll=k",
                                pointer=self.pointer or None)
 
     def expand(self, key: Key) -> Any:
@@ -138,7 +138,7 @@ class _Unroller:
             if size > DEFAULT_LIMITS.unroll_nodes:
                 raise Unrepresentable(f"unrolling {self.depth} levels gives more than "
                                       f"{DEFAULT_LIMITS.unroll_nodes} schema nodes; pass a "
-                                      "smaller unroll",
+                                      "smaller unroll=k",  # the CLI says --unroll K
                                       pointer=self.pointer or None)
             problems = self.limits(out) if self.limits is not None else ()
             # A part past a limit makes the whole past it (the limits count nodes), unless a
