@@ -252,6 +252,46 @@ def test_a_ref_into_a_settings_file_is_refused(tmp_path: Path, ref: str,
     assert "does not read as OpenAPI or JSON Schema content" in app.errors[0].message
 
 
+@pytest.mark.parametrize(("settings", "ref"), [
+    ("scheme: https\nhost: api.example.com\napi_key: sk_live_X2\n", "config.yaml"),
+    ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml"),
+    ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml#/primary"),
+    ("format: json\ntokens: [sk_live_X3]\n", "config.yaml"),
+])
+def test_a_keyword_beside_a_setting_is_no_content(tmp_path: Path, settings: str,
+                                                  ref: str) -> None:
+    """One keyword at the target's top (`scheme: https`, a service's `format: json`) does
+    not make its sibling settings content: the whole target was inlined and the key or
+    password reached the loss report as a dropped keyword's value (`--losses`). The
+    `$ref` is refused where it points; no output holds the secret."""
+    (tmp_path / "config.yaml").write_text(settings)
+    (tmp_path / "api.json").write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": {"type": "object", "properties": {
+                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}}}}))
+    app = httpllm.compile(tmp_path / "api.json", "3.1")
+    assert [e.kind for e in app.errors] == ["AccessDenied"]
+    shown = json.dumps([app.tools(), app.to_json(), [loss.to_json() for loss in app.losses]])
+    assert "sk_live" not in shown and "hunter2" not in shown
+
+
+def test_a_vendor_object_beside_keywords_is_content(tmp_path: Path) -> None:
+    """A schema in another file holding a vendor's own object under a key of neither
+    vocabulary (SendGrid's `example-1: {...}`) or an `x-` text is read as before."""
+    (tmp_path / "schemas.yaml").write_text(
+        "Err:\n  type: object\n  example-1: {errors: []}\n  x-note: kept\n"
+        "  properties: {code: {type: integer}}\n")
+    (tmp_path / "api.json").write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": {"$ref": "schemas.yaml#/Err"}}}},
+                "responses": {"200": {"description": "ok"}}}}}}))
+    app = httpllm.compile(tmp_path / "api.json", "3.1")
+    assert app.errors == ()
+    assert "code" in app.functions[0].parameters["properties"]["body"]["properties"]
+
+
 def test_maps_of_named_content_in_files_are_read(tmp_path: Path) -> None:
     """A file holding named content a document's map points at reads as content: `paths`
     (Google Maps' `paths/_index.yml`), named `properties` (DigitalOcean's `attributes.yml`),

@@ -736,11 +736,16 @@ def reads_as_content(node: Any) -> bool:
     passes :func:`_schema_content` when a keyword sits anywhere in its first levels, so a
     settings file holding ``logging: {format: json}`` beside ``stripe_key: sk_live_...``
     was read and its key inlined by a ``$ref`` to the whole file (or to
-    ``#/stripe_key``): the target must read as content where it is.
+    ``#/stripe_key``): the target must read as content where it is. One keyword at the
+    top is not enough when a sibling is a setting (:func:`_setting`): ``scheme: https``
+    beside ``api_key: sk_live_...``, or ``{scheme: postgres, password: ...}``, put the key
+    into the loss report as a dropped keyword's value.
 
     >>> reads_as_content({"type": "object"}), reads_as_content({"/pets": {"get": {}}})
     (True, True)
     >>> reads_as_content({"logging": {"format": "json"}, "stripe_key": "sk_live_x"})
+    False
+    >>> reads_as_content({"scheme": "https", "api_key": "sk_live_x"})
     False
     >>> reads_as_content("sk_live_x"), reads_as_content(["a"])
     (False, False)
@@ -749,10 +754,54 @@ def reads_as_content(node: Any) -> bool:
         _content_here(value) for value in node.values()))
 
 
+_VOCABULARY = frozenset({
+    "$schema", "$id", "id", "$ref", "$defs", "definitions", "$anchor", "$dynamicRef",
+    "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment",
+    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
+    "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
+    "uniqueItems", "maxContains", "minContains", "contains", "items", "prefixItems",
+    "additionalItems", "unevaluatedItems", "maxProperties", "minProperties", "required",
+    "dependentRequired", "dependentSchemas", "dependencies", "properties",
+    "patternProperties", "additionalProperties", "unevaluatedProperties",
+    "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "format",
+    "contentEncoding", "contentMediaType", "contentSchema", "title", "description",
+    "default", "deprecated", "readOnly", "writeOnly", "examples", "example", "nullable",
+    "discriminator", "xml", "externalDocs", "openapi", "swagger", "info", "servers",
+    "paths", "components", "security", "tags", "webhooks", "jsonSchemaDialect", "$self",
+    "host", "basePath", "schemes", "consumes", "produces", "parameters", "responses",
+    "securityDefinitions", "summary", "termsOfService", "contact", "license", "version",
+    "url", "variables", "name", "requestBodies", "headers", "securitySchemes", "links",
+    "callbacks", "pathItems", "mediaTypes", "get", "put", "post", "delete", "options",
+    "head", "patch", "trace", "query", "additionalOperations", "operationId",
+    "requestBody", "in", "allowEmptyValue", "style", "explode", "allowReserved",
+    "schema", "content", "collectionFormat", "itemSchema", "encoding", "prefixEncoding",
+    "itemEncoding", "contentType", "value", "externalValue", "dataValue",
+    "serializedValue", "operationRef", "server", "parent", "kind", "bearerFormat",
+    "flows", "openIdConnectUrl", "oauth2MetadataUrl", "scheme", "authorizationUrl",
+    "tokenUrl", "refreshUrl", "scopes", "deviceAuthorizationUrl", "flow", "namespace",
+    "prefix", "attribute", "wrapped", "nodeType", "propertyName", "mapping",
+    "defaultMapping", "email", "identifier",
+}) | _SCHEMA_WORDS.keys() | _OBJECT_FIELDS
+"""Every field of an OpenAPI (2.0 to 3.2) object and every JSON Schema (draft 4 to 2020-12)
+keyword that may hold a text, a number, a flag or a list of them (OAuth's ``password``
+flow, an object, is left out: ``password: hunter2`` is a setting)."""
+
+
+def _setting(key: Any, value: Any) -> bool:
+    """Whether ``key: value`` is what a settings file holds and no API description does: a
+    text, number, flag or list of them under a key of neither vocabulary
+    (:data:`_VOCABULARY`) nor an ``x-`` extension (``api_key: sk_live_...``). A vendor's
+    own object beside the keywords (SendGrid's ``example-1: {...}``) is no setting."""
+    plain = (str, int, float, bool)
+    return (isinstance(key, str) and not key.startswith("x-") and key not in _VOCABULARY
+            and (isinstance(value, plain) or (isinstance(value, list) and all(
+                isinstance(v, plain) for v in value))))
+
+
 def _content_here(node: Any) -> bool:
     if isinstance(node, bool) or node == {}:
         return True
-    if not isinstance(node, dict):
+    if not isinstance(node, dict) or any(_setting(k, v) for k, v in node.items()):
         return False
     return _small_object(node) or any(
         _marks_content(key, value) or (key in _METHODS and isinstance(value, dict))

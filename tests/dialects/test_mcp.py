@@ -55,11 +55,11 @@ def test_keys_outside_json_schema_are_dropped_with_a_loss(provider: str, tmp_pat
     """Only JSON Schema 2020-12's keywords reach the tools (mcp: inputs and outputs; 3.1:
     parameters): a typo
     (`max_items`) or the keys a schema file a `$ref` inlined holds beside its keywords
-    (a settings file whose `format: json` passed the content rule put its API key into
-    the tools the model reads: such a file is now refused, tests/test_refs.py). Each
-    dropped key is a loss; the schema's own keywords stay."""
-    (tmp_path / "config.yaml").write_text(
-        "type: object\nlogging: {format: json}\nstripe_key: sk_live_X1\n")
+    (a vendor's object, `logging: {format: json}`; a settings file whose `format: json`
+    passed the content rule put its API key into the tools the model reads, and a text
+    under a key of neither vocabulary into the loss report: such a file is now refused,
+    tests/test_refs.py). Each dropped key is a loss; the schema's own keywords stay."""
+    (tmp_path / "config.yaml").write_text("type: object\nlogging: {format: json}\n")
     body = {"type": "object", "properties": {
         "x": {"$ref": "config.yaml"}, "tags": {"type": "array", "max_items": 3}}}
     source = doc(body)
@@ -69,9 +69,9 @@ def test_keys_outside_json_schema_are_dropped_with_a_loss(provider: str, tmp_pat
     app = httpllm.compile(tmp_path / "api.json", provider)
     # 3.1's output is the emended schema as it is (not rendered: 7 MB of GitHub's)
     shown = json.dumps(app.tools() if provider == "mcp" else app.functions[0].parameters)
-    assert "sk_live" not in shown and "max_items" not in shown and '"format": "json"' not in shown
+    assert "max_items" not in shown and '"format": "json"' not in shown
     dropped = {(loss.keyword, loss.action) for loss in app.losses}
-    assert {("stripe_key", "dropped"), ("logging", "dropped"), ("max_items", "dropped")} <= dropped
+    assert {("logging", "dropped"), ("max_items", "dropped")} <= dropped
     assert '"type": "array"' in shown
 
 

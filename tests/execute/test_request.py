@@ -188,6 +188,39 @@ def test_headers_are_simple_style_and_cannot_inject() -> None:
     assert "Evil" not in request.headers
 
 
+@pytest.mark.parametrize(("value", "says"), [
+    (" a", "does not start or end with a space"),
+    ("a ", "does not start or end with a space"),
+    ("  ", "does not start or end with a space"),
+    ([" a", "b"], "does not start or end with a space"),
+    (["", "b"], "list members that are not empty"),
+    (["a", " b"], "list members that are not empty"),
+])
+def test_a_header_value_a_receiver_would_trim_is_refused(value: Any, says: str) -> None:
+    """A header field value never starts or ends with a space, and a header list drops
+    empty members and the spaces around each `,` (RFC 9110 sections 5.5, 5.6.1): such a
+    value was accepted by validate and built, then h11 refused to send it ("Illegal header
+    value b' a'") or the receiver read `["b"]` for `["", "b"]`. Validate and build refuse
+    it alike."""
+    fn = function(param("header", "X-Note", {"type": ["string", "array"]}))
+    (error,) = validate(fn, {"X-Note": value}).errors
+    assert (error.pointer, error.keyword) == ("#/X-Note", "delimiter")
+    assert says in error.expected
+    with pytest.raises(RequestBuildError, match=says):
+        build_request(fn, {"X-Note": value})
+
+
+def test_a_header_value_with_inner_spaces_arrives_as_given(live_server: str) -> None:
+    """Spaces inside a header value, or inside a list member, are sent and read as they are
+    by a server on 127.0.0.1."""
+    fn = function(param("header", "X-Note"), param("header", "X-Ids", {"type": "array"}))
+    args = {"X-Note": "a  b", "X-Ids": ["c d", "e"]}
+    assert validate(fn, args).ok
+    request = build_request(fn, args, base_url=live_server)
+    seen = dict(httpx.Client().send(request).json()["headers"])
+    assert (seen["x-note"], seen["x-ids"]) == ("a  b", "c d,e")
+
+
 def test_accept_content_type_and_authorization_header_parameters_are_ignored() -> None:
     """Header parameters named Accept, Content-Type or Authorization are ignored."""
     fn = function(param("header", "Accept"), param("header", "Authorization"))
@@ -263,6 +296,21 @@ def test_cookie_style_list_member_with_a_comma_is_refused() -> None:
         build_request(listed, {"color": ["a,b", "c d"]})
     assert build_request(listed, {"color": ["a%2Cb", "c d"]}).headers["cookie"] == (
         "color=a%2Cb,c d")
+
+
+@pytest.mark.parametrize("value", [" a", "a ", ["a", " b"], {"k": "v "}])
+def test_cookie_style_text_a_receiver_would_trim_is_refused(value: Any) -> None:
+    """A cookie's receiver strips the spaces at the ends of every name and value (RFC 6265
+    section 5.2): `" a"` arrived as `"a"`, and `"a "` ended the Cookie header in a space
+    h11 refuses to send. Validate and build refuse it alike; `style: cookie` sends values
+    as given, so the caller escapes it (`%20`)."""
+    fn = _function_32({"name": "c", "in": "cookie", "style": "cookie",
+                       "schema": {"type": ["string", "array", "object"]}})
+    (error,) = validate(fn, {"c": value}).errors
+    assert (error.pointer, error.keyword) == ("#/c", "cookie")
+    assert error.expected.startswith("cookie text that does not start or end with a space")
+    with pytest.raises(RequestBuildError, match="does not start or end with a space"):
+        build_request(fn, {"c": value})
 
 
 def test_cookie_style_exploded_object_keys_must_be_cookie_names() -> None:

@@ -189,6 +189,29 @@ def test_what_xml_cannot_hold_is_refused_by_validate_and_build(value: Any, says:
         build_request(app.function("send"), {"body": value})
 
 
+@pytest.mark.parametrize(("schema", "says"), [
+    ({"type": "object", "xml": {"name": "r", "namespace": "urn:a\x01"},
+      "properties": {"a": {"type": "string"}}}, "U+0001 cannot be in an XML 1.0 document"),
+    ({"type": "object", "properties": {"a": {"type": "string", "xml": {
+        "prefix": "p", "namespace": "urn:\x0b", "attribute": True}}}},
+     "U+000B cannot be in an XML 1.0 document"),
+    ({"type": "object", "properties": {"a": {"type": "string", "xml": {
+        "name": "xmlns", "attribute": True}}}}, "an attribute named 'xmlns'"),
+])
+def test_what_the_document_names_must_be_xml_too(schema: Any, says: str) -> None:
+    """A namespace the document gives holding a character XML 1.0 cannot carry was
+    written as it is (`<r xmlns="urn:a\x01">`, which no parser reads), and an attribute
+    named `xmlns` made the model's value the element's default namespace (`<body
+    xmlns="urn:evil"/>`, no attribute at all to a namespace-aware reader): validate
+    refuses both (naming why) and the build raises."""
+    app = httpllm.compile(document(schema), provider="chatgpt")
+    checked = app.validate("send", {"body": {"a": "urn:evil"}})
+    assert not checked.ok
+    assert says in checked.errors[0].message
+    with pytest.raises(RequestBuildError, match=re.escape(says)):
+        build_request(app.function("send"), {"body": {"a": "urn:evil"}})
+
+
 def test_a_recursive_schema_follows_the_value() -> None:
     """A recursive schema is read once (a cycle of nodes); the value's depth decides the
     elements' depth."""

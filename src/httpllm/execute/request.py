@@ -77,6 +77,7 @@ from httpllm.execute.wire import (
     cookie_unescaped,
     form_style,
     header_text_of,
+    header_trimmed,
     is_dot_segment,
     path_text,
     query_pairs_of,
@@ -252,7 +253,7 @@ def _assemble(
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
-        split = split_member(argument, value)
+        split = split_member(argument, value) or header_trimmed(argument, value)
         if split is not None:
             raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
                                     f"(argument {argument.name!r}): expected {split}")

@@ -22,6 +22,7 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
 And values that would arrive other than given, which ``build_request`` refuses with the
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
 member holding the delimiter it is joined with as sent (:func:`split_member`), a
+header value or list member a receiver would trim (:func:`header_trimmed`), a
 ``style: cookie`` value that is not escaped (:func:`cookie_unescaped`); ``validate`` alone
 refuses a ``null`` item a form would leave out (:func:`null_item_errors`), which
 ``build_request`` leaves out as RFC 6570 does.
@@ -72,6 +73,7 @@ __all__ = [
     "cookie_unescaped",
     "form_style",
     "header_text_of",
+    "header_trimmed",
     "is_dot_segment",
     "null_item_errors",
     "parameter_errors",
@@ -237,8 +239,12 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
     OpenAPI 3.2 sends such values as given and says they MUST come escaped: escaping them
     here would send another value than the one given, so the call is refused instead.
 
+    A space passes inside a text (OpenAPI 3.2's example sends ``Hello%2C world!``), never
+    at its start or end, which a receiver strips from every name and value.
+
     Source: OpenAPI 3.2.0 section 4.12.3 (Style Values ``cookie``) and Appendix D; RFC 6265
-    section 4.1.1 (``cookie-name = token``, ``cookie-octet``).
+    section 4.1.1 (``cookie-name = token``, ``cookie-octet``) and 5.2 (leading and
+    trailing whitespace removed).
     """
     if argument.location != "cookie" or argument.style != "cookie" or value is None:
         return None
@@ -257,6 +263,10 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
         if char is not None:
             return (f"cookie-safe text ({show(text)} holds {show(char)}; style cookie sends "
                     f"values as given, so escape it first, e.g. as {percent(char)})")
+        if text != text.strip(" "):
+            return (f"cookie text that does not start or end with a space ({show(text)}: a "
+                    "cookie's receiver strips them, RFC 6265 section 5.2; escape it first, "
+                    "e.g. as %20)")
     return None
 
 
@@ -311,6 +321,47 @@ def split_member(argument: Argument, value: Any) -> str | None:
     return None
 
 
+_OWS = " \t"
+"""Optional whitespace (RFC 9110 section 5.6.3): a field value never starts or ends with it."""
+
+
+def header_trimmed(argument: Argument, value: Any) -> str | None:
+    """What was expected of a header value that would not arrive as given, or ``None``: a
+    field value starting or ending with a space (RFC 9110 section 5.5: a field value
+    excludes such whitespace, so a receiver strips it and h11 refuses to send it), or an
+    array member that is ``""`` or starts or ends with a space (section 5.6.1: a list
+    recipient ignores empty elements and the whitespace around each ``,``, so
+    ``["", "b"]`` would be read as ``["b"]`` and ``["a", " b"]`` as ``["a", "b"]``).
+
+    A header value is sent as given (:func:`header_text_of`): escaping the space would
+    send another value, so the call is refused instead, as :func:`split_member` does.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="x", location="header", original="x", required=False, schema={},
+    ...              style="simple")
+    >>> [header_trimmed(a, v) is None for v in ("a b", " a", ["a", ""], ["a", "b c"])]
+    [True, False, False, True]
+
+    Source: RFC 9110 sections 5.5 (Field Values), 5.6.1 (Lists) and 5.6.3 (Whitespace);
+    OpenAPI 3.2.0 Appendix D (header values are not percent-encoded).
+    """
+    if argument.location != "header" or value is None:
+        return None
+    text = header_text_of(argument, value)
+    if text is not None and text != text.strip(_OWS):
+        return (f"a header value that does not start or end with a space ({show(text)} "
+                "as sent; a header field drops the spaces at its ends, RFC 9110 section 5.5)")
+    if argument.style is None or not isinstance(value, (list, tuple)):
+        return None
+    for item in value:
+        member = None if item is None else header_text(scalar(item))
+        if member is not None and (not member or member != member.strip(_OWS)):
+            return (f"list members that are not empty and do not start or end with a space "
+                    f"({show(member)} would not arrive as given: a header list drops empty "
+                    "members and the spaces around each, RFC 9110 section 5.6.1)")
+    return None
+
+
 def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
     """Array and object values a member of which would split in two (:func:`split_member`),
     by pointer."""
@@ -320,7 +371,7 @@ def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, Argum
             continue
         value = args[argument.name]
         try:
-            expected = split_member(argument, value)
+            expected = split_member(argument, value) or header_trimmed(argument, value)
         except _NON_JSON:
             continue
         if expected is not None:

@@ -18,7 +18,8 @@ argument's name, ``body``), always an element (a document has one root):
   parent (CDATA is written as escaped text, the same characters to any XML parser);
 - ``namespace``: an ``xmlns`` (or ``xmlns:prefix``) declaration on the element, whose
   name takes the ``prefix``; a prefix without a namespace is left out (XML would leave
-  it unbound), and an unprefixed attribute is in no namespace (Namespaces in XML 1.0).
+  it unbound), and an unprefixed attribute is in no namespace (Namespaces in XML 1.0);
+  an unprefixed attribute named ``xmlns`` would be a declaration, not data: refused.
 
 xml.etree.ElementTree builds and escapes every name and value; a name that is no XML
 name (``a b``, ``x><y``, from a document or an object's key) and a character XML 1.0
@@ -71,7 +72,7 @@ def xml_bytes(argument: Argument, value: Any) -> bytes:
     node = shape[0]
     name = node.name or argument.name
     root = ET.Element(_qualified(argument, node, name))
-    _declare(root, node)
+    _declare(argument, root, node)
     stack: list[_Task] = [(root, value, 0, name, 1)]
     while stack:
         element, item, index, inherited, level = stack.pop()
@@ -110,7 +111,12 @@ def _place(argument: Argument, shape: tuple[XmlNode, ...], parent: ET.Element, v
     if kind == "attribute":
         namespaced = node.prefix is not None and node.namespace is not None
         if namespaced:
-            parent.set(f"xmlns:{_checked(argument, node.prefix or '')}", node.namespace or "")
+            parent.set(f"xmlns:{_checked(argument, node.prefix or '')}",
+                       _checked_text(argument, node.namespace or ""))
+        if own == "xmlns" and not namespaced:
+            raise RequestBuildError(f"argument {argument.name!r}: an attribute named "
+                                    "'xmlns' declares a namespace (Namespaces in XML 1.0 "
+                                    "section 3): the value would not arrive as data")
         key = _qualified(argument, node, own) if namespaced else _checked(argument, own)
         parent.set(key, _checked_text(argument, scalar(value)))
         return []
@@ -124,7 +130,7 @@ def _place(argument: Argument, shape: tuple[XmlNode, ...], parent: ET.Element, v
         raise RequestBuildError(f"argument {argument.name!r}: the XML body nests deeper "
                                 f"than {DEFAULT_LIMITS.value_depth} elements")
     child = ET.SubElement(parent, _qualified(argument, node, own))
-    _declare(child, node)
+    _declare(argument, child, node)
     return [(child, value, index, own, level + 1)]
 
 
@@ -152,12 +158,13 @@ def _qualified(argument: Argument, node: XmlNode, name: str) -> str:
     return local
 
 
-def _declare(element: ET.Element, node: XmlNode) -> None:
-    """The node's namespace declaration on its element."""
+def _declare(argument: Argument, element: ET.Element, node: XmlNode) -> None:
+    """The node's namespace declaration on its element (a namespace the document gives
+    holding a character XML 1.0 cannot carry is refused, as a value's would be)."""
     if node.namespace is None:
         return
     element.set(f"xmlns:{node.prefix}" if node.prefix is not None else "xmlns",
-                node.namespace)
+                _checked_text(argument, node.namespace))
 
 
 def _checked(argument: Argument, name: str) -> str:
