@@ -9,6 +9,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
+from httpllm.dialects._keywords import _kept, describe
 
 __all__ = [
     "booleans",
@@ -44,7 +45,7 @@ def booleans(any_value: Schema, never: Schema | None = None) -> Any:
 
     >>> rule = booleans({})
     >>> rule({"type": "array", "items": False, "prefixItems": [{}]}, CTX)
-    {'type': 'array', 'prefixItems': [{}], 'maxItems': 1}
+    {'type': 'array', 'items': {}, 'prefixItems': [{}], 'maxItems': 1}
     >>> rule({"properties": {"a": False, "b": True}, "required": ["a"]}, CTX)
     {'properties': {'b': {}}, 'required': []}
     """
@@ -61,7 +62,7 @@ def booleans(any_value: Schema, never: Schema | None = None) -> Any:
         if isinstance(props, dict) and any(not isinstance(v, dict) for v in props.values()):
             out = _boolean_properties(node, ctx, swap, removes=never is None)
         if node.get("items") is False and (never is None or "prefixItems" in node):
-            out = _no_more_items(out, ctx)
+            out = _no_more_items(out, ctx, any_value)
         elif isinstance(node.get("items"), bool):
             out = {**out, "items": swap(node["items"], ctx, "items")}
         for key in _SUBSCHEMA_LISTS:
@@ -97,17 +98,24 @@ def _boolean_properties(node: dict[str, Any], ctx: RenderContext,
     return out
 
 
-def _no_more_items(node: dict[str, Any], ctx: RenderContext) -> Schema:
+def _no_more_items(node: dict[str, Any], ctx: RenderContext, any_value: Schema) -> Schema:
     """``items: false`` as ``maxItems``: the ``prefixItems`` count (0 without), or the
     node's own ``maxItems`` if lower (JSON Schema 2020-12 section 10.3.1.2: ``items``
-    applies past ``prefixItems``)."""
+    applies past ``prefixItems``). ``items`` becomes ``any_value`` (strict modes want a
+    typed ``items`` on every array: "array schema missing items"), and ``maxItems`` goes
+    into the description where the mode does not keep it (DeepSeek strict)."""
     prefix = node.get("prefixItems")
     count = len(prefix) if isinstance(prefix, list) else 0
     cap = node.get("maxItems")
     if isinstance(cap, int) and not isinstance(cap, bool):
         count = min(cap, count)
     ctx.lose("items", "rewritten", False, f"no item past the first {count}: maxItems {count}")
-    out = {k: v for k, v in node.items() if k != "items"}
+    out = {**node, "items": any_value}
+    keep = _kept(ctx)
+    if keep is not None and "maxItems" not in keep:
+        ctx.lose("maxItems", "described", count)
+        return describe({k: v for k, v in out.items() if k != "maxItems"},
+                        [("maxItems", count)])
     out["maxItems"] = count
     return out
 
