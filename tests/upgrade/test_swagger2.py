@@ -185,6 +185,19 @@ def test_malformed_schemes_and_host_are_noted_not_silent() -> None:
     assert "host is a string, not int" in c.notes[0].message
 
 
+@pytest.mark.parametrize("host", ["h.example/p?q=1#x", "user:pw@h.example",
+                                  "h.example\r\nX: y", "exa mple.com", "h.example:99999"])
+def test_a_host_that_is_no_host_is_noted(host: str) -> None:
+    """2.0's `host` is a name or IP and a port ("MUST NOT include the scheme nor
+    sub-paths"): anything else made a URL every call failed on, without a word."""
+    c = ctx()
+    assert swagger2.servers({"host": host}, ["https"], c) == [{"url": "/"}]
+    assert [n.pointer for n in c.notes] == ["#/host"]
+    for fine in ("api.example.com:8443", "[::1]:8080", "10.0.0.1", "{region}.example.com"):
+        assert swagger2.servers({"host": fine}, ["https"], c) == [{"url": f"https://{fine}"}]
+    assert len(c.notes) == 1
+
+
 def test_operation_schemes_as_a_string_make_its_servers() -> None:
     """An operation's `schemes: "http"` makes its servers (it was ignored: the document's
     https server was used), with a note at the operation's pointer."""

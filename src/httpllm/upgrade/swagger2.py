@@ -18,6 +18,7 @@ swagger2openapi (Mermade/oas-kit ``packages/swagger2openapi/index.js``); AutoRes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -443,7 +444,7 @@ def servers(root: dict[str, Any], schemes: Any, ctx: Context, at: str = "#/schem
     section 4.7.5 (Server Object).
     """
     ctx.tally["servers"] += 1
-    host, path = _text(root, "host", ctx), _text(root, "basePath", ctx)
+    host, path = _host(root, ctx), _text(root, "basePath", ctx)
     path = "/" + path.strip("/") if path.strip("/") else ""
     listed = _schemes(schemes, ctx, at)
     listed.sort(key=lambda s: s not in _SECURE)  # the first server is the one used
@@ -464,6 +465,23 @@ def _text(root: dict[str, Any], key: str, ctx: Context) -> str:
     note = f"{key} is a string, not {type(value).__name__}: not carried"
     if not any(n.message == note for n in ctx.notes):  # once, though each `schemes` asks
         ctx.note(f"#/{key}", note)
+    return ""
+
+
+_HOST = re.compile(r"(?:[A-Za-z0-9._~{}-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?")
+"""A 2.0 ``host``: a name or an IP literal, with an optional port ("MUST NOT include the
+scheme nor sub-paths")."""
+
+
+def _host(root: dict[str, Any], ctx: Context) -> str:
+    """``host`` when it is a host (and port), else ``""`` with a note: ``h.example/p?q``,
+    ``user:pw@h``, a CR/LF in it built a URL every call then failed on."""
+    host = _text(root, "host", ctx)
+    found = _HOST.fullmatch(host)
+    if not host or (found and int(found.group("port") or 0) < 65536):
+        return host
+    ctx.note("#/host", f"host {host!r} is no host name or IP with a port (OpenAPI 2.0: "
+             "\"MUST NOT include the scheme nor sub-paths\"): not carried")
     return ""
 
 
