@@ -301,6 +301,7 @@ def every_body() -> Any:
     return httpllm.compile(doc, provider="chatgpt")
 
 
+@pytest.mark.slow  # 133 drawn sweeps, ~12 s: the full run (CI) has them, the quick loop not
 @pytest.mark.parametrize("kind", SCHEMAS)
 @pytest.mark.parametrize("index", range(len(MEDIA_TYPES)), ids=MEDIA_TYPES)
 @given(data=st.data())

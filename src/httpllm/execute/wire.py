@@ -34,7 +34,7 @@ Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Paramete
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 from urllib.parse import unquote
 
@@ -364,37 +364,35 @@ def header_trimmed(argument: Argument, value: Any) -> str | None:
 
 def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
     """Array and object values a member of which would split in two (:func:`split_member`),
-    by pointer."""
-    errors: dict[str, ArgumentError] = {}
-    for argument in function.arguments:
-        if argument.name not in args:
-            continue
-        value = args[argument.name]
-        try:
-            expected = split_member(argument, value) or header_trimmed(argument, value)
-        except _NON_JSON:
-            continue
-        if expected is not None:
-            at = pointer.join("#", argument.name)
-            errors[at] = argument_error(at, "delimiter", expected, show(value))
-    return errors
+    and header values a receiver would trim (:func:`header_trimmed`), by pointer."""
+    return _value_errors(function, args, "delimiter", lambda argument, value: (
+        split_member(argument, value) or header_trimmed(argument, value)))
 
 
 def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
     """``style: cookie`` values that are not escaped as a cookie needs
     (:func:`cookie_unescaped`), by pointer."""
+    return _value_errors(function, args, "cookie", cookie_unescaped)
+
+
+def _value_errors(function: Function, args: Mapping[str, Any], keyword: str,
+                  expected_of: Callable[[Argument, Any], str | None],
+                  ) -> dict[str, ArgumentError]:
+    """An error (``keyword``) at each given argument whose value ``expected_of`` says what
+    was expected of instead (``None``: it arrives as given); values that are no JSON are
+    left to the schema check."""
     errors: dict[str, ArgumentError] = {}
     for argument in function.arguments:
         if argument.name not in args:
             continue
         value = args[argument.name]
         try:
-            expected = cookie_unescaped(argument, value)
+            expected = expected_of(argument, value)
         except _NON_JSON:
             continue
         if expected is not None:
             at = pointer.join("#", argument.name)
-            errors[at] = argument_error(at, "cookie", expected, show(value))
+            errors[at] = argument_error(at, keyword, expected, show(value))
     return errors
 
 
