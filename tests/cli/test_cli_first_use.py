@@ -506,3 +506,22 @@ def test_parameterized_endpoint_without_default_needs_base_url(
     status, out, _ = run(capsys, "call", str(spec), "Job_Get", "--args", '{"id": "7"}',
                          "--base-url", url, "--auth", "key=k")
     assert status == 0 and out.splitlines()[0] == f"GET {url}/jobs/7"
+
+
+def test_a_ref_no_flag_opens_is_not_told_to_pass_one(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """A $ref refused for what it points at (a settings file beside the document) is not
+    sent to --root or --allow-outside-root, which cannot read it: it said so."""
+    (tmp_path / "config.yaml").write_text("scheme: https\napi_key: sk_live_SECRET1\n")
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+                                "paths": {"/a": {"post": {"operationId": "a", "requestBody": {
+                                    "content": {"application/json": {"schema": {
+                                        "$ref": "config.yaml"}}}},
+                                    "responses": {"200": {"description": "ok"}}}}}}))
+    status, _, err = run(capsys, "compile", str(spec), "-o", str(tmp_path / "out.json"))
+    assert status == 3 and "sk_live" not in "".join(err)
+    assert err[1] == ("httpllm: 1 of 1 operations skipped because a $ref points at a file or "
+                      "value that is not part of the API description (a settings file, a "
+                      "dotfile, no JSON or YAML): no flag reads it; fix the $ref or --exclude "
+                      "them (exit 3)")

@@ -83,10 +83,17 @@ def report(app: Application, *, verbose: bool, hidden: Iterable[_api.Warning] = 
                 _say(f"{label}: {in_flags(details[0])} (and {count - 1:,} more like it; "
                      "-v lists each)")
     gated = [e for e in app.errors if e.kind == "AccessDenied"]
-    if gated:
-        _say(f"{len(gated):,} of {app.operations:,} operations skipped because a $ref needs "
+    opened = [e for e in gated if "(pass " in e.message]  # a flag would let it be read
+    if opened:
+        _say(f"{len(opened):,} of {app.operations:,} operations skipped because a $ref needs "
              "a file or URL the gate refused: pass the flag the message names (--root DIR, "
              f"--allow-outside-root or --allow-network), or --exclude them (exit {PARTIAL})")
+    if len(gated) > len(opened):
+        refused = len(gated) - len(opened)
+        _say(f"{refused:,} of {app.operations:,} operations skipped because a $ref points at "
+             "a file or value that is not part of the API description (a settings file, a "
+             "dotfile, no JSON or YAML): no flag reads it; fix the $ref or --exclude them "
+             f"(exit {PARTIAL})")
 
 
 def summary(app: Application, *, written: int | None = None, target: str | None = None,
