@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 import httpllm
+from httpllm._media import is_xml
 from httpllm.compose import xml_object
-from httpllm.compose.xml_object import is_xml, xml_shape
+from httpllm.compose.xml_object import xml_shape
 from httpllm.errors import RefError
 from httpllm.records import XmlNode
 

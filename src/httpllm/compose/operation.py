@@ -17,6 +17,8 @@ from urllib.parse import urljoin
 
 from httpllm._json import first_unheld, kind, scalar_text, shown_number, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
+from httpllm._media import FORM, is_xml
+from httpllm._media import essence as media_essence
 from httpllm._memo import IdentityMemo
 from httpllm._types import Schema
 from httpllm.compose.inline import Inliner
@@ -35,7 +37,7 @@ from httpllm.compose.parameters import (
     without_flags,
 )
 from httpllm.compose.responses import ResponseSite
-from httpllm.compose.xml_object import is_xml, xml_shape
+from httpllm.compose.xml_object import xml_shape
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
@@ -43,7 +45,7 @@ from httpllm.parse import Document, OperationSite, OperationValidator, component
 from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
 from httpllm.refs import def_name_of
-from httpllm.upgrade.openapi32 import FORM, QUERYSTRING
+from httpllm.upgrade.openapi32 import QUERYSTRING
 
 __all__ = ["LOCATION_ORDER", "Composer", "Draft"]
 
@@ -247,8 +249,7 @@ class Composer:
 
     def _deref(self, node: Any, base: str, pointer: str) -> tuple[Any, str, str]:
         if isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            target = self.resolver.resolve(node["$ref"], base)
-            return target.node, target.uri.split("#", 1)[0], target.pointer
+            return self._resolve(node["$ref"], base)
         return node, base, pointer
 
     def _credential_params(self) -> set[tuple[str, str]]:
@@ -411,7 +412,7 @@ class Composer:
         not be built. A string stays a string for a form body (the encoded form, sent as
         it is).
         """
-        essence = media_type.split(";", 1)[0].strip().lower()
+        essence = media_essence(media_type)
         form = essence == FORM
         if not (form or essence.startswith("multipart/")):
             return None

@@ -34,7 +34,7 @@ from httpllm.errors import HttpllmError
 from httpllm.pointer import unescape
 from httpllm.records import XmlNode
 
-__all__ = ["MAX_XML_NODES", "NODE_TYPES", "is_xml", "is_xml_name", "xml_shape"]
+__all__ = ["MAX_XML_NODES", "NODE_TYPES", "is_xml_name", "xml_shape"]
 
 MAX_XML_NODES = 4096
 """Schema nodes one body's XML shape reads at most (a bound on compile work for a wide
@@ -68,16 +68,6 @@ Report = Callable[[str, Any], None]
 
 Resolve = Callable[[str, str], tuple[Any, str, str]]
 """``resolve(ref, base) -> (node, base of the node, canonical pointer)``."""
-
-
-def is_xml(media_type: str) -> bool:
-    """``application/xml``, ``text/xml`` or a ``+xml`` structured syntax suffix (RFC 7303).
-
-    >>> is_xml("application/atom+xml; charset=utf-8"), is_xml("application/json")
-    (True, False)
-    """
-    essence = media_type.split(";", 1)[0].strip().lower()
-    return essence in ("application/xml", "text/xml") or essence.endswith("+xml")
 
 
 @dataclass(slots=True)

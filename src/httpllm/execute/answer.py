@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from httpllm._media import essence
 from httpllm.cut import Cut, cut_json, cut_text, dumps, note
 from httpllm.errors import TransportError
 from httpllm.execute.body import is_json
@@ -71,7 +72,7 @@ class Fitted:
 def media_type(result: Result) -> str:
     """The answer's media type, lower case, without parameters (``""`` when not given)."""
     given: str = result.headers.get("content-type", "")
-    return given.split(";", 1)[0].strip().lower()
+    return essence(given)
 
 
 def _kind(result: Result, media: str) -> Kind:

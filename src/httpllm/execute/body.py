@@ -55,7 +55,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from httpllm.compose.xml_object import is_xml
+from httpllm._media import essence as media_essence
+from httpllm._media import is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
 from httpllm.execute.serialize import (
@@ -114,12 +115,10 @@ class Body:
 
 def is_json(media_type: str) -> bool:
     """``application/json`` or a ``+json`` structured syntax suffix (RFC 6839 section 3.1)."""
-    essence = _essence(media_type)
+    essence = media_essence(media_type)
     return essence == "application/json" or essence.endswith("+json")
 
 
-def _essence(media_type: str) -> str:
-    return media_type.split(";", 1)[0].strip().lower()
 
 
 def encode_body(argument: Argument, value: Any, nested: str = "brackets") -> Body:
@@ -214,7 +213,7 @@ _SEQUENCES = {"application/jsonl": "", "application/x-jsonlines": "",
 
 
 def _kind(media_type: str, value: Any) -> str:
-    essence = _essence(media_type)
+    essence = media_essence(media_type)
     if is_json(essence):
         return "json"
     plain = isinstance(value, (str, bytes, Upload))  # a text or file sent as it is
@@ -254,7 +253,7 @@ def _sequence(argument: Argument, media_type: str, value: Any, nested: str) -> B
     """A JSON stream given as an array (an OpenAPI 3.2 ``itemSchema`` is offered as one):
     each item compact JSON on its own line, after the media type's record prefix; any
     other value (an object, a number) is the one record."""
-    prefix = _SEQUENCES[_essence(media_type)]
+    prefix = _SEQUENCES[media_essence(media_type)]
     records = value if isinstance(value, (list, tuple)) else [value]
     lines = "".join(f"{prefix}{_json_text(argument, item)}\n" for item in records)
     return Body(content=lines.encode("utf-8"), content_type=media_type)
@@ -263,7 +262,7 @@ def _sequence(argument: Argument, media_type: str, value: Any, nested: str) -> B
 def _text(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
     if isinstance(value, (Upload, bytes)):
         raise RequestBuildError(f"argument {argument.name!r}: a file cannot be a text body")
-    essence = _essence(media_type)
+    essence = media_essence(media_type)
     content_type = "text/plain" if essence in ("*/*", "application/*") else media_type
     if "charset=" not in content_type.lower():
         content_type += "; charset=utf-8"
@@ -271,7 +270,7 @@ def _text(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
 
 
 def _binary(argument: Argument, media_type: str, value: Any, nested: str) -> Body:
-    wildcard = "*" in _essence(media_type)
+    wildcard = "*" in media_essence(media_type)
     if isinstance(value, Upload):
         own = value.content_type or "application/octet-stream"
         return Body(content=value.content, content_type=own if wildcard else media_type)
@@ -396,7 +395,7 @@ def _first_media_type(content_type: Any) -> str | None:
         return None
     for item in content_type.split(","):
         item = item.strip()
-        if item and "*" not in _essence(item):
+        if item and "*" not in media_essence(item):
             return item
     return None
 
@@ -412,7 +411,7 @@ def _multipart(argument: Argument, media_type: str, value: Any, nested: str) -> 
         for name, item in _object(argument, media_type, value).items()
         for part in _multipart_parts(argument, name, item, nested)
     ]
-    form_data = _essence(media_type) == "multipart/form-data"
+    form_data = media_essence(media_type) == "multipart/form-data"
     return Body(parts=parts, content_type=None if form_data else media_type)
 
 

@@ -25,6 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
+from httpllm._media import essence
+
 __all__ = [
     "DELIMITED",
     "FORM_STYLES",
@@ -196,8 +198,8 @@ def content_text(media_type: str, value: Any) -> str:
 
     Source: OpenAPI 3.1.0 section 4.8.12 (Parameter Object ``content``).
     """
-    essence = media_type.split(";", 1)[0].strip().lower()
-    if essence == "application/json" or essence.endswith("+json"):
+    found = essence(media_type)
+    if found == "application/json" or found.endswith("+json"):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return scalar(value)
 

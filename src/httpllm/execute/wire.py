@@ -39,8 +39,8 @@ from typing import Any
 from urllib.parse import unquote
 
 from httpllm import pointer
+from httpllm._media import FORM, essence, is_xml
 from httpllm.compose.parameters import is_token
-from httpllm.compose.xml_object import is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import encode_body, form_pairs, null_items, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
@@ -62,7 +62,6 @@ from httpllm.execute.serialize import (
     scalar,
 )
 from httpllm.records import Argument, Function
-from httpllm.upgrade.openapi32 import FORM
 
 __all__ = [
     "IGNORED_HEADERS",
@@ -532,12 +531,12 @@ def body_error(function: Function, argument: Argument, value: Any) -> ArgumentEr
     try:
         encoded = encode_body(argument, value, form_style(function))
     except RequestBuildError as exc:
-        essence = media_type.split(";", 1)[0].strip().lower()
-        if essence.startswith("multipart/") or essence == FORM:
+        found = essence(media_type)
+        if found.startswith("multipart/") or found == FORM:
             if isinstance(value, Mapping):
                 return None
-            kind = "parts" if essence.startswith("multipart/") else "fields"
-            return argument_error(at, "type", f"an object (a {essence} body is named "
+            kind = "parts" if found.startswith("multipart/") else "fields"
+            return argument_error(at, "type", f"an object (a {found} body is named "
                                   f"{kind}, one per property)", show(value))
         if not is_xml(media_type) or isinstance(value, str):
             return None

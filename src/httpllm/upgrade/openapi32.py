@@ -41,12 +41,12 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urldefrag
 
+from httpllm._media import FORM
 from httpllm.pointer import escape
 from httpllm.upgrade._record import Note, PointerMap, Tally, rewrite
 
 __all__ = ["QUERYSTRING", "RULES", "Context", "convert"]
 
-FORM = "application/x-www-form-urlencoded"
 
 QUERYSTRING = "x-httpllm-querystring"
 """The mark of an ``in: querystring`` parameter made a ``query`` one (the parameter is the

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._media import FORM
 from httpllm.pointer import escape, get
 from httpllm.upgrade import schemas2
 from httpllm.upgrade._record import Note, PointerMap, Tally
@@ -45,7 +46,6 @@ TAB_DELIMITED = "x-httpllm-tabDelimited"
 
 METHODS = ("get", "put", "post", "delete", "options", "head", "patch")
 JSON = "application/json"
-FORM = "application/x-www-form-urlencoded"
 MULTIPART = "multipart/form-data"
 
 SECTIONS = schemas2.SECTIONS
