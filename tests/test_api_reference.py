@@ -25,6 +25,7 @@ def _builder() -> types.ModuleType:
     return module
 
 
+@pytest.mark.slow
 def test_reference_shows_the_public_surface(tmp_path: Path) -> None:
     """Pages for the public modules and no other; every public name has its entry."""
     builder = _builder()

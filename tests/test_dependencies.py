@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 BASE = ROOT / "src" / "httpllm"
 
@@ -238,6 +240,7 @@ def _unguarded_sites() -> list[str]:
             if not s.guarded and (s.module, s.package) not in checked]
 
 
+@pytest.mark.slow
 def test_every_third_party_import_is_a_runtime_dependency() -> None:
     """Each third-party module the core imports is installed by `pip install .`, or is an
     optional import by the rule of this module's docstring."""

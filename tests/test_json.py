@@ -61,6 +61,7 @@ def test_valid_unicode_replaces_lone_surrogates_in_keys_and_values() -> None:
     assert valid_unicode("\ud83d\ude00") == ("\ufffd\ufffd", ["#"])  # two code points
 
 
+@pytest.mark.slow
 def test_valid_unicode_walks_any_depth_and_shared_nodes_once() -> None:
     """No RecursionError however deep; a node held twice is fixed once (one copy in both
     places) and named at one of them."""

@@ -236,6 +236,7 @@ def test_output_is_cut_to_the_answer_budget(code: Any, upstream: str, deno: str)
     assert sent == []
 
 
+@pytest.mark.slow
 def test_lines_a_program_writes_itself_are_held_to_its_limits(upstream: str,
                                                               deno: str) -> None:
     """A program writing the runtime's lines to `Deno.stdout` itself, past its checks: its

@@ -395,6 +395,7 @@ print(json.dumps([at for at, _ in warnings]))
 """
 
 
+@pytest.mark.slow
 def test_the_warnings_of_the_schemas_a_close_reaches_keep_their_order() -> None:
     """`close` emends the named schemas it reaches by name, so their warnings come in the
     same order in every run; it took them in a frozenset's order, which the hash seed
