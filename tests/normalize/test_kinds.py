@@ -35,12 +35,17 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"type": []}, {}, "dropped"),
     ({"type": ["string", 5]}, {"type": ["string"]}, "rewritten"),
     ({"type": ["string", "string", "null"]}, {"type": ["string", "null"]}, "rewritten"),
+    ({"type": "object", "required": True}, {"type": "object"}, "dropped"),
+    ({"type": "object", "required": None}, {"type": "object"}, "dropped"),
+    ({"type": "object", "required": [{"a": 1}]}, {"type": "object"}, "dropped"),
+    ({"type": "object", "required": ["a", ["b"], 3]}, {"type": "object", "required": ["a"]},
+     "rewritten"),
 ])
 def test_a_keyword_of_the_wrong_type_leaves_with_a_loss(
         schema: dict[str, Any], out: dict[str, Any], action: str) -> None:
-    """pattern, format, uniqueItems, nullable, readOnly and type holding a value of the
-    wrong JSON type (sent to providers as written, or ignored) are dropped, a type list
-    keeps its type names; one loss at the keyword's pointer."""
+    """pattern, format, uniqueItems, nullable, readOnly, type and required holding a value
+    of the wrong JSON type (sent to providers as written, or ignored) are dropped, a type
+    or required list keeps its names; one loss at the keyword's pointer."""
     got, losses, _ = _run(schema)
     assert got == out
     [loss] = losses
@@ -62,6 +67,28 @@ def test_the_response_direction_warns() -> None:
     assert got == {} and losses == []
     assert reports == [("#/s/pattern", "pattern dropped: expected a string (a regular "
                         "expression), not 5; values it refused are taken")]
+
+
+@pytest.mark.parametrize("required", [[{"a": 1}], [["x"]], None, "a", True])
+def test_a_malformed_required_never_sinks_the_document(required: Any) -> None:
+    """``required`` holding an object or a list reached ``required_properties`` and
+    ``allOf`` merging before its check, and the whole compile raised ``TypeError`` in
+    every dialect: now the operation compiles, its tool requires nothing, and the drop is
+    a loss at the keyword's pointer."""
+    import httpllm
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}},
+              "required": required}
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {
+        "post": {"operationId": "op", "requestBody": {"content": {"application/json": {
+            "schema": {"allOf": [schema, {"required": required}]}}}},
+            "responses": {"200": {"description": "ok"}}}}}}
+    for provider in httpllm.providers():
+        [function] = httpllm.compile(document, provider).functions
+        assert [loss.pointer for loss in function.losses if loss.keyword == "required"] == [
+            "#/paths/~1a/post/requestBody/content/application~1json/schema/allOf/0/required",
+            "#/paths/~1a/post/requestBody/content/application~1json/schema/allOf/1/required",
+        ], provider
 
 
 def test_depth_10000_is_limit_exceeded() -> None:

@@ -178,13 +178,8 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
             drop.append(k)
         elif k in _SUBSCHEMA_SLOTS and (k in _VALUE_MAPS or not isinstance(node[k], dict)):
             _check_slot(node, k, drop, fixed, ctx)  # a one-schema value is already fine
-    # Malformed keywords (3.0-style `required: true` on a property, a non-schema inside
-    # `properties`) are reported and dropped: a provider would reject the whole tool.
-    required = node.get("required")
-    if required is not None and not (isinstance(required, list)
-                                     and all(isinstance(r, str) for r in required)):
-        ctx.report(ctx.pointer + "/required", "expected a list of property names; dropped")
-        drop.append("required")
+    # A non-schema inside `properties` is reported and dropped (`_check_slot`): a provider
+    # would reject the whole tool; a malformed `required` is `kinds`' (the first pass).
     props = node.get("properties")
     if isinstance(props, dict) and props:
         hidden = _hidden(props, "readOnly" if ctx.direction == "request" else "writeOnly", ctx)

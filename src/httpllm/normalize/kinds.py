@@ -5,8 +5,11 @@
 the whole tool list over one); ``nullable: "true"``, ``readOnly: "yes"`` were ignored
 without a word (dropped, they are read as absent, as before, and said). Each such
 keyword is dropped; a ``type`` list keeps the type names it holds and loses the rest
-(``rewritten``). Numeric keywords are
-:mod:`httpllm.normalize.numbers`' job.
+(``rewritten``), and so does ``required`` (``required: true`` on a property, as OpenAPI
+2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes first, so the
+later ones (``allOf`` merging, ``required_properties``) read a list of names (a
+``required`` holding an object raised ``TypeError`` there, and the document was lost).
+Numeric keywords are :mod:`httpllm.normalize.numbers`' job.
 
 In the request direction each is a :class:`~httpllm.loss.Loss` at the keyword's document
 pointer; in the response direction a warning. Contract: *widening* (reported) for an
@@ -15,7 +18,8 @@ passes read only when ``true``.
 Source: JSON Schema Validation 2020-12 sections 6.1.1 (``type``: a type name or an array
 of unique ones), 6.3.3 (``pattern``: a string), 6.4.3 (``uniqueItems``: a boolean), 7.2
 (``format``: a string), 9.4 (``readOnly``, ``writeOnly``: booleans); OpenAPI 3.0.3
-section 4.7.24.1 (``nullable``: a boolean).
+section 4.7.24.1 (``nullable``: a boolean); JSON Schema Validation 2020-12 section 6.5.3
+(``required``: an array of strings).
 """
 
 from __future__ import annotations
@@ -40,7 +44,7 @@ _EXPECTED: dict[str, tuple[type, str, str]] = {
 }
 """keyword -> (its JSON type, that type in words, what dropping it means)."""
 _FLAGS = frozenset(_EXPECTED)
-_CHECKED = _FLAGS | {"type"}
+_CHECKED = _FLAGS | {"type", "required"}
 
 
 @acts_on(*_CHECKED, types=())
@@ -51,7 +55,8 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     {'type': 'string'}
     """
     given = node.get("type")
-    if given is None or (given.__class__ is str and given in _TYPES):
+    if (given is None or (given.__class__ is str and given in _TYPES)) and _names(
+            node.get("required", ())):
         if _FLAGS.isdisjoint(node):
             return node  # the common case: keep it cheap
         for keyword in _FLAGS.intersection(node):
@@ -70,7 +75,28 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     if given is not None and not _typed(given):
         out = dict(node) if out is None else out
         _type(out, given, ctx)
+    if "required" in node and not _names(node["required"]):
+        out = dict(node) if out is None else out
+        _required(out, node["required"], ctx)
     return node if out is None else out
+
+
+def _names(value: Any) -> bool:
+    """Whether ``required`` holds property names only (absent reads as ``()``)."""
+    return value.__class__ in (list, tuple) and all(n.__class__ is str for n in value)
+
+
+def _required(out: dict[str, Any], given: Any, ctx: PassContext) -> None:
+    """``required`` with the property names it holds; dropped when it holds none."""
+    names = [n for n in given if isinstance(n, str)] if isinstance(given, list) else []
+    if names:
+        out["required"] = names
+        _record(ctx, "required", "rewritten", given, f"required {_shown(given)} is "
+                f"{names!r}: only property names (strings) are kept")
+    else:
+        del out["required"]
+        _record(ctx, "required", "dropped", given, "required dropped: expected a list of "
+                f"property names, not {_shown(given)}; no property is required")
 
 
 def _typed(value: Any) -> bool:
