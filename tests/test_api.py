@@ -301,6 +301,36 @@ def test_errors_come_in_the_document_order() -> None:
                                                      ("/b", "RefError")]
 
 
+@pytest.mark.parametrize("stage", ["draft", "render"])
+def test_a_fault_of_ours_costs_one_operation_not_the_document(
+        stage: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception that is not an HttpllmError (a fault of ours, as a malformed
+    ``required`` raising TypeError was) in one operation, while drafting or rendering it,
+    is that operation's error, kind ``InternalError``, saying to report it; the others
+    compile (it sank the whole document)."""
+    from httpllm.compose.operation import Composer
+    from httpllm.render import Renderer
+
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+        "/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}},
+        "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "ok"}}}}}}
+    owner, name = (Composer, "draft") if stage == "draft" else (Renderer, "render")
+    original = getattr(owner, name)
+
+    def faulty(self: Any, job: Any, *args: Any, **kwargs: Any) -> Any:
+        site = getattr(job, "site", job)
+        if getattr(site, "path", None) == "/a" or getattr(job, "path", None) == "/a":
+            raise TypeError("unhashable type: 'dict'")
+        return original(self, job, *args, **kwargs)
+
+    monkeypatch.setattr(owner, name, faulty)
+    app = httpllm.compile(doc, "chatgpt")
+    assert [f.name for f in app.functions] == ["b"]
+    [error] = app.errors
+    assert (error.path, error.kind, error.pointer) == ("/a", "InternalError", "#/paths/~1a/get")
+    assert "TypeError: unhashable type: 'dict'" in error.message and "report" in error.message
+
+
 def test_application_methods_are_typed() -> None:
     """Application's public methods state real types (mypy checks they resolve): no
     ``Any`` return, no untyped ``**kwargs`` (``dumps`` passes its keywords to

@@ -162,7 +162,8 @@ class OperationError:
         path: the path template (``"/pets/{id}"``).
         pointer: JSON pointer of the offending node.
         message: what went wrong and what was expected.
-        kind: the error class name (``"RefError"``, ``"SchemaError"`` ...).
+        kind: the error class name (``"RefError"``, ``"SchemaError"`` ...), or
+            ``"InternalError"`` for a fault of httpllm's own met on this operation.
     """
 
     method: str
