@@ -257,7 +257,9 @@ def test_a_value_that_is_not_a_schema_never_reaches_a_tool() -> None:
     assert kind == "SpecError" and "expected a Schema Object" in message and "not 42" in message
     (nested,) = app.functions
     body = nested.parameters["properties"]["body"]["properties"]
-    assert body == {"c": {"type": "array"}, "d": {"anyOf": [{"type": "string"}]},
+    # Dropped first, so the later passes finish what is left as they do any schema: an
+    # array's absent items made explicit, a union of one member its member.
+    assert body == {"c": {"type": "array", "items": {}}, "d": {"type": "string"},
                     "e": {"type": "object", "patternProperties": {}}, "f": {"type": "object"}}
     at = "#/paths/~1nested/post/requestBody/content/application~1json/schema/properties"
     assert sorted(w.pointer for w in app.warnings) == [

@@ -10,7 +10,8 @@ The walker visits each node once, children first, and applies the whole :data:`P
 tuple to it, so a new pass costs no new walk; a pass that declares the keywords it acts on
 (:func:`~._context.acts_on`, :func:`~._context.keeps`) is not called on a node holding
 none of them. The order
-matters: numbers no double holds leave first (no pass computes with them); 3.0 exclusive
+matters: what is not a schema where one is expected leaves first (every pass after reads
+a subschema there), numbers no double holds next (no pass computes with them); 3.0 exclusive
 bounds are numbers before ``allOf`` intersects them; unions are spelled ``anyOf`` before
 ``allOf`` merges them; ``allOf`` and the discriminator run before ``nullable`` wraps the node in a
 union, and before ``required_properties`` declares what the merged object requires and
@@ -38,6 +39,7 @@ from httpllm.normalize.mixed_types import mixed_types
 from httpllm.normalize.nullable import nullable, with_null
 from httpllm.normalize.numbers import numbers
 from httpllm.normalize.required_properties import required_properties
+from httpllm.normalize.shapes import shapes
 from httpllm.normalize.union_properties import union_properties
 from httpllm.normalize.unions import unions
 from httpllm.walk import children, rebuild, transform
@@ -48,6 +50,7 @@ __all__ = ["INERT_KEYS", "PASSES", "Pass", "PassContext", "emend", "inert", "lea
 Pass = Callable[[dict[str, Any], PassContext], Schema]
 
 PASSES: tuple[Pass, ...] = (
+    shapes,
     numbers,
     kinds,
     exclusive_bounds,

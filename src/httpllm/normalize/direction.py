@@ -26,9 +26,9 @@ from typing import Any
 from httpllm._types import Schema
 from httpllm.loss import Loss
 from httpllm.normalize._context import EXCLUSIVE, OPENAPI_ONLY, PassContext, keeps
+from httpllm.normalize.shapes import SLOTS
 from httpllm.pointer import escape
 from httpllm.refs import def_name_of
-from httpllm.walk import IN_ARRAY, IN_VALUE
 
 __all__ = ["OPENAPI_ONLY", "direction", "flagged"]
 
@@ -76,67 +76,21 @@ properties; checked first, with one set operation, rather than calling it)."""
 
 
 def _hidden(props: dict[str, Any], flag: str, ctx: PassContext) -> set[str]:
-    """The properties to drop: those marked ``flag`` (recorded as losses), and non-schemas
-    (reported)."""
+    """The properties to drop: those marked ``flag`` (recorded as losses; a non-schema is
+    :mod:`.shapes`' to drop)."""
     hidden: set[str] = set()
-    bad = []
 
     def named(ref: str) -> bool:
         return ctx.flagged(def_name_of(ref) or ref, flag)  # ref_name, without the node
 
     for name, sub in props.items():
-        if isinstance(sub, dict):
-            if not _SOURCES.isdisjoint(sub) and flagged(sub, flag, named):
-                hidden.add(name)
-                where = "requests" if flag == "readOnly" else "responses"
-                ctx.lose(Loss(pointer=f"{ctx.pointer}/properties/{escape(name)}", keyword=flag,
-                              action="dropped", note=f"{flag}: not part of {where}"))
-        elif not isinstance(sub, bool):
-            bad.append(name)
-    for name in sorted(bad):
-        ctx.report(f"{ctx.pointer}/properties/{name}", "expected a schema; dropped")
-    return hidden.union(bad)
-
-
-_VALUE_MAPS = frozenset({"patternProperties", "dependentSchemas"})
-"""Maps of schemas checked here (``properties``' values are checked with the flags)."""
-_MAPS = _VALUE_MAPS | {"properties"}
-_SUBSCHEMA_SLOTS = IN_VALUE | IN_ARRAY | _MAPS
-
-
-def _check_slot(node: dict[str, Any], keyword: str, drop: list[str],
-                fixed: dict[str, Any], ctx: PassContext) -> None:
-    """A keyword whose value must be a subschema (or a list or map of them) but holds
-    something else (``items: "x"``, ``anyOf: [{...}, 7]``, ``patternProperties: {"^x": 5}``,
-    ``properties: [1]``): the value, or the bad members, reported and dropped, as a
-    non-schema inside ``properties`` is (a provider would reject the tool)."""
-    value = node[keyword]
-    if keyword in _MAPS:
-        if not isinstance(value, dict):
-            ctx.report(f"{ctx.pointer}/{keyword}", "expected a map of schemas; dropped")
-            drop.append(keyword)
-        elif keyword in _VALUE_MAPS:
-            bad = [k for k, sub in value.items() if not isinstance(sub, dict | bool)]
-            for k in bad:
-                ctx.report(f"{ctx.pointer}/{keyword}/{escape(k)}", "expected a schema; dropped")
-            if bad:
-                fixed[keyword] = {k: v for k, v in value.items() if k not in bad}
-        return
-    if isinstance(value, dict | bool):
-        return
-    if isinstance(value, list) and (keyword in IN_ARRAY or keyword == "items"):
-        bad = [i for i, sub in enumerate(value) if not isinstance(sub, dict | bool)]
-        if bad:
-            for i in bad:
-                ctx.report(f"{ctx.pointer}/{keyword}/{i}", "expected a schema; dropped")
-            kept = [sub for sub in value if isinstance(sub, dict | bool)]
-            if kept:
-                fixed[keyword] = kept
-            else:
-                drop.append(keyword)
-        return
-    ctx.report(f"{ctx.pointer}/{keyword}", "expected a schema; dropped")
-    drop.append(keyword)
+        if (isinstance(sub, dict) and not _SOURCES.isdisjoint(sub)
+                and flagged(sub, flag, named)):
+            hidden.add(name)
+            where = "requests" if flag == "readOnly" else "responses"
+            ctx.lose(Loss(pointer=f"{ctx.pointer}/properties/{escape(name)}", keyword=flag,
+                          action="dropped", note=f"{flag}: not part of {where}"))
+    return hidden
 
 
 def _keep_examples(node: dict[str, Any], ctx: PassContext) -> None:
@@ -155,7 +109,7 @@ _UNTOUCHED = frozenset(
      "readOnly", "writeOnly", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
      "multipleOf", "minLength", "maxLength", "pattern", "minItems", "maxItems", "uniqueItems",
      "minProperties", "maxProperties", "contentMediaType", "contentEncoding", "$ref"}
-) - OPENAPI_ONLY - _SUBSCHEMA_SLOTS - {"required"}
+) - OPENAPI_ONLY - SLOTS - {"required"}
 """Keywords this pass neither drops nor checks: a node holding no other (most leaves:
 ``{"type": "string", "description": ...}``) is returned at once."""
 
@@ -172,24 +126,20 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
         return node
     # Every node goes through this pass: one loop over the keys, one over the properties.
     drop = []
-    fixed: dict[str, Any] = {}
     for k in node:  # a plain loop: a comprehension's own frame costs more on 3-key nodes
         if k in OPENAPI_ONLY or (k[:2] == "x-" and (k != EXCLUSIVE or "anyOf" not in node)):
             drop.append(k)
-        elif k in _SUBSCHEMA_SLOTS and (k in _VALUE_MAPS or not isinstance(node[k], dict)):
-            _check_slot(node, k, drop, fixed, ctx)  # a one-schema value is already fine
-    # A non-schema inside `properties` is reported and dropped (`_check_slot`): a provider
-    # would reject the whole tool; a malformed `required` is `kinds`' (the first pass).
+    # What is not a schema where one is expected is gone already (`shapes`, the first
+    # pass), and so is a malformed `required` (`kinds`).
     props = node.get("properties")
     if isinstance(props, dict) and props:
         hidden = _hidden(props, "readOnly" if ctx.direction == "request" else "writeOnly", ctx)
     else:
         props, hidden = {}, set()
-    if not drop and not hidden and not fixed:
+    if not drop and not hidden:
         return node
     _keep_examples(node, ctx)
     out = {k: v for k, v in node.items() if k not in drop}
-    out.update(fixed)
     if hidden:
         out["properties"] = {n: s for n, s in props.items() if n not in hidden}
         if isinstance(out.get("required"), list):
