@@ -23,7 +23,7 @@ from httpllm.cut import DEFAULT_BUDGET
 from httpllm.dialects import Dialect, Options, get_dialect
 from httpllm.dialects._options import check_options, document_keywords, options_of
 from httpllm.dialects._sizes import size_warnings
-from httpllm.errors import HttpllmError, LimitExceeded, UnknownFunction
+from httpllm.errors import HttpllmError, InternalError, LimitExceeded, UnknownFunction
 from httpllm.load import (
     DEFAULT_LIMITS,
     Limits,
@@ -505,17 +505,6 @@ def _replaced_warning(warnings: list[Warning], main: str) -> Callable[[str, list
     return replaced
 
 
-def _internal(site: OperationSite, exc: Exception) -> OperationError:
-    """The error of an operation that met a fault of ours (an exception not of
-    :class:`HttpllmError`): the rest of the document still compiles (one operation never
-    sinks a document), and the error says what to report."""
-    shown = str(exc)[:200]
-    return OperationError(method=site.method, path=site.path, pointer=site.pointer,
-                          message=f"httpllm failed on this operation ({type(exc).__name__}: "
-                                  f"{shown}); please report it with the document",
-                          kind="InternalError")
-
-
 def _error(site: OperationSite, exc: HttpllmError, label: str | None = None) -> OperationError:
     """The operation's error; a message about another file (a referenced one that cannot
     be read ...) names that file."""
@@ -613,8 +602,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
             errors.append(_error(site, exc, label))
         except RecursionError:
             errors.append(_error(site, LimitExceeded("operation nests too deep")))
-        except Exception as exc:  # a fault of ours: this operation only (see _internal)
-            errors.append(_internal(site, exc))
+        except Exception as exc:  # a fault of ours: this operation only
+            errors.append(_error(site, InternalError.of(exc)))
     failed = named.close((schema for draft in drafts for schema in draft.schemas()), "request")
     graph = named.finish()
     inliner = Inliner(named, reference=reference)
@@ -753,8 +742,8 @@ def _finish_all(drafts: Iterable[tuple[Draft, Callable[[], Any] | None]], named:
             errors.append(_error(draft.site, exc, label))
         except RecursionError:
             errors.append(_error(draft.site, LimitExceeded("operation nests too deep")))
-        except Exception as exc:  # a fault of ours: this operation only (see _internal)
-            errors.append(_internal(draft.site, exc))
+        except Exception as exc:  # a fault of ours: this operation only
+            errors.append(_error(draft.site, InternalError.of(exc)))
     return functions
 
 

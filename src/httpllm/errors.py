@@ -5,6 +5,7 @@ HttpllmError
 ├── LoadError ── LimitExceeded, AccessDenied   (unreadable; limits; network/folder gate)
 ├── SpecError ── RefError                      (invalid document; unresolvable $ref)
 ├── SchemaError                                (cannot be emended, e.g. allOf conflict)
+├── InternalError                              (a fault of httpllm's own, on one part)
 ├── OptionError                                (an option value compile cannot take)
 ├── DialectError ── UnknownDialect, Unrepresentable
 ├── CallError ── InvalidArguments, UnknownFunction, RequestBuildError, TransportError
@@ -27,6 +28,7 @@ __all__ = [
     "CallError",
     "DialectError",
     "HttpllmError",
+    "InternalError",
     "InvalidArguments",
     "LimitExceeded",
     "LoadError",
@@ -94,6 +96,20 @@ class RefError(SpecError):
 
 class SchemaError(HttpllmError):
     """A schema cannot be turned into an emended schema (e.g. contradictory ``allOf``)."""
+
+
+class InternalError(HttpllmError):
+    """A fault of httpllm's own (an exception outside this tree) met on one operation, named
+    schema or response: that part is reported as failed (``OperationError.kind`` is
+    ``"InternalError"``) and the rest of the document compiles. Please report it with the
+    document."""
+
+    @classmethod
+    def of(cls, exc: Exception, *, pointer: str | None = None) -> InternalError:
+        """The error for ``exc``, met at ``pointer``: its class and text (cut to 200
+        characters), without its traceback (a failed part's error is kept)."""
+        return cls(f"httpllm failed here ({type(exc).__name__}: {str(exc)[:200]}); please "
+                   "report it with the document", pointer=pointer)
 
 
 class OptionError(HttpllmError, ValueError):

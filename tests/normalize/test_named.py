@@ -414,3 +414,43 @@ def test_the_warnings_of_the_schemas_a_close_reaches_keep_their_order() -> None:
                               capture_output=True, text=True, check=True, timeout=60)
         runs.add(done.stdout)
     assert len(runs) == 1 and len(json.loads(runs.pop())) == 12
+
+
+def test_a_fault_of_ours_in_one_named_schema_fails_only_what_reaches_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An exception outside HttpllmError while emending one named schema (a fault of ours)
+    fails it as an InternalError at its pointer: the operations whose request reaches it
+    are errors of that kind, a response reaching it is dropped with a warning, and every
+    other operation compiles (it sank the whole document, or the first read of an
+    output)."""
+    import httpllm
+
+    emend = NamedSchemas._emend
+
+    def faulty(self: NamedSchemas, schema: Any, *args: Any, **kwargs: Any) -> Any:
+        if kwargs.get("name") == "Bad":
+            raise TypeError("unhashable type: 'dict'")
+        return emend(self, schema, *args, **kwargs)
+
+    monkeypatch.setattr(NamedSchemas, "_emend", faulty)
+
+    def body(name: str) -> dict[str, Any]:
+        return {"content": {"application/json": {"schema": {
+            "$ref": f"#/components/schemas/{name}"}}}}
+
+    fine = {"200": {"description": "ok"}}
+    document = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+        "/a": {"post": {"operationId": "a", "requestBody": body("Bad"), "responses": fine}},
+        "/b": {"post": {"operationId": "b", "requestBody": body("Good"), "responses": fine}},
+        "/c": {"get": {"operationId": "c", "responses": {"200": {
+            "description": "ok", **body("Bad")}}}}},
+        "components": {"schemas": {"Bad": {"type": "object"}, "Good": {"type": "string"}}}}
+    app = httpllm.compile(document, "mcp")
+    assert [f.name for f in app.functions] == ["b", "c"]
+    [error] = app.errors
+    assert (error.path, error.kind, error.pointer) == ("/a", "InternalError",
+                                                       "#/components/schemas/Bad")
+    assert "TypeError: unhashable type: 'dict'" in error.message
+    assert app.function("c").output is None
+    assert any(w.message.startswith("response schema dropped: httpllm failed here (TypeError")
+               for w in app.warnings)

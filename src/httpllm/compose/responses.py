@@ -18,15 +18,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from functools import partial
+from typing import Any, TypeVar
 
 from httpllm._types import Schema
 from httpllm.compose.inline import INLINE_MAX_NODES, Inliner
-from httpllm.errors import HttpllmError
+from httpllm.errors import HttpllmError, InternalError
 from httpllm.normalize.named import NamedSchemas
 from httpllm.pointer import unescape
 from httpllm.refs import Resolver
 from httpllm.walk import is_leaf, subschemas
+
+_T = TypeVar("_T")
 
 __all__ = ["ResponseSite", "Responses"]
 
@@ -103,17 +106,13 @@ class Responses:
                 emended[key] = hit
                 continue
             before = said[0]
-            try:
-                emended[key] = named.emend(site.schema, "response", pointer=site.pointer,
-                                           base=site.base)
-            except HttpllmError as exc:
-                self._dropped(site.pointer, exc)
+            found = self._guarded(site.pointer, partial(
+                named.emend, site.schema, "response", pointer=site.pointer, base=site.base))
+            if found is None:
                 continue
-            except RecursionError:
-                self._warn(site.pointer, "response schema dropped: it nests too deep")
-                continue
+            emended[key] = found
             if text is not None and said[0] == before:
-                plain[(site.base, text)] = emended[key]
+                plain[(site.base, text)] = found
         failed = named.close(emended.values(), "response")
         graph = named.finish()
         self.cycles = graph.cycles
@@ -134,12 +133,11 @@ class Responses:
             text = repr(schema)
             hit = made.get(text)
             if hit is None:
-                try:
-                    hit = made[text] = self._inlined(inliner, schema, site.pointer,
-                                                             counts)
-                except HttpllmError as exc:
-                    self._dropped(site.pointer, exc)
+                hit = self._guarded(site.pointer, partial(
+                    self._inlined, inliner, schema, site.pointer, counts))
+                if hit is None:
                     continue
+                made[text] = hit
             output, size = hit
             if size > INLINE_MAX_NODES and not inliner.reference:
                 self._warn(site.pointer, (
@@ -164,6 +162,20 @@ class Responses:
         (``"customer"`` for ``#/components/schemas/customer``), or ``None``."""
         pointer = self._origins.get(id(node))
         return None if pointer is None else unescape(pointer.rsplit("/", 1)[-1])
+
+    def _guarded(self, pointer: str, make: Callable[[], _T]) -> _T | None:
+        """``make()``, or ``None`` when the response at ``pointer`` cannot be made: it is
+        dropped with a warning, the others are kept (a fault of ours, an exception outside
+        :class:`HttpllmError`, is an :class:`InternalError` of that response only)."""
+        try:
+            return make()
+        except HttpllmError as exc:
+            self._dropped(pointer, exc)
+        except RecursionError:
+            self._warn(pointer, "response schema dropped: it nests too deep")
+        except Exception as exc:
+            self._dropped(pointer, InternalError.of(exc, pointer=pointer))
+        return None
 
     def _dropped(self, pointer: str, exc: HttpllmError) -> None:
         where = f" at {exc.pointer}" if exc.pointer and exc.pointer != pointer else ""

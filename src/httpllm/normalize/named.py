@@ -19,7 +19,7 @@ from typing import Any
 
 from httpllm._memo import IdentityMemo
 from httpllm._types import Direction, Schema
-from httpllm.errors import HttpllmError, LimitExceeded
+from httpllm.errors import HttpllmError, InternalError, LimitExceeded
 from httpllm.normalize import PASSES, PassContext, emend, leaf_emend
 from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
@@ -136,6 +136,11 @@ class NamedSchemas:
         except HttpllmError as exc:
             self._failed[key] = _kept(exc)
             raise
+        except RecursionError:
+            raise
+        except Exception as exc:  # a fault of ours: this schema fails, not the document
+            error = self._failed[key] = InternalError.of(exc, pointer=entry.pointer)
+            raise error from None
         finally:
             self._busy.pop()
         self._cache[key] = out
