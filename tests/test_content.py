@@ -55,9 +55,11 @@ def test_what_reads_as_openapi_or_json_schema_content(tmp_path: Path, content: A
             loader((tmp_path / "file.json").as_uri())
 
 
-SETTINGS = "logging: {format: json}\nstripe_key: sk_live_X1\ndb: {password: hunter2}\n"
+SETTINGS = "logging: {format: json}\nstripe_key: s3cr3t-X1\ndb: {password: hunter2}\n"
 """A settings file beside the document: a keyword sits in its first levels (``format``),
-so the file passes the content rule; what a ``$ref`` points at in it does not."""
+so the file passes the content rule, and no value has a credential's shape (a file
+holding one is refused whole: ``credential_in``); what a ``$ref`` points at in it does
+not read as content."""
 
 
 @pytest.mark.parametrize("ref", ["config.yaml", "config.yaml#/stripe_key", "config.yaml#/db"])
@@ -80,7 +82,7 @@ def test_a_ref_into_a_settings_file_is_refused(tmp_path: Path, ref: str,
     assert [e.kind for e in app.errors] == ["AccessDenied"]
     assert [f.name for f in app.functions] == ["b"]
     shown = json.dumps([app.tools(), app.to_json()])
-    assert "sk_live" not in shown and "hunter2" not in shown
+    assert "s3cr3t" not in shown and "hunter2" not in shown
     assert "does not read as OpenAPI or JSON Schema content" in app.errors[0].message
 
 
@@ -89,13 +91,17 @@ def test_a_ref_into_a_settings_file_is_refused(tmp_path: Path, ref: str,
     ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml"),
     ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml#/primary"),
     ("format: json\ntokens: [sk_live_X3]\n", "config.yaml"),
+    ("scheme: https\nx-api-key: hunter2\n", "config.yaml"),
+    ("type: object\nclient_secret: hunter2\n", "config.yaml"),
 ])
 def test_a_keyword_beside_a_setting_is_no_content(tmp_path: Path, settings: str,
                                                   ref: str) -> None:
     """One keyword at the target's top (`scheme: https`, a service's `format: json`) does
-    not make its sibling settings content: the whole target was inlined and the key or
-    password reached the loss report as a dropped keyword's value (`--losses`). The
-    `$ref` is refused where it points; no output holds the secret."""
+    not make a sibling credential content: the whole target was inlined and the key or
+    password reached the loss report as a dropped keyword's value (`--losses`). A value
+    shaped like a credential refuses the file (`sk_live_...`); a sibling whose key names
+    one (`password`, `x-api-key`, `client_secret`) refuses the target. No output holds
+    the secret."""
     (tmp_path / "config.yaml").write_text(settings)
     (tmp_path / "api.json").write_text(json.dumps({
         "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
@@ -144,3 +150,94 @@ def test_maps_of_named_content_in_files_are_read(tmp_path: Path) -> None:
     (a,) = app.functions
     assert set(a.parameters["properties"]["q"]["properties"]) == {"left", "right"}
     assert a.security_schemes["k"]["name"] == "X-Key"
+
+
+
+def _api_with_ref(tmp_path: Path, ref: str) -> Path:
+    """A document whose one operation's body has a property ``x`` that is ``$ref: ref``."""
+    (tmp_path / "api.json").write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
+            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": {"type": "object", "properties": {
+                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}},
+            "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "ok"}}}}}}))
+    return tmp_path / "api.json"
+
+
+AWS_KEY = "AKIAZ3MSJV4WWNKWW5FG"
+PEM = ("-----BEGIN RSA PRIVATE KEY-----\n"
+       "MIIEowIBAAKCAQEAu1SU1LfVLPHCozMxH2Mo4lgOEePzNm0tRgeLezV6ffAt0gun\n"
+       "-----END RSA PRIVATE KEY-----\n")
+"""Credentials' shapes (neither is live)."""
+
+
+@pytest.mark.parametrize("settings", [
+    # under an `x-` key beside real keywords
+    {"type": "object", "x-aws-key": AWS_KEY},
+    {"type": "string", "x-deploy": {"key": PEM}},
+    # under vocabulary words used as a settings file's names
+    {"scheme": "https", "url": "postgres://admin:hunter2@db.internal/prod", "name": "prod"},
+    {"type": "object", "default": {"aws_access_key_id": AWS_KEY}},
+    {"type": "string", "description": "db: host=db.internal password=hunter2 sslmode=on"},
+    {"summary": "deploy", "value": PEM},
+    {"Pet": {"type": "object", "properties": {"id": {"type": "integer"}}},
+     "profiles": {"default": {"token": "ghp_" + "a1B2" * 9}}},
+    {"type": "object", "x-slack": "xoxb-" + "1234567890-" * 2 + "abcdefghij"},
+    {"type": "object", "x-stripe": "rk_live_" + "Z" * 24},
+    {"type": "object", "x-maps": "AIza" + "S" * 35},
+])
+@pytest.mark.parametrize("ref", ["config.json", "config.json#/type"])
+def test_a_file_holding_a_credential_is_refused_whatever_key_holds_it(
+        tmp_path: Path, settings: dict[str, Any], ref: str) -> None:
+    """A file whose value looks like a credential (an AWS access key ID, a private key, a
+    password in a URL or as `password=`, a GitHub, Slack, Stripe or Google key) is refused
+    for every `$ref` into it, whatever key holds it: an `x-` extension or a vocabulary
+    word (`url`, `default`, `description`, `value`, `name`) passed the gate, and the
+    value reached the tools or the loss report. The other operation compiles; no output
+    holds the secret, nor does the error."""
+    (tmp_path / "config.json").write_text(json.dumps(settings))
+    app = httpllm.compile(_api_with_ref(tmp_path, ref), "3.1")
+    assert [f.name for f in app.functions] == ["b"]
+    (error,) = app.errors
+    assert error.kind == "AccessDenied" and "looks like" in error.message
+    shown = json.dumps([app.tools(), app.to_json(), [loss.to_json() for loss in app.losses],
+                        [e.message for e in app.errors]])
+    for secret in (AWS_KEY, "MIIEowIBAAK", "hunter2", "ghp_", "xoxb-", "rk_live", "AIza"):
+        assert secret not in shown
+
+
+def test_a_credential_in_an_example_is_the_apis_own(tmp_path: Path) -> None:
+    """Example data (`example`, `examples` and what they hold) is the API's own sample,
+    which real descriptions fill with connection strings and keys (DigitalOcean's
+    database and certificate schemas: `postgres://doadmin:...@`, `-----BEGIN PRIVATE
+    KEY-----`): a schema file holding one there is read."""
+    (tmp_path / "config.json").write_text(json.dumps({
+        "type": "object", "properties": {"uri": {
+            "type": "string", "example": "postgres://doadmin:wv78n3zpz42x@db.example.com/d"}},
+        "examples": [{"uri": "postgres://doadmin:wv78n3zpz42x@db.example.com/d",
+                      "key": PEM}]}))
+    app = httpllm.compile(_api_with_ref(tmp_path, "config.json"), "3.1")
+    assert app.errors == ()
+    assert "uri" in app.functions[0].parameters["properties"]["body"]["properties"]["x"][
+        "properties"]
+
+
+@pytest.mark.parametrize("vendor", [
+    {"javaType": "com.example.Pet"},
+    {"readonly": True},
+    {"x-go-type": "Pet", "javaType": "com.example.Pet", "additionalProperties": False},
+    {"example-1": {"errors": []}, "x-note": "kept"},
+    {"dbColumn": "pet_id", "maxDepth": 3, "tags": ["a", "b"]},
+])
+def test_a_schema_with_vendor_keywords_in_another_file_is_read(
+        tmp_path: Path, vendor: dict[str, Any]) -> None:
+    """A schema in another file holding a vendor's own keyword, a text, number, flag or
+    list under a key of neither vocabulary (jsonschema2pojo's `javaType`, a lower-case
+    `readonly`), is read as it was in the document itself: it was refused as a settings
+    file's `key: value`, and every operation using it was lost."""
+    (tmp_path / "schemas.json").write_text(json.dumps({"Pet": {
+        "type": "object", "properties": {"id": {"type": "integer"}}, **vendor}}))
+    app = httpllm.compile(_api_with_ref(tmp_path, "schemas.json#/Pet"), "3.1")
+    assert app.errors == ()
+    pet = app.functions[0].parameters["properties"]["body"]["properties"]["x"]
+    assert pet["properties"] == {"id": {"type": "integer"}}

@@ -2,20 +2,24 @@
 settings file or a secret beside the document.
 
 The document is untrusted, and what its ``$ref`` reads ends up in tools a model (and its
-provider) reads, so the loader's gate (:meth:`httpllm.load.Loader._read`) asks
-:func:`schema_content` of every file it reads for a ``$ref``, and the resolver
+provider) reads, so the loader's gate (:meth:`httpllm.load.Loader._read`) asks of every
+file it reads for a ``$ref`` that it holds content (:func:`schema_content`) and no value
+shaped like a credential, whatever key holds it (:func:`credential_in`), and the resolver
 (:meth:`httpllm.refs.Resolver._checked`) asks :func:`reads_as_content` of what the
-``$ref`` points at in it. The keywords come from :mod:`httpllm._vocabulary`; the tables
-here say which of them *mark* content, and with which kinds of value.
+``$ref`` points at in it. Content is told by its keywords holding the kinds of value
+they take; a credential by its shape or by the key that names it, never by the other
+keys beside it: a real schema carries vendors' keywords (``javaType``, ``readonly``).
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from httpllm._vocabulary import JSON_SCHEMA_KEYWORDS, METHODS_32, OPENAPI_FIELDS
+from httpllm._vocabulary import METHODS_32
+from httpllm.pointer import escape
 
-__all__ = ["reads_as_content", "schema_content"]
+__all__ = ["credential_in", "reads_as_content", "schema_content"]
 
 _OBJECT, _LIST, _TEXT, _FLAG = (dict,), (list,), (str,), (bool,)
 _NUMBER = (int, float)
@@ -120,9 +124,9 @@ def reads_as_content(node: Any) -> bool:
     settings file holding ``logging: {format: json}`` beside ``stripe_key: sk_live_...``
     was read and its key inlined by a ``$ref`` to the whole file (or to
     ``#/stripe_key``): the target must read as content where it is. One keyword at the
-    top is not enough when a sibling is a setting (:func:`_setting`): ``scheme: https``
-    beside ``api_key: sk_live_...``, or ``{scheme: postgres, password: ...}``, put the key
-    into the loss report as a dropped keyword's value.
+    top is not enough when a sibling names a credential (:func:`_credential_field`):
+    ``{scheme: postgres, password: ...}`` put the password into the loss report as a
+    dropped keyword's value. A vendor's keyword beside them is content.
 
     >>> reads_as_content({"type": "object"}), reads_as_content({"/pets": {"get": {}}})
     (True, True)
@@ -130,6 +134,8 @@ def reads_as_content(node: Any) -> bool:
     False
     >>> reads_as_content({"scheme": "https", "api_key": "sk_live_x"})
     False
+    >>> reads_as_content({"type": "object", "javaType": "com.example.Pet"})
+    True
     >>> reads_as_content("sk_live_x"), reads_as_content(["a"])
     (False, False)
     """
@@ -137,28 +143,36 @@ def reads_as_content(node: Any) -> bool:
         _content_here(value) for value in node.values()))
 
 
-_VOCABULARY = JSON_SCHEMA_KEYWORDS | OPENAPI_FIELDS | _SCHEMA_WORDS.keys() | _OBJECT_FIELDS
-"""Every field of an OpenAPI (2.0 to 3.2) object and every JSON Schema (draft 4 to 2020-12)
-keyword (:mod:`httpllm._vocabulary`): a key that may hold a text, a number, a flag or a
-list of them (OAuth's ``password`` flow, an object, is no field: ``password: hunter2`` is a
-setting)."""
+_CREDENTIAL_NAMES = ("password", "passwd", "pwd", "secret", "token", "apikey", "privatekey",
+                     "secretkey", "accesskey", "credential", "credentials")
+"""What a key naming a credential is, or ends with, once lower-cased without its ``x-`` and
+its punctuation: ``password``, ``client_secret``, ``api_key``, ``x-auth-token``. No
+field of OpenAPI or keyword of JSON Schema is named so that holds a text (OAuth's
+``password`` flow is an object)."""
 
 
-def _setting(key: Any, value: Any) -> bool:
-    """Whether ``key: value`` is what a settings file holds and no API description does: a
-    text, number, flag or list of them under a key of neither vocabulary
-    (:data:`_VOCABULARY`) nor an ``x-`` extension (``api_key: sk_live_...``). A vendor's
-    own object beside the keywords (SendGrid's ``example-1: {...}``) is no setting."""
-    plain = (str, int, float, bool)
-    return (isinstance(key, str) and not key.startswith("x-") and key not in _VOCABULARY
-            and (isinstance(value, plain) or (isinstance(value, list) and all(
-                isinstance(v, plain) for v in value))))
+def _credential_field(key: Any, value: Any) -> bool:
+    """Whether ``key: value`` is a credential by its name: a text or number (or a list of
+    them) under a key :data:`_CREDENTIAL_NAMES` names. ``{scheme: postgres, password:
+    hunter2}`` is a database's settings beside a keyword, not a security scheme; a
+    vendor's own keyword (jsonschema2pojo's ``javaType: com.x.Pet``, a lower-case
+    ``readonly: true``) is content, as in the document itself. Values shaped like a
+    credential are refused for the whole file, whatever key holds them
+    (:func:`credential_in`)."""
+    if not isinstance(key, str):
+        return False
+    name = re.sub(r"[^a-z0-9]", "", key.lower().removeprefix("x-"))
+    plain = (str, int, float)
+    return name.endswith(_CREDENTIAL_NAMES) and (
+        (isinstance(value, plain) and not isinstance(value, bool)) or (
+            isinstance(value, list) and bool(value) and all(
+                isinstance(v, plain) and not isinstance(v, bool) for v in value)))
 
 
 def _content_here(node: Any) -> bool:
     if isinstance(node, bool) or node == {}:
         return True
-    if not isinstance(node, dict) or any(_setting(k, v) for k, v in node.items()):
+    if not isinstance(node, dict) or any(_credential_field(k, v) for k, v in node.items()):
         return False
     return _small_object(node) or any(
         _marks_content(key, value) or (key in _METHODS and isinstance(value, dict))
@@ -195,3 +209,69 @@ def _is_type(value: Any) -> bool:
     if isinstance(value, list):
         return bool(value) and all(_is_type(v) for v in value)
     return isinstance(value, str) and value in _SCHEMA_TYPES
+
+
+_SHAPES = (
+    ("an AWS access key ID", r"\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b"),
+    ("a private key",
+     r"-----BEGIN[A-Z0-9 ]* PRIVATE KEY(?: BLOCK)?-----[\s\S]{0,200}?[A-Za-z0-9+/]{40}"),
+    ("a password in a URL", r"\b[A-Za-z][A-Za-z0-9+.-]*://[^\s/?#@:{}]+:[^\s/?#@{}]+@"),
+    ("a password", r"(?i:\b(?:password|passwd|pwd)\s*=\s*[^\s&;,'\"<>{}\[\]])"),
+    ("a Stripe secret key", r"\b[rs]k_live_[0-9A-Za-z]+"),
+    ("a GitHub token", r"\bgh[pousr]_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}"),
+    ("a Slack token", r"\bxox[abposr]-[0-9A-Za-z-]{10,}"),
+    ("a Google API key", r"\bAIza[0-9A-Za-z_-]{35}\b"),
+)
+"""What a credential looks like, whatever key holds it, as secret scanners tell them (Yelp's
+detect-secrets plugins ``aws``, ``private_key``, ``basic_auth``, ``keyword``, ``stripe``,
+``github_token``, ``slack``; gitleaks' ``gcp-api-key`` rule). A private key needs its key
+material after the header (a schema's ``-----BEGIN RSA PRIVATE KEY----- ...`` placeholder,
+HashiCorp Vault's, is none), a URL's password a user before it, and ``password=`` a value
+that is no placeholder (``password={password}``, ``<your password>``)."""
+
+_CREDENTIAL = re.compile("|".join(f"(?P<c{n}>{rx})" for n, (_, rx) in enumerate(_SHAPES)))
+
+_EXAMPLE_DATA = frozenset({"example", "examples"})
+"""Keys whose values are the API's own sample data (the Schema, Parameter, Media Type and
+Header Objects' ``example``/``examples``, JSON Schema's ``examples``): real descriptions
+fill them with sample connection strings and keys (DigitalOcean's database and certificate
+schemas: 26 values in 18 of the files its document refers to; none of the corpus's
+documents holds one elsewhere), and a settings file seldom names a key so."""
+
+
+def credential_in(value: Any) -> tuple[str, str] | None:
+    """``(pointer, what)`` of a text in ``value``, a file a ``$ref`` reads, that
+    looks like a credential (:data:`_SHAPES`), whatever key holds it: an ``x-`` extension,
+    a vocabulary word a settings file also uses (``url``, ``default``, ``value``,
+    ``description``), a setting's own name, a list item. Example data
+    (:data:`_EXAMPLE_DATA`) is not searched. ``None`` when there is none.
+
+    >>> credential_in({"type": "object", "x-deploy": {"url": "https://u:hunter2@db/x"}})
+    ('#/x-deploy/url', 'a password in a URL')
+    >>> credential_in({"type": "string", "example": "https://u:hunter2@db/x"}) is None
+    True
+    """
+    # (node, (parent's link, key)): a pointer is spelled only for what is found
+    stack: list[tuple[Any, Any]] = [(value, None)]
+    pop, push = stack.pop, stack.append
+    while stack:
+        node, link = pop()
+        if type(node) is str:
+            found = _CREDENTIAL.search(node)
+            if found is not None:
+                keys: list[str] = []
+                while link is not None:
+                    link, key = link
+                    keys.append(escape(str(key)))
+                what = _SHAPES[int(str(found.lastgroup)[1:])][0]
+                return "#" + "".join(f"/{k}" for k in reversed(keys)), what
+        elif isinstance(node, dict):
+            for key, child in node.items():
+                if key not in _EXAMPLE_DATA and not isinstance(child, (int, float, bool,
+                                                                        type(None))):
+                    push((child, (link, key)))
+        elif isinstance(node, list):
+            for index, child in enumerate(node):
+                if not isinstance(child, (int, float, bool, type(None))):
+                    push((child, (link, index)))
+    return None

@@ -4,7 +4,8 @@ Nothing is fetched over the network and no file outside the document's folder (o
 ``bound`` folder the caller names, e.g. a repository) is read unless the caller opts in
 (``allow_network`` / ``allow_outside_root``); symbolic links are followed before the check,
 so a link that leaves the folder is refused too. A file a ``$ref`` names must be a JSON or
-YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content, and
+YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content and
+no value shaped like a credential outside its examples (:mod:`httpllm._content`), and
 never a dotfile or a file in a dot-folder (``.docker/config.json``, ``.aws/``, ``.env``):
 the document is untrusted input, and what it refers to ends up in tools a model reads.
 """
@@ -23,7 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
-from httpllm._content import schema_content
+from httpllm._content import credential_in, schema_content
 from httpllm._json import Unheld, scalar_text, valid_unicode
 from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._memo import IdentityCache, IdentityMemo
@@ -752,6 +753,12 @@ class Loader:
                 f"{path} does not read as OpenAPI or JSON Schema content (no keyword of "
                 "either, holding a value it takes, in its first levels): a file that is "
                 "not part of the API description is never inlined into a tool")
+        found = credential_in(value)
+        if found is not None:
+            raise AccessDenied(
+                f"{path} holds what looks like {found[1]} at {found[0]}: a file holding a "
+                "credential outside its examples is never read for a $ref, so that none "
+                "reaches a tool")
         return value
 
     def _decode(self, path: Path) -> Any:

@@ -152,8 +152,8 @@ class Resolver:
             return target
         raise AccessDenied(
             f"$ref {ref!r} points at {target.pointer}, which does not read as OpenAPI or "
-            "JSON Schema content (no keyword of either at its top, or a setting beside them, "
-            "a text under a key of neither): a value that is not "
+            "JSON Schema content (no keyword of either at its top, or a credential beside "
+            "them, a text under a key naming one): a value that is not "
             "part of the API description is never inlined into a tool")
 
     def _resolve_one(self, ref: str, base: str) -> Target:
