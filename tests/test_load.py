@@ -500,47 +500,6 @@ def test_the_expanded_size_is_shared_by_the_files_a_document_refers_to(tmp_path:
         loader((tmp_path / "part2.yaml").as_uri())
 
 
-@pytest.mark.parametrize(("content", "read"), [
-    ({"description": "a header"}, True),  # a response, body or header with nothing else
-    ({"summary": "one", "value": {"id": 1}}, True),  # an example object
-    ({"Pet": {"type": "object"}}, True),  # a file of named schemas
-    ({"E400": {"value": {"errors": []}}, "E404": {"summary": "gone"}}, True),  # examples
-    ({"get": {"responses": {"200": {"description": "ok"}}}}, True),  # a path item
-    ({"scheme": {"type": "http", "scheme": "bearer"}}, True),  # a security scheme
-    ({"description": "my app", "database": {"password": "hunter2"}}, False),  # settings
-    # settings sharing a keyword's name, not the kind of value it takes
-    ({"database": {"password": "hunter2", "schema": "public"}}, False),
-    ({"proxy": {"headers": ["X-Token: t0k"]}, "key": "k"}, False),
-    ({"bucket": {"in": "eu-west-1", "secret": "s"}}, False),
-    ({"app": {"properties": "prod.properties", "items": 3, "enum": "on"}}, False),
-    ({"Key": {"type": "apiKey", "in": "header", "name": "X-Key"}, "Q": {"in": "query"}}, True),
-    ({"A": {"allOf": [{"$ref": "b.yaml"}], "x-tag": 1}}, True),
-    ({"apiVersion": "v1", "kind": "Secret", "type": "Opaque", "data": {"k": "djE="}}, False),
-    # maps of a setting's texts, not of objects or schemas
-    ({"headers": {"Authorization": "Bearer t0k"}}, False),
-    ({"parameters": {"api_key": "k"}}, False),
-    ({"paths": {"data": "/var/db"}, "secret": "s"}, False),
-    ({"spark": {"properties": {"executor": "4g"}}, "key": "k"}, False),
-    ({"description": "ok", "headers": {"X-Rate": {"schema": {"type": "integer"}}}}, True),
-    ({"properties": {"a": True}}, True),
-    ({"type": "service_account", "private_key": "-----BEGIN"}, False),
-    (["a", "list"], False),
-])
-def test_what_reads_as_openapi_or_json_schema_content(tmp_path: Path, content: Any,
-                                                      read: bool) -> None:
-    """The content rule: schema and OpenAPI objects are read; settings, a Kubernetes
-    secret or a service-account key beside the document are not."""
-    root = tmp_path / "openapi.yaml"
-    root.write_text("openapi: 3.1.0\n")
-    (tmp_path / "file.json").write_text(json.dumps(content))
-    loader = Loader(root)
-    if read:
-        assert loader((tmp_path / "file.json").as_uri()) == content
-    else:
-        with pytest.raises(AccessDenied, match="does not read as OpenAPI or JSON Schema"):
-            loader((tmp_path / "file.json").as_uri())
-
-
 # -- pipes, devices and endless streams ----------------------------------------------------
 
 

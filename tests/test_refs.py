@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -221,97 +220,6 @@ def test_compile_multi_file_document() -> None:
         "/outside": ("AccessDenied", "#/paths/~1outside/get/parameters/0/schema"),
         "/network": ("AccessDenied", "#/paths/~1network/get/parameters/0/schema"),
     }
-
-
-SETTINGS = "logging: {format: json}\nstripe_key: sk_live_X1\ndb: {password: hunter2}\n"
-"""A settings file beside the document: a keyword sits in its first levels (``format``),
-so the file passes the content rule; what a ``$ref`` points at in it does not."""
-
-
-@pytest.mark.parametrize("ref", ["config.yaml", "config.yaml#/stripe_key", "config.yaml#/db"])
-@pytest.mark.parametrize("provider", httpllm.providers())
-def test_a_ref_into_a_settings_file_is_refused(tmp_path: Path, ref: str,
-                                               provider: str) -> None:
-    """A `$ref` to a settings file beside the document, or to a value in it, is refused
-    where it points (AccessDenied, the operation's error): the whole file's `stripe_key`
-    was inlined into the tools (and dropped by a dialect's keyword filter only), and
-    `#/stripe_key` put the key itself where a schema goes. No provider's tools, warnings
-    or errors hold it; the other operation compiles."""
-    (tmp_path / "config.yaml").write_text(SETTINGS)
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
-            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
-                "application/json": {"schema": {"type": "object", "properties": {
-                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}},
-            "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "ok"}}}}}}))
-    app = httpllm.compile(tmp_path / "api.json", provider)
-    assert [e.kind for e in app.errors] == ["AccessDenied"]
-    assert [f.name for f in app.functions] == ["b"]
-    shown = json.dumps([app.tools(), app.to_json()])
-    assert "sk_live" not in shown and "hunter2" not in shown
-    assert "does not read as OpenAPI or JSON Schema content" in app.errors[0].message
-
-
-@pytest.mark.parametrize(("settings", "ref"), [
-    ("scheme: https\nhost: api.example.com\napi_key: sk_live_X2\n", "config.yaml"),
-    ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml"),
-    ("primary: {scheme: postgres, password: hunter2}\n", "config.yaml#/primary"),
-    ("format: json\ntokens: [sk_live_X3]\n", "config.yaml"),
-])
-def test_a_keyword_beside_a_setting_is_no_content(tmp_path: Path, settings: str,
-                                                  ref: str) -> None:
-    """One keyword at the target's top (`scheme: https`, a service's `format: json`) does
-    not make its sibling settings content: the whole target was inlined and the key or
-    password reached the loss report as a dropped keyword's value (`--losses`). The
-    `$ref` is refused where it points; no output holds the secret."""
-    (tmp_path / "config.yaml").write_text(settings)
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
-            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
-                "application/json": {"schema": {"type": "object", "properties": {
-                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}}}}))
-    app = httpllm.compile(tmp_path / "api.json", "3.1")
-    assert [e.kind for e in app.errors] == ["AccessDenied"]
-    shown = json.dumps([app.tools(), app.to_json(), [loss.to_json() for loss in app.losses]])
-    assert "sk_live" not in shown and "hunter2" not in shown
-
-
-def test_a_vendor_object_beside_keywords_is_content(tmp_path: Path) -> None:
-    """A schema in another file holding a vendor's own object under a key of neither
-    vocabulary (SendGrid's `example-1: {...}`) or an `x-` text is read as before."""
-    (tmp_path / "schemas.yaml").write_text(
-        "Err:\n  type: object\n  example-1: {errors: []}\n  x-note: kept\n"
-        "  properties: {code: {type: integer}}\n")
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
-            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
-                "application/json": {"schema": {"$ref": "schemas.yaml#/Err"}}}},
-                "responses": {"200": {"description": "ok"}}}}}}))
-    app = httpllm.compile(tmp_path / "api.json", "3.1")
-    assert app.errors == ()
-    assert "code" in app.functions[0].parameters["properties"]["body"]["properties"]
-
-
-def test_maps_of_named_content_in_files_are_read(tmp_path: Path) -> None:
-    """A file holding named content a document's map points at reads as content: `paths`
-    (Google Maps' `paths/_index.yml`), named `properties` (DigitalOcean's `attributes.yml`),
-    security schemes (SendGrid's `securitySchemes.json`)."""
-    (tmp_path / "paths.yaml").write_text(
-        "/a:\n  get:\n    operationId: a\n    security: [{k: []}]\n    parameters:\n"
-        "      - {name: q, in: query, schema: {type: object, properties: "
-        "{$ref: 'props.yaml#/pair'}}}\n    responses: {'200': {description: ok}}\n")
-    (tmp_path / "props.yaml").write_text("pair:\n  left: {type: integer}\n  right: "
-                                         "{type: string}\n")
-    (tmp_path / "schemes.yaml").write_text("k: {type: apiKey, in: header, name: X-Key}\n")
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
-        "paths": {"$ref": "paths.yaml"},
-        "components": {"securitySchemes": {"$ref": "schemes.yaml"}}}))
-    app = httpllm.compile(tmp_path / "api.json")
-    assert app.errors == () and app.warnings == ()
-    (a,) = app.functions
-    assert set(a.parameters["properties"]["q"]["properties"]) == {"left", "right"}
-    assert a.security_schemes["k"]["name"] == "X-Key"
 
 
 def test_compile_with_opt_ins(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,7 +4,8 @@ Nothing is fetched over the network and no file outside the document's folder (o
 ``bound`` folder the caller names, e.g. a repository) is read unless the caller opts in
 (``allow_network`` / ``allow_outside_root``); symbolic links are followed before the check,
 so a link that leaves the folder is refused too. A file a ``$ref`` names must be a JSON or
-YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content, and
+YAML document (``.json``, ``.yaml``, ``.yml``) with OpenAPI or JSON Schema content and
+no value shaped like a credential outside its examples (:mod:`httpllm._content`), and
 never a dotfile or a file in a dot-folder (``.docker/config.json``, ``.aws/``, ``.env``):
 the document is untrusted input, and what it refers to ends up in tools a model reads.
 """
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import unquote, urldefrag, urlparse
 
+from httpllm._content import credential_in, schema_content
 from httpllm._json import Unheld, scalar_text, valid_unicode
 from httpllm._limits import DEFAULT_LIMITS, Limits
 from httpllm._memo import IdentityCache, IdentityMemo
@@ -30,8 +32,8 @@ from httpllm.errors import AccessDenied, LimitExceeded, LoadError
 from httpllm.pointer import escape
 
 __all__ = ["DEFAULT_LIMITS", "Limits", "Loader", "Source", "is_url", "load_text",
-           "read_bounded", "reads_as_content", "shown_url", "size_text", "source_of",
-           "string_keys", "without_lone_surrogates", "without_userinfo"]
+           "read_bounded", "shown_url", "size_text", "source_of", "string_keys",
+           "without_lone_surrogates", "without_userinfo"]
 
 Source = str | bytes | os.PathLike[str] | Mapping[str, Any]
 
@@ -614,66 +616,6 @@ def read_bounded(path: Path, max_bytes: int) -> bytes:
 _DOCUMENT_SUFFIXES = (".json", ".yaml", ".yml")
 """What a file a ``$ref`` names may be: a JSON or YAML document."""
 
-_OBJECT, _LIST, _TEXT, _FLAG = (dict,), (list,), (str,), (bool,)
-_NUMBER = (int, float)
-_SCHEMA_WORDS: dict[str, tuple[type, ...]] = {
-    # OpenAPI / Swagger documents and their component collections
-    "openapi": (str, *_NUMBER), "swagger": (str, *_NUMBER), "paths": _OBJECT,
-    "components": _OBJECT, "definitions": _OBJECT, "schemas": _OBJECT, "responses": _OBJECT,
-    "parameters": (dict, list), "requestBodies": _OBJECT, "securitySchemes": _OBJECT,
-    "securityDefinitions": _OBJECT, "examples": (dict, list), "headers": _OBJECT,
-    "links": _OBJECT, "callbacks": _OBJECT, "pathItems": _OBJECT, "webhooks": _OBJECT,
-    # operations, parameters, bodies, examples
-    "operationId": _TEXT, "requestBody": _OBJECT, "content": _OBJECT,
-    "schema": (dict, bool), "summary": _TEXT, "externalValue": _TEXT, "explode": _FLAG,
-    "allowReserved": _FLAG, "mediaType": _TEXT, "encoding": _OBJECT,
-    # security schemes (their credentials come from the host, never from a file)
-    "scheme": _TEXT, "bearerFormat": _TEXT, "flows": _OBJECT, "openIdConnectUrl": _TEXT,
-    "authorizationUrl": _TEXT, "tokenUrl": _TEXT,
-    # JSON Schema
-    "$schema": _TEXT, "$id": _TEXT, "$ref": _TEXT, "$defs": _OBJECT, "$anchor": _TEXT,
-    "$dynamicRef": _TEXT, "properties": _OBJECT, "patternProperties": _OBJECT,
-    "additionalProperties": (dict, bool), "items": (dict, bool, list), "prefixItems": _LIST,
-    "allOf": _LIST, "anyOf": _LIST, "oneOf": _LIST, "not": (dict, bool), "enum": _LIST,
-    "const": (object,), "format": _TEXT, "nullable": _FLAG, "discriminator": (dict, str),
-    "minimum": _NUMBER, "maximum": _NUMBER, "minLength": _NUMBER, "maxLength": _NUMBER,
-    "pattern": _TEXT, "minItems": _NUMBER, "maxItems": _NUMBER,
-}
-"""Keys that mark OpenAPI or JSON Schema content, each with the JSON types its value takes
-(``type`` counts when its value is a JSON Schema or security scheme type, ``in`` when it
-names a parameter's place). A key holding a value its keyword never takes is a setting
-that shares the word: a database's ``schema: public``, a service's ``headers: [...]``.
-Generic words (``name``, ``value``, ``title``, ``description``, ``data``) are left out: a
-Kubernetes secret, a cloud service-account key or an application's settings have them
-too."""
-
-_MAPS = frozenset({
-    "paths", "components", "definitions", "schemas", "responses", "parameters",
-    "requestBodies", "securitySchemes", "securityDefinitions", "headers", "links", "callbacks",
-    "pathItems", "webhooks", "content", "encoding", "flows", "$defs", "properties",
-    "patternProperties",
-})
-"""Keywords of :data:`_SCHEMA_WORDS` whose object maps names to objects (OpenAPI) or
-schemas (JSON Schema): a client's ``headers: {Authorization: "Bearer ..."}`` is neither."""
-
-_PLACES = frozenset({"query", "header", "path", "cookie", "querystring", "body", "formData"})
-"""What ``in`` names in a parameter or an API key scheme (OpenAPI 3.x, 3.2, Swagger 2.0)."""
-
-_OBJECT_FIELDS = frozenset({
-    "description", "summary", "value", "externalValue", "required", "deprecated", "style",
-    "explode", "example", "examples", "content", "schema", "headers", "links", "name", "in",
-    "allowEmptyValue", "allowReserved", "title",
-})
-"""The fields of a small OpenAPI object (a response, a body, a header, an example) that may
-hold nothing but a ``description``: a file whose keys are all among them (or ``x-``
-extensions) is OpenAPI content too."""
-
-_SCHEMA_TYPES = frozenset({"object", "array", "string", "number", "integer", "boolean",
-                           "null", "file",
-                           # security scheme types (OpenAPI 3.x, Swagger 2.0)
-                           "apiKey", "http", "oauth2", "openIdConnect", "mutualTLS", "basic"})
-
-
 def _check_name(path: Path, folder: Path) -> None:
     """Refuse a ``$ref``'s file that is a dotfile, lies in a dot-folder (below the folder
     it shares with ``folder``, the document's own: a document kept in ``.specs/`` may
@@ -691,153 +633,6 @@ def _check_name(path: Path, folder: Path) -> None:
     if path.suffix.lower() not in _DOCUMENT_SUFFIXES:
         raise AccessDenied(f"{path} is not a JSON or YAML document (.json, .yaml, .yml): "
                            "only those are read for a $ref")
-
-
-def _schema_content(value: Any, levels: int = 4) -> bool:
-    """Whether ``value`` has an OpenAPI or JSON Schema keyword among the keys of its first
-    ``levels`` levels of mappings (a schema, a path item, an example object, a file of
-    named schemas, a whole document), or is a small OpenAPI object (only
-    :data:`_OBJECT_FIELDS`: ``{"description": "ok"}``) or a mapping of names to them (a
-    file of named examples). A JSON Schema may also be ``true``/``false``."""
-    if isinstance(value, bool):
-        return True
-    if _small_object(value) or (isinstance(value, dict) and value and all(
-            _small_object(v) for v in value.values())):
-        return True  # one small object, or a file of named ones (examples, headers)
-    layer = [value] if isinstance(value, dict) else []
-    seen = 0
-    for _ in range(levels):
-        below: list[Any] = []
-        for node in layer:
-            for key, child in node.items():
-                if _marks_content(key, child):
-                    return True
-                if isinstance(child, dict):
-                    below.append(child)
-            seen += len(node)
-            if seen > 100_000:  # a huge file with no keyword near its top: not a schema
-                return False
-        layer = below
-    return False
-
-
-_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace",
-                      "query"})
-"""A path item's operations (OpenAPI 3.x; ``query`` in 3.2): an object under one of them."""
-
-
-def reads_as_content(node: Any) -> bool:
-    """Whether ``node``, what a ``$ref`` into another file points at, is OpenAPI or JSON
-    Schema content *itself*: ``true``/``false`` or ``{}``, a small OpenAPI object (only
-    :data:`_OBJECT_FIELDS`: a response, a header, an example), an object with a keyword
-    of either at its own top (:data:`_SCHEMA_WORDS` holding a value it takes, ``type``,
-    ``in``, an operation under a path item's method), or a map whose every value is one
-    of these (``paths``, named ``properties`` or security schemes kept in a file). A file
-    passes :func:`_schema_content` when a keyword sits anywhere in its first levels, so a
-    settings file holding ``logging: {format: json}`` beside ``stripe_key: sk_live_...``
-    was read and its key inlined by a ``$ref`` to the whole file (or to
-    ``#/stripe_key``): the target must read as content where it is. One keyword at the
-    top is not enough when a sibling is a setting (:func:`_setting`): ``scheme: https``
-    beside ``api_key: sk_live_...``, or ``{scheme: postgres, password: ...}``, put the key
-    into the loss report as a dropped keyword's value.
-
-    >>> reads_as_content({"type": "object"}), reads_as_content({"/pets": {"get": {}}})
-    (True, True)
-    >>> reads_as_content({"logging": {"format": "json"}, "stripe_key": "sk_live_x"})
-    False
-    >>> reads_as_content({"scheme": "https", "api_key": "sk_live_x"})
-    False
-    >>> reads_as_content("sk_live_x"), reads_as_content(["a"])
-    (False, False)
-    """
-    return _content_here(node) or (isinstance(node, dict) and bool(node) and all(
-        _content_here(value) for value in node.values()))
-
-
-_VOCABULARY = frozenset({
-    "$schema", "$id", "id", "$ref", "$defs", "definitions", "$anchor", "$dynamicRef",
-    "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor", "$vocabulary", "$comment",
-    "type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum",
-    "exclusiveMinimum", "maxLength", "minLength", "pattern", "maxItems", "minItems",
-    "uniqueItems", "maxContains", "minContains", "contains", "items", "prefixItems",
-    "additionalItems", "unevaluatedItems", "maxProperties", "minProperties", "required",
-    "dependentRequired", "dependentSchemas", "dependencies", "properties",
-    "patternProperties", "additionalProperties", "unevaluatedProperties",
-    "propertyNames", "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "format",
-    "contentEncoding", "contentMediaType", "contentSchema", "title", "description",
-    "default", "deprecated", "readOnly", "writeOnly", "examples", "example", "nullable",
-    "discriminator", "xml", "externalDocs", "openapi", "swagger", "info", "servers",
-    "paths", "components", "security", "tags", "webhooks", "jsonSchemaDialect", "$self",
-    "host", "basePath", "schemes", "consumes", "produces", "parameters", "responses",
-    "securityDefinitions", "summary", "termsOfService", "contact", "license", "version",
-    "url", "variables", "name", "requestBodies", "headers", "securitySchemes", "links",
-    "callbacks", "pathItems", "mediaTypes", "get", "put", "post", "delete", "options",
-    "head", "patch", "trace", "query", "additionalOperations", "operationId",
-    "requestBody", "in", "allowEmptyValue", "style", "explode", "allowReserved",
-    "schema", "content", "collectionFormat", "itemSchema", "encoding", "prefixEncoding",
-    "itemEncoding", "contentType", "value", "externalValue", "dataValue",
-    "serializedValue", "operationRef", "server", "parent", "kind", "bearerFormat",
-    "flows", "openIdConnectUrl", "oauth2MetadataUrl", "scheme", "authorizationUrl",
-    "tokenUrl", "refreshUrl", "scopes", "deviceAuthorizationUrl", "flow", "namespace",
-    "prefix", "attribute", "wrapped", "nodeType", "propertyName", "mapping",
-    "defaultMapping", "email", "identifier",
-}) | _SCHEMA_WORDS.keys() | _OBJECT_FIELDS
-"""Every field of an OpenAPI (2.0 to 3.2) object and every JSON Schema (draft 4 to 2020-12)
-keyword that may hold a text, a number, a flag or a list of them (OAuth's ``password``
-flow, an object, is left out: ``password: hunter2`` is a setting)."""
-
-
-def _setting(key: Any, value: Any) -> bool:
-    """Whether ``key: value`` is what a settings file holds and no API description does: a
-    text, number, flag or list of them under a key of neither vocabulary
-    (:data:`_VOCABULARY`) nor an ``x-`` extension (``api_key: sk_live_...``). A vendor's
-    own object beside the keywords (SendGrid's ``example-1: {...}``) is no setting."""
-    plain = (str, int, float, bool)
-    return (isinstance(key, str) and not key.startswith("x-") and key not in _VOCABULARY
-            and (isinstance(value, plain) or (isinstance(value, list) and all(
-                isinstance(v, plain) for v in value))))
-
-
-def _content_here(node: Any) -> bool:
-    if isinstance(node, bool) or node == {}:
-        return True
-    if not isinstance(node, dict) or any(_setting(k, v) for k, v in node.items()):
-        return False
-    return _small_object(node) or any(
-        _marks_content(key, value) or (key in _METHODS and isinstance(value, dict))
-        for key, value in node.items())
-
-
-def _marks_content(key: Any, value: Any) -> bool:
-    """Whether ``key: value`` is an OpenAPI or JSON Schema keyword with a value it takes
-    (:data:`_SCHEMA_WORDS`): ``schema: {...}`` is, a database setting ``schema: public``
-    is not, nor a map of a setting's texts (``headers: {Authorization: "Bearer ..."}``,
-    ``properties: {executor: 4g}``): each keyword of :data:`_MAPS` maps names to objects
-    (or schemas, ``true``/``false``)."""
-    if key == "type":
-        return _is_type(value)
-    if key == "in":
-        return isinstance(value, str) and value in _PLACES
-    types = _SCHEMA_WORDS.get(key) if isinstance(key, str) else None
-    if types is None or not isinstance(value, types):
-        return False
-    return key not in _MAPS or not isinstance(value, dict) or all(
-        isinstance(v, (dict, bool)) for v in value.values())
-
-
-def _small_object(value: Any) -> bool:
-    """Only :data:`_OBJECT_FIELDS` (or ``x-``), each keyword of :data:`_SCHEMA_WORDS` with a
-    value it takes (:func:`_marks_content`): ``{headers: {Authorization: "Bearer ..."}}``,
-    a client's settings, is not a response."""
-    return isinstance(value, dict) and bool(value) and all(
-        isinstance(k, str) and (k.startswith("x-") or (k in _OBJECT_FIELDS and (
-            k not in _SCHEMA_WORDS or _marks_content(k, v)))) for k, v in value.items())
-
-
-def _is_type(value: Any) -> bool:
-    if isinstance(value, list):
-        return bool(value) and all(_is_type(v) for v in value)
-    return isinstance(value, str) and value in _SCHEMA_TYPES
 
 
 class Loader:
@@ -953,11 +748,17 @@ class Loader:
             return self._decode(path)
         _check_name(path, self.root.resolve().parent if self.root else self.folder)
         value = self._decode(path)
-        if not _schema_content(value):
+        if not schema_content(value):
             raise AccessDenied(
                 f"{path} does not read as OpenAPI or JSON Schema content (no keyword of "
                 "either, holding a value it takes, in its first levels): a file that is "
                 "not part of the API description is never inlined into a tool")
+        found = credential_in(value)
+        if found is not None:
+            raise AccessDenied(
+                f"{path} holds what looks like {found[1]} at {found[0]}: a file holding a "
+                "credential outside its examples is never read for a $ref, so that none "
+                "reaches a tool")
         return value
 
     def _decode(self, path: Path) -> Any:

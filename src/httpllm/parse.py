@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from httpllm._json import kind
+from httpllm._vocabulary import METHODS, METHODS_32
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.pointer import escape, join
 from httpllm.records import OperationError
@@ -30,9 +31,6 @@ __all__ = ["METHODS", "ComponentMap", "Document", "OperationFields", "OperationS
            "OperationValidator", "component_entries", "component_map", "parse",
            "plainly_valid"]
 
-METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace")
-METHODS_32 = (*METHODS, "query")
-"""OpenAPI 3.2 adds the ``query`` method (and any other in ``additionalOperations``)."""
 _VERSION = re.compile(r"^3\.(0|1|2)\.\d+(-.+)?$")
 _SCHEMA = {"$ref": "#"}
 """What a Schema Object is replaced by in the skeleton: schemas are read by the normalize

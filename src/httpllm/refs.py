@@ -14,8 +14,9 @@ from functools import cached_property
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from httpllm._content import reads_as_content
 from httpllm.errors import AccessDenied, HttpllmError, RefError
-from httpllm.load import Loader, reads_as_content
+from httpllm.load import Loader
 from httpllm.pointer import escape, file_label, parts, unescape
 
 __all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
@@ -139,7 +140,7 @@ class Resolver:
 
     def _checked(self, target: Target, ref: str) -> Target:
         """``target``, when it is in the root document or reads as OpenAPI or JSON Schema
-        content where it is (:func:`httpllm.load.reads_as_content`).
+        content where it is (:func:`httpllm._content.reads_as_content`).
 
         Raises:
             AccessDenied: a target in another file that does not: a file the gate let
@@ -151,8 +152,8 @@ class Resolver:
             return target
         raise AccessDenied(
             f"$ref {ref!r} points at {target.pointer}, which does not read as OpenAPI or "
-            "JSON Schema content (no keyword of either at its top, or a setting beside them, "
-            "a text under a key of neither): a value that is not "
+            "JSON Schema content (no keyword of either at its top, or a credential beside "
+            "them, a text under a key naming one): a value that is not "
             "part of the API description is never inlined into a tool")
 
     def _resolve_one(self, ref: str, base: str) -> Target:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from httpllm._types import Schema
+from httpllm._vocabulary import JSON_SCHEMA_2020_12
 from httpllm.dialects._base import RenderContext, Rule, leaf_triggers
 from httpllm.normalize.unions import EXCLUSIVE
 
@@ -31,20 +32,6 @@ CONSTRAINTS = frozenset(
 )
 """Keywords whose meaning survives as text: moved into the description as ``@keyword value``
 tags when a dialect cannot take them (samchon/openapi's ``@minimum 0`` convention)."""
-
-
-JSON_SCHEMA_2020_12 = frozenset(
-    {"$ref", "$defs", "type", "enum", "const", "properties", "required",
-     "additionalProperties", "patternProperties", "propertyNames", "items", "prefixItems",
-     "contains", "minContains", "maxContains", "minItems", "maxItems", "uniqueItems",
-     "minProperties", "maxProperties", "dependentRequired", "dependentSchemas", "anyOf",
-     "oneOf", "allOf", "not", "if", "then", "else", "unevaluatedItems",
-     "unevaluatedProperties", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
-     "multipleOf", "minLength", "maxLength", "pattern", "format", "contentMediaType",
-     "contentEncoding", "contentSchema", "title", "description", "default", "examples",
-     "deprecated", "readOnly", "writeOnly", "$comment"}
-)
-"""Every keyword of JSON Schema 2020-12 (core, applicator, validation, meta-data, content)."""
 
 
 def _text(value: Any) -> str:

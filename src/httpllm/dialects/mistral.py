@@ -22,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from httpllm._types import Schema
+from httpllm._vocabulary import DRAFT_7
 from httpllm.dialects._base import RenderContext
 from httpllm.dialects._rules import (
     filter_keywords,
@@ -33,17 +34,6 @@ from httpllm.dialects._rules import (
 from httpllm.dialects.openai import CHATGPT
 
 __all__ = ["DIALECTS", "DRAFT_7", "MISTRAL"]
-
-DRAFT_7 = frozenset(
-    {"$ref", "definitions", "type", "enum", "const", "properties", "required",
-     "additionalProperties", "patternProperties", "propertyNames", "dependencies", "items",
-     "additionalItems", "contains", "minItems", "maxItems", "uniqueItems", "minProperties",
-     "maxProperties", "anyOf", "oneOf", "allOf", "not", "if", "then", "else", "minimum",
-     "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength",
-     "maxLength", "pattern", "format", "contentMediaType", "contentEncoding", "title",
-     "description", "default", "examples", "readOnly", "writeOnly", "$comment"}
-)
-"""Every keyword of JSON Schema Draft 7 (validation and core)."""
 
 _DEFS, _DEFINITIONS = "#/$defs/", "#/definitions/"
 
