@@ -23,9 +23,9 @@ And values that would arrive other than given, which ``build_request`` refuses w
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
 member holding the delimiter it is joined with as sent (:func:`split_member`), a
 header value or list member a receiver would trim (:func:`header_trimmed`), a
-``style: cookie`` value that is not escaped (:func:`cookie_unescaped`); ``validate`` alone
-refuses a ``null`` item a form would leave out (:func:`null_item_errors`), which
-``build_request`` leaves out as RFC 6570 does.
+``style: cookie`` value that is not escaped (:func:`cookie_unescaped`), a ``null`` item of
+a parameter array (:func:`null_member`); ``validate`` alone refuses a ``null`` item a form
+would leave out (:func:`null_item_errors`), which ``build_request`` leaves out.
 
 Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
 ``required``) and 4.8.13 (Request Body Object ``required``).
@@ -58,6 +58,7 @@ from httpllm.execute.serialize import (
     path_reserved,
     percent,
     query_pairs,
+    query_text,
     reserved,
     scalar,
 )
@@ -65,6 +66,7 @@ from httpllm.records import Argument, Function
 
 __all__ = [
     "IGNORED_HEADERS",
+    "NULL_MEMBER",
     "VARIABLE",
     "body_error",
     "cookie_errors",
@@ -75,6 +77,7 @@ __all__ = [
     "header_trimmed",
     "is_dot_segment",
     "null_item_errors",
+    "null_member",
     "parameter_errors",
     "path_errors",
     "path_text",
@@ -181,22 +184,37 @@ def sends_empty(argument: Argument, value: Any, nested: str = "brackets") -> boo
 
 def querystring_text(argument: Argument, value: Any) -> str | None:
     """The whole query string an OpenAPI 3.2 ``in: querystring`` parameter of a media type
-    other than a form sends: the value serialized by that media type (compact JSON, a
-    string as it is), every byte but RFC 3986's unreserved ones percent-encoded; ``None``
-    for ``null``, an empty text or another parameter.
+    other than a form sends; ``None`` for ``null``, an empty text or another parameter.
+
+    - ``text/plain``: the text *is* the query string, in a format the API defines
+      outside OpenAPI (``a[0]=1&b=2``): sent as written, only what a query cannot hold
+      (a space, ``[ ] #``, a lone ``%``, non-ASCII) percent-encoded
+      (:func:`~httpllm.execute.serialize.query_text`): ``a=1&b=2`` is ``?a=1&b=2``;
+    - any other media type (JSON, JSONPath ...): the value serialized by that media type
+      (compact JSON, a string as it is) is data, every byte but RFC 3986's unreserved
+      ones percent-encoded, as OpenAPI 3.2's own examples show.
 
     >>> from httpllm.records import Argument
     >>> a = Argument(name="q", location="query", original="q", required=True, schema={},
     ...              media_type="application/json", querystring=True)
     >>> querystring_text(a, {"numbers": [1, 2], "flag": None})
     '%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%7D'
+    >>> t = Argument(name="q", location="query", original="q", required=True, schema={},
+    ...              media_type="text/plain", querystring=True)
+    >>> querystring_text(t, "a=1&b=x y")
+    'a=1&b=x%20y'
 
-    Source: OpenAPI 3.2.0 sections 4.12.1 (``querystring``), 4.12.8 (its JSON and
-    JSONPath examples) and Appendix E; RFC 3986 sections 2.1-2.3.
+    Source: OpenAPI 3.2.0 sections 4.12.1 (``querystring``), 4.12.7 (Extending Support
+    for Querystring Formats: "use ``content`` and ``text/plain`` with a schema of ``type:
+    "string"`` and define the format outside of OpenAPI"), 4.12.8 (its JSON and JSONPath
+    examples: ``%7B%22numbers%22...``, ``%24.a.b%5B1%3A1%5D``) and Appendix E; RFC 3986
+    sections 2.1-2.3 and 3.4.
     """
     if value is None or not argument.querystring or argument.style is not None:
         return None
-    return percent(content_text(argument.media_type or "application/json", value)) or None
+    media_type = argument.media_type or "application/json"
+    encode = query_text if essence(media_type) == "text/plain" else percent
+    return encode(content_text(media_type, value)) or None
 
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
@@ -476,14 +494,54 @@ def parameter_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
     return errors
 
 
+NULL_MEMBER = ("a {where} array has no null: RFC 6570 leaves an undefined member out, so "
+               "it would arrive one item short; leave the item out")
+"""Why a ``null`` item of a parameter array is refused (:func:`null_member`)."""
+
+
+def null_member(argument: Argument, value: Any) -> int | None:
+    """The index of the first ``null`` item of an array that a path, query, header or
+    cookie parameter sends by its ``style``, or ``None``.
+
+    RFC 6570 treats ``null`` as undefined and leaves such a member out, so ``["x",
+    null]`` is sent as ``?a=x``, an array one item short that the receiver cannot tell
+    from ``["x"]``: the call is refused (by ``validate`` and ``build_request`` alike)
+    rather than sent other than given, as a form's ``null`` item is. An array of nothing
+    but ``null`` sends nothing, as ``[]`` does (refused for a required parameter, as
+    sending nothing); an object's ``null`` member is left out as an absent property.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="a", location="query", original="a", required=False, schema={},
+    ...              style="form", explode=True)
+    >>> null_member(a, ["x", None]), null_member(a, [None]), null_member(a, {"k": None})
+    (1, None, None)
+
+    Source: RFC 6570 sections 2.3 and 3.2.1 (undefined values and list members are
+    skipped); OpenAPI 3.2.0 section 4.12.4 (Style Examples: ``null`` is "undefined").
+    """
+    if (argument.location == "body" or argument.style is None or argument.querystring
+            or not isinstance(value, (list, tuple))
+            or all(item is None for item in value)):
+        return None
+    return next((i for i, item in enumerate(value) if item is None), None)
+
+
 def null_item_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
-    """``null`` items of the arrays a form or multipart value (a body, or an OpenAPI 3.2
-    form ``querystring``) sends by its media type, which the encoder would leave out
+    """``null`` items of the arrays a parameter sends by its ``style``
+    (:func:`null_member`) or a form or multipart value (a body, or an OpenAPI 3.2 form
+    ``querystring``) sends by its media type, which the encoder would leave out
     (:func:`~httpllm.execute.body.null_items`), by pointer."""
     errors: dict[str, ArgumentError] = {}
     for argument in function.arguments:
-        if argument.name not in args or not (
-                argument.location == "body" or (argument.querystring and argument.style)):
+        if argument.name not in args:
+            continue
+        index = null_member(argument, args[argument.name])
+        if index is not None:
+            at = pointer.join("#", argument.name, str(index))
+            where = _PLACES.get(argument.location, "path parameter")
+            why = NULL_MEMBER.format(where=where)
+            errors[at] = argument_error(at, "null", f"an item other than null ({why})", "null")
+        if not (argument.location == "body" or (argument.querystring and argument.style)):
             continue
         for name, index in null_items(argument, args[argument.name]):
             at = pointer.join("#", argument.name, name, str(index))
