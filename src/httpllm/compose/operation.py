@@ -348,6 +348,8 @@ class Composer:
         if schema is None:
             schema = {"type": "string"}
         emended = self.named.emend(schema, "request", pointer=at, base=spec.base)
+        if spec.media_type and is_xml(spec.media_type):  # its value is sent as XML
+            spec.extra["xml"] = self._xml_shape(schema, spec.base, at, spec.lost)
         spec.schema_pointer = at
         description = node.get("description")
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
@@ -389,12 +391,17 @@ class Composer:
                                    lost) or self.named.examples.get(at, [])
         extra: dict[str, Any] = {"encoding": encoding, "media": media}
         if media_type and is_xml(media_type):
-            extra["xml"] = xml_shape(schema, base, self._resolve, lambda note, value: lost.append(
-                Loss(pointer=at, keyword="xml", action="dropped", value=value, note=note)))
+            extra["xml"] = self._xml_shape(schema, base, at, lost)
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
                              extra=extra, lost=lost)
+
+    def _xml_shape(self, schema: Any, base: str, at: str, lost: list[Loss]) -> Any:
+        """The XML shape of a body or ``content`` parameter schema at ``at``
+        (:func:`~httpllm.compose.xml_object.xml_shape`), what it cannot carry in ``lost``."""
+        return xml_shape(schema, base, self._resolve, lambda note, value, action: lost.append(
+            Loss(pointer=at, keyword="xml", action=action, value=value, note=note)))
 
     def _named_fields(self, media_type: str, schema: Any, emended: Any, base: str,
                       at: str) -> tuple[Schema, Loss] | None:
@@ -557,7 +564,8 @@ class Composer:
                             or self.doc.version == "3.2"),
                         allow_empty_value=node.get("allowEmptyValue") is True,
                         media_type=FORM if form else spec.media_type,
-                        encoding=dict(encoding) if form else {}, querystring=querystring)
+                        encoding=dict(encoding) if form else {}, querystring=querystring,
+                        xml=spec.extra.get("xml"))
 
     def finish(self, draft: Draft, inliner: Inliner,
                separate: Callable[[Argument], bool] | None = None,

@@ -62,6 +62,7 @@ from httpllm.execute.serialize import (
     reserved,
     scalar,
 )
+from httpllm.execute.xml_body import xml_text
 from httpllm.records import Argument, Function
 
 __all__ = [
@@ -78,6 +79,7 @@ __all__ = [
     "is_dot_segment",
     "null_item_errors",
     "null_member",
+    "parameter_text",
     "parameter_errors",
     "path_errors",
     "path_text",
@@ -86,6 +88,7 @@ __all__ = [
     "sends_empty",
     "split_errors",
     "split_member",
+    "xml_errors",
 ]
 
 VARIABLE = re.compile(r"\{([^{}]*)\}")
@@ -96,8 +99,27 @@ IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 
 _DOTS = (".", "..")
 
-_NON_JSON = (TypeError, ValueError)
-"""What serializing a value that is not JSON raises (``validate`` reports it elsewhere)."""
+_NON_JSON = (TypeError, ValueError, RequestBuildError)
+"""What serializing a value that is not JSON raises, or one an XML ``content`` parameter
+cannot hold (``validate`` reports either elsewhere: the schema check, :func:`xml_errors`)."""
+
+
+def parameter_text(argument: Argument, value: Any, default: str) -> str:
+    """The text of a ``content`` parameter's value by its media type (``default`` when it
+    names none): an XML one's object, array, number or boolean as an XML document
+    (:func:`~httpllm.execute.xml_body.xml_text`, by the schema's XML Objects), anything
+    else by :func:`~httpllm.execute.serialize.content_text` (JSON, or a string as it is).
+
+    Raises:
+        RequestBuildError: an XML value XML cannot hold (:func:`.xml_body.xml_bytes`).
+
+    Source: OpenAPI 3.2.0 section 4.12.7 (Parameter Object ``content``: the value is
+    serialized by its media type) and the XML Object.
+    """
+    media_type = argument.media_type or default
+    if is_xml(media_type) and not isinstance(value, str):
+        return xml_text(argument, value)
+    return content_text(media_type, value)
 
 
 def path_text(argument: Argument, value: Any) -> str | None:
@@ -115,7 +137,7 @@ def path_text(argument: Argument, value: Any) -> str | None:
         return None
     name = argument.wire_name
     if argument.style is None:
-        return percent(content_text(argument.media_type or "text/plain", value))
+        return percent(parameter_text(argument, value, "text/plain"))
     encode = path_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
     return expand(argument.style, name, value, argument.explode, encode)
 
@@ -149,7 +171,7 @@ def query_pairs_of(
         return []
     name = argument.wire_name
     if argument.style is None:
-        text = content_text(argument.media_type or "application/json", value)
+        text = parameter_text(argument, value, "application/json")
         return [(percent(name), percent(text))]
     if argument.querystring and isinstance(value, Mapping):
         return form_pairs(argument, value, nested, by_name=True)
@@ -214,7 +236,7 @@ def querystring_text(argument: Argument, value: Any) -> str | None:
         return None
     media_type = argument.media_type or "application/json"
     encode = query_text if essence(media_type) == "text/plain" else percent
-    return encode(content_text(media_type, value)) or None
+    return encode(parameter_text(argument, value, media_type)) or None
 
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
@@ -223,7 +245,7 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
     if value is None or name.lower() in IGNORED_HEADERS:
         return None
     if argument.style is None:
-        return header_text(content_text(argument.media_type or "text/plain", value))
+        return header_text(parameter_text(argument, value, "text/plain"))
     style = argument.style if argument.style in DELIMITED else "simple"
     return expand(style, name, value, argument.explode, header_text, raw=True)
 
@@ -238,7 +260,7 @@ def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
         return []
     name = argument.wire_name
     if argument.style is None:
-        text = content_text(argument.media_type or "text/plain", value)
+        text = parameter_text(argument, value, "text/plain")
         return [(percent(name), percent(text))]
     if argument.style == "cookie":
         return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
@@ -384,6 +406,24 @@ def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, Argum
     and header values a receiver would trim (:func:`header_trimmed`), by pointer."""
     return _value_errors(function, args, "delimiter", lambda argument, value: (
         split_member(argument, value) or header_trimmed(argument, value)))
+
+
+def xml_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """``content`` parameters of an XML media type whose value an XML document cannot
+    hold (a key that is no XML name, U+0000 ...: :func:`parameter_text`), by pointer."""
+    return _value_errors(function, args, "xml", _xml_unheld)
+
+
+def _xml_unheld(argument: Argument, value: Any) -> str | None:
+    if (argument.location == "body" or argument.style is not None or value is None
+            or isinstance(value, str) or not is_xml(argument.media_type or "")):
+        return None
+    try:
+        xml_text(argument, value)
+    except RequestBuildError as exc:
+        why = exc.message.removeprefix(f"argument {argument.name!r}: ")
+        return f"a value an XML document can hold ({why})"
+    return None
 
 
 def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
