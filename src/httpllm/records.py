@@ -109,8 +109,9 @@ class Argument:
         querystring: an OpenAPI 3.2 ``in: querystring`` parameter (``location`` is
             ``"query"``): its value is the whole query string, serialized by ``media_type``
             (OpenAPI 3.2.0 section 4.12.1).
-        xml: for an XML body (``application/xml``, ``text/xml``, ``*/*+xml``), how its
-            schema maps to XML (:class:`XmlNode`, the root first); ``None`` otherwise.
+        xml: for an XML body or ``content`` parameter (``application/xml``, ``text/xml``,
+            ``*/*+xml``), how its schema maps to XML (:class:`XmlNode`, the root first);
+            ``None`` otherwise.
         separated: kept out of the model's view (``compile(separate=...)``); the host
             supplies the value at execute time (``host_arguments=``).
     """

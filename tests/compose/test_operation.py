@@ -363,11 +363,45 @@ def test_a_named_fields_body_that_is_no_object_is_offered_as_one(
 @pytest.mark.parametrize(("media_type", "schema"), [
     ("application/x-www-form-urlencoded", {"type": "string"}),
     ("multipart/form-data", {"type": "object"}),
-    ("multipart/form-data", {"anyOf": [{"type": "object"}, {"type": "array"}]}),
+    ("multipart/form-data", {"anyOf": [{"type": "object"}, {"type": "null"}]}),
     ("text/plain", {"type": "array"})])
 def test_other_bodies_keep_their_schema(media_type: str, schema: Any) -> None:
-    """A string form body (the encoded form), an object, a union and a body of another
-    media type keep the document's schema and add no loss."""
+    """A string form body (the encoded form), an object, a union of members a form can
+    carry and a body of another media type keep the document's schema and add no loss."""
     function = httpllm.compile(bodied(media_type, schema), provider="chatgpt").function("send")
     assert function.arguments[0].schema["description"] == "Columns."
     assert not [loss for loss in function.losses if loss.keyword == "type"]
+
+
+STRINGS = {"type": "array", "items": {"type": "string"}}
+"""An array of strings: a union member no form or multipart body can carry."""
+
+
+@pytest.mark.parametrize(("media_type", "schema", "sent", "refused", "lost"), [
+    ("application/x-www-form-urlencoded", {"oneOf": [{"type": "string"}, STRINGS]},
+     "a=1&b=2", ["a"], ("oneOf", "dropped", "array")),
+    ("multipart/form-data", {"oneOf": [{"type": "string"}, STRINGS]},
+     {"a": "1"}, "a", ("type", "rewritten", "array/string")),
+    ("application/x-www-form-urlencoded",
+     {"type": ["array", "object"], "items": {"type": "string"},
+      "properties": {"a": {"type": "string"}}}, {"a": "1"}, ["a"], ("type", "dropped", "array")),
+    ("multipart/form-data", {"anyOf": [{"type": "object", "properties": {
+        "a": {"type": "string"}}}, STRINGS, {"type": "integer"}]},
+     {"a": "1"}, 5, ("anyOf", "dropped", "array/integer"))])
+def test_a_named_fields_union_offers_only_what_can_be_sent(
+        media_type: str, schema: Any, sent: Any, refused: Any, lost: tuple[str, ...]) -> None:
+    """A form or multipart body whose schema is a union offers only the members such a
+    body can carry (an object, a form's string: the encoded form), with a loss naming the
+    dropped ones; a union of nothing it can carry is offered as an object of named fields.
+    The document's union was offered as written, and every call of an array member was
+    refused by validate ("expected an object")."""
+    app = httpllm.compile(bodied(media_type, schema), provider="chatgpt")
+    function = app.function("send")
+    [loss] = [loss for loss in function.losses if loss.keyword in ("type", "oneOf", "anyOf")]
+    assert (loss.keyword, loss.action, loss.value) == lost
+    assert loss.pointer.endswith("/schema")
+    offered = json.dumps(function.parameters["properties"]["body"])
+    assert '"array"' not in offered and '"integer"' not in offered
+    assert app.validate("send", {"body": sent}).ok
+    assert build_request(function, {"body": sent}).read()
+    assert not app.validate("send", {"body": refused}).ok

@@ -120,3 +120,23 @@ def test_an_xml_name_that_is_no_xml_name_is_a_loss_not_every_call_refused() -> N
 
     sent = build_request(fn, {"body": {"id": 1}}, base_url="https://api.test").content
     assert sent.endswith(b'<Pet xmlns="urn:x" id="1" />')
+
+
+def test_what_one_element_cannot_hold_is_settled_and_reported() -> None:
+    """A prefix bound twice on one element gets a free one for the attribute, the later of
+    two properties naming one attribute loses its name (each a copy of the node, for that
+    element), an array of arrays is reported; each told to `report` with its action."""
+    told: list[tuple[Any, str]] = []
+    schema = {"xml": {"prefix": "p", "namespace": "urn:a"}, "properties": {
+        "a": {"xml": {"attribute": True, "prefix": "p", "namespace": "urn:b"}},
+        "b": {"xml": {"attribute": True, "name": "x"}},
+        "c": {"xml": {"attribute": True, "name": "x"}},
+        "m": {"type": "array", "items": {"type": "array", "items": {}}}}}
+    shape = xml_shape(schema, "", resolve, lambda note, value, action: told.append(
+        (value, action)))
+    root = shape[0]
+    assert (shape[root.properties["a"]].prefix, shape[root.properties["a"]].namespace) == (
+        "p1", "urn:b")
+    assert (shape[root.properties["b"]].name, shape[root.properties["c"]].name) == ("x", None)
+    assert sorted(told, key=str) == sorted(
+        [("p", "rewritten"), ("x", "dropped"), (None, "rewritten")], key=str)

@@ -645,3 +645,47 @@ def test_a_query_member_encoded_as_its_delimiter_is_refused(parameter: dict[str,
     assert [e.keyword for e in validate(fn, {"a": value}).errors] == ["delimiter"]
     with pytest.raises(RequestBuildError, match="would be read as two"):
         build_request(fn, {"a": value})
+
+
+@pytest.mark.parametrize(("text", "query", "read"), [
+    ("a=1&b=2", "a=1&b=2", [("a", "1"), ("b", "2")]),
+    ("tag[0]=x y&c=%41+d", "tag%5B0%5D=x%20y&c=%41+d", [("tag[0]", "x y"), ("c", "A d")])])
+def test_a_text_plain_querystring_is_the_query_string_as_written(
+        live_server: str, text: str, query: str, read: list[tuple[str, str]]) -> None:
+    """An OpenAPI 3.2 `in: querystring` parameter of `text/plain` is the query string in a
+    format the API defines (section 4.12.7): sent as written, only what a query cannot hold
+    (a space, `[ ]`) percent-encoded, and a server reads its pairs; it was encoded whole
+    (`?a%3D1%26b%3D2`, one key and no value). JSON stays data, encoded whole."""
+    fn = _function_32({"name": "q", "in": "querystring", "required": True,
+                       "content": {"text/plain": {"schema": {"type": "string"}}}})
+    assert validate(fn, {"q": text}).ok
+    request = build_request(fn, {"q": text}, base_url=live_server)
+    seen = httpx.Client().send(request).json()["query_string"]
+    assert seen == query
+    assert httpx.QueryParams(seen).multi_items() == read
+    as_json = _function_32({"name": "q", "in": "querystring", "content": {
+        "application/json": {"schema": {"type": "string"}}}})
+    assert build_request(as_json, {"q": "a=1"}).url.query == b"%22a%3D1%22"
+
+
+@pytest.mark.parametrize(("where", "style"), [
+    ("query", "form"), ("query", "pipeDelimited"), ("header", "simple"), ("path", "simple"),
+    ("cookie", "form")])
+def test_a_null_item_of_a_parameter_array_is_refused(where: str, style: str) -> None:
+    """A `null` item of a parameter array is undefined to RFC 6570 and left out, so
+    `["x", null]` was sent as `?a=x` without a word, one item short; validate names the
+    item and the build refuses it alike. An array of nothing but nulls sends nothing, as
+    `[]` does, and an object's null member is an absent property."""
+    items = {"type": ["string", "null"]}
+    fn = function(param(where, "a", {"type": "array", "items": items},
+                        required=where == "path", style=style),
+                  path="/things/{a}" if where == "path" else "/things")
+    (error,) = validate(fn, {"a": ["x", None]}).errors
+    assert (error.pointer, error.keyword) == ("#/a/1", "null")
+    assert "array has no null" in error.expected
+    with pytest.raises(RequestBuildError, match="item 1 is null"):
+        build_request(fn, {"a": ["x", None]})
+    if where != "path":
+        assert validate(fn, {"a": [None]}).ok
+    exploded = function(param("query", "o", {"type": "object"}))
+    assert url_of(exploded, {"o": {"k": None, "j": "1"}}) == f"{API}/things?j=1"

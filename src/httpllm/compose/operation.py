@@ -348,6 +348,8 @@ class Composer:
         if schema is None:
             schema = {"type": "string"}
         emended = self.named.emend(schema, "request", pointer=at, base=spec.base)
+        if spec.media_type and is_xml(spec.media_type):  # its value is sent as XML
+            spec.extra["xml"] = self._xml_shape(schema, spec.base, at, spec.lost)
         spec.schema_pointer = at
         description = node.get("description")
         if isinstance(description, str) and description.strip() and isinstance(emended, dict):
@@ -381,9 +383,7 @@ class Composer:
             emended = {**emended, "description": description.strip()}
         encoding = media.get("encoding") if isinstance(media.get("encoding"), dict) else {}
         lost: list[Loss] = []
-        named = self._named_fields(media_type or "", schema, base, at,
-                                   emended.get("description") if isinstance(emended, dict)
-                                   else None)
+        named = self._named_fields(media_type or "", schema, emended, base, at)
         if named is not None:
             emended, loss = named
             lost.append(loss)
@@ -391,43 +391,77 @@ class Composer:
                                    lost) or self.named.examples.get(at, [])
         extra: dict[str, Any] = {"encoding": encoding, "media": media}
         if media_type and is_xml(media_type):
-            extra["xml"] = xml_shape(schema, base, self._resolve, lambda note, value: lost.append(
-                Loss(pointer=at, keyword="xml", action="dropped", value=value, note=note)))
+            extra["xml"] = self._xml_shape(schema, base, at, lost)
         return ParameterSpec(name=BODY, location="body", node=node, pointer=pointer, base=base,
                              required=node.get("required") is True, schema=emended,
                              media_type=media_type, schema_pointer=at, examples=examples,
                              extra=extra, lost=lost)
 
-    def _named_fields(self, media_type: str, schema: Any, base: str, at: str,
-                      described: Any) -> tuple[Schema, Loss] | None:
-        """A form or multipart body whose schema says it is no object, offered as an object
-        of fields (or parts), each named by its property, with its loss (the body's
-        ``description`` kept); ``None`` for any other body.
+    def _xml_shape(self, schema: Any, base: str, at: str, lost: list[Loss]) -> Any:
+        """The XML shape of a body or ``content`` parameter schema at ``at``
+        (:func:`~httpllm.compose.xml_object.xml_shape`), what it cannot carry in ``lost``."""
+        return xml_shape(schema, base, self._resolve, lambda note, value, action: lost.append(
+            Loss(pointer=at, keyword="xml", action=action, value=value, note=note)))
+
+    def _named_fields(self, media_type: str, schema: Any, emended: Any, base: str,
+                      at: str) -> tuple[Schema, Loss] | None:
+        """A form or multipart body schema narrowed to what such a body can carry, with its
+        loss; ``None`` for any other body, or one that needs no change.
 
         Such a body is made of named fields (OpenAPI 3.1.1 Encoding Object: "for
         multipart, the encoding keys MUST map to the name parameter of the
         Content-Disposition: form-data header of each part"; a form is ``name=value``
-        pairs), and a value of the document's schema (``type: array``, ``string`` with
-        ``format: binary``) names none: ``validate`` would accept it and the request could
-        not be built. A string stays a string for a form body (the encoded form, sent as
-        it is).
+        pairs, section 4.8.14.3), and a value of no object (``type: array``, ``string``
+        with ``format: binary``, a number) names none: ``validate`` would accept it and
+        the request could not be built. A string stays a string for a form body (the
+        encoded form, sent as it is). So:
+
+        - a union (``oneOf``/``anyOf``, ``type: [array, object]``) keeps the members
+          that can be sent (an object, a form's string, ``null``, a member naming no
+          type) and drops the others with a ``dropped`` loss: the model is never offered
+          a member every call of which would be refused;
+        - a schema, or a union, of which nothing can be sent is offered as an object
+          whose properties are the fields (or parts), with a ``rewritten`` loss (the
+          body's ``description`` kept).
         """
         essence = media_essence(media_type)
         form = essence == FORM
         if not (form or essence.startswith("multipart/")):
             return None
-        kinds = self._body_types(schema, base)
-        if kinds is None or "object" in kinds or (form and kinds <= {"string", "null"}):
-            return None
         what = "form fields" if form else "parts"
+        sendable = {"object", "null", "string"} if form else {"object", "null"}
+        union = _union_keyword(emended)
+        if union is not None:
+            members = emended[union]
+            kept = [m for m in members if (_member_types(m) or sendable) & sendable]
+            dropped = sorted({t for m in members if m not in kept
+                              for t in _member_types(m) or ()})
+            if not dropped:
+                return None
+            if any(_member_types(m) != {"null"} for m in kept):
+                keyword = next((k for k in ("oneOf", "anyOf", "type")
+                                if isinstance(schema, dict) and k in schema), union)
+                note = (f"a {essence} body is named {what}, one per property; the "
+                        f"{'/'.join(dropped)} member{'s' if len(dropped) > 1 else ''} of "
+                        f"its union name{'' if len(dropped) > 1 else 's'} none and cannot "
+                        "be sent: not offered")
+                return _narrowed(emended, union, kept), Loss(
+                    pointer=at, keyword=keyword, action="dropped", value="/".join(dropped),
+                    note=note)
+            kinds: set[str] | None = {t for m in members for t in _member_types(m) or ()}
+        else:
+            kinds = self._body_types(schema, base)
+            if kinds is None or "object" in kinds or (form and kinds <= {"string", "null"}):
+                return None
+        described = emended.get("description") if isinstance(emended, dict) else None
         note = (f"a {essence} body is named {what}, one per property; the document's "
-                f"{'/'.join(sorted(kinds))} schema names none: offered as an object whose "
-                f"properties are the {what}")
+                f"{'/'.join(sorted(kinds or ()))} schema names none: offered as an object "
+                f"whose properties are the {what}")
         offered: Schema = {"type": "object", "description": f"The {what}, by name."}
         if isinstance(described, str) and described.strip():
             offered["description"] = f"{described.strip()} ({what}, by name)"
         return offered, Loss(pointer=at, keyword="type", action="rewritten",
-                             value="/".join(sorted(kinds)), note=note)
+                             value="/".join(sorted(kinds or ())), note=note)
 
     def _body_types(self, schema: Any, base: str) -> set[str] | None:
         """The JSON types a body schema's ``type`` names, through ``$ref``s; ``None`` when
@@ -530,7 +564,8 @@ class Composer:
                             or self.doc.version == "3.2"),
                         allow_empty_value=node.get("allowEmptyValue") is True,
                         media_type=FORM if form else spec.media_type,
-                        encoding=dict(encoding) if form else {}, querystring=querystring)
+                        encoding=dict(encoding) if form else {}, querystring=querystring,
+                        xml=spec.extra.get("xml"))
 
     def finish(self, draft: Draft, inliner: Inliner,
                separate: Callable[[Argument], bool] | None = None,
@@ -853,3 +888,30 @@ def _check_scheme(key: str, scheme: Any) -> None:
         raise SpecError(f"apiKey security scheme {key!r} names {where} {name!r}, which is not "
                         "an RFC 9110 token (letters, digits and !#$%&'*+.^_`|~-)",
                         pointer=f"#/components/securitySchemes/{escape(key)}/name")
+
+
+def _union_keyword(schema: Any) -> str | None:
+    """``anyOf`` or ``oneOf`` where an emended schema is a union at its top, else ``None``."""
+    if not isinstance(schema, dict):
+        return None
+    return next((k for k in ("anyOf", "oneOf")
+                 if isinstance(schema.get(k), list) and schema[k]), None)
+
+
+def _member_types(member: Any) -> set[str] | None:
+    """The JSON types a union member's ``type`` names; ``None`` when it names none."""
+    kind = member.get("type") if isinstance(member, dict) else None
+    if isinstance(kind, str):
+        return {kind}
+    if isinstance(kind, list):
+        return {k for k in kind if isinstance(k, str)} or None
+    return None
+
+
+def _narrowed(schema: Schema, union: str, kept: list[Any]) -> Schema:
+    """``schema`` with its union holding ``kept`` only; one member left is the schema
+    (the union's siblings, such as ``description``, kept over it)."""
+    rest = {k: v for k, v in schema.items() if k != union}
+    if len(kept) == 1 and isinstance(kept[0], dict):
+        return {**kept[0], **rest}
+    return {**rest, union: kept}

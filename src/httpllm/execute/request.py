@@ -19,9 +19,11 @@ Rules chosen where OpenAPI leaves room:
   undefined and left out;
 - a value that would not arrive as given is refused, as ``validate`` refuses it
   (:mod:`httpllm.execute.wire`): a member holding the delimiter its members are joined
-  with as sent, an unescaped ``style: cookie`` value;
+  with as sent, an unescaped ``style: cookie`` value, a ``null`` item of a parameter
+  array (RFC 6570 would leave it out: :func:`~httpllm.execute.wire.null_member`);
 - an OpenAPI 3.2 ``in: querystring`` parameter of a media type other than a form is the
-  whole query string (its text percent-encoded); a query credential cannot join it;
+  whole query string (``text/plain`` as written, any other its text percent-encoded:
+  :func:`~httpllm.execute.wire.querystring_text`); a query credential cannot join it;
 - a path value that expands to nothing, or a path with a ``.`` or ``..`` segment (``%2e``
   spelled too), is refused
   (``validate`` reports both to the model first, as it does every required value that
@@ -72,6 +74,7 @@ from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
 from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
+    NULL_MEMBER,
     VARIABLE,
     cookie_pairs_of,
     cookie_unescaped,
@@ -79,6 +82,7 @@ from httpllm.execute.wire import (
     header_text_of,
     header_trimmed,
     is_dot_segment,
+    null_member,
     path_text,
     query_pairs_of,
     querystring_text,
@@ -257,6 +261,12 @@ def _assemble(
         if split is not None:
             raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
                                     f"(argument {argument.name!r}): expected {split}")
+        if (index := null_member(argument, value)) is not None:
+            where = "path parameter" if argument.location == "path" else argument.location
+            raise RequestBuildError(
+                f"{argument.location} parameter {argument.wire_name!r} (argument "
+                f"{argument.name!r}): item {index} is null ("
+                f"{NULL_MEMBER.format(where=where)})")
         if value is None and argument.name in values and sends_null(function, argument):
             body = encode_body(argument, None, parts.nested)
             continue

@@ -9,8 +9,10 @@ OpenAPI 3.1.1 table, which corrects the 3.1.0 one (its ``label`` ``explode: fals
 ``.blue.black.brown`` is ``.blue,black,brown`` in RFC 6570).
 
 Values: ``null`` is *undefined* (RFC 6570 section 2.3) and produces nothing, so is an empty
-array or object, and so are ``null`` members; booleans are ``true``/``false``; numbers are
-their JSON text; a nested array or object (which no style defines) is its JSON text.
+array or object, and so are ``null`` members (``execute.wire.null_member``: a call with a
+``null`` array item is refused before it gets here); booleans are ``true``/``false``;
+numbers are their JSON text; a nested array or object (which no style defines) is its
+JSON text.
 
 Source: OpenAPI 3.1.0 section 4.8.12.4 (Style Values) and 4.8.12.5 (Style Examples);
 OpenAPI 3.1.1 Appendices C-E; RFC 6570 section 3.2; RFC 3986 sections 2.1-2.4.
@@ -43,6 +45,7 @@ __all__ = [
     "path_reserved",
     "percent",
     "query_pairs",
+    "query_text",
     "reserved",
     "scalar",
 ]
@@ -89,6 +92,25 @@ def _passing_triples(text: str, kept: str) -> str:
         start = match.end()
     out.append(quote(text[start:], safe=kept))
     return "".join(out)
+
+
+_QUERY_KEPT = "!$&'()*+,;=:@/?"
+"""What a query holds as it is: RFC 3986's sub-delimiters, ``:``, ``@``, ``/`` and ``?``
+(section 3.4, ``query = *( pchar / "/" / "?" )``); ``[ ] #`` and a space do not."""
+
+
+def query_text(text: str) -> str:
+    """A text that is a query string already, made one a URL can carry: the characters
+    RFC 3986 allows in a query (``&``, ``=``, ``+``, ``,`` ...) and ``%XX`` triples pass,
+    the rest (a space, ``[ ] #``, a lone ``%``, non-ASCII as UTF-8) is percent-encoded.
+
+    >>> query_text("a[0]=x y&b=%41+c")
+    'a%5B0%5D=x%20y&b=%41+c'
+
+    Source: RFC 3986 sections 2.1, 2.4 and 3.4; OpenAPI 3.2.0 section 4.12.7 (Extending
+    Support for Querystring Formats: ``text/plain``, "a plain string").
+    """
+    return _passing_triples(text, _QUERY_KEPT)
 
 
 _PATH_KEPT = ":@!$&'()*+,;="

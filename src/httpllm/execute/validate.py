@@ -706,6 +706,7 @@ def _wire_errors(
     taken = [e.pointer for e in found]
     candidates = {**wire.path_errors(function, args), **wire.parameter_errors(function, args),
                   **wire.null_item_errors(function, args), **wire.cookie_errors(function, args),
+                  **wire.xml_errors(function, args),
                   **wire.split_errors(function, args)}
     out = [e for at, e in candidates.items() if not _under(at, taken)]
     for argument in function.arguments:

@@ -23,9 +23,9 @@ And values that would arrive other than given, which ``build_request`` refuses w
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
 member holding the delimiter it is joined with as sent (:func:`split_member`), a
 header value or list member a receiver would trim (:func:`header_trimmed`), a
-``style: cookie`` value that is not escaped (:func:`cookie_unescaped`); ``validate`` alone
-refuses a ``null`` item a form would leave out (:func:`null_item_errors`), which
-``build_request`` leaves out as RFC 6570 does.
+``style: cookie`` value that is not escaped (:func:`cookie_unescaped`), a ``null`` item of
+a parameter array (:func:`null_member`); ``validate`` alone refuses a ``null`` item a form
+would leave out (:func:`null_item_errors`), which ``build_request`` leaves out.
 
 Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
 ``required``) and 4.8.13 (Request Body Object ``required``).
@@ -58,13 +58,16 @@ from httpllm.execute.serialize import (
     path_reserved,
     percent,
     query_pairs,
+    query_text,
     reserved,
     scalar,
 )
+from httpllm.execute.xml_body import xml_text
 from httpllm.records import Argument, Function
 
 __all__ = [
     "IGNORED_HEADERS",
+    "NULL_MEMBER",
     "VARIABLE",
     "body_error",
     "cookie_errors",
@@ -75,6 +78,8 @@ __all__ = [
     "header_trimmed",
     "is_dot_segment",
     "null_item_errors",
+    "null_member",
+    "parameter_text",
     "parameter_errors",
     "path_errors",
     "path_text",
@@ -83,6 +88,7 @@ __all__ = [
     "sends_empty",
     "split_errors",
     "split_member",
+    "xml_errors",
 ]
 
 VARIABLE = re.compile(r"\{([^{}]*)\}")
@@ -93,8 +99,27 @@ IGNORED_HEADERS = frozenset(("accept", "content-type", "authorization"))
 
 _DOTS = (".", "..")
 
-_NON_JSON = (TypeError, ValueError)
-"""What serializing a value that is not JSON raises (``validate`` reports it elsewhere)."""
+_NON_JSON = (TypeError, ValueError, RequestBuildError)
+"""What serializing a value that is not JSON raises, or one an XML ``content`` parameter
+cannot hold (``validate`` reports either elsewhere: the schema check, :func:`xml_errors`)."""
+
+
+def parameter_text(argument: Argument, value: Any, default: str) -> str:
+    """The text of a ``content`` parameter's value by its media type (``default`` when it
+    names none): an XML one's object, array, number or boolean as an XML document
+    (:func:`~httpllm.execute.xml_body.xml_text`, by the schema's XML Objects), anything
+    else by :func:`~httpllm.execute.serialize.content_text` (JSON, or a string as it is).
+
+    Raises:
+        RequestBuildError: an XML value XML cannot hold (:func:`.xml_body.xml_bytes`).
+
+    Source: OpenAPI 3.2.0 section 4.12.7 (Parameter Object ``content``: the value is
+    serialized by its media type) and the XML Object.
+    """
+    media_type = argument.media_type or default
+    if is_xml(media_type) and not isinstance(value, str):
+        return xml_text(argument, value)
+    return content_text(media_type, value)
 
 
 def path_text(argument: Argument, value: Any) -> str | None:
@@ -112,7 +137,7 @@ def path_text(argument: Argument, value: Any) -> str | None:
         return None
     name = argument.wire_name
     if argument.style is None:
-        return percent(content_text(argument.media_type or "text/plain", value))
+        return percent(parameter_text(argument, value, "text/plain"))
     encode = path_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
     return expand(argument.style, name, value, argument.explode, encode)
 
@@ -146,7 +171,7 @@ def query_pairs_of(
         return []
     name = argument.wire_name
     if argument.style is None:
-        text = content_text(argument.media_type or "application/json", value)
+        text = parameter_text(argument, value, "application/json")
         return [(percent(name), percent(text))]
     if argument.querystring and isinstance(value, Mapping):
         return form_pairs(argument, value, nested, by_name=True)
@@ -181,22 +206,37 @@ def sends_empty(argument: Argument, value: Any, nested: str = "brackets") -> boo
 
 def querystring_text(argument: Argument, value: Any) -> str | None:
     """The whole query string an OpenAPI 3.2 ``in: querystring`` parameter of a media type
-    other than a form sends: the value serialized by that media type (compact JSON, a
-    string as it is), every byte but RFC 3986's unreserved ones percent-encoded; ``None``
-    for ``null``, an empty text or another parameter.
+    other than a form sends; ``None`` for ``null``, an empty text or another parameter.
+
+    - ``text/plain``: the text *is* the query string, in a format the API defines
+      outside OpenAPI (``a[0]=1&b=2``): sent as written, only what a query cannot hold
+      (a space, ``[ ] #``, a lone ``%``, non-ASCII) percent-encoded
+      (:func:`~httpllm.execute.serialize.query_text`): ``a=1&b=2`` is ``?a=1&b=2``;
+    - any other media type (JSON, JSONPath ...): the value serialized by that media type
+      (compact JSON, a string as it is) is data, every byte but RFC 3986's unreserved
+      ones percent-encoded, as OpenAPI 3.2's own examples show.
 
     >>> from httpllm.records import Argument
     >>> a = Argument(name="q", location="query", original="q", required=True, schema={},
     ...              media_type="application/json", querystring=True)
     >>> querystring_text(a, {"numbers": [1, 2], "flag": None})
     '%7B%22numbers%22%3A%5B1%2C2%5D%2C%22flag%22%3Anull%7D'
+    >>> t = Argument(name="q", location="query", original="q", required=True, schema={},
+    ...              media_type="text/plain", querystring=True)
+    >>> querystring_text(t, "a=1&b=x y")
+    'a=1&b=x%20y'
 
-    Source: OpenAPI 3.2.0 sections 4.12.1 (``querystring``), 4.12.8 (its JSON and
-    JSONPath examples) and Appendix E; RFC 3986 sections 2.1-2.3.
+    Source: OpenAPI 3.2.0 sections 4.12.1 (``querystring``), 4.12.7 (Extending Support
+    for Querystring Formats: "use ``content`` and ``text/plain`` with a schema of ``type:
+    "string"`` and define the format outside of OpenAPI"), 4.12.8 (its JSON and JSONPath
+    examples: ``%7B%22numbers%22...``, ``%24.a.b%5B1%3A1%5D``) and Appendix E; RFC 3986
+    sections 2.1-2.3 and 3.4.
     """
     if value is None or not argument.querystring or argument.style is not None:
         return None
-    return percent(content_text(argument.media_type or "application/json", value)) or None
+    media_type = argument.media_type or "application/json"
+    encode = query_text if essence(media_type) == "text/plain" else percent
+    return encode(parameter_text(argument, value, media_type)) or None
 
 
 def header_text_of(argument: Argument, value: Any) -> str | None:
@@ -205,7 +245,7 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
     if value is None or name.lower() in IGNORED_HEADERS:
         return None
     if argument.style is None:
-        return header_text(content_text(argument.media_type or "text/plain", value))
+        return header_text(parameter_text(argument, value, "text/plain"))
     style = argument.style if argument.style in DELIMITED else "simple"
     return expand(style, name, value, argument.explode, header_text, raw=True)
 
@@ -220,7 +260,7 @@ def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
         return []
     name = argument.wire_name
     if argument.style is None:
-        text = content_text(argument.media_type or "text/plain", value)
+        text = parameter_text(argument, value, "text/plain")
         return [(percent(name), percent(text))]
     if argument.style == "cookie":
         return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
@@ -368,6 +408,24 @@ def split_errors(function: Function, args: Mapping[str, Any]) -> dict[str, Argum
         split_member(argument, value) or header_trimmed(argument, value)))
 
 
+def xml_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
+    """``content`` parameters of an XML media type whose value an XML document cannot
+    hold (a key that is no XML name, U+0000 ...: :func:`parameter_text`), by pointer."""
+    return _value_errors(function, args, "xml", _xml_unheld)
+
+
+def _xml_unheld(argument: Argument, value: Any) -> str | None:
+    if (argument.location == "body" or argument.style is not None or value is None
+            or isinstance(value, str) or not is_xml(argument.media_type or "")):
+        return None
+    try:
+        xml_text(argument, value)
+    except RequestBuildError as exc:
+        why = exc.message.removeprefix(f"argument {argument.name!r}: ")
+        return f"a value an XML document can hold ({why})"
+    return None
+
+
 def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
     """``style: cookie`` values that are not escaped as a cookie needs
     (:func:`cookie_unescaped`), by pointer."""
@@ -476,14 +534,54 @@ def parameter_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
     return errors
 
 
+NULL_MEMBER = ("a {where} array has no null: RFC 6570 leaves an undefined member out, so "
+               "it would arrive one item short; leave the item out")
+"""Why a ``null`` item of a parameter array is refused (:func:`null_member`)."""
+
+
+def null_member(argument: Argument, value: Any) -> int | None:
+    """The index of the first ``null`` item of an array that a path, query, header or
+    cookie parameter sends by its ``style``, or ``None``.
+
+    RFC 6570 treats ``null`` as undefined and leaves such a member out, so ``["x",
+    null]`` is sent as ``?a=x``, an array one item short that the receiver cannot tell
+    from ``["x"]``: the call is refused (by ``validate`` and ``build_request`` alike)
+    rather than sent other than given, as a form's ``null`` item is. An array of nothing
+    but ``null`` sends nothing, as ``[]`` does (refused for a required parameter, as
+    sending nothing); an object's ``null`` member is left out as an absent property.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="a", location="query", original="a", required=False, schema={},
+    ...              style="form", explode=True)
+    >>> null_member(a, ["x", None]), null_member(a, [None]), null_member(a, {"k": None})
+    (1, None, None)
+
+    Source: RFC 6570 sections 2.3 and 3.2.1 (undefined values and list members are
+    skipped); OpenAPI 3.2.0 section 4.12.4 (Style Examples: ``null`` is "undefined").
+    """
+    if (argument.location == "body" or argument.style is None or argument.querystring
+            or not isinstance(value, (list, tuple))
+            or all(item is None for item in value)):
+        return None
+    return next((i for i, item in enumerate(value) if item is None), None)
+
+
 def null_item_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
-    """``null`` items of the arrays a form or multipart value (a body, or an OpenAPI 3.2
-    form ``querystring``) sends by its media type, which the encoder would leave out
+    """``null`` items of the arrays a parameter sends by its ``style``
+    (:func:`null_member`) or a form or multipart value (a body, or an OpenAPI 3.2 form
+    ``querystring``) sends by its media type, which the encoder would leave out
     (:func:`~httpllm.execute.body.null_items`), by pointer."""
     errors: dict[str, ArgumentError] = {}
     for argument in function.arguments:
-        if argument.name not in args or not (
-                argument.location == "body" or (argument.querystring and argument.style)):
+        if argument.name not in args:
+            continue
+        index = null_member(argument, args[argument.name])
+        if index is not None:
+            at = pointer.join("#", argument.name, str(index))
+            where = _PLACES.get(argument.location, "path parameter")
+            why = NULL_MEMBER.format(where=where)
+            errors[at] = argument_error(at, "null", f"an item other than null ({why})", "null")
+        if not (argument.location == "body" or (argument.querystring and argument.style)):
             continue
         for name, index in null_items(argument, args[argument.name]):
             at = pointer.join("#", argument.name, name, str(index))
