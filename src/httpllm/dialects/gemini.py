@@ -214,11 +214,13 @@ GEMINI = Dialect(
     aliases=("google",),
     keywords=SCHEMA_FIELDS,
     refs="inline",
-    name_max=128,
-    name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,127}$",
+    name_max=64,
+    name_pattern=r"^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
     tool_limit=512,
     limit_sources={
-        "name_max": "[sdk] google-genai types.py FunctionDeclaration.name",
+        "name_max": "the smaller where the sources disagree: [doc] Gemini API v1beta and "
+                    "Vertex AI aiplatform v1 FunctionDeclaration.name (\"maximum length of "
+                    "64\"; the API's errors say 64), [sdk] google-genai 3.6 types.py (128)",
         "tool_limit": "[issue] google-gemini/gemini-cli#19083 (At most 512 function "
                       "declarations)",
     },
