@@ -6,8 +6,8 @@ the whole tool list over one); ``nullable: "true"``, ``readOnly: "yes"`` were ig
 without a word (dropped, they are read as absent, as before, and said). Each such
 keyword is dropped; a ``type`` list keeps the type names it holds and loses the rest
 (``rewritten``), and so does ``required`` (``required: true`` on a property, as OpenAPI
-2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes first, so the
-later ones (``allOf`` merging, ``required_properties``) read a list of names (a
+2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes before
+``allOf`` merging and ``required_properties``, so they read a list of names (a
 ``required`` holding an object raised ``TypeError`` there, and the document was lost).
 Numeric keywords are :mod:`httpllm.normalize.numbers`' job.
 
@@ -89,14 +89,18 @@ def _names(value: Any) -> bool:
 def _required(out: dict[str, Any], given: Any, ctx: PassContext) -> None:
     """``required`` with the property names it holds; dropped when it holds none."""
     names = [n for n in given if isinstance(n, str)] if isinstance(given, list) else []
+    # The kinds of what is no name, never the value itself: it may be large.
+    others = (" and ".join(sorted({kind(n) for n in given if not isinstance(n, str)}))
+              if isinstance(given, list) else kind(given))
     if names:
         out["required"] = names
-        _record(ctx, "required", "rewritten", given, f"required {_shown(given)} is "
-                f"{names!r}: only property names (strings) are kept")
+        _record(ctx, "required", "rewritten", None, f"required holds {others} besides "
+                f"property names: only the names are kept, {names!r}"[:300])
     else:
         del out["required"]
-        _record(ctx, "required", "dropped", given, "required dropped: expected a list of "
-                f"property names, not {_shown(given)}; no property is required")
+        shown = f"a list holding {others}" if isinstance(given, list) else others
+        _record(ctx, "required", "dropped", None, "required dropped: expected a list of "
+                f"property names, not {shown}; no property is required")
 
 
 def _typed(value: Any) -> bool:
