@@ -224,10 +224,16 @@ def test_no_document_skipped_for_its_version(specs_dir):
 
 
 def test_only_httpllm_errors_escape(outcome):
-    """compile() returns, or raises an httpllm error; expected-error documents report theirs."""
+    """compile() returns, or raises an httpllm error; expected-error documents report theirs;
+    no operation failed on a fault of ours (kind InternalError: compile reports it rather
+    than raising, so it is looked for here)."""
     error = outcome.error
     if error is not None and not isinstance(error, httpllm.HttpllmError):
         pytest.fail(f"compile raised {type(error).__name__}: {error}", pytrace=False)
+    if error is None:
+        internal = [f"{e.pointer}: {e.message}" for e in outcome.app.errors
+                    if e.kind == "InternalError"]
+        assert not internal, internal[:3]
     paths = expected_error_paths(outcome.row)
     if paths is None or error is not None:
         return

@@ -326,6 +326,9 @@ def _compile_and_check(source: Any, local_path: str, mode: Mode, result: Tally) 
         return
     result.documents += 1
     result.not_compiled += len(app.errors)
+    # A fault of ours is reported as the operation's error, not raised: still a crash here.
+    result.failures.extend(f"{local_path}: {e.pointer}: {e.message}" for e in app.errors
+                           if e.kind == "InternalError")
     for function, tool in zip(app.functions, _tools(app), strict=True):
         result.functions += 1
         result.fallbacks += _fell_back(function)
