@@ -371,3 +371,25 @@ def test_other_bodies_keep_their_schema(media_type: str, schema: Any) -> None:
     function = httpllm.compile(bodied(media_type, schema), provider="chatgpt").function("send")
     assert function.arguments[0].schema["description"] == "Columns."
     assert not [loss for loss in function.losses if loss.keyword == "type"]
+
+
+def test_a_server_variable_default_outside_its_enum_is_a_warning() -> None:
+    """`default: zzz, enum: [prod, staging]` (OpenAPI 3.1.0 4.8.6.1: the default MUST be in
+    the enum) compiled without a word, and every call was then refused by the build; it is
+    a warning at the default, once for the document's servers, and a value the host gives
+    still builds."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://{env}.example.com",
+                        "variables": {"env": {"default": "zzz", "enum": ["prod", "staging"]},
+                                      "ok": {"default": "a", "enum": ["a"]}}}],
+           "paths": {p: {"get": {"operationId": p[1:], "responses": {
+               "200": {"description": "ok"}}}} for p in ("/a", "/b")}}
+    app = httpllm.compile(doc)
+    assert [(w.pointer, w.message) for w in app.warnings] == [(
+        "#/servers/0/variables/env/default",
+        "server variable {env}'s default 'zzz' is not one of its enum ('prod', 'staging'): "
+        "every call is refused unless the host gives a value (--server-var, "
+        "server_variables=)")]
+    request = build_request(app.function("a"), {}, server_variables={"env": "prod"})
+    assert str(request.url) == "https://prod.example.com/a"
+

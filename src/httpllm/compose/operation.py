@@ -755,7 +755,9 @@ class Composer:
         spelled as the document wrote them (``true``, never Python's ``True``). A
         ``{name}`` of the URL that has no variable of its exact name, but one spelled
         otherwise (``{Region}`` and ``region``), is warned about: the request fills
-        ``{name}`` by its exact spelling only."""
+        ``{name}`` by its exact spelling only. So is a ``default`` that is not one of the
+        variable's ``enum`` (OpenAPI 3.1.0 section 4.8.6.1: it MUST be): the request
+        refuses it, so every call fails until the host gives a value."""
         variables = server.get("variables")
         variables = variables if isinstance(variables, dict) else {}
         # A variable without a default has no value until the host gives one.
@@ -763,6 +765,13 @@ class Composer:
                     if isinstance(v, dict) and "default" in v}
         enums = {k: tuple(scalar_text(e) for e in v["enum"]) for k, v in variables.items()
                  if isinstance(v, dict) and isinstance(v.get("enum"), list)}
+        for name, default in defaults.items():
+            allowed = enums.get(name)
+            if allowed and default not in allowed:
+                self.named.warn(join(at, "variables", name, "default"), (
+                    f"server variable {{{name}}}'s default {default!r} is not one of its "
+                    f"enum ({', '.join(repr(a) for a in allowed)}): every call is refused "
+                    "unless the host gives a value (--server-var, server_variables=)"))
         by_fold = {k.casefold(): k for k in variables if isinstance(k, str)}
         for name in dict.fromkeys(_SERVER_VARIABLE.findall(server["url"])):
             other = by_fold.get(name.casefold())
