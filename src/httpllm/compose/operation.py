@@ -288,6 +288,7 @@ class Composer:
                     refused.append(spec)
                 elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
+        refused += _template_mismatches(site, merged)
         _alone_in_query(list(merged.values()))
         return list(merged.values()), refused
 
@@ -782,6 +783,37 @@ class Composer:
                     "the host gives one"))
         return Server(url=absolute(server["url"], self.document_url), variables=defaults,
                       enums=enums)
+
+
+def _template_mismatches(site: OperationSite,
+                         merged: dict[tuple[str, str], ParameterSpec]) -> list[Loss]:
+    """Match the path template's ``{name}``s and the ``in: path`` parameters (OpenAPI
+    3.1.0 section 4.8.12.1: a path parameter's name MUST correspond to a template
+    expression in the path, and each expression is filled by one): a parameter the path
+    has no ``{name}`` for is taken out of ``merged`` and dropped with a loss (the model's
+    value for it went nowhere, without a word); a ``{name}`` no parameter fills fails the
+    operation (its tool was listed, and every call was refused when it was built).
+
+    Raises:
+        SpecError: naming the path item and the first ``{name}`` without a parameter.
+    """
+    template = dict.fromkeys(_SERVER_VARIABLE.findall(site.path))
+    lost: list[Loss] = []
+    for key, spec in list(merged.items()):
+        if spec.location == "path" and spec.name not in template:
+            del merged[key]
+            lost.append(Loss(pointer=spec.pointer, keyword="name", action="dropped",
+                             value=spec.name,
+                             note=f"path parameter {spec.name!r} has no {{{spec.name}}} in "
+                                  f"the path {site.path!r}: no request can carry it (not an "
+                                  "argument)"))
+    filled = {name for location, name in merged if location == "path"}
+    for name in template:
+        if name not in filled:
+            raise SpecError(f"path variable {{{name}}} has no `in: path` parameter named "
+                            f"{name!r}: no call could fill it",
+                            pointer=site.pointer.rsplit("/", 1)[0])
+    return lost
 
 
 def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:
