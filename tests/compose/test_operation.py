@@ -388,8 +388,7 @@ def test_a_server_variable_default_outside_its_enum_is_a_warning() -> None:
     assert [(w.pointer, w.message) for w in app.warnings] == [(
         "#/servers/0/variables/env/default",
         "server variable {env}'s default 'zzz' is not one of its enum ('prod', 'staging'): "
-        "every call is refused unless the host gives a value (--server-var, "
-        "server_variables=)")]
+        "every call is refused unless the host passes server_variables=...")]
     request = build_request(app.function("a"), {}, server_variables={"env": "prod"})
     assert str(request.url) == "https://prod.example.com/a"
 
@@ -428,3 +427,19 @@ def test_a_path_parameter_the_template_lacks_is_dropped_with_a_loss() -> None:
     assert (loss.pointer, loss.action, loss.value) == (
         "#/paths/~1z~1{id}/get/parameters/1", "dropped", "ghost")
     assert app.validate("op", {"id": "a", "ghost": "b"}).errors[0].pointer == "#/ghost"
+
+
+def test_a_server_url_with_a_password_is_a_warning_that_does_not_repeat_it() -> None:
+    """`https://user:s3cret@api.example.com` compiled without a word and the build refused
+    every call to it ("has a user name or password"); it is a warning at the URL, which
+    names neither the user nor the password."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://user:s3cret@api.example.com/v1"},
+                       {"url": "https://api.example.com/v1?at=a@b"}],
+           "paths": {"/a": {"get": {"operationId": "a", "responses": {
+               "200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc)
+    (warning,) = app.warnings
+    assert warning.pointer == "#/servers/0/url"
+    assert "user name or password" in warning.message
+    assert "s3cret" not in warning.message and "api.example.com" not in warning.message

@@ -58,6 +58,8 @@ _COMPOSITE = ("allOf", "anyOf", "oneOf", "not", "if")
 FORM_STYLES = ("brackets", "repeat")
 """``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
 _SERVER_VARIABLE = re.compile(r"\{([^{}]*)\}")
+_USERINFO = re.compile(r"^[^:/?#]*:?//[^/?#]*@")
+"""A URL's ``userinfo@`` (RFC 3986 section 3.2.1), with or without a scheme."""
 """A ``{name}`` of a server URL, as ``execute.wire.VARIABLE`` reads it."""
 FORM_STYLE_KEY = "x-httpllm-form-style"
 """The document's or an operation's own choice among :data:`FORM_STYLES`."""
@@ -758,7 +760,9 @@ class Composer:
         otherwise (``{Region}`` and ``region``), is warned about: the request fills
         ``{name}`` by its exact spelling only. So is a ``default`` that is not one of the
         variable's ``enum`` (OpenAPI 3.1.0 section 4.8.6.1: it MUST be): the request
-        refuses it, so every call fails until the host gives a value."""
+        refuses it, so every call fails until the host gives a value. So is a URL holding
+        a user name or password (``https://user:pw@host``), which the request refuses
+        (credentials come from the host's ``auth``); the warning does not repeat them."""
         variables = server.get("variables")
         variables = variables if isinstance(variables, dict) else {}
         # A variable without a default has no value until the host gives one.
@@ -772,7 +776,12 @@ class Composer:
                 self.named.warn(join(at, "variables", name, "default"), (
                     f"server variable {{{name}}}'s default {default!r} is not one of its "
                     f"enum ({', '.join(repr(a) for a in allowed)}): every call is refused "
-                    "unless the host gives a value (--server-var, server_variables=)"))
+                    "unless the host passes server_variables=..."))
+        if _USERINFO.search(server["url"]):
+            self.named.warn(join(at, "url"), (
+                "the server URL holds a user name or password (user:pass@): every call to "
+                "it is refused unless the host passes base_url=... (credentials come from "
+                "auth=...)"))
         by_fold = {k.casefold(): k for k in variables if isinstance(k, str)}
         for name in dict.fromkeys(_SERVER_VARIABLE.findall(server["url"])):
             other = by_fold.get(name.casefold())
