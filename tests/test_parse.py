@@ -167,3 +167,31 @@ def test_a_plain_compile_imports_no_heavy_module(tmp_path: Path) -> None:
                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": ""})
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "[]"
+
+
+def test_an_additional_operation_keyed_by_no_method_or_a_fixed_one_is_its_error() -> None:
+    """OpenAPI 3.2 `additionalOperations`: a key that is no HTTP method token (`BAD METHOD`,
+    RFC 9110 section 9.1) was a tool whose every call h11 refused ("Illegal method
+    characters"), and `GET` (4.8.9.1: the map MUST NOT hold a fixed field's method) a
+    second function beside `get`; each is the operation's error, and the rest compile."""
+    ok = {"responses": {"200": {"description": "ok"}}}
+    doc = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"get": {"operationId": "get", **ok}, "additionalOperations": {
+               "PURGE": {"operationId": "purge", **ok},
+               "BAD METHOD": {"operationId": "bad", **ok},
+               "X\r\nY": {"operationId": "crlf", **ok},
+               "GET": {"operationId": "again", **ok},
+               "Query": {"operationId": "query", **ok}}}}}
+    app = httpllm.compile(doc)
+    assert [f.name for f in app.functions] == ["get", "purge"]
+    assert sorted((e.pointer, e.message.split(" (")[0]) for e in app.errors) == [
+        ("#/paths/~1a/additionalOperations/BAD METHOD",
+         "additionalOperations key 'BAD METHOD' is no HTTP method"),
+        ("#/paths/~1a/additionalOperations/GET",
+         "additionalOperations key 'GET' is the method of the `get` field, which the map "
+         "must not hold"),
+        ("#/paths/~1a/additionalOperations/Query",
+         "additionalOperations key 'Query' is the method of the `query` field, which the "
+         "map must not hold"),
+        ("#/paths/~1a/additionalOperations/X\r\nY",
+         "additionalOperations key 'X\\r\\nY' is no HTTP method")]

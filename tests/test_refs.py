@@ -575,3 +575,17 @@ def test_recursion_and_inlining_read_names_alike() -> None:
     defs = function.parameters["$defs"]
     assert recursive_defs(function.parameters) == sorted(defs) == ["Node"]
     assert {def_name_of(r) for r in refs_in(function.parameters)} == {"Node"}
+
+
+def test_dangling_refs_resolve_each_ref_against_its_ids() -> None:
+    """A `$ref` under a schema's `$id` is resolved against that `$id`, as the operations'
+    walk does: `#/$defs/Inner` in `Wrap` was reported as pointing to nowhere, with "no
+    operation reaches it", beside the operation that compiled it."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {},
+           "components": {"schemas": {
+               "Wrap": {"$id": "https://s.example/wrap",
+                        "properties": {"inner": {"$ref": "#/$defs/Inner"},
+                                       "gone": {"$ref": "#/$defs/Gone"}},
+                        "$defs": {"Inner": {"type": "integer"}}}}}}
+    assert [at for at, _ in dangling_refs(resolver(doc))] == [
+        "#/components/schemas/Wrap/properties/gone/$ref"]

@@ -127,7 +127,10 @@ def test_the_function_name_selects_too() -> None:
                "parameters": [{"name": "r", "in": "path", "required": True,
                                "schema": {"type": "string"}}],
                "responses": {"200": {"description": "ok"}}}},
-               "/pets/{id}": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+               "/pets/{id}": {"get": {
+                   "parameters": [{"name": "id", "in": "path", "required": True,
+                                   "schema": {"type": "string"}}],
+                   "responses": {"200": {"description": "ok"}}}}}}
     for selector, expected in (("repos_get-content", ["repos_get-content"]),
                                ("repos/get-content", ["repos_get-content"]),
                                ("repos_*", ["repos_get-content"]),

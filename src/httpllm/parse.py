@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from httpllm._json import kind
 from httpllm._vocabulary import METHODS, METHODS_32
 from httpllm.errors import HttpllmError, SpecError
-from httpllm.pointer import escape, join
+from httpllm.pointer import escape, join, unescape
 from httpllm.records import OperationError
 
 __all__ = ["METHODS", "ComponentMap", "Document", "OperationFields", "OperationSite",
@@ -151,6 +151,11 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
                                          message=exc.message, kind=type(exc).__name__))
             continue
         for method, op, site_pointer in _operations(item, pointer, version):
+            refused = _refused_method(site_pointer, pointer)
+            if refused is not None:
+                errors.append(OperationError(method=method, path=path, pointer=site_pointer,
+                                             message=refused))
+                continue
             op_base = base
             if isinstance(op, dict) and isinstance(op.get("$ref"), str):
                 try:  # not in the specification, but common in split documents
@@ -259,6 +264,33 @@ def _operations(item: dict[str, Any], pointer: str,
         out += [(str(m).lower(), op, f"{pointer}/additionalOperations/{escape(m)}")
                 for m, op in extra.items() if op is not None]
     return out
+
+
+_METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""RFC 9110 section 9.1: ``method = token`` (section 5.6.2)."""
+
+_ADDITIONAL = "/additionalOperations/"
+
+
+def _refused_method(site_pointer: str, pointer: str) -> str | None:
+    """Why the ``additionalOperations`` key of the operation at ``site_pointer`` (under the
+    path item at ``pointer``) cannot be compiled, or ``None`` (a fixed field's operation
+    too): a key that is no HTTP method token (``BAD METHOD``: h11 refused every call,
+    "Illegal method characters"), or the method of one of the fixed fields (``GET``, any
+    case: OpenAPI 3.2.0 section 4.8.9.1 says the map MUST NOT hold it, and it compiled
+    into a second function sending ``GET``)."""
+    if not site_pointer.startswith(pointer + _ADDITIONAL):
+        return None
+    written = unescape(site_pointer[len(pointer) + len(_ADDITIONAL):])
+    if _METHOD.fullmatch(written) is None:
+        return (f"additionalOperations key {written!r} is no HTTP method (RFC 9110 section "
+                "9.1: a token, without spaces, separators or control characters): no request "
+                "can carry it")
+    if written.lower() in METHODS_32:
+        return (f"additionalOperations key {written!r} is the method of the "
+                f"`{written.lower()}` field, which the map must not hold (OpenAPI 3.2.0 "
+                "section 4.8.9.1): describe the operation there")
+    return None
 
 
 _UNCHECKED = frozenset({"responses", "callbacks", "security", "servers", "externalDocs"})

@@ -20,12 +20,28 @@ from httpllm.load import Loader
 from httpllm.pointer import escape, file_label, parts, unescape
 
 __all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
-           "def_ref"]
+           "def_ref", "id_base"]
 
 ROOT = "root:"
 """Base URI of a document given as text or dict (no file, so no relative files)."""
 
 _NAME_UNSAFE = re.compile(r"[^A-Za-z0-9_.-]+")
+
+
+def id_base(node: Any, base: str) -> str:
+    """The base URI the ``$ref``s of schema ``node`` (met where ``base`` is the base)
+    resolve against: its own ``$id`` resolved against ``base``, else ``base``. A schema's
+    ``$id`` applies to the ``$ref`` beside it and to every ``$ref`` below it (JSON Schema
+    2020-12 section 8.2.1, "The $id Keyword", and section 8.2.3.1: ``$id`` is processed
+    before the ``$ref`` of the same object; OpenAPI 3.1.0 section 4.8.24.1).
+
+    >>> id_base({"$id": "./nested/", "$ref": "ex.json"}, "file:///a/root.json")
+    'file:///a/nested/'
+    >>> id_base({"type": "string"}, "file:///a/root.json")
+    'file:///a/root.json'
+    """
+    own = node.get("$id") if isinstance(node, dict) else None
+    return urldefrag(urljoin(base, own))[0] if isinstance(own, str) else base
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,8 +212,7 @@ class Resolver:
                 where = self.label(f"{written}#{fragment}")
                 raise RefError(f"$ref {ref!r} points to nowhere ({where} does not exist)")
             pointer += "/" + escape(token)
-            if isinstance(node, dict) and isinstance(node.get("$id"), str):
-                scope = urldefrag(urljoin(scope, node["$id"]))[0]
+            scope = id_base(node, scope)
         uri = f"{file_uri}#{pointer}"
         return Target(node, uri, self.label(uri), "" if scope == file_uri else scope)
 
@@ -398,16 +413,20 @@ def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple
     root = resolver.root
     start = root.get(section) if isinstance(root, dict) else None
     out: list[tuple[str, str]] = []
-    # (node, where): ``where`` is ``(parent's where, key)``, a pointer spelled out only for
-    # a ``$ref`` that fails (building every container's pointer was most of the walk).
-    stack: list[tuple[Any, Any]] = [(start, f"#/{section}")]
+    # (node, where, base): ``where`` is ``(parent's where, key)``, a pointer spelled out only
+    # for a ``$ref`` that fails (building every container's pointer was most of the walk);
+    # ``base`` is what a ``$ref`` there resolves against, as the operations' walk has it
+    # (:func:`id_base`: a schema's ``$id`` applies to it and below).
+    stack: list[tuple[Any, Any, str]] = [(start, f"#/{section}", resolver.base)]
     while stack:
-        node, where = stack.pop()
+        node, where, base = stack.pop()
         if isinstance(node, dict):
+            if "$id" in node:
+                base = id_base(node, base)
             ref = node.get("$ref")
             if isinstance(ref, str):
                 try:
-                    resolver.resolve(ref, resolver.base)
+                    resolver.resolve(ref, base)
                 except HttpllmError as exc:
                     out.append((f"{_spelled(where)}/$ref", exc.message))
             items: Iterable[tuple[Any, Any]] = node.items()
@@ -417,7 +436,7 @@ def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple
             continue
         for key, child in items:
             if isinstance(child, (dict, list)):
-                stack.append((child, (where, key)))
+                stack.append((child, (where, key), base))
     return sorted(out)
 
 

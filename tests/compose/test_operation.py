@@ -154,6 +154,78 @@ def _named(*operation_ids: str) -> dict[str, Any]:
                       for i, op in enumerate(operation_ids)}}
 
 
+def test_a_server_variable_default_outside_its_enum_is_a_warning() -> None:
+    """`default: zzz, enum: [prod, staging]` (OpenAPI 3.1.0 4.8.6.1: the default MUST be in
+    the enum) compiled without a word, and every call was then refused by the build; it is
+    a warning at the default, once for the document's servers, and a value the host gives
+    still builds."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://{env}.example.com",
+                        "variables": {"env": {"default": "zzz", "enum": ["prod", "staging"]},
+                                      "ok": {"default": "a", "enum": ["a"]}}}],
+           "paths": {p: {"get": {"operationId": p[1:], "responses": {
+               "200": {"description": "ok"}}}} for p in ("/a", "/b")}}
+    app = httpllm.compile(doc)
+    assert [(w.pointer, w.message) for w in app.warnings] == [(
+        "#/servers/0/variables/env/default",
+        "server variable {env}'s default 'zzz' is not one of its enum ('prod', 'staging'): "
+        "every call is refused unless the host passes server_variables=...")]
+    request = build_request(app.function("a"), {}, server_variables={"env": "prod"})
+    assert str(request.url) == "https://prod.example.com/a"
+
+
+def _templated(path: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {path: {"get": {"operationId": "op", "parameters": parameters,
+                                     "responses": {"200": {"description": "ok"}}}},
+                      "/ok": {"get": {"operationId": "ok", "responses": {
+                          "200": {"description": "ok"}}}}}}
+
+
+def test_a_path_variable_without_a_parameter_fails_its_operation() -> None:
+    """`/vendors/{vendor_id}` with no `in: path` parameter `vendor_id` (square's PUT
+    /v2/vendors/{vendor_id}, OpenAPI 3.1.0 4.8.12.1) was listed as a tool whose every call
+    the build refused ("path variable {vendor_id} has no path parameter"); it is the
+    operation's error at the path item, and the others compile."""
+    app = httpllm.compile(_templated("/vendors/{vendor_id}", []))
+    assert [f.name for f in app.functions] == ["ok"]
+    (error,) = app.errors
+    assert error.pointer == "#/paths/~1vendors~1{vendor_id}"
+    assert error.message == ("path variable {vendor_id} has no `in: path` parameter named "
+                             "'vendor_id': no call could fill it")
+
+
+def test_a_path_parameter_the_template_lacks_is_dropped_with_a_loss() -> None:
+    """An `in: path` parameter whose `{name}` the path does not hold was an argument whose
+    value went nowhere without a word; it is no argument, with a loss at its name."""
+    app = httpllm.compile(_templated("/z/{id}", [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}},
+        {"name": "ghost", "in": "path", "required": True, "schema": {"type": "string"}}]))
+    fn = app.function("op")
+    assert [a.name for a in fn.arguments] == ["id"]
+    (loss,) = [x for x in fn.losses if x.keyword == "name"]
+    assert (loss.pointer, loss.action, loss.value) == (
+        "#/paths/~1z~1{id}/get/parameters/1", "dropped", "ghost")
+    assert app.validate("op", {"id": "a", "ghost": "b"}).errors[0].pointer == "#/ghost"
+
+
+def test_a_server_url_with_a_password_is_a_warning_that_does_not_repeat_it() -> None:
+    """`https://user:s3cret@api.example.com` compiled without a word and the build refused
+    every call to it ("has a user name or password"); it is a warning at the URL, which
+    names neither the user nor the password."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://user:s3cret@api.example.com/v1"},
+                       {"url": "https://api.example.com/v1?at=a@b"}],
+           "paths": {"/a": {"get": {"operationId": "a", "responses": {
+               "200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc)
+    (warning,) = app.warnings
+    assert warning.pointer == "#/servers/0/url"
+    assert "user name or password" in warning.message
+    assert "s3cret" not in warning.message and "api.example.com" not in warning.message
+
+
 def test_a_renamed_operation_id_is_a_loss_at_the_operation_id() -> None:
     """An operationId the function name rule refuses (no usable character, too long, a
     character outside it, taken) is a `renamed` loss at its place, saying why; a kept one

@@ -141,3 +141,31 @@ def test_corpus(mode: str) -> None:
     """Every function of a real 3.x document has a 3.0 Schema Object as parameters
     (openapi-spec-validator agrees on the small ones)."""
     assert_clean(mode)
+
+
+def _body_of(schema: dict[str, Any], provider: str) -> tuple[Any, list[Any]]:
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"post": {"operationId": "a", "requestBody": {
+               "required": True, "content": {"application/json": {"schema": schema}}},
+               "responses": {"204": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc, provider).functions[0]
+    return fn.parameters["properties"]["body"], list(fn.losses)
+
+
+def test_an_enum_keeps_true_beside_1_and_false_beside_0() -> None:
+    """`enum: [1, "1", true, 0, false, 1.0]` is four distinct JSON values and one repeat
+    (1.0 is 1; JSON Schema 2020-12 core 4.2.2): Python's `True == 1` removed `true` and
+    `false` as repeats, with a loss saying so, and the model could not send them."""
+    body, losses = _body_of({"enum": [1, "1", True, 0, False, 1.0]}, "3.0")
+    assert body["enum"] == [1, "1", True, 0, False]
+    assert [(x.keyword, x.note.split(" (")[0]) for x in losses] == [
+        ("enum", "repeated values removed")]
+
+
+@pytest.mark.parametrize("provider", ["3.0", "gemini", "ollama"])
+def test_a_const_outside_its_enum_by_json_equality_leaves_no_value(provider: str) -> None:
+    """`const: true` beside `enum: [1]` admits no value (JSON's true is not 1); made a
+    one-value enum where `const` is not kept, it was `[true]`, a value validate refuses."""
+    body, _ = _body_of({"type": "object", "properties": {"x": {"const": True, "enum": [1]}}},
+                       provider)
+    assert body["properties"]["x"].get("enum") in ([], None)

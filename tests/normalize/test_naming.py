@@ -86,3 +86,52 @@ def test_emended_refs_are_remembered_per_object() -> None:
 ], ids=repr)
 def test_the_emended_refs_of_a_leaf_are_read_without_a_walk(leaf: dict[str, Any]) -> None:
     assert EmendedRefs()(leaf) == frozenset(collect_refs(leaf))
+
+
+# -- a schema's $id is the base of the $refs in it ---------------------------------------------
+
+
+def _id_doc(schemas: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": body}}},
+                "responses": {"204": {"description": "ok"}}}}},
+            "components": {"schemas": schemas}}
+
+
+def test_a_component_schemas_own_id_is_the_base_of_its_refs() -> None:
+    """`#/$defs/Inner` inside a component whose `$id` is `https://s.example/wrap` is that
+    resource's `$defs` (JSON Schema 2020-12 section 8.2.1): the component was named with
+    the file as its base, so the `$ref` pointed to nowhere and the operation was skipped,
+    while the same schema reached through another file's `$ref` resolved."""
+    import httpllm
+
+    doc = _id_doc({"Wrap": {"$id": "https://s.example/wrap", "type": "object",
+                            "properties": {"inner": {"$ref": "#/$defs/Inner"},
+                                           "other": {"$ref": "thing"}},
+                            "$defs": {"Inner": {"type": "integer"}}},
+                   "Thing": {"$id": "https://s.example/thing", "type": "string"}},
+                  {"$ref": "#/components/schemas/Wrap"})
+    app = httpllm.compile(doc, "3.1")
+    assert not app.errors and not app.warnings
+    body = app.tools()[0]["parameters"]["properties"]["body"]["properties"]
+    assert body == {"inner": {"type": "integer"}, "other": {"type": "string"}}
+    assert app.validate("a", {"body": {"inner": "x"}}).errors[0].pointer == "#/body/inner"
+
+
+def test_an_id_beside_a_ref_and_an_inline_schemas_id_are_its_base() -> None:
+    """`{$id: https://s.example/n/, $ref: t}` is `https://s.example/n/t` ($id is processed
+    before the `$ref` of the same object, JSON Schema 2020-12 section 8.2.3.1), and an
+    operation's inline schema with an `$id` is the base of the `$ref`s in it."""
+    import httpllm
+
+    schemas = {"T": {"$id": "https://s.example/n/t", "type": "boolean"},
+               "U": {"$id": "https://s.example/u", "type": "number"}}
+    doc = _id_doc(schemas, {"$id": "https://s.example/", "type": "object",
+                            "properties": {"t": {"$id": "n/", "$ref": "t"},
+                                           "u": {"$ref": "u"}}})
+    app = httpllm.compile(doc, "3.1")
+    assert not app.errors
+    body = app.tools()[0]["parameters"]["properties"]["body"]["properties"]
+    assert body == {"t": {"type": "boolean"}, "u": {"type": "number"}}

@@ -14,7 +14,8 @@ from ._specs import PETSTORE, deep, document, many, operation
 def _mixed() -> dict[str, object]:
     paths = {f"/a{i}": {"get": operation(f"a{i}", tags=("alpha",))} for i in range(7)}
     paths |= {f"/b{i}": {"get": operation(f"b{i}", tags=("beta", "alpha"))} for i in range(3)}
-    paths["/v1/plain/{id}"] = {"get": operation("plain")}
+    paths["/v1/plain/{id}"] = {"get": {**operation("plain"), "parameters": [
+        {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]}}
     return document(paths)
 
 

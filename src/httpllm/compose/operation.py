@@ -58,6 +58,8 @@ _COMPOSITE = ("allOf", "anyOf", "oneOf", "not", "if")
 FORM_STYLES = ("brackets", "repeat")
 """``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
 _SERVER_VARIABLE = re.compile(r"\{([^{}]*)\}")
+_USERINFO = re.compile(r"^[^:/?#]*:?//[^/?#]*@")
+"""A URL's ``userinfo@`` (RFC 3986 section 3.2.1), with or without a scheme."""
 """A ``{name}`` of a server URL, as ``execute.wire.VARIABLE`` reads it."""
 FORM_STYLE_KEY = "x-httpllm-form-style"
 """The document's or an operation's own choice among :data:`FORM_STYLES`."""
@@ -288,6 +290,7 @@ class Composer:
                     refused.append(spec)
                 elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
+        refused += _template_mismatches(site, merged)
         _alone_in_query(list(merged.values()))
         return list(merged.values()), refused
 
@@ -790,7 +793,11 @@ class Composer:
         spelled as the document wrote them (``true``, never Python's ``True``). A
         ``{name}`` of the URL that has no variable of its exact name, but one spelled
         otherwise (``{Region}`` and ``region``), is warned about: the request fills
-        ``{name}`` by its exact spelling only."""
+        ``{name}`` by its exact spelling only. So is a ``default`` that is not one of the
+        variable's ``enum`` (OpenAPI 3.1.0 section 4.8.6.1: it MUST be): the request
+        refuses it, so every call fails until the host gives a value. So is a URL holding
+        a user name or password (``https://user:pw@host``), which the request refuses
+        (credentials come from the host's ``auth``); the warning does not repeat them."""
         variables = server.get("variables")
         variables = variables if isinstance(variables, dict) else {}
         # A variable without a default has no value until the host gives one.
@@ -798,6 +805,18 @@ class Composer:
                     if isinstance(v, dict) and "default" in v}
         enums = {k: tuple(scalar_text(e) for e in v["enum"]) for k, v in variables.items()
                  if isinstance(v, dict) and isinstance(v.get("enum"), list)}
+        for name, default in defaults.items():
+            allowed = enums.get(name)
+            if allowed and default not in allowed:
+                self.named.warn(join(at, "variables", name, "default"), (
+                    f"server variable {{{name}}}'s default {default!r} is not one of its "
+                    f"enum ({', '.join(repr(a) for a in allowed)}): every call is refused "
+                    "unless the host passes server_variables=..."))
+        if _USERINFO.search(server["url"]):
+            self.named.warn(join(at, "url"), (
+                "the server URL holds a user name or password (user:pass@): every call to "
+                "it is refused unless the host passes base_url=... (credentials come from "
+                "auth=...)"))
         by_fold = {k.casefold(): k for k in variables if isinstance(k, str)}
         for name in dict.fromkeys(_SERVER_VARIABLE.findall(server["url"])):
             other = by_fold.get(name.casefold())
@@ -808,6 +827,37 @@ class Composer:
                     "the host gives one"))
         return Server(url=absolute(server["url"], self.document_url), variables=defaults,
                       enums=enums)
+
+
+def _template_mismatches(site: OperationSite,
+                         merged: dict[tuple[str, str], ParameterSpec]) -> list[Loss]:
+    """Match the path template's ``{name}``s and the ``in: path`` parameters (OpenAPI
+    3.1.0 section 4.8.12.1: a path parameter's name MUST correspond to a template
+    expression in the path, and each expression is filled by one): a parameter the path
+    has no ``{name}`` for is taken out of ``merged`` and dropped with a loss (the model's
+    value for it went nowhere, without a word); a ``{name}`` no parameter fills fails the
+    operation (its tool was listed, and every call was refused when it was built).
+
+    Raises:
+        SpecError: naming the path item and the first ``{name}`` without a parameter.
+    """
+    template = dict.fromkeys(_SERVER_VARIABLE.findall(site.path))
+    lost: list[Loss] = []
+    for key, spec in list(merged.items()):
+        if spec.location == "path" and spec.name not in template:
+            del merged[key]
+            lost.append(Loss(pointer=spec.pointer, keyword="name", action="dropped",
+                             value=spec.name,
+                             note=f"path parameter {spec.name!r} has no {{{spec.name}}} in "
+                                  f"the path {site.path!r}: no request can carry it (not an "
+                                  "argument)"))
+    filled = {name for location, name in merged if location == "path"}
+    for name in template:
+        if name not in filled:
+            raise SpecError(f"path variable {{{name}}} has no `in: path` parameter named "
+                            f"{name!r}: no call could fill it",
+                            pointer=site.pointer.rsplit("/", 1)[0])
+    return lost
 
 
 def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:

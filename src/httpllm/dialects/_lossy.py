@@ -10,6 +10,7 @@ from typing import Any
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
 from httpllm.dialects._keywords import _kept, describe
+from httpllm.normalize._context import value_key
 
 __all__ = [
     "booleans",
@@ -129,7 +130,9 @@ def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
     ctx.lose("const", "rewritten", value, "a one-value enum")
     out = {k: v for k, v in node.items() if k != "const"}
     enum = node.get("enum")
-    out["enum"] = [value] if not isinstance(enum, list) or value in enum else []
+    key = value_key(value)  # as JSON values: ``true`` is not ``1`` (Python's True == 1)
+    out["enum"] = [value] if not isinstance(enum, list) or any(
+        value_key(v) == key for v in enum) else []
     return out
 
 

@@ -30,6 +30,7 @@ from httpllm.dialects._rules import (
     required_known,
     tuples_as_arrays,
 )
+from httpllm.normalize._context import value_key
 from httpllm.records import Function
 
 __all__ = ["DIALECTS", "OPENAPI_30", "SCHEMA_OBJECT_FIELDS"]
@@ -83,16 +84,22 @@ def _fits(value: Any, node: dict[str, Any]) -> bool:
     enum = node.get("enum")
     if isinstance(value, dict) and not set(node.get("required", ())) <= value.keys():
         return False
-    return isinstance(value, kinds) and (not isinstance(enum, list) or value in enum)
+    return isinstance(value, kinds) and (not isinstance(enum, list) or value_key(value) in {
+        value_key(v) for v in enum})
 
 
 def _values(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """``enum`` values unique and a ``default`` that fits its schema (openapi-spec-validator
-    checks both; vendor documents break them, e.g. ``type: string, default: 0``)."""
+    checks both; vendor documents break them, e.g. ``type: string, default: 0``). Values
+    are compared as JSON values (``value_key``): ``true`` is no repeat of ``1``, which
+    Python's ``True == 1`` made it (JSON Schema 2020-12 core section 4.2.2)."""
     out = node
     enum = node.get("enum")
     if isinstance(enum, list):
-        unique = [v for i, v in enumerate(enum) if v not in enum[:i]]
+        first: dict[str, Any] = {}
+        for value in enum:
+            first.setdefault(value_key(value), value)
+        unique = list(first.values())
         if len(unique) < len(enum):
             ctx.lose("enum", "rewritten", enum, "repeated values removed")
             out = {**out, "enum": unique}

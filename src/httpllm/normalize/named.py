@@ -25,7 +25,7 @@ from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
-from httpllm.refs import RefGraph, Resolver, def_ref
+from httpllm.refs import RefGraph, Resolver, def_ref, id_base
 from httpllm.walk import is_leaf
 
 __all__ = ["NamedSchemas"]
@@ -160,6 +160,7 @@ class NamedSchemas:
         hit = self._inline.get(schema, direction)
         if hit is not None:
             return hit
+        base = id_base(schema, base)  # an inline schema's own ``$id`` is the base of its refs
         out = self._lone_ref(schema, base)
         if out is None:
             out = self._emend(schema, direction, pointer=pointer, base=base)

@@ -19,7 +19,7 @@ from httpllm.errors import HttpllmError, RefError
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.parse import component_map
 from httpllm.pointer import escape, parts
-from httpllm.refs import Resolver, def_name, def_name_of, def_ref
+from httpllm.refs import Resolver, def_name, def_name_of, def_ref, id_base
 from httpllm.walk import is_leaf, refs_in
 
 __all__ = ["EmendedRefs", "Named", "SchemaNames", "collect_refs"]
@@ -127,7 +127,8 @@ class SchemaNames:
         schemas = component_map(resolver.root, resolver, "schemas")
         for key, node in schemas.entries.items():
             uri = f"{schemas.uri}/{escape(key)}"
-            name = self._register(uri, resolver.label(uri), node, schemas.base, [key])
+            name = self._register(uri, resolver.label(uri), node, id_base(node, schemas.base),
+                                  [key])
             if isinstance(node, dict) and set(node) == {"$ref"}:
                 self._alias(name, f"#/components/schemas/{escape(key)}")
 
@@ -233,9 +234,14 @@ class SchemaNames:
     def rewrite_ref(self, node: dict[str, Any], at: str, base: str) -> dict[str, Any]:
         """A document ``$ref`` node -> ``#/$defs/<name>``, its siblings as the version says.
 
+        A 3.1 ``$id`` beside the ``$ref`` is the base it resolves against
+        (:func:`~httpllm.refs.id_base`); 3.0 ignores every sibling of ``$ref``.
+
         Raises:
             RefError, AccessDenied: the reference does not resolve (at ``at``).
         """
+        if self.version != "3.0":
+            base = id_base(node, base)
         ref = {"$ref": def_ref(self._target(node["$ref"], at, base))}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:
