@@ -41,6 +41,24 @@ def test_inspect_lists_operations_cycles_and_errors(capsys: pytest.CaptureFixtur
     assert "createCategory" in out and "cycle: Category -> Category" in out
 
 
+@pytest.mark.parametrize("as_json", [False, True])
+def test_inspect_never_prints_a_server_urls_password(
+        as_json: bool, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A server URL holding `user:pass@` is shown without them (text and --json): the
+    compile warns about it, and inspect printed the password whole."""
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://me:s3cret-pw@api.example.com/v1"}],
+        "paths": {"/a": {"get": {"operationId": "a",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    assert main(["inspect", str(spec), *(["--json"] if as_json else [])]) == 0
+    captured = capsys.readouterr()
+    assert "https://api.example.com/v1" in captured.out
+    assert "s3cret-pw" not in captured.out + captured.err
+    assert "me:" not in captured.out + captured.err
+
+
 def test_invalid_input_exits_non_zero_with_one_line(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

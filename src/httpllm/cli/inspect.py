@@ -18,6 +18,7 @@ from httpllm.cli._common import (
 )
 from httpllm.cli._common import security_schemes as _schemes
 from httpllm.cli.budget import add_budget_options, run_budget
+from httpllm.load import without_userinfo
 
 if TYPE_CHECKING:
     from httpllm._api import Application
@@ -36,10 +37,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _servers(app: Application) -> list[dict[str, Any]]:
+    """The servers the functions use, each once; a ``user:pass@`` in a URL is not shown
+    (compile warns about it; the requests refuse it)."""
     seen: dict[str, dict[str, Any]] = {}
     for function in app.functions:
         for server in function.servers:
-            seen.setdefault(server.url, {"url": server.url, "variables": server.variables})
+            url = without_userinfo(server.url)
+            seen.setdefault(url, {"url": url, "variables": server.variables})
     return list(seen.values())
 
 

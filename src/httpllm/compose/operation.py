@@ -58,9 +58,9 @@ _COMPOSITE = ("allOf", "anyOf", "oneOf", "not", "if")
 FORM_STYLES = ("brackets", "repeat")
 """``compile(form_style=...)`` values (see ``httpllm.execute.serialize.FORM_STYLES``)."""
 _SERVER_VARIABLE = re.compile(r"\{([^{}]*)\}")
+"""A ``{name}`` of a server URL, as ``execute.wire.VARIABLE`` reads it."""
 _USERINFO = re.compile(r"^[^:/?#]*:?//[^/?#]*@")
 """A URL's ``userinfo@`` (RFC 3986 section 3.2.1), with or without a scheme."""
-"""A ``{name}`` of a server URL, as ``execute.wire.VARIABLE`` reads it."""
 FORM_STYLE_KEY = "x-httpllm-form-style"
 """The document's or an operation's own choice among :data:`FORM_STYLES`."""
 _NO_SECURITY: list[dict[str, Any]] = []  # one object: the requirements memo keys on identity
