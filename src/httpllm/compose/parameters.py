@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._media import essence, is_json
 from httpllm._memo import IdentityCache
 from httpllm._types import Location, Schema
 from httpllm.loss import Loss
@@ -213,13 +214,14 @@ def pick_media_type(content: dict[str, Any]) -> str | None:
         if isinstance(only, str):
             return only
     keys = list(content)
-    lowered = {k.lower().split(";")[0].strip(): k for k in keys}
+    lowered = {essence(k): k for k in keys}
     for want in _MEDIA_PREFERENCE:
         if want in lowered:
             return lowered[want]
     for key in keys:
-        base = key.lower().split(";")[0].strip()
-        if base.endswith(("+json", "/json")) or base in ("*/*", "application/*"):
+        base = essence(key)
+        # JSON-like for the choice: ``+json``, also an unregistered ``text/json``
+        if is_json(base) or base.endswith("/json") or base in ("*/*", "application/*"):
             return key
     return keys[0]
 

@@ -24,10 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from httpllm._media import essence
+from httpllm._media import essence, is_json
 from httpllm.cut import Cut, cut_json, cut_text, dumps, note
 from httpllm.errors import TransportError
-from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED, found_in, redact, redact_json
 from httpllm.execute.send import AFTER_SENDING, Result
 

@@ -64,9 +64,10 @@ import httpx
 
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
+from httpllm._media import is_json
 from httpllm.compose.parameters import is_host_header
 from httpllm.errors import OptionError, RequestBuildError
-from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
+from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent

@@ -31,11 +31,11 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
+from httpllm._media import is_json
 from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.answer import Fitted, fit
-from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED
 from httpllm.records import Function
 from httpllm.server.contract import Checker, checker
