@@ -117,6 +117,7 @@ def _check_server_values(server: Server, given: Mapping[str, str]) -> None:
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
     from httpllm.execute import build_request, execute, validate  # httpx: only when calling
+    from httpllm.execute.answer import location
     from httpllm.execute.security import credentials, redact, secrets_of
 
     app = compile_from(args)
@@ -148,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     response = execute(function, args.args, **options)
     print(f"\n=> {response.status}")
+    moved = location(response, secrets_of(auth))
+    if moved:  # a redirect not followed: where it points is the answer
+        print(f"Location: {moved}")
     body = response.body
     # The answer may echo the request: every credential masked, in every encoding.
     print(redact(body if isinstance(body, str) else json.dumps(body, indent=2),

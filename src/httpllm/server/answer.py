@@ -122,8 +122,9 @@ class Answers:
         return {"content": [{"type": "text", "text": lead}, *blocks], "isError": True}
 
     def _error(self, function: Function, result: Result, fitted: Fitted) -> dict[str, Any]:
+        moved = f" (Location: {fitted.location})" if fitted.location else ""
         head = (f"{function.method.upper()} {function.path} answered HTTP "
-                f"{_status(result.status)}")
+                f"{_status(result.status)}{moved}")
         if not fitted.text:
             return failure(f"{head} with no body.")
         blocks = [{"type": "text", "text": f"{head}:\n{fitted.text}"}]

@@ -209,6 +209,8 @@ class Discovery:
         answer: dict[str, Any] = {"status": result.status,
                                   "body": fitted.value if fitted.has_value else
                                   fitted.text}
+        if fitted.location:
+            answer["location"] = fitted.location
         if fitted.note:
             answer["note"] = fitted.note
         return answer
