@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -32,8 +33,10 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken, principal_components
 from mcp.server.transport_security import TransportSecuritySettings
 
-__all__ = ["JwtVerifier", "StaticTokens", "authenticated", "client_of", "is_loopback",
-           "is_wildcard", "oauth_resource", "transport_security"]
+from httpllm.errors import OptionError
+
+__all__ = ["JwtVerifier", "StaticTokens", "allowed_origin", "authenticated", "client_of",
+           "is_loopback", "is_wildcard", "oauth_resource", "transport_security"]
 
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*",
@@ -174,6 +177,38 @@ def _machine_names() -> list[str]:
     return sorted(_bracketed(n) for n in names if n)
 
 
+_ORIGIN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://"
+                     r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]*[A-Za-z0-9])"
+                     r"(?::(?P<port>[0-9]{1,5}|\*))?/?")
+"""An origin as a browser's ``Origin`` header spells it, ``:*`` for any port."""
+
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def allowed_origin(value: str) -> str:
+    """``value`` as the ``Origin`` a browser sends: ``scheme://host[:port]`` (RFC 6454
+    section 6.1; ``:*`` for any port), scheme and host in lower case and a default port
+    (``:443`` for https) or a trailing ``/`` left out, as browsers serialize it (RFC 6454
+    section 6.2): the header is compared as text.
+
+    >>> allowed_origin("HTTPS://App.example.com:443/"), allowed_origin("http://[::1]:*")
+    ('https://app.example.com', 'http://[::1]:*')
+
+    Raises:
+        OptionError: anything else (``evil``, ``app.example.com``, a path, ``null``):
+            no browser sends it, so it allowed nothing and said nothing
+            (``option="allowed_origins"``).
+    """
+    found = _ORIGIN.fullmatch(value) if isinstance(value, str) else None
+    port = found.group("port") if found else None
+    if found is None or (port not in (None, "*") and not 0 < int(port) <= 65535):
+        raise OptionError(f"{value!r} is no origin: expected scheme://host[:port], such as "
+                          "https://app.example.com (RFC 6454)", option="allowed_origins")
+    scheme, host = found.group("scheme").lower(), found.group("host").lower()
+    shown = "" if port is None or port == _DEFAULT_PORTS.get(scheme) else f":{port}"
+    return f"{scheme}://{host}{shown}"
+
+
 def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
                        allowed_origins: Iterable[str] = ()) -> TransportSecuritySettings:
     """Host and Origin validation for a server bound to ``host``, whatever it is.
@@ -183,6 +218,9 @@ def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
     ``name:port`` one). Allowed ``Origin`` values: loopback pages and ``allowed_origins``
     (``https://app.example.com``; ``:*`` for any port). A request with another ``Host``
     gets 421, with another ``Origin`` 403; one without ``Origin`` (not a browser) passes.
+
+    Raises:
+        OptionError: an allowed origin that is no origin (:func:`allowed_origin`).
 
     >>> transport_security("10.0.0.5").allowed_hosts[-2:]
     ['10.0.0.5', '10.0.0.5:*']
@@ -198,7 +236,7 @@ def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
         for value in (name,) if port_given or name.endswith(":*") else (name, f"{name}:*"):
             if value not in hosts:
                 hosts.append(value)
-    origins = [*_LOOPBACK_ORIGINS, *(o.rstrip("/") for o in allowed_origins)]
+    origins = [*_LOOPBACK_ORIGINS, *(allowed_origin(o) for o in allowed_origins)]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                      allowed_hosts=hosts, allowed_origins=origins)
 
