@@ -64,6 +64,9 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
     # accepted, it allowed no page (a browser sends scheme://host[:port]) and said nothing
     (["--transport", "http", "--allow-origin", "evil"], "--allow-origin 'evil' is no origin: "
      "expected scheme://host[:port], such as https://app.example.com (RFC 6454)"),
+    (["--transport", "http", "--allow-host", "https://mcp.example.com"],
+     "--allow-host 'https://mcp.example.com' is no host: expected NAME or NAME:PORT, such as "
+     "mcp.example.com (a Host header, RFC 9110 section 7.2)"),
     (["--transport", "http", "--allow-origin", "https://app.example.com/ui"],
      "--allow-origin 'https://app.example.com/ui' is no origin: expected "
      "scheme://host[:port], such as https://app.example.com (RFC 6454)"),

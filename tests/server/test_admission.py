@@ -300,6 +300,26 @@ def test_an_allowed_origin_that_is_no_origin_is_refused(value: str) -> None:
     assert caught.value.option == "allowed_origins"
 
 
+@pytest.mark.parametrize("value", ["https://mcp.example.com", "mcp.example.com/mcp", "a b",
+                                   "mcp.example.com:70000", "user@mcp.example.com", ""])
+def test_an_allowed_host_that_is_no_host_is_refused(value: str) -> None:
+    """A Host header is NAME[:PORT] (RFC 9110 section 7.2): any other allowed value (a
+    URL, as for --allow-origin) matched no request and said nothing; it is an OptionError."""
+    with pytest.raises(OptionError, match="is no host") as caught:
+        transport_security("127.0.0.1", allowed_hosts=[value])
+    assert caught.value.option == "allowed_hosts"
+
+
+def test_an_allowed_host_is_matched_in_any_case(upstream: str) -> None:
+    """Host names are case-insensitive: ``MCP.Example.com`` admits ``Host:
+    mcp.example.com``, which the exact comparison refused (421)."""
+    app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
+                   allowed_hosts=["MCP.Example.com"])
+    with served(app) as base:
+        named = initialize(f"{base}/mcp", {"Host": "mcp.example.com"})
+    assert named.status_code == 200
+
+
 def test_an_allowed_origin_is_spelled_as_a_browser_sends_it(upstream: str) -> None:
     """Scheme and host in lower case, the default port left out (RFC 6454 section 6.2):
     ``HTTPS://App.example.com:443/`` admits the page whose Origin is
