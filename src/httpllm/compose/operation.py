@@ -376,7 +376,8 @@ class Composer:
         media = media if isinstance(media, dict) else {}
         schema = media.get("schema")
         if schema is None:
-            binary = not (media_type or "").lower().endswith("json")
+            # a JSON media type's parameters (``; charset=utf-8``) do not make it binary
+            binary = not media_essence(media_type or "").endswith("json")
             schema = {"type": "string", "format": "binary"} if binary else {}
         at = join(pointer, "content", media_type or "", "schema")
         emended = self.named.emend(schema, "request", pointer=at, base=base)
