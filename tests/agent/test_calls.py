@@ -72,6 +72,23 @@ def test_not_a_call_raises(response: object, fmt: str, pointer: str) -> None:
     assert info.value.pointer == pointer
 
 
+@pytest.mark.parametrize(("response", "pointer"), [
+    ([{"name": "getPet", "arguments": {}}, {"arguments": {"petId": 1}}], "#/1"),
+    ([{"name": 5, "arguments": {}}], "#/0"),
+    ({"arguments": {}}, "#"),
+    ({"jsonrpc": "2.0", "method": "tools/call", "params": {"arguments": {}}}, "#/params"),
+])
+def test_an_mcp_call_without_a_name_raises_as_in_every_format(response: object,
+                                                             pointer: str) -> None:
+    """An MCP call without a usable name is refused with CallError at its pointer, as a
+    Chat, Responses or Claude call without one is: it was skipped as no call, so
+    ``handle`` answered nothing for it without a word (a lone one in ``params`` said only
+    that no list of calls was found, at ``#``)."""
+    with pytest.raises(CallError, match="needs a function name") as info:
+        read_calls(response, "mcp")
+    assert info.value.pointer == pointer
+
+
 def test_unknown_format_raises() -> None:
     """An unknown format names the known ones."""
     with pytest.raises(UnknownDialect, match="anthropic, bedrock, chat"):

@@ -5,8 +5,10 @@ reaching ``Application.options``."""
 from __future__ import annotations
 
 import argparse
+import json
 from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -71,3 +73,33 @@ def test_help_shows_each_flag_with_its_help(command: str, capsys: pytest.Capture
     assert caught.value.code == 0
     for flag in FLAGGED.values():
         assert flag.name in out and flag.help in out, flag.name
+
+
+@pytest.mark.parametrize(("document", "expected"), [
+    ({"servers": [{"url": "/v1"}]}, "httpllm: error: server URL '/v1' is relative; pass "
+     "--base-url URL, or --document-url URL (the URL the document came from)"),
+    ({"servers": [{"url": "{origin}/v1", "variables": {"origin": {
+        "default": "https://api.example.com"}}}]}, None),
+])
+def test_a_library_hint_reads_in_flags_with_their_values(
+        document: dict[str, Any], expected: str | None, tmp_path: Path,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """A library message naming keywords (``base_url=..., or document_url=... to
+    compile``) reads in the command's terms: each flag with the value ``--help`` names, no
+    ``...`` and no Python function the flag is no keyword of (it said "--document-url ...
+    to compile" to a user running ``httpllm call``)."""
+    spec = tmp_path / "relative.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, **document,
+        "paths": {"/x": {"get": {"operationId": "getX",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    if expected is None:  # a value for a variable that is the scheme and host
+        expected = ("httpllm call: error: --server-var: server variable {origin} is "
+                    "'https://evil.example'; it names the scheme and host of "
+                    "'{origin}/v1', so only its default is taken: pass --base-url URL for "
+                    "another host")
+        argv = ["--server-var", "origin=https://evil.example"]
+        assert main(["call", str(spec), "getX", "--args", "{}", *argv]) == 2
+    else:
+        assert main(["call", str(spec), "getX", "--args", "{}"]) == 1
+    assert capsys.readouterr().err.splitlines() == [expected]

@@ -61,6 +61,15 @@ def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, list[str]]
      "may reach another)"),
     (["--transport", "http", "--oauth-issuer", "https://as.example.com"],
      "--oauth-issuer needs --oauth-jwks URL"),
+    # accepted, it allowed no page (a browser sends scheme://host[:port]) and said nothing
+    (["--transport", "http", "--allow-origin", "evil"], "--allow-origin 'evil' is no origin: "
+     "expected scheme://host[:port], such as https://app.example.com (RFC 6454)"),
+    (["--transport", "http", "--allow-host", "https://mcp.example.com"],
+     "--allow-host 'https://mcp.example.com' is no host: expected NAME or NAME:PORT, such as "
+     "mcp.example.com (a Host header, RFC 9110 section 7.2)"),
+    (["--transport", "http", "--allow-origin", "https://app.example.com/ui"],
+     "--allow-origin 'https://app.example.com/ui' is no origin: expected "
+     "scheme://host[:port], such as https://app.example.com (RFC 6454)"),
     (["--transport", "http", "--resource-url", "https://mcp.example.com/mcp"],
      "--oauth-jwks, --resource-url and --oauth-scope need --oauth-issuer"),
     (["--transport", "http", "--require-token", "HTTPLLM_TEST_TOKEN", "--oauth-issuer",

@@ -477,3 +477,22 @@ def test_a_named_fields_union_offers_only_what_can_be_sent(
     assert app.validate("send", {"body": sent}).ok
     assert build_request(function, {"body": sent}).read()
     assert not app.validate("send", {"body": refused}).ok
+
+
+@pytest.mark.parametrize(("media_type", "expected"), [
+    ("application/json", {}), ("application/json; charset=utf-8", {}),
+    ("Application/Problem+JSON ; charset=utf-8", {}),
+    ("application/octet-stream", {"type": "string", "format": "binary"}),
+])
+def test_a_body_without_a_schema_is_any_value_for_json_whatever_its_parameters(
+        media_type: str, expected: dict[str, Any]) -> None:
+    """A request body with no schema takes any value for a JSON media type and a file
+    otherwise, read from the media type's essence: ``application/json; charset=utf-8`` was
+    made a binary string, which no JSON body can be."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/x": {"post": {"operationId": "op", "requestBody": {
+               "required": True, "content": {media_type: {}}},
+               "responses": {"200": {"description": "ok"}}}}}}
+    body = httpllm.compile(doc, "chatgpt").function("op").parameters["properties"]["body"]
+    assert {k: v for k, v in body.items() if k != "description"} == expected

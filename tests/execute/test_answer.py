@@ -103,7 +103,16 @@ async def endless(request: Request) -> Response:
     return StreamingResponse(chunks(), media_type="text/plain")
 
 
-UPSTREAM = Starlette(routes=[Route("/echo/{mode}", echo), Route("/endless", endless)])
+async def moved(request: Request) -> Response:
+    """A redirect to another origin whose URL holds the bearer token (percent-encoded, as
+    a URL carries it), no body."""
+    token = request.headers.get("authorization", "").partition(" ")[2]
+    return Response(status_code=302, headers={
+        "Location": f"https://elsewhere.example/cb?token={quote_plus(token)}&next=%2Fhome"})
+
+
+UPSTREAM = Starlette(routes=[Route("/echo/{mode}", echo), Route("/endless", endless),
+                             Route("/moved", moved)])
 
 
 def document(url: str) -> dict[str, Any]:
@@ -493,3 +502,43 @@ def test_a_credential_an_httpx_auth_adds_is_masked_too(auth: httpx.Auth,
         "server": served(server, "echo_raw", {}).model_dump_json()}
     for route, text in shown.items():
         assert leaks(text) == [] and "|[redacted]|" in text, route
+
+
+def moved_document(url: str) -> dict[str, Any]:
+    """One operation answering a redirect to another origin (not followed)."""
+    return {**document(url), "paths": {"/moved": {"get": {
+        "operationId": "moved", "security": [{"bearer": []}],
+        "responses": {"302": {"description": "elsewhere"}}}}}}
+
+
+LOCATION = "https://elsewhere.example/cb?token=[redacted]&next=%2Fhome"
+"""What every route shows of the redirect: where it points, the token masked."""
+
+
+def test_a_redirect_shows_its_location_masked_on_every_route(upstream: str, tmp_path: Any,
+                                                             monkeypatch: pytest.MonkeyPatch,
+                                                             ) -> None:
+    """A 3xx httpllm does not follow (another origin) has an empty body: its ``Location``
+    is what it says, so every route shows it (RFC 9110 section 15.4), after the masking
+    every answer gets: the token the upstream put in its query never shows."""
+    app = httpllm.compile(moved_document(upstream), "chatgpt")
+    call = {"id": "c1", "type": "function", "function": {"name": "moved", "arguments": "{}"}}
+    shown = {"handle": app.handle([call], format="chat", auth=AUTH)[0]["content"],
+             "caller": Caller(app, auth=AUTH).call("moved", {}).text,
+             "discover": json.dumps(discover(app, execute_options={"auth": AUTH}).handle(
+                 INVOKE, {"name": "moved", "arguments": {}}))}
+    server = httpllm.mcp_server(httpllm.compile(moved_document(upstream), "mcp"), auth=AUTH)
+    result = served(server, "moved", {})
+    assert result.is_error
+    shown["mcp"] = result.model_dump_json()
+    spec = tmp_path / "moved.json"
+    spec.write_text(json.dumps(moved_document(upstream)))
+    monkeypatch.setenv("ECHO_TOKEN", TOKEN)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        main(["call", str(spec), "moved", "--args", "{}", "--send", "--auth-env",
+              "bearer=ECHO_TOKEN"])
+    shown["cli"] = out.getvalue()
+    for route, text in shown.items():
+        assert LOCATION in text, route
+        assert leaks(text) == [], route

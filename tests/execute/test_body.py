@@ -11,9 +11,10 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 import httpllm
+from httpllm._media import is_json
 from httpllm.errors import RequestBuildError
 from httpllm.execute import build_request
-from httpllm.execute.body import Upload, encode_body, is_json
+from httpllm.execute.body import Upload, encode_body
 
 from .records import body
 

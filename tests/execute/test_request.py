@@ -415,6 +415,40 @@ def test_unusable_server_url_is_a_build_error(servers: tuple[Server, ...], match
         build_request(function(servers=servers), {})
 
 
+_REGION = Server(url="https://{region}.example.com:{port}/{base}",
+                 variables={"region": "eu", "port": "443", "base": "v1"},
+                 enums={"port": ("443", "8443")})
+
+
+@pytest.mark.parametrize(("name", "value", "refused"), [
+    ("region", "us", None), ("region", "evil.example/x", "in the host"),
+    ("port", "8443", None), ("port", "80", "(its enum)"),
+    ("base", "v2/beta", None), ("base", "v2?x=1", "in the path"),
+])
+def test_server_value_error_is_the_check_server_url_makes(name: str, value: str,
+                                                          refused: str | None) -> None:
+    """server_value_error names the value the server URL refuses (its enum, its part of the
+    URL) with the message a request built with it raises, and None for a value it takes."""
+    from httpllm.execute.request import server_value_error
+
+    problem = server_value_error(_REGION, name, value)
+    assert (problem is None) == (refused is None)
+    if problem is None:
+        build_request(function(servers=(_REGION,)), {}, server_variables={name: value})
+        return
+    assert refused in problem
+    with pytest.raises(RequestBuildError) as caught:
+        build_request(function(servers=(_REGION,)), {}, server_variables={name: value})
+    assert str(caught.value) == problem
+
+
+def test_server_value_error_leaves_a_template_that_is_no_url_to_the_document() -> None:
+    """A server URL urlsplit cannot read is the document's fault: no value's."""
+    from httpllm.execute.request import server_value_error
+
+    assert server_value_error(Server(url="https://[{h}/v1", variables={"h": "x"}), "h", "y") is None
+
+
 @pytest.mark.parametrize("base_url", ["file:///etc/passwd", "not a url", "ftp://x.example",
                                       "/v1", "https://"])
 def test_a_base_url_that_is_not_absolute_http_is_named_as_base_url(base_url: str) -> None:

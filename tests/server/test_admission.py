@@ -31,7 +31,9 @@ from starlette.routing import Route
 from upstream import document
 
 import httpllm
+from httpllm.errors import OptionError
 from httpllm.server import FromRequestHeaders, JwtVerifier, StaticTokens, http_app
+from httpllm.server.admission import transport_security
 from httpllm.server.run import bind
 
 pytestmark = pytest.mark.anyio
@@ -284,6 +286,49 @@ def test_hosts_and_origins_can_be_added(upstream: str) -> None:
         rebound = initialize(f"{base}/mcp", {"Host": "evil.example:8000"})
     assert named.status_code == 200 and page.status_code == 200
     assert rebound.status_code == 421
+
+
+@pytest.mark.parametrize("value", ["evil", "app.example.com", "null", "*",
+                                   "https://app.example.com/ui", "https://app.example.com?x",
+                                   "https://user@app.example.com", "https://a.example:70000",
+                                   "https://"])
+def test_an_allowed_origin_that_is_no_origin_is_refused(value: str) -> None:
+    """An Origin header is scheme://host[:port] (RFC 6454 section 6.1): any other allowed
+    value matched no page and said nothing; it is an OptionError naming it."""
+    with pytest.raises(OptionError, match="is no origin") as caught:
+        transport_security("127.0.0.1", allowed_origins=[value])
+    assert caught.value.option == "allowed_origins"
+
+
+@pytest.mark.parametrize("value", ["https://mcp.example.com", "mcp.example.com/mcp", "a b",
+                                   "mcp.example.com:70000", "user@mcp.example.com", ""])
+def test_an_allowed_host_that_is_no_host_is_refused(value: str) -> None:
+    """A Host header is NAME[:PORT] (RFC 9110 section 7.2): any other allowed value (a
+    URL, as for --allow-origin) matched no request and said nothing; it is an OptionError."""
+    with pytest.raises(OptionError, match="is no host") as caught:
+        transport_security("127.0.0.1", allowed_hosts=[value])
+    assert caught.value.option == "allowed_hosts"
+
+
+def test_an_allowed_host_is_matched_in_any_case(upstream: str) -> None:
+    """Host names are case-insensitive: ``MCP.Example.com`` admits ``Host:
+    mcp.example.com``, which the exact comparison refused (421)."""
+    app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
+                   allowed_hosts=["MCP.Example.com"])
+    with served(app) as base:
+        named = initialize(f"{base}/mcp", {"Host": "mcp.example.com"})
+    assert named.status_code == 200
+
+
+def test_an_allowed_origin_is_spelled_as_a_browser_sends_it(upstream: str) -> None:
+    """Scheme and host in lower case, the default port left out (RFC 6454 section 6.2):
+    ``HTTPS://App.example.com:443/`` admits the page whose Origin is
+    ``https://app.example.com``, which the exact comparison refused."""
+    app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
+                   allowed_origins=["HTTPS://App.example.com:443/"])
+    with served(app) as base:
+        page = initialize(f"{base}/mcp", {"Origin": "https://app.example.com"})
+    assert page.status_code == 200
 
 
 def test_a_foreign_origin_is_refused_in_the_2026_era(upstream: str) -> None:

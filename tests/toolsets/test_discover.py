@@ -125,6 +125,22 @@ def test_strict_invoke_decodes_entries(live_server: str) -> None:
     assert trio.handle(SEARCH, {"query": "all pets", "tag": None})["operations"]
 
 
+@pytest.mark.parametrize(("provider", "strict", "sent"), [
+    ("mcp", False, []), ("gemini", False, []), ("gemini", False, "[]"),
+    ("llama", True, []), ("gemini", False, [{"key": "limit", "value": "3"}]),
+])
+def test_invoke_with_an_array_for_its_arguments_is_an_error(
+        provider: str, strict: bool, sent: Any) -> None:
+    """Where the tool does not spell a map as entries (Gemini: JSON text of an object;
+    vLLM strict: an object), ``"arguments": []`` is an error naming the object expected,
+    and nothing is sent: it was read as ``{}`` and ``listPets`` called without them."""
+    trio = discover(httpllm.compile(PETS, provider, strict=strict),
+                    execute_options={"base_url": "http://127.0.0.1:9"})
+    got = trio.handle(INVOKE, {"name": "listPets", "arguments": sent})
+    assert got["error"].startswith("Invalid arguments for invoke_operation; nothing was sent")
+    assert "arguments: expected an object; received [" in got["error"]
+
+
 def test_transport_failure_is_an_error_text() -> None:
     """A request that cannot be sent is reported to the model, not raised."""
     trio = discover(httpllm.compile(PETS, "chatgpt"),

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
 import httpllm
+from httpllm.cli import main
 from httpllm.errors import HttpllmError
 from httpllm.toolsets.groups import groups, key_of, tools_of
 
@@ -68,6 +72,29 @@ def test_names_are_safe_and_unique() -> None:
     spec = document({"/x": {"get": operation("x", tags=("a b",))},
                      "/y": {"get": operation("y", tags=("a/b",))}})
     assert [g.name for g in groups(httpllm.compile(spec, "chatgpt"))] == ["a_b", "a_b-2"]
+
+
+DEVICES = ("CON", "nul", "Aux", "prn", "com1", "LPT9", "con_")
+
+
+def test_names_are_no_windows_device_and_differ_in_any_case(tmp_path: Path) -> None:
+    """A tag named like a Windows device (``CON``, ``nul``, ``COM1`` ...: ``CON.json`` is
+    the console there, in any case and with any extension) gets a ``_``, and names that
+    differ only by case get a suffix: every group is a file of its own on every file
+    system (``compile --group-by`` wrote ``CON.json`` and ``nul.json``)."""
+    tags = (*DEVICES, "Pets", "pets", "PETS", "console", "com10")
+    spec = document({f"/p{i}": {"get": operation(f"op{i}", tags=(tag,))}
+                     for i, tag in enumerate(tags)})
+    names = [g.name for g in groups(httpllm.compile(spec, "chatgpt"))]
+    assert names == ["CON_", "nul_", "Aux_", "prn_", "com1_", "LPT9_", "con_-2", "Pets",
+                     "pets-2", "PETS-3", "console", "com10"]
+    assert len({name.lower() for name in names}) == len(names)
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec))
+    assert main(["compile", str(spec_file), "--group-by", "tag", "-o",
+                 str(tmp_path / "groups")]) == 0
+    written = sorted(path.name for path in (tmp_path / "groups").iterdir())
+    assert written == sorted([*(f"{name}.json" for name in names), "_index.json"])
 
 
 def test_bad_options_are_httpllm_errors() -> None:

@@ -162,33 +162,39 @@ def _follow(node: Any, path: Path) -> Any:
     return node
 
 
-def _items(response: Any, shape: Shape) -> tuple[list[Any], str] | None:
-    """The items that may hold calls and the pointer of their list (``"#"`` for a lone
-    call passed as is); ``None`` when ``response`` has no such list."""
+def _items(response: Any, shape: Shape) -> list[tuple[Any, str]] | None:
+    """The items that may hold calls, each with its pointer (``"#/0"``; a lone call's is
+    where it is: ``"#"`` passed as is, ``"#/params"`` in an MCP request); ``None`` when
+    ``response`` has no such list."""
     if _is_list(response):
-        return list(response), "#"
+        return [(item, f"#/{index}") for index, item in enumerate(response)]
     if not shape.every and _is_call(response, shape):
-        return [response], ""
+        return [(response, "#")]
     for path in shape.lists:
         node = _follow(response, path)
         if node is _MISSING:
             continue
         at = "#/" + "/".join(str(s) for s in path)
         if node is None:
-            return [], at
+            return []
         if _is_list(node):
-            return list(node), at
+            return [(item, f"{at}/{index}") for index, item in enumerate(node)]
         if not shape.every and _is_call(node, shape):  # one call: MCP's params
-            return [node], at
+            return [(node, at)]
     return None
 
 
 def _is_call(item: Any, shape: Shape) -> bool:
+    """Whether ``item`` is a call of ``shape``: its kind, its inner call, or (MCP, where
+    the item is the call itself) a name or arguments field, so that a call without a
+    usable name is refused as one (:func:`_call`), as in every other format, rather than
+    skipped as no call at all."""
     if shape.kind is not None:
         return bool(field(item, shape.kind[0]) == shape.kind[1])
     if shape.inner:
         return field(item, shape.inner) is not None
-    return isinstance(field(item, shape.name), str)
+    return any(field(item, key, _MISSING) is not _MISSING
+               for key in (shape.name, shape.arguments))
 
 
 def read_calls(response: Any, format: str) -> list[ToolCall]:
@@ -210,10 +216,8 @@ def read_calls(response: Any, format: str) -> list[ToolCall]:
         raise CallError(f"expected {article} {shape.label} response, message or list of tool "
                         f"calls; received {type(response).__name__} (format= reads another format)",
                         pointer="#")
-    items, at = found
     calls = []
-    for index, item in enumerate(items):
-        where = f"{at}/{index}" if at else "#"
+    for item, where in found:
         if _is_call(item, shape):
             calls.append(_call(item, shape, where))
         elif shape.every or (not isinstance(item, Mapping) and not hasattr(item, "__dict__")):

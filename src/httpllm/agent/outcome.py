@@ -92,7 +92,9 @@ def answered(call: ToolCall, result: Result, repairs: tuple[str, ...],
         text = "(empty body)"
     if not result.ok:
         reason = httpx.codes.get_reason_phrase(result.status)
-        text = f"{call.name} failed: the API answered HTTP {result.status} {reason}: {text}"
+        moved = f" (Location: {fitted.location})" if fitted.location else ""
+        text = (f"{call.name} failed: the API answered HTTP {result.status} {reason}{moved}: "
+                f"{text}")
     note = "\n".join(n for n in (fitted.note, _repaired(repairs)) if n)
     if not result.ok and note:  # an error's text is prose: one block is fine
         text, note = f"{text}\n{note}", ""

@@ -51,6 +51,13 @@ FLAGS: dict[str, str] = {
 and its flag: a compile option's is its ``Flag`` in :class:`httpllm.dialects.Options`. A
 library message that names a Python option is shown with the flag."""
 
+_METAVARS: dict[str, str] = {
+    **{spec.name: flag.metavar for spec, flag in _FLAGGED if flag.metavar},
+    "base_url": "URL", "host_arguments": "NAME=VALUE", "server_variables": "NAME=VALUE",
+    "always": "NAME"}
+"""The value a flag takes, as ``--help`` names it: a library message's ``base_url=...``
+is ``--base-url URL`` on the command line."""
+
 _NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
                       r" \(expected a path, OpenAPI text or a dict\)|"
                       r" or a dict(?= \(give the document as a path)")
@@ -59,6 +66,10 @@ _NO_FLAG = re.compile(r"; or require_auth=False when the client supplies them|"
 
 _OPTION = re.compile(r"\b([a-z][a-z_]*)=(True|False|[kKN]|\.\.\.)?(?=[\s,;:)/.]|$)|"
                      r"\binclude=/exclude=")
+
+_TO_CALL = re.compile(r"(--[a-z-]+(?: [A-Z=]+)?) to (?:compile|execute)(?:\(\))?(?=[\s,;:.)]|$)")
+"""``--document-url URL to compile``: the Python function a keyword goes to, which the
+command line has no use for (the flag is the command's own)."""
 
 
 SPEC_HELP = ("OpenAPI or Swagger document: a path, an http(s) URL (with --allow-network), "
@@ -72,7 +83,9 @@ class UsageError(Exception):
 
 def in_flags(message: str) -> str:
     """``message`` with each Python option it names (``pass allow_outside_root=True``,
-    ``unroll=k``, ``include=/exclude=``) spelled as the command line's flag.
+    ``unroll=k``, ``include=/exclude=``, ``base_url=...``) spelled as the command line's
+    flag, its value named as ``--help`` names it, and without the Python function it goes
+    to (``... to compile``): one line in the user's terms.
 
     >>> in_flags("outside the folder (pass allow_outside_root=True)")
     'outside the folder (pass --allow-outside-root)'
@@ -80,6 +93,8 @@ def in_flags(message: str) -> str:
     'pass --unroll K to expand it k levels'
     >>> in_flags('pass auth= with one of: "key" (apiKey in header X-Key) (none given)')
     'pass --auth SCHEME=VALUE with one of: "key" (apiKey in header X-Key) (none given)'
+    >>> in_flags("pass base_url=..., or document_url=... to compile (the document's URL)")
+    "pass --base-url URL, or --document-url URL (the document's URL)"
     """
     def flag(match: re.Match[str]) -> str:
         if match.group(0) == "include=/exclude=":
@@ -91,9 +106,11 @@ def in_flags(message: str) -> str:
             return "--auth SCHEME=VALUE"
         if value in (None, "True"):
             return FLAGS[name]
+        if value == "...":
+            return f"{FLAGS[name]} {_METAVARS.get(name, 'VALUE')}"
         return f"{FLAGS[name]} {'K' if value in 'kKN' else value}"
 
-    return _OPTION.sub(flag, _NO_FLAG.sub("", message))
+    return _TO_CALL.sub(r"\1", _OPTION.sub(flag, _NO_FLAG.sub("", message)))
 
 
 def at_least(least: int) -> Callable[[str], int]:

@@ -95,30 +95,29 @@ def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
                          f"(it has no default; or give the whole URL with --base-url)")
 
 
-def _check_server_values(function: Function, given: Mapping[str, str]) -> None:
+def _check_server_values(server: Server, given: Mapping[str, str]) -> None:
     """Each ``--server-var`` value is one the server URL takes (its ``enum``, its part of
-    the URL: :func:`~httpllm.execute.request.server_url`'s rule), a usage error as every
-    value a flag cannot take (docs/cli.md, exit status 2); it was an error of the input,
-    exit 1, unlike ``--server-var nosuch=1``.
+    the URL: :func:`~httpllm.execute.request.server_value_error`, the check
+    :func:`~httpllm.execute.request.server_url` makes), a usage error as every value a flag
+    cannot take (docs/cli.md, exit status 2); it was an error of the input, exit 1, unlike
+    ``--server-var nosuch=1``.
 
     Raises:
-        UsageError: a value the server refuses (``server_url`` names the variable and its
-            value); other faults of the server stay the document's.
+        UsageError: a value the server refuses (the message names the variable and its
+            value); faults of the server itself stay the document's.
     """
-    from httpllm.errors import RequestBuildError
-    from httpllm.execute.request import server_url
+    from httpllm.execute.request import server_value_error
 
-    try:
-        server_url(function, None, given)
-    except RequestBuildError as exc:
-        if any(str(exc).startswith(f"server variable {{{name}}} is {value!r};")
-               for name, value in given.items()):
-            raise UsageError(in_flags(f"--server-var: {exc}")) from None
+    for name, value in given.items():
+        problem = server_value_error(server, name, value)
+        if problem is not None:
+            raise UsageError(in_flags(f"--server-var: {problem}"))
 
 
 def run(args: argparse.Namespace) -> int:
     """``httpllm call``."""
     from httpllm.execute import build_request, execute, validate  # httpx: only when calling
+    from httpllm.execute.answer import location
     from httpllm.execute.security import credentials, redact, secrets_of
 
     app = compile_from(args)
@@ -135,7 +134,7 @@ def run(args: argparse.Namespace) -> int:
     server = function.servers[0] if function.servers and not args.base_url else None
     if server is not None:
         _check_server_variables(server, variables)
-        _check_server_values(function, variables)
+        _check_server_values(server, variables)
     options: dict[str, Any] = {
         "base_url": args.base_url, "auth": auth, "host_arguments": host or None,
         "server_variables": variables or None,
@@ -150,6 +149,9 @@ def run(args: argparse.Namespace) -> int:
         return 0
     response = execute(function, args.args, **options)
     print(f"\n=> {response.status}")
+    moved = location(response, secrets_of(auth))
+    if moved:  # a redirect not followed: where it points is the answer
+        print(f"Location: {moved}")
     body = response.body
     # The answer may echo the request: every credential masked, in every encoding.
     print(redact(body if isinstance(body, str) else json.dumps(body, indent=2),

@@ -298,9 +298,11 @@ def _admission(args: argparse.Namespace) -> dict[str, Any]:
 
     Raises:
         FlagError: an unset variable, a missing companion flag, a token forwarded upstream,
-            or a non-loopback --host with no way to admit clients.
+            a non-loopback --host with no way to admit clients, an --allow-host that is no
+            host or an --allow-origin that is no origin.
     """
-    from httpllm.server.admission import is_loopback
+    from httpllm.errors import OptionError
+    from httpllm.server.admission import allowed_host, allowed_origin, is_loopback
 
     if args.transport == "stdio":
         given = [name for name in _HTTP_ONLY if getattr(args, name)]
@@ -308,6 +310,12 @@ def _admission(args: argparse.Namespace) -> dict[str, Any]:
             flag = "--" + (given[0] if given else "workers").replace("_", "-")
             raise FlagError(f"{flag} works over HTTP only (add --transport http)")
         return {}
+    try:  # "evil" allowed no browser page, "https://x" no Host, and nothing said so
+        args.allow_host = [allowed_host(value) for value in args.allow_host]
+        args.allow_origin = [allowed_origin(value) for value in args.allow_origin]
+    except OptionError as exc:
+        flag = "--allow-host" if exc.option == "allowed_hosts" else "--allow-origin"
+        raise FlagError(f"{flag} {exc.message}") from None
     if args.workers > 1 and not args.stateless:
         raise FlagError(f"--workers {args.workers} needs --stateless (a session lives in "
                         "one process, and the next request may reach another)")

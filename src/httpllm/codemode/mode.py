@@ -286,10 +286,12 @@ class CodeMode:
         if result.ok:
             return {"ok": True, "value": body}
         shown = body if isinstance(body, str) else json.dumps(body, ensure_ascii=False)
+        moved = _location(result, tally.secrets)
         return {"ok": False, "error": {
             "kind": "api", "name": "ApiError", "status": result.status, "body": body,
             "operation": where,
-            "message": f"{where} answered HTTP {_status(result.status)}: {shown[:500]}"}}
+            "message": f"{where} answered HTTP {_status(result.status)}{moved}: "
+                       f"{shown[:500]}"}}
 
     async def _refused(self, function: Function, arguments: Any) -> str | None:
         if function.method in _READ:
@@ -323,6 +325,15 @@ def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:
     from httpllm.execute.security import redact
 
     return redact(text, sorted(secrets), cut=cut)
+
+
+def _location(result: Any, secrets: set[str]) -> str:
+    """`` (Location: URL)`` for a redirect not followed, masked as every answer is
+    (:func:`httpllm.execute.answer.location`); ``""`` otherwise."""
+    from httpllm.execute.answer import location
+
+    moved = location(result, tuple(sorted(secrets)))
+    return f" (Location: {moved})" if moved else ""
 
 
 def _scrubbed(value: Any, secrets: set[str]) -> Any:

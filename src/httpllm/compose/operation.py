@@ -33,6 +33,7 @@ from httpllm.compose.parameters import (
     flagged_ref_opened,
     is_host_header,
     is_token,
+    name_key,
     pick_media_type,
     without_flags,
 )
@@ -255,10 +256,13 @@ class Composer:
         return node, base, pointer
 
     def _credential_params(self) -> set[tuple[str, str]]:
+        """Every ``apiKey`` scheme's location and :func:`name_key` (a header's name in any
+        case, a query parameter's or a cookie's as spelled)."""
         out: set[tuple[str, str]] = set()
         for scheme in self.schemes.values():
             if isinstance(scheme, dict) and scheme.get("type") == "apiKey":
-                out.add((str(scheme.get("in")), str(scheme.get("name", "")).lower()))
+                where = str(scheme.get("in"))
+                out.add((where, name_key(where, str(scheme.get("name", "")))))
         return out
 
     def _parameters(self, site: OperationSite) -> tuple[list[ParameterSpec], list[Loss]]:
@@ -329,7 +333,7 @@ class Composer:
                         note=f"{location} parameter {name!a} holds a lone surrogate (a "
                              "\\ud800-\\udfff escape without its pair), which no UTF-8 "
                              "text spells: no request can carry it (not an argument)")
-        if (location, name.lower()) in self.credentials:
+        if (location, name_key(location, name)) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
@@ -377,7 +381,8 @@ class Composer:
         media = media if isinstance(media, dict) else {}
         schema = media.get("schema")
         if schema is None:
-            binary = not (media_type or "").lower().endswith("json")
+            # a JSON media type's parameters (``; charset=utf-8``) do not make it binary
+            binary = not media_essence(media_type or "").endswith("json")
             schema = {"type": "string", "format": "binary"} if binary else {}
         at = join(pointer, "content", media_type or "", "schema")
         emended = self.named.emend(schema, "request", pointer=at, base=base)

@@ -14,24 +14,24 @@ agent loop and the adapters on it, the discover trio, ``httpllm call``):
    less.
 
 A binary body is passed on whole (an image, audio or resource block) only when it was
-read whole and holds no credential; else it is described, never dumped.
+read whole and holds no credential; else it is described, never dumped. A redirect that
+was not followed shows its ``Location`` (:func:`location`), masked as the body is.
 
 :func:`sent_text` is the one wording of a request that failed on the way (sent or not).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from httpllm._media import essence
+from httpllm._media import essence, is_json
 from httpllm.cut import Cut, cut_json, cut_text, dumps, note
 from httpllm.errors import TransportError
-from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED, found_in, redact, redact_json
 from httpllm.execute.send import AFTER_SENDING, Result
 
-__all__ = ["TEXTUAL", "Fitted", "fit", "media_type", "sent_text"]
+__all__ = ["TEXTUAL", "Fitted", "fit", "location", "media_type", "sent_text"]
 
 TEXTUAL = ("text/", "application/xml", "application/javascript", "application/yaml",
            "application/x-yaml", "application/x-www-form-urlencoded", "application/x-ndjson",
@@ -57,6 +57,8 @@ class Fitted:
         media_type: the answer's media type, lower case, without parameters (``""``).
         note: what was left out and how to ask for less (``""`` when nothing was).
         cut: the character cut's figures (``None`` when nothing was cut).
+        location: a redirect's ``Location``, credentials masked (:func:`location`);
+            ``""`` for any other answer.
     """
 
     kind: Kind
@@ -67,12 +69,32 @@ class Fitted:
     media_type: str = ""
     note: str = ""
     cut: Cut | None = None
+    location: str = ""
 
 
 def media_type(result: Result) -> str:
     """The answer's media type, lower case, without parameters (``""`` when not given)."""
     given: str = result.headers.get("content-type", "")
     return essence(given)
+
+
+def location(result: Result, secrets: tuple[str, ...] = ()) -> str:
+    """The ``Location`` of a redirect httpllm did not follow (a 3xx answer: to an origin
+    credentials may not go to, or from a client that does not follow redirects), every
+    secret masked as in a body (:func:`~httpllm.execute.security.redact`: a key in its
+    query, percent-encoded or not); ``""`` for any other answer or none given. It is what
+    a redirect says: where the resource is (RFC 9110 sections 10.2.2 and 15.4); its body
+    is often empty.
+
+    >>> import httpx
+    >>> answer = Result(status=302, headers=httpx.Headers(
+    ...     {"Location": "https://other.example/cb?api_key=k3y-0123456789"}), body="")
+    >>> location(answer, ("k3y-0123456789",))
+    'https://other.example/cb?api_key=[redacted]'
+    """
+    if not 300 <= result.status < 400:
+        return ""
+    return redact(result.headers.get("location", ""), (*secrets, *result.secrets))
 
 
 def _kind(result: Result, media: str) -> Kind:
@@ -97,8 +119,15 @@ def fit(result: Result, *, secrets: tuple[str, ...] = (), budget: int | None,
     every encoding, then cut to ``budget`` characters (``None``: never cut) with a note
     naming ``tool``'s ``narrowing`` arguments (see :func:`httpllm.cut.note`); a body cut at
     the byte limit says so too. What the client added to the request as it sent it
-    (:attr:`Result.secrets`: an ``httpx.Auth``'s header) is masked with ``secrets``."""
-    secrets = (*secrets, *result.secrets)
+    (:attr:`Result.secrets`: an ``httpx.Auth``'s header) is masked with ``secrets``; a
+    redirect's ``Location`` is :attr:`Fitted.location`, masked the same way."""
+    fitted = _fit(result, (*secrets, *result.secrets), budget, tool, narrowing)
+    moved = location(result, secrets)
+    return replace(fitted, location=moved) if moved else fitted
+
+
+def _fit(result: Result, secrets: tuple[str, ...], budget: int | None, tool: str,
+         narrowing: list[str] | tuple[str, ...]) -> Fitted:
     media = media_type(result)
     kind = _kind(result, media)
     if kind == "binary":

@@ -56,7 +56,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from httpllm._media import essence as media_essence
-from httpllm._media import is_xml
+from httpllm._media import is_json, is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
 from httpllm.execute.serialize import (
@@ -70,7 +70,7 @@ from httpllm.execute.serialize import (
 from httpllm.execute.xml_body import xml_bytes
 from httpllm.records import Argument, Function
 
-__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "is_json", "null_items",
+__all__ = ["Body", "Part", "Upload", "encode_body", "form_pairs", "null_items",
            "sends_null", "silent_properties"]
 
 Part = tuple[str, tuple[str | None, bytes, str | None]]
@@ -111,12 +111,6 @@ class Body:
     content: bytes | None = None
     content_type: str | None = None
     parts: list[Part] | None = field(default=None)
-
-
-def is_json(media_type: str) -> bool:
-    """``application/json`` or a ``+json`` structured syntax suffix (RFC 6839 section 3.1)."""
-    essence = media_essence(media_type)
-    return essence == "application/json" or essence.endswith("+json")
 
 
 

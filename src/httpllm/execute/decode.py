@@ -15,8 +15,11 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
   for a property optional *and* nullable in the document; ``dialects.openai.null_marker``),
   that object becomes a real ``null``, which is kept;
 - an array of ``{"key": ..., "value": ...}`` entries where the original schema has a map
-  (``additionalProperties`` and no ``properties``) becomes an object; a later entry with the
-  same key replaces an earlier one, as duplicate names do in ``json.loads``;
+  (``additionalProperties`` and no ``properties``) becomes an object, in a function whose
+  rendering spells maps so (:func:`~httpllm.dialects.maps_as_entries`: strict modes); a
+  later entry with the same key replaces an earlier one, as duplicate names do in
+  ``json.loads``. Elsewhere an array is no map (``[]`` for an object is refused, never
+  read as ``{}``);
 - a string where the original schema wants an object, an array or any value (and never a
   string) is JSON-decoded; a string that is not JSON is kept, so validation reports it;
 - a string that is the JSON text of a non-string ``const`` or ``enum`` value of the original
@@ -41,9 +44,9 @@ from httpllm import pointer
 from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
-from httpllm.dialects import strict_objects
+from httpllm.dialects import get_dialect, maps_as_entries, strict_objects
 from httpllm.dialects.openai import MARKED
-from httpllm.errors import InvalidArguments
+from httpllm.errors import InvalidArguments, UnknownDialect
 from httpllm.execute.feedback import argument_error, show
 from httpllm.records import Function
 
@@ -258,7 +261,8 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     # extra["decode"]: their values are converted back the same way, but a null there is
     # the model's own choice, so only strict mode drops optional nulls.
     walk = _Walk(function.schema, drop_nulls=function.strict and _nulls_not_given(function),
-                 marked=function.strict and _offers_marker(function))
+                 marked=function.strict and _offers_marker(function),
+                 entries=_offers_entries(function))
     decoded: dict[str, Any] = walk.run(args)
     return decoded
 
@@ -278,6 +282,23 @@ def _offers_marker(function: Function) -> bool:
                for loss in function.losses)
 
 
+def _offers_entries(function: Function) -> bool:
+    """Whether the rendered function spells a map as ``{key, value}`` entries: a strict
+    function of a dialect whose strict rules hold
+    :func:`~httpllm.dialects.maps_as_entries` (OpenAI, Claude, Mistral; a strict
+    ``Function`` built by hand, of a dialect with no strict mode or none registered, is
+    read as OpenAI's). Elsewhere an array for a map is what the model sent (``[]`` for
+    Gemini's JSON text of an object, for vLLM's strict map): refused by validation, never
+    read as ``{}``."""
+    if not function.strict:
+        return False
+    try:
+        rules = get_dialect(function.dialect).strict_rules
+    except UnknownDialect:
+        rules = ()
+    return not rules or maps_as_entries in rules
+
+
 def _ambiguous(schema: Schema, root: Schema) -> bool:
     """Whether an alternative of ``schema`` declares an object whose only property is
     ``null`` (the marker is not offered there: it would read as that object)."""
@@ -288,10 +309,12 @@ def _ambiguous(schema: Schema, root: Schema) -> bool:
 class _Walk:
     """One walk of an instance alongside the original schema (explicit stack)."""
 
-    def __init__(self, root: Schema, *, drop_nulls: bool = True, marked: bool = False) -> None:
+    def __init__(self, root: Schema, *, drop_nulls: bool = True, marked: bool = False,
+                 entries: bool = True) -> None:
         self.root = root
         self.drop_nulls = drop_nulls
         self.marked = marked
+        self.entries = entries
         self.stack: list[tuple[Any, Schema, Any, Any]] = []
 
     def run(self, value: Any) -> Any:
@@ -358,7 +381,7 @@ class _Walk:
                 if child is not None:
                     self.stack.append((item, child, out, index))
             return out
-        maps = [a for a in alts if _is_map(a)]
+        maps = [a for a in alts if _is_map(a)] if self.entries else []
         if maps and _is_entries(value):
             entries = {entry["key"]: entry["value"] for entry in value}
             values: Schema = {"anyOf": [_map_values(a) for a in maps]}

@@ -66,9 +66,10 @@ import httpx
 
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
-from httpllm.compose.parameters import is_host_header
+from httpllm._media import is_json
+from httpllm.compose.parameters import is_host_header, name_key
 from httpllm.errors import OptionError, RequestBuildError
-from httpllm.execute.body import Body, Upload, encode_body, is_json, sends_null
+from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
 from httpllm.execute.serialize import percent
@@ -101,6 +102,7 @@ __all__ = [
     "declared_origins",
     "origin",
     "server_url",
+    "server_value_error",
 ]
 
 FileValue = bytes | tuple[str, bytes] | tuple[str, bytes, str]
@@ -413,26 +415,52 @@ def _fill_server(server: Server, variables: Mapping[str, str]) -> str:
         if name not in known:
             raise RequestBuildError(f"server variable {{{name}}} has no value")
         value = str(known[name])
-        allowed = server.enums.get(name)
-        if allowed and value not in allowed:
-            raise RequestBuildError(
-                f"server variable {{{name}}} is {value!r}; expected one of "
-                f"{', '.join(repr(a) for a in allowed)} (its enum)"
-            )
-        if parts.get(name) == "origin" and value != server.variables.get(name) and not allowed:
-            raise RequestBuildError(
-                f"server variable {{{name}}} is {value!r}; it names the scheme and host of "
-                f"{server.url!r}, so only its default is taken: pass base_url=... for another host"
-            )
-        pattern, says = _PART_OF_URL[parts.get(name, "path")]
-        if not pattern.fullmatch(value):
-            raise RequestBuildError(
-                f"server variable {{{name}}} is {value!r}; in the {parts.get(name, 'path')} "
-                f"of {server.url!r} it may hold only {says}"
-            )
+        problem = _value_problem(server, parts, name, value)
+        if problem is not None:
+            raise RequestBuildError(problem)
         return value
 
     return VARIABLE.sub(fill, server.url)
+
+
+def server_value_error(server: Server, name: str, value: str) -> str | None:
+    """Why ``{name}`` of ``server``'s URL cannot take ``value``, or ``None`` when it can: the
+    check :func:`server_url` makes of every value (its ``enum``; the document's default alone
+    for a variable that is the scheme and host; a value that stays in its part of the URL).
+
+    A caller tells a value it was given from the document's own faults with it (the command
+    line's ``--server-var``); a URL template that is no URL is the document's, ``None`` here.
+
+    >>> from httpllm.records import Server
+    >>> server = Server(url="https://{region}.example.com", variables={"region": "eu"})
+    >>> server_value_error(server, "region", "us"), server_value_error(server, "region", "a/b")
+    (None, "server variable {region} is 'a/b'; in the host of ... (a host name)")
+
+    Source: OpenAPI 3.1.0 section 4.8.6 (Server Variable Object); RFC 3986 section 3.
+    """
+    try:
+        parts = _variable_parts(server.url)
+    except ValueError:
+        return None
+    return _value_problem(server, parts, name, value)
+
+
+def _value_problem(server: Server, parts: Mapping[str, str], name: str,
+                   value: str) -> str | None:
+    """:func:`server_value_error` with the URL's parts already found."""
+    allowed = server.enums.get(name)
+    if allowed and value not in allowed:
+        return (f"server variable {{{name}}} is {value!r}; expected one of "
+                f"{', '.join(repr(a) for a in allowed)} (its enum)")
+    if parts.get(name) == "origin" and value != server.variables.get(name) and not allowed:
+        return (f"server variable {{{name}}} is {value!r}; it names the scheme and host of "
+                f"{server.url!r}, so only its default is taken: pass base_url=... for another "
+                "host")
+    pattern, says = _PART_OF_URL[parts.get(name, "path")]
+    if not pattern.fullmatch(value):
+        return (f"server variable {{{name}}} is {value!r}; in the {parts.get(name, 'path')} "
+                f"of {server.url!r} it may hold only {says}")
+    return None
 
 
 def _variable_parts(template: str) -> dict[str, str]:
@@ -602,14 +630,16 @@ def _header(argument: Argument, value: Any, parts: _Parts) -> None:
 
 
 def _credential_names(function: Function) -> dict[str, set[str]]:
-    """The names the function's credentials use, by location, in lower case: every
-    ``apiKey`` scheme's name where it goes, and ``authorization`` for the others."""
+    """The names the function's credentials use, by location, as names there compare
+    (:func:`~httpllm.compose.parameters.name_key`: a header's in lower case, a query
+    parameter's or a cookie's as spelled): every ``apiKey`` scheme's name where it goes,
+    and ``authorization`` for the others."""
     names: dict[str, set[str]] = {"header": {"authorization"}, "query": set(), "cookie": set()}
     for scheme in function.security_schemes.values():
         if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
             where, name = scheme.get("in"), scheme.get("name")
             if where in names and isinstance(name, str):
-                names[str(where)].add(name.lower())
+                names[str(where)].add(name_key(str(where), name))
     return names
 
 
@@ -629,7 +659,7 @@ def _refuse_credential_names(function: Function, parts: _Parts) -> None:
     for where, keys in sent.items():
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
-            if key.strip().lower().split("[", 1)[0] in names[where]:
+            if name_key(where, key.strip().split("[", 1)[0]) in names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")

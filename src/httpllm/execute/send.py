@@ -34,8 +34,8 @@ except ImportError:  # pragma: no cover - h11 comes with httpcore
     class _H11Error(Exception):  # type: ignore[no-redef]
         """Stands for h11's error when h11 is absent."""
 
+from httpllm._media import is_json
 from httpllm.errors import InvalidArguments, TransportError
-from httpllm.execute.body import is_json
 from httpllm.execute.decode import Arguments, loads
 from httpllm.execute.request import (
     FileValue,

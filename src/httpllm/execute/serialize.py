@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote
 
-from httpllm._media import essence
+from httpllm._media import is_json
 
 __all__ = [
     "DELIMITED",
@@ -220,8 +220,7 @@ def content_text(media_type: str, value: Any) -> str:
 
     Source: OpenAPI 3.1.0 section 4.8.12 (Parameter Object ``content``).
     """
-    found = essence(media_type)
-    if found == "application/json" or found.endswith("+json"):
+    if is_json(media_type):
         return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     return scalar(value)
 

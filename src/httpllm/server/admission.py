@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import ipaddress
+import re
 import socket
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -32,8 +33,10 @@ from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
 from mcp.server.auth.provider import AccessToken, principal_components
 from mcp.server.transport_security import TransportSecuritySettings
 
-__all__ = ["JwtVerifier", "StaticTokens", "authenticated", "client_of", "is_loopback",
-           "is_wildcard", "oauth_resource", "transport_security"]
+from httpllm.errors import OptionError
+
+__all__ = ["JwtVerifier", "StaticTokens", "allowed_host", "allowed_origin", "authenticated",
+           "client_of", "is_loopback", "is_wildcard", "oauth_resource", "transport_security"]
 
 _LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 _LOOPBACK_ORIGINS = ("http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*",
@@ -174,6 +177,66 @@ def _machine_names() -> list[str]:
     return sorted(_bracketed(n) for n in names if n)
 
 
+_HOST = (r"(?P<host>\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]*[A-Za-z0-9])"
+         r"(?::(?P<port>[0-9]{1,5}|\*))?")
+_HOST_HEADER = re.compile(_HOST)
+"""A ``Host`` header's value: a name or an address, then ``:port`` (``:*`` for any)."""
+_ORIGIN = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*)://" + _HOST + "/?")
+"""An origin as a browser's ``Origin`` header spells it, ``:*`` for any port."""
+
+
+def _port_ok(found: re.Match[str] | None) -> bool:
+    port = found.group("port") if found else None
+    return found is not None and (port in (None, "*") or 0 < int(port) <= 65535)
+
+
+def allowed_host(value: str) -> str:
+    """``value`` as a ``Host`` header names this server: ``name``, ``name:port`` or
+    ``name:*`` (RFC 9110 section 7.2: ``uri-host [ ":" port ]``), the name in lower case
+    (host names are case-insensitive, and the header is compared as text).
+
+    >>> allowed_host("MCP.Example.com"), allowed_host("[::1]:8000")
+    ('mcp.example.com', '[::1]:8000')
+
+    Raises:
+        OptionError: anything else (``https://mcp.example.com``, a path, a space): no
+            client sends it as a ``Host``, so it allowed nothing and said nothing
+            (``option="allowed_hosts"``).
+    """
+    found = _HOST_HEADER.fullmatch(value) if isinstance(value, str) else None
+    if not _port_ok(found):
+        raise OptionError(f"{value!r} is no host: expected NAME or NAME:PORT, such as "
+                          "mcp.example.com (a Host header, RFC 9110 section 7.2)",
+                          option="allowed_hosts")
+    return value.lower()
+
+_DEFAULT_PORTS = {"http": "80", "https": "443"}
+
+
+def allowed_origin(value: str) -> str:
+    """``value`` as the ``Origin`` a browser sends: ``scheme://host[:port]`` (RFC 6454
+    section 6.1; ``:*`` for any port), scheme and host in lower case and a default port
+    (``:443`` for https) or a trailing ``/`` left out, as browsers serialize it (RFC 6454
+    section 6.2): the header is compared as text.
+
+    >>> allowed_origin("HTTPS://App.example.com:443/"), allowed_origin("http://[::1]:*")
+    ('https://app.example.com', 'http://[::1]:*')
+
+    Raises:
+        OptionError: anything else (``evil``, ``app.example.com``, a path, ``null``):
+            no browser sends it, so it allowed nothing and said nothing
+            (``option="allowed_origins"``).
+    """
+    found = _ORIGIN.fullmatch(value) if isinstance(value, str) else None
+    if found is None or not _port_ok(found):
+        raise OptionError(f"{value!r} is no origin: expected scheme://host[:port], such as "
+                          "https://app.example.com (RFC 6454)", option="allowed_origins")
+    scheme, host = found.group("scheme").lower(), found.group("host").lower()
+    port = found.group("port")
+    shown = "" if port is None or port == _DEFAULT_PORTS.get(scheme) else f":{port}"
+    return f"{scheme}://{host}{shown}"
+
+
 def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
                        allowed_origins: Iterable[str] = ()) -> TransportSecuritySettings:
     """Host and Origin validation for a server bound to ``host``, whatever it is.
@@ -184,6 +247,10 @@ def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
     (``https://app.example.com``; ``:*`` for any port). A request with another ``Host``
     gets 421, with another ``Origin`` 403; one without ``Origin`` (not a browser) passes.
 
+    Raises:
+        OptionError: an allowed host that is no host (:func:`allowed_host`) or an allowed
+            origin that is no origin (:func:`allowed_origin`).
+
     >>> transport_security("10.0.0.5").allowed_hosts[-2:]
     ['10.0.0.5', '10.0.0.5:*']
     """
@@ -193,12 +260,12 @@ def transport_security(host: str, *, allowed_hosts: Iterable[str] = (),
     elif _bracketed(host) not in names:
         names.append(_bracketed(host))
     hosts: list[str] = []
-    for name in [*names, *allowed_hosts]:
+    for name in [*names, *(allowed_host(h) for h in allowed_hosts)]:
         port_given = name.rsplit(":", 1)[-1].isdigit() and not name.endswith("]")
         for value in (name,) if port_given or name.endswith(":*") else (name, f"{name}:*"):
             if value not in hosts:
                 hosts.append(value)
-    origins = [*_LOOPBACK_ORIGINS, *(o.rstrip("/") for o in allowed_origins)]
+    origins = [*_LOOPBACK_ORIGINS, *(allowed_origin(o) for o in allowed_origins)]
     return TransportSecuritySettings(enable_dns_rebinding_protection=True,
                                      allowed_hosts=hosts, allowed_origins=origins)
 

@@ -31,11 +31,11 @@ from collections.abc import Callable, Mapping
 from http import HTTPStatus
 from typing import Any
 
+from httpllm._media import is_json
 from httpllm.cut import narrowing
 from httpllm.dialects.mcp import RESULT, output_schema
 from httpllm.execute import Result
 from httpllm.execute.answer import Fitted, fit
-from httpllm.execute.body import is_json
 from httpllm.execute.security import REDACTED
 from httpllm.records import Function
 from httpllm.server.contract import Checker, checker
@@ -122,8 +122,9 @@ class Answers:
         return {"content": [{"type": "text", "text": lead}, *blocks], "isError": True}
 
     def _error(self, function: Function, result: Result, fitted: Fitted) -> dict[str, Any]:
+        moved = f" (Location: {fitted.location})" if fitted.location else ""
         head = (f"{function.method.upper()} {function.path} answered HTTP "
-                f"{_status(result.status)}")
+                f"{_status(result.status)}{moved}")
         if not fitted.text:
             return failure(f"{head} with no body.")
         blocks = [{"type": "text", "text": f"{head}:\n{fitted.text}"}]

@@ -51,7 +51,7 @@ def _invoked(function: Function) -> Handler:
         if call.run is None:  # a server always sets it; a hand-made Call may not
             return _text({"error": "this server cannot run operations"}, error=True)
         args = checked.arguments
-        answer = await call.run(str(args["name"]), args.get("arguments") or {})
+        answer = await call.run(str(args["name"]), args.get("arguments", {}))
         return {k: v for k, v in answer.items() if k != "structuredContent"}
 
     return handler

@@ -136,8 +136,8 @@ def lists_output(function: Function) -> bool:
     which a listed schema would make a client refuse (it wants ``structuredContent``)."""
     if function.output is None:
         return False
+    from httpllm._media import is_json
     from httpllm.execute.answer import TEXTUAL
-    from httpllm.execute.body import is_json
 
     media = function.extra.get("accept")
     types = [str(m).lower() for m in media] if isinstance(media, (list, tuple)) else []

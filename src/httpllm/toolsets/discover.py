@@ -160,7 +160,7 @@ class Discovery:
             return self._search(args["query"], args.get("tag"))
         if tool_name == DESCRIBE:
             return self._describe(args["names"])
-        return self._invoke(args["name"], args.get("arguments") or {})
+        return self._invoke(args["name"], args.get("arguments", {}))
 
     def pairs(self) -> list[tuple[JSON, Handler]]:
         """``(tool, handler)`` for each trio tool, the tool in the dialect's envelope
@@ -209,6 +209,8 @@ class Discovery:
         answer: dict[str, Any] = {"status": result.status,
                                   "body": fitted.value if fitted.has_value else
                                   fitted.text}
+        if fitted.location:
+            answer["location"] = fitted.location
         if fitted.note:
             answer["note"] = fitted.note
         return answer

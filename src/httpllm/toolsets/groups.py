@@ -29,6 +29,9 @@ By = Literal["tag", "path"] | Callable[[Function], str]
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _NAME_MAX = 64
 _VERSION = re.compile(r"^(v\d+([._]\d+)*|\d[\d.-]*|api)$", re.IGNORECASE)
+_DEVICE = re.compile(r"CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9]", re.IGNORECASE)
+"""Windows' reserved device names: ``CON.json`` is the console, not a file, with any
+extension and in any case (learn.microsoft.com/windows/win32/fileio/naming-a-file)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -36,8 +39,9 @@ class Group:
     """One tool list.
 
     Attributes:
-        name: unique among the groups, ``^[A-Za-z0-9_-]{1,64}$`` (a file name, an OpenAI
-            namespace name): the key, sanitized, with ``_2``, ``_3`` ... when split.
+        name: unique among the groups in any case, ``^[A-Za-z0-9_-]{1,64}$`` (a file name
+            on every system, an OpenAI namespace name): the key, sanitized
+            (:func:`group_name`), with ``_2``, ``_3`` ... when split.
         key: the grouping key it came from (the tag).
         functions: its functions, in document order.
         tokens: the sum of its tools' tokens, or ``None`` when not counted.
@@ -74,8 +78,16 @@ def key_of(function: Function, by: By) -> str:
 
 
 def group_name(key: str) -> str:
-    """``key`` as a group name: ``[A-Za-z0-9_-]``, at most 64 characters."""
-    return _UNSAFE.sub("_", key).strip("_")[:_NAME_MAX] or UNTAGGED
+    """``key`` as a group name: ``[A-Za-z0-9_-]``, at most 64 characters, never a Windows
+    device name (``CON``, ``nul``, ``COM1`` ... get a ``_``: ``CON.json`` would open the
+    console). :func:`groups` also keeps names apart in any case (``Pets``, ``pets-2``), so
+    each is a file of its own on a case-insensitive file system.
+
+    >>> group_name("pet store"), group_name("Aux"), group_name("console")
+    ('pet_store', 'Aux_', 'console')
+    """
+    name = _UNSAFE.sub("_", key).strip("_")[:_NAME_MAX] or UNTAGGED
+    return f"{name}_" if _DEVICE.fullmatch(name) else name
 
 
 def groups(app: Compiled, *, by: By = "tag", max_tools: int | None = None,
