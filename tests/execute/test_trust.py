@@ -339,40 +339,6 @@ def test_a_deep_object_named_like_a_credential_is_refused(api: Upstream) -> None
     assert not api.seen
 
 
-@pytest.mark.parametrize(("scheme", "parameter", "wire"), [
-    ("qkey", {"name": "API_KEY", "in": "query", "schema": {"type": "string"}}, "API_KEY"),
-    ("qkey", {"name": "filter", "in": "query", "schema": FREE}, "Api_Key"),
-    ("ckey", {"name": "SID", "in": "cookie", "schema": {"type": "string"}}, "SID"),
-    ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, "Sid"),
-])
-def test_a_query_or_cookie_name_differing_in_case_from_a_credential_is_sent(
-        api: Upstream, scheme: str, parameter: dict[str, Any], wire: str) -> None:
-    """Query names (RFC 3986 section 6.2.2.1: only the scheme and host are case-blind)
-    and cookie names (RFC 6265 section 5.3) are case-sensitive: ``API_KEY`` is another
-    parameter than the ``api_key`` credential, compiled as an argument and sent beside the
-    host's key, which is sent once, under its own name."""
-    doc = document(api.url, [parameter], security=scheme)
-    app = httpllm.compile(doc, "chatgpt")
-    arguments = app.function("op").arguments
-    assert [a.wire_name for a in arguments] == [parameter["name"]]
-    value = "model" if wire == parameter["name"] else {wire: "model"}
-    messages = app.handle(call({arguments[0].name: value}), auth={scheme: KEY})
-    assert "host's credential" not in messages[0]["content"], messages
-    seen = json.dumps(api.seen)
-    assert f"{wire}=model" in seen and seen.count(KEY) == 1
-
-
-def test_a_header_named_like_a_credential_in_another_case_is_refused(api: Upstream) -> None:
-    """Header names are case-insensitive (RFC 9110 section 5.1): ``x-api-key`` is the
-    ``X-API-Key`` credential, never an argument, and a ``Cookie`` header parameter's
-    ``sid`` is the ``sid`` cookie credential: refused, nothing sent."""
-    app = httpllm.compile(document(api.url, [header("x-api-key")]), "chatgpt")
-    assert app.function("op").arguments == ()
-    app = httpllm.compile(document(api.url, [header("Cookie")], security="ckey"), "chatgpt")
-    messages = app.handle(call({"Cookie": "sid=ATTACKER"}), auth={"ckey": KEY})
-    assert "host's credential" in messages[0]["content"] and not api.seen
-
-
 # --- finding 5: validate refuses what the shown schema refuses -------------------------------
 
 BODY = {"type": "object", "required": ["name"], "properties": {

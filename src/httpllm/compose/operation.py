@@ -33,7 +33,6 @@ from httpllm.compose.parameters import (
     flagged_ref_opened,
     is_host_header,
     is_token,
-    name_key,
     pick_media_type,
     without_flags,
 )
@@ -256,13 +255,10 @@ class Composer:
         return node, base, pointer
 
     def _credential_params(self) -> set[tuple[str, str]]:
-        """Every ``apiKey`` scheme's location and :func:`name_key` (a header's name in any
-        case, a query parameter's or a cookie's as spelled)."""
         out: set[tuple[str, str]] = set()
         for scheme in self.schemes.values():
             if isinstance(scheme, dict) and scheme.get("type") == "apiKey":
-                where = str(scheme.get("in"))
-                out.add((where, name_key(where, str(scheme.get("name", "")))))
+                out.add((str(scheme.get("in")), str(scheme.get("name", "")).lower()))
         return out
 
     def _parameters(self, site: OperationSite) -> tuple[list[ParameterSpec], list[Loss]]:
@@ -333,7 +329,7 @@ class Composer:
                         note=f"{location} parameter {name!a} holds a lone surrogate (a "
                              "\\ud800-\\udfff escape without its pair), which no UTF-8 "
                              "text spells: no request can carry it (not an argument)")
-        if (location, name_key(location, name)) in self.credentials:
+        if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)

@@ -38,7 +38,6 @@ __all__ = [
     "flagged_ref_opened",
     "is_host_header",
     "is_token",
-    "name_key",
     "pick_media_type",
     "as_validated",
     "without_flags",
@@ -76,19 +75,6 @@ def is_host_header(name: str) -> bool:
     """
     lower = name.lower()
     return lower in HOST_HEADERS or lower.startswith("proxy-") or not is_token(name)
-
-
-def name_key(location: str, name: str) -> str:
-    """``name`` as two names in ``location`` compare: a header's in lower case (field names
-    are case-insensitive, RFC 9110 section 5.1), a query parameter's or a cookie's as it is
-    spelled (RFC 3986 section 6.2.2.1: only the scheme and host are case-insensitive;
-    RFC 6265 section 5.3: cookie names compare as strings). So an ``api_key`` credential in
-    the query is no ``API_KEY`` parameter, while ``X-API-Key`` is ``x-api-key``.
-
-    >>> name_key("header", "X-API-Key"), name_key("query", "API_KEY"), name_key("cookie", "SID")
-    ('x-api-key', 'API_KEY', 'SID')
-    """
-    return name.lower() if location == "header" else name
 
 
 def is_token(name: str) -> bool:

@@ -67,7 +67,7 @@ import httpx
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._media import is_json
-from httpllm.compose.parameters import is_host_header, name_key
+from httpllm.compose.parameters import is_host_header
 from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import Arguments, decode, depth
@@ -630,16 +630,14 @@ def _header(argument: Argument, value: Any, parts: _Parts) -> None:
 
 
 def _credential_names(function: Function) -> dict[str, set[str]]:
-    """The names the function's credentials use, by location, as names there compare
-    (:func:`~httpllm.compose.parameters.name_key`: a header's in lower case, a query
-    parameter's or a cookie's as spelled): every ``apiKey`` scheme's name where it goes,
-    and ``authorization`` for the others."""
+    """The names the function's credentials use, by location, in lower case: every
+    ``apiKey`` scheme's name where it goes, and ``authorization`` for the others."""
     names: dict[str, set[str]] = {"header": {"authorization"}, "query": set(), "cookie": set()}
     for scheme in function.security_schemes.values():
         if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
             where, name = scheme.get("in"), scheme.get("name")
             if where in names and isinstance(name, str):
-                names[str(where)].add(name_key(str(where), name))
+                names[str(where)].add(name.lower())
     return names
 
 
@@ -659,7 +657,7 @@ def _refuse_credential_names(function: Function, parts: _Parts) -> None:
     for where, keys in sent.items():
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
-            if name_key(where, key.strip().split("[", 1)[0]) in names[where]:
+            if key.strip().lower().split("[", 1)[0] in names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
