@@ -304,6 +304,9 @@ FREE = {"type": "object", "additionalProperties": {"type": "string"}}
 @pytest.mark.parametrize(("scheme", "parameter", "value", "secret_name"), [
     ("qkey", {"name": "filter", "in": "query", "schema": FREE}, {"api_key": "ATTACKER"},
      "api_key"),
+    ("qkey", {"name": "filter", "in": "query", "schema": FREE}, {"API_KEY": "ATTACKER"},
+     "api_key"),
+    ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"SID": "ATTACKER"}, "sid"),
     ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"sid": "ATTACKER"}, "sid"),
     ("ckey", header("Cookie"), "sid=ATTACKER", "sid"),
     ("key", {"name": "x-api-key", "in": "query", "schema": FREE, "style": "deepObject"},
@@ -314,8 +317,11 @@ def test_no_model_value_shares_a_name_with_a_credential(
         secret_name: str | None) -> None:
     """An exploded query object, a cookie object, a ``Cookie`` header parameter: a value
     named like the host's credential is refused, so no second copy ever precedes the
-    host's (``?api_key=ATTACKER&api_key=<host key>``: many frameworks read the first). A
-    deepObject parameter sends ``x-api-key[a]``, another name: sent as it is."""
+    host's (``?api_key=ATTACKER&api_key=<host key>``: many frameworks read the first), in
+    any case: a query or cookie name is case-sensitive by its RFC, but servers that bind
+    them case-blind (ASP.NET's model binding) would read ``API_KEY=ATTACKER`` as the
+    credential, the host's call then made on the attacker's account. A deepObject
+    parameter sends ``x-api-key[a]``, another name: sent as it is."""
     doc = document(api.url, [parameter], security=scheme)
     app = httpllm.compile(doc, "chatgpt")
     argument = app.function("op").arguments[0].name

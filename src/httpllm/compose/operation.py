@@ -255,6 +255,11 @@ class Composer:
         return node, base, pointer
 
     def _credential_params(self) -> set[tuple[str, str]]:
+        """Every ``apiKey`` scheme's ``(in, name in lower case)``: a parameter of that name
+        in any case is the host's, never the model's. Query and cookie names are
+        case-sensitive by their RFCs (3986, 6265), but servers that bind them case-blind
+        (ASP.NET) would read a model's ``API_KEY`` beside the host's ``api_key`` as the
+        credential: refusing too much is the safe side."""
         out: set[tuple[str, str]] = set()
         for scheme in self.schemes.values():
             if isinstance(scheme, dict) and scheme.get("type") == "apiKey":
