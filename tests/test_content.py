@@ -72,13 +72,7 @@ def test_a_ref_into_a_settings_file_is_refused(tmp_path: Path, ref: str,
     `#/stripe_key` put the key itself where a schema goes. No provider's tools, warnings
     or errors hold it; the other operation compiles."""
     (tmp_path / "config.yaml").write_text(SETTINGS)
-    (tmp_path / "api.json").write_text(json.dumps({
-        "openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {
-            "/a": {"post": {"operationId": "a", "requestBody": {"content": {
-                "application/json": {"schema": {"type": "object", "properties": {
-                    "x": {"$ref": ref}}}}}}, "responses": {"200": {"description": "ok"}}}},
-            "/b": {"get": {"operationId": "b", "responses": {"200": {"description": "ok"}}}}}}))
-    app = httpllm.compile(tmp_path / "api.json", provider)
+    app = httpllm.compile(_api_with_ref(tmp_path, ref), provider)
     assert [e.kind for e in app.errors] == ["AccessDenied"]
     assert [f.name for f in app.functions] == ["b"]
     shown = json.dumps([app.tools(), app.to_json()])
