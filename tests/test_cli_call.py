@@ -171,6 +171,23 @@ def test_document_without_servers_needs_base_url(
     assert status == 0 and out.splitlines()[0] == "POST https://api.example.com/things"
 
 
+def test_a_server_urls_password_is_never_printed(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A usage error about a server variable names the server URL without the
+    `user:pass@` the document put in it (it was printed whole)."""
+    spec = tmp_path / "s.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://me:s3cret-pw@{region}.example.com/v1",
+                     "variables": {"region": {"default": "eu"}}}],
+        "paths": {"/a": {"get": {"operationId": "a",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    status, _, err = call(capsys, str(spec), "a", "--args", "{}", "--server-var", "nosuch=x")
+    assert status == 2 and "nosuch" in err and "example.com" in err
+    assert "s3cret-pw" not in err and "me:" not in err
+
+
 def test_strict_nulls_leave_optional_arguments_out(capsys: pytest.CaptureFixture[str]) -> None:
     """With `--strict`, a null for an optional argument leaves it out of the request."""
     status, out, _ = call(capsys, SPEC, "listPets", "--strict",

@@ -24,6 +24,7 @@ from httpllm.cli._common import (
     json_or_text,
     key_values,
 )
+from httpllm.load import without_userinfo
 from httpllm.records import Function, Server
 
 __all__ = ["PREVIEW_MASK_FROM", "UPSTREAM_ERROR", "preview", "register"]
@@ -82,16 +83,17 @@ def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
     from httpllm.execute.wire import VARIABLE
 
     names = list(dict.fromkeys(VARIABLE.findall(server.url)))
+    shown = without_userinfo(server.url)  # a document's user:pass@ is never printed
     unknown = sorted(set(given) - set(names))
     if unknown:
-        raise UsageError(f"--server-var {unknown[0]}=...: the server {server.url!r} has no "
+        raise UsageError(f"--server-var {unknown[0]}=...: the server {shown!r} has no "
                          f"variable {unknown[0]!r} (it has: {', '.join(names) or 'none'})")
     missing = [n for n in names if n not in given and n not in server.variables]
     if missing and server.url.startswith(f"{{{missing[0]}}}"):  # the scheme and host
-        raise UsageError(f"the server {server.url!r} starts with {{{missing[0]}}}, which has "
+        raise UsageError(f"the server {shown!r} starts with {{{missing[0]}}}, which has "
                          "no default: give the whole URL with --base-url")
     if missing:
-        raise UsageError(f"the server {server.url!r} needs --server-var {missing[0]}=VALUE "
+        raise UsageError(f"the server {shown!r} needs --server-var {missing[0]}=VALUE "
                          f"(it has no default; or give the whole URL with --base-url)")
 
 
