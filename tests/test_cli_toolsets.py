@@ -41,6 +41,18 @@ def test_group_by_refuses_a_file_name_for_its_folder(capsys: pytest.CaptureFixtu
     assert not (tmp_path / "g.json").exists()
 
 
+def test_group_by_refuses_an_existing_file_for_its_folder(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """-o naming a file that exists (`/dev/null`, a file without a suffix) is a usage error
+    saying so; it said "cannot write --output /dev/null: File exists"."""
+    (tmp_path / "out").write_text("kept")
+    for target in (str(tmp_path / "out"), "/dev/null"):
+        assert main(["compile", SPEC, "--group-by", "tag", "-o", target]) == 2
+        err = capsys.readouterr().err
+        assert f"-o {target} is a file; pass a folder" in err and err.count("\n") == 1
+    assert (tmp_path / "out").read_text() == "kept"
+
+
 def test_defer_prints_the_native_deferred_tool_list(capsys: pytest.CaptureFixture[str]) -> None:
     """--defer on claude prints the tool-search tool and the tools, --always kept loaded."""
     assert main(["compile", SPEC, "--provider", "claude", "--defer", "--always",

@@ -106,6 +106,9 @@ def _write_groups(args: argparse.Namespace, app: Application) -> int:
     if folder.suffix.lower() in (".json", ".yaml", ".yml") and not folder.is_dir():
         raise UsageError(f"--group-by writes one file per group into a folder: -o {folder} "
                          "looks like a file name; pass a folder (e.g. -o groups/)")
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--group-by writes one file per group into a folder: -o {folder} "
+                         "is a file; pass a folder (e.g. -o groups/)")
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
