@@ -310,25 +310,21 @@ def test_an_allowed_host_that_is_no_host_is_refused(value: str) -> None:
     assert caught.value.option == "allowed_hosts"
 
 
-def test_an_allowed_host_is_matched_in_any_case(upstream: str) -> None:
+@pytest.mark.parametrize(("option", "allowed", "header"), [
+    ("allowed_hosts", "MCP.Example.com", {"Host": "mcp.example.com"}),
+    ("allowed_origins", "HTTPS://App.example.com:443/", {"Origin": "https://app.example.com"}),
+])
+def test_an_allowed_value_is_matched_as_the_client_spells_it(
+        upstream: str, option: str, allowed: str, header: dict[str, str]) -> None:
     """Host names are case-insensitive: ``MCP.Example.com`` admits ``Host:
-    mcp.example.com``, which the exact comparison refused (421)."""
+    mcp.example.com``; an origin is scheme and host in lower case, the default port left
+    out (RFC 6454 section 6.2): ``HTTPS://App.example.com:443/`` admits the page whose
+    Origin is ``https://app.example.com``. The exact comparison refused both (421, 403)."""
     app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
-                   allowed_hosts=["MCP.Example.com"])
+                   **{option: [allowed]})
     with served(app) as base:
-        named = initialize(f"{base}/mcp", {"Host": "mcp.example.com"})
-    assert named.status_code == 200
-
-
-def test_an_allowed_origin_is_spelled_as_a_browser_sends_it(upstream: str) -> None:
-    """Scheme and host in lower case, the default port left out (RFC 6454 section 6.2):
-    ``HTTPS://App.example.com:443/`` admits the page whose Origin is
-    ``https://app.example.com``, which the exact comparison refused."""
-    app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
-                   allowed_origins=["HTTPS://App.example.com:443/"])
-    with served(app) as base:
-        page = initialize(f"{base}/mcp", {"Origin": "https://app.example.com"})
-    assert page.status_code == 200
+        answer = initialize(f"{base}/mcp", header)
+    assert answer.status_code == 200
 
 
 def test_a_foreign_origin_is_refused_in_the_2026_era(upstream: str) -> None:

@@ -210,7 +210,9 @@ def allowed_host(value: str) -> str:
                           option="allowed_hosts")
     return value.lower()
 
+
 _DEFAULT_PORTS = {"http": "80", "https": "443"}
+"""The port an origin leaves out for its scheme (RFC 6454 section 6.2)."""
 
 
 def allowed_origin(value: str) -> str:
