@@ -130,6 +130,27 @@ await api.createItem({ body: { name: String((echoed as any).authorization) } });
     assert sent == ["GET /echo-auth", "GET /me?n=1", "POST /items"]
 
 
+@pytest.mark.slow
+def test_a_redirect_not_followed_is_an_api_error_with_its_location(upstream: str,
+                                                                  deno: str) -> None:
+    """A 3xx to another origin is not followed: the program catches an `ApiError` whose
+    `location` says where it points, masked as every answer is (the token the upstream
+    put in its query is `[redacted]`); any other `ApiError`'s `location` is `null`."""
+    doc = document(upstream)
+    doc["paths"]["/moved"] = {"get": {"operationId": "moved", "security": [{"token": []}],
+                                      "responses": {"302": {"description": "elsewhere"}}}}
+    mode = httpllm.compile(doc, "mcp").code_tools(
+        execute_options={"auth": {"token": TOKEN}}, deno=deno)
+    answer, sent = run(mode, """
+try { await api.moved(); } catch (e) { console.log(e.status, e.location); }
+try { await api.getMissing({ id: 4 }); } catch (e) { console.log(e.status, e.location); }
+""")
+    mode.sandbox.close()
+    assert answer == {"output": "302 https://elsewhere.example/cb?token=[redacted]"
+                                "&next=%2Fhome\n404 null"}
+    assert sent == ["GET /moved", "GET /missing/4"]
+
+
 def test_compiler_errors_come_back_as_text(code: Any) -> None:
     """A program that does not type-check is not run; the compiler's errors name the
     program's own lines."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import socket
 from typing import Any
+from urllib.parse import quote_plus
 
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -127,6 +128,14 @@ async def delete_item(request: Request) -> Response:
     return Response(status_code=204)
 
 
+async def moved(request: Request) -> Response:
+    """A redirect to another origin (never followed there) carrying the bearer token in its
+    query, percent-encoded. Not in :func:`document`: a test adds the operation it needs."""
+    token = request.headers.get("authorization", "").partition(" ")[2]
+    return Response(status_code=302, headers={
+        "Location": f"https://elsewhere.example/cb?token={quote_plus(token)}&next=%2Fhome"})
+
+
 SEEN: list[str] = []
 """``"METHOD /raw/path?query"`` of every request the API received, in order."""
 
@@ -153,6 +162,7 @@ APP = Starlette(routes=[
     Route("/login", login, methods=["POST"]),
     Route("/missing/{id}", missing),
     Route("/me", me),
+    Route("/moved", moved),
 ])
 APP.add_middleware(Recording)
 

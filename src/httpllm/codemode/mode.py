@@ -289,9 +289,9 @@ class CodeMode:
         moved = _location(result, tally.secrets)
         return {"ok": False, "error": {
             "kind": "api", "name": "ApiError", "status": result.status, "body": body,
-            "operation": where,
-            "message": f"{where} answered HTTP {_status(result.status)}{moved}: "
-                       f"{shown[:500]}"}}
+            "operation": where, "location": moved,
+            "message": f"{where} answered HTTP {_status(result.status)}"
+                       f"{f' (Location: {moved})' if moved else ''}: {shown[:500]}"}}
 
     async def _refused(self, function: Function, arguments: Any) -> str | None:
         if function.method in _READ:
@@ -327,13 +327,12 @@ def _redact(text: str, secrets: set[str], *, cut: bool = False) -> str:
     return redact(text, sorted(secrets), cut=cut)
 
 
-def _location(result: Any, secrets: set[str]) -> str:
-    """`` (Location: URL)`` for a redirect not followed, masked as every answer is
-    (:func:`httpllm.execute.answer.location`); ``""`` otherwise."""
+def _location(result: Any, secrets: set[str]) -> str | None:
+    """The ``Location`` of a redirect not followed, masked as every answer is
+    (:func:`httpllm.execute.answer.location`); ``None`` otherwise."""
     from httpllm.execute.answer import location
 
-    moved = location(result, tuple(sorted(secrets)))
-    return f" (Location: {moved})" if moved else ""
+    return location(result, tuple(sorted(secrets))) or None
 
 
 def _scrubbed(value: Any, secrets: set[str]) -> Any:

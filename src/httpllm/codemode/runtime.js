@@ -25,18 +25,20 @@ function send(message) {
 }
 
 class ApiError extends Error {
-  constructor(message, status, body, operation) {
+  constructor(message, status, body, operation, location) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.body = body;
     this.operation = operation;
+    this.location = location ?? null;
   }
 }
 
 function failure(error) {
   if (error.kind === "api") {
-    return new ApiError(error.message, error.status, error.body, error.operation);
+    return new ApiError(error.message, error.status, error.body, error.operation,
+                        error.location);
   }
   const made = new Error(error.message);
   made.name = error.name || "Error";

@@ -40,11 +40,13 @@ from httpllm.walk import refs_in
 __all__ = ["PRELUDE", "Binding", "Surface"]
 
 PRELUDE = """\
-/** A non-2xx answer: `status`, the parsed `body`, and `operation` (`"GET /path"`). */
+/** A non-2xx answer: `status`, the parsed `body`, `operation` (`"GET /path"`), and
+ * `location`: where a redirect not followed points (credentials masked), else null. */
 declare class ApiError extends Error {
   readonly status: number;
   readonly body: unknown;
   readonly operation: string;
+  readonly location: string | null;
 }
 declare const api: Api;
 declare const console: {
