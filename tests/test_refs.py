@@ -608,3 +608,29 @@ def test_an_id_embedded_in_another_file_is_found_there(tmp_path: Path) -> None:
     with pytest.raises(AccessDenied, match="needs the network"):
         r.resolve("u", b.scope)  # no `$id` names it: the network, refused
 
+
+_SELF_DOC: dict[str, Any] = {
+    "openapi": "3.2.0", "$self": "https://ex.com/api/openapi.json",
+    "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://api.example.com"}],
+    "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+        "application/json": {"schema": {"$ref": "parts.json#/B"}}}},
+        "responses": {"204": {"description": "ok"}}}}},
+    "components": {"schemas": {"A": {"type": "integer"}}}}
+
+
+@pytest.mark.parametrize("decoy", [False, True])
+def test_a_ref_from_another_file_to_the_self_name_is_the_document(
+        tmp_path: Path, decoy: bool) -> None:
+    """OpenAPI 3.2 `$self` is the document's own URI (section 4.8.1): a file beside it
+    referring to `openapi.json#/...`, `$self`'s name, means the document, read as `spec.json`
+    here; it read a file of that name from disk (a missing file: the operation's error; a
+    different one: its schema, a string for an integer)."""
+    _write(tmp_path, {"spec.json": _SELF_DOC, "parts.json": {"B": {"type": "object", "properties": {
+        "a": {"$ref": "openapi.json#/components/schemas/A"}}}}})
+    if decoy:
+        _write(tmp_path, {"openapi.json": {"openapi": "3.1.0", "info": {"title": "x",
+               "version": "1"}, "components": {"schemas": {"A": {"type": "string"}}}}})
+    app = httpllm.compile(tmp_path / "spec.json", "3.1")
+    assert not app.errors
+    assert app.tools()[0]["parameters"]["properties"]["body"]["properties"] == {
+        "a": {"type": "integer"}}

@@ -97,6 +97,34 @@ def id_base_at(schema: Any, base: str, tokens: list[str], *, own: bool = True) -
     return base
 
 
+def _self_file(root: Any, base: str) -> str | None:
+    """The file URI an OpenAPI 3.2 document's ``$self`` names it by, when it is not the
+    file it was read from (``base``), else ``None``: a ``$ref`` from another file to
+    that URI is the document itself, never a file of that name read from disk (OpenAPI
+    3.2.0 section 4.8.1 "$self": the document's own URI). An absolute ``$self`` names the
+    document's folder as the upgrade reads it (``upgrade.openapi32``: the files beside the
+    document are the files under ``$self``'s folder), so it names the file of its last
+    segment in the document's folder; a relative one is resolved against ``base``.
+    The document's own ``$ref``s to it are made local by the upgrade.
+
+    >>> _self_file({"openapi": "3.2.0", "$self": "https://ex.com/api/openapi.yaml"},
+    ...            "file:///d/spec.yaml")
+    'file:///d/openapi.yaml'
+    """
+    own = root.get("$self") if isinstance(root, dict) else None
+    version = root.get("openapi") if isinstance(root, dict) else None
+    if (not isinstance(own, str) or not isinstance(version, str)
+            or not version.startswith("3.2") or base.startswith(ROOT)):
+        return None
+    own = urldefrag(own)[0]
+    if "://" in own:
+        own = own.rpartition("/")[2]
+    if not own:
+        return None
+    found = urldefrag(urljoin(base, own))[0]
+    return None if found == base else found
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """A resolved reference: the node, its canonical URI and its document pointer.
@@ -133,6 +161,7 @@ class Resolver:
         self.root = root
         self.base = base
         self.loader = loader
+        self._self = _self_file(root, base)
         self._ids: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._cache: dict[tuple[str, str], Target] = {}
         self._anchors: dict[str, dict[str, tuple[Any, str, str]]] = {}
@@ -230,6 +259,8 @@ class Resolver:
             doc_uri, fragment = base, ref[1:]
         else:
             doc_uri, fragment = urldefrag(ref if base.startswith(ROOT) else urljoin(base, ref))
+            if doc_uri == self._self:  # the document by its $self name, from another file
+                doc_uri = self.base
         found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
         if found is not None:
             node, file_uri, prefix = found
