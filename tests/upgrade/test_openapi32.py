@@ -256,6 +256,29 @@ def test_additional_operation_on_the_wire(app: httpllm.Application, echo_server:
     assert (got["method"], got["raw_path"]) == ("COPY", "/pets")
 
 
+def test_an_additional_method_not_in_upper_case_is_said_to_be_sent_upper_cased(
+        echo_server: str) -> None:
+    """httpx upper-cases every method (`httpx.Request("purge", ...).method == "PURGE"`),
+    while methods are case-sensitive (RFC 9110 section 9.1): a `purge` or `Lock` key of
+    `additionalOperations` is a warning at its pointer saying what is sent, and the
+    function's name and description say the same method; `PURGE` is no warning."""
+    ok = {"responses": {"204": {"description": "ok"}}}
+    app = httpllm.compile({
+        "openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/a": {"additionalOperations": {"purge": ok, "Lock": ok, "COPY": ok}}}},
+        "3.1")
+    assert [(w.pointer, w.message.split(":")[0]) for w in app.warnings] == [
+        ("#/paths/~1a/additionalOperations/purge",
+         "additionalOperations key 'purge' is sent as PURGE"),
+        ("#/paths/~1a/additionalOperations/Lock",
+         "additionalOperations key 'Lock' is sent as LOCK")]
+    assert "the HTTP client upper-cases methods" in app.warnings[0].message
+    assert [(f.name, f.description) for f in app.functions] == [
+        ("purge__a", "PURGE /a"), ("lock__a", "LOCK /a"), ("copy__a", "COPY /a")]
+    assert call(app, "purge__a", {}, echo_server)["method"] == "PURGE"
+
+
 def test_corpus_32_document_compiles(specs_dir: Path) -> None:
     """The 3.2 document of the shared corpus compiles every operation."""
     app = httpllm.compile(specs_dir / "edge/openapi-spec-validator/v3.2/petstore.yaml", "3.1")
