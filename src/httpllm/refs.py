@@ -333,15 +333,17 @@ class Resolver:
     def _by_id(self, uri: str) -> tuple[Any, str, str] | None:
         """``(node, file uri, pointer)`` of the schema whose ``$id`` is ``uri``, if any: an
         embedded schema resource (JSON Schema 2020-12 sections 8.2.1 and 9.1.2) of the root
-        document, else of a file read so far (the one holding the ``$ref`` is), never
-        looked for on the network or the disk."""
+        document, else, for a URI no file is read from (``https:``, ``urn:``), of a file
+        read so far (the one holding the ``$ref`` is), never looked for on the network or
+        the disk. A ``file:`` URI is the file (the files' ``$id``s are not searched for
+        it: DigitalOcean's 1,224 files cost 40 % more to compile when they were)."""
         if uri == self.base:
             return None
         if self.base not in self._ids:
             self._index(self.base, self.root)
         found = self._ids[self.base].get(uri)
         files = getattr(self.loader, "files", None)
-        if found is not None or not files:
+        if found is not None or not files or uri.startswith("file:"):
             return found
         for file_uri, document in list(files.items()):
             if file_uri != self.base:
