@@ -195,3 +195,27 @@ def test_an_additional_operation_keyed_by_no_method_or_a_fixed_one_is_its_error(
          "map must not hold"),
         ("#/paths/~1a/additionalOperations/X\r\nY",
          "additionalOperations key 'X\\r\\nY' is no HTTP method")]
+
+
+def test_two_additional_operations_equal_but_for_case_compile_the_first() -> None:
+    """`PURGE` and `purge` on one path item are two methods (RFC 9110 section 9.1), but the
+    HTTP client (httpx) upper-cases every method: they were two functions sending the same
+    `PURGE` request. The second is its operation's error, naming the first; the rest
+    compile (the other path item's `purge` too)."""
+    ok = {"responses": {"200": {"description": "ok"}}}
+    doc = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"additionalOperations": {
+               "PURGE": {"operationId": "purge", **ok},
+               "purge": {"operationId": "purge_lower", **ok},
+               "Purge": {"operationId": "purge_title", **ok},
+               "LOCK": {"operationId": "lock", **ok}}},
+               "/b": {"additionalOperations": {"purge": {"operationId": "b", **ok}}}}}
+    app = httpllm.compile(doc)
+    assert [(f.name, f.method) for f in app.functions] == [
+        ("purge", "purge"), ("lock", "lock"), ("b", "purge")]
+    assert [(e.pointer, e.message.split(":")[0]) for e in app.errors] == [
+        ("#/paths/~1a/additionalOperations/purge",
+         "additionalOperations key 'purge' is 'PURGE' but for case"),
+        ("#/paths/~1a/additionalOperations/Purge",
+         "additionalOperations key 'Purge' is 'PURGE' but for case")]
+    assert "both would send PURGE" in app.errors[0].message

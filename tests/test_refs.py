@@ -589,3 +589,48 @@ def test_dangling_refs_resolve_each_ref_against_its_ids() -> None:
                         "$defs": {"Inner": {"type": "integer"}}}}}}
     assert [at for at, _ in dangling_refs(resolver(doc))] == [
         "#/components/schemas/Wrap/properties/gone/$ref"]
+
+
+def test_an_id_embedded_in_another_file_is_found_there(tmp_path: Path) -> None:
+    """A `$ref` naming an `$id` (absolute, or relative to the `$id` enclosing it) of a
+    schema embedded in another file read for the document is that schema (JSON Schema
+    2020-12 sections 8.2.1 and 9.1.2): only the root document's `$id`s were looked up, so
+    `t` inside `parts.json`'s `https://ex.com/s/` went to the network, and was refused."""
+    root_file = _write(tmp_path, {"openapi.json": {"openapi": "3.1.0"}, "parts.json": {
+        "B": {"$id": "https://ex.com/s/", "type": "object", "properties": {
+            "a": {"$ref": "t"}, "b": {"$ref": "https://ex.com/s/t"},
+            "c": {"$id": "t", "type": "integer"}}}}})
+    r = Resolver({"openapi": "3.1.0"}, root_file.as_uri(), Loader(root_file))
+    b = r.resolve("parts.json#/B", root_file.as_uri())
+    for ref in ("t", "https://ex.com/s/t"):
+        target = r.resolve(ref, b.scope)
+        assert (target.node["type"], target.pointer) == ("integer", "parts.json#/B/properties/c")
+    with pytest.raises(AccessDenied, match="needs the network"):
+        r.resolve("u", b.scope)  # no `$id` names it: the network, refused
+
+
+_SELF_DOC: dict[str, Any] = {
+    "openapi": "3.2.0", "$self": "https://ex.com/api/openapi.json",
+    "info": {"title": "t", "version": "1"}, "servers": [{"url": "https://api.example.com"}],
+    "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+        "application/json": {"schema": {"$ref": "parts.json#/B"}}}},
+        "responses": {"204": {"description": "ok"}}}}},
+    "components": {"schemas": {"A": {"type": "integer"}}}}
+
+
+@pytest.mark.parametrize("decoy", [False, True])
+def test_a_ref_from_another_file_to_the_self_name_is_the_document(
+        tmp_path: Path, decoy: bool) -> None:
+    """OpenAPI 3.2 `$self` is the document's own URI (section 4.8.1): a file beside it
+    referring to `openapi.json#/...`, `$self`'s name, means the document, read as `spec.json`
+    here; it read a file of that name from disk (a missing file: the operation's error; a
+    different one: its schema, a string for an integer)."""
+    _write(tmp_path, {"spec.json": _SELF_DOC, "parts.json": {"B": {"type": "object", "properties": {
+        "a": {"$ref": "openapi.json#/components/schemas/A"}}}}})
+    if decoy:
+        _write(tmp_path, {"openapi.json": {"openapi": "3.1.0", "info": {"title": "x",
+               "version": "1"}, "components": {"schemas": {"A": {"type": "string"}}}}})
+    app = httpllm.compile(tmp_path / "spec.json", "3.1")
+    assert not app.errors
+    assert app.tools()[0]["parameters"]["properties"]["body"]["properties"] == {
+        "a": {"type": "integer"}}

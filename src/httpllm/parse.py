@@ -28,7 +28,7 @@ from httpllm.pointer import escape, join, unescape
 from httpllm.records import OperationError
 
 __all__ = ["METHODS", "ComponentMap", "Document", "OperationFields", "OperationSite",
-           "OperationValidator", "component_entries", "component_map", "parse",
+           "OperationValidator", "additional_key", "component_entries", "component_map", "parse",
            "plainly_valid"]
 
 _VERSION = re.compile(r"^3\.(0|1|2)\.\d+(-.+)?$")
@@ -150,8 +150,9 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
             errors.append(OperationError(method="", path=path, pointer=exc.pointer or pointer,
                                          message=exc.message, kind=type(exc).__name__))
             continue
+        folded: dict[str, str] = {}  # additionalOperations keys, upper-cased -> as written
         for method, op, site_pointer in _operations(item, pointer, version):
-            refused = _refused_method(site_pointer, pointer)
+            refused = _refused_method(site_pointer, pointer, folded)
             if refused is not None:
                 errors.append(OperationError(method=method, path=path, pointer=site_pointer,
                                              message=refused))
@@ -272,13 +273,26 @@ _METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ADDITIONAL = "/additionalOperations/"
 
 
-def _refused_method(site_pointer: str, pointer: str) -> str | None:
+def additional_key(site_pointer: str, path: str) -> str | None:
+    """The ``additionalOperations`` key, as written, of the operation at ``site_pointer``
+    under ``paths``' ``path``; ``None`` for a fixed field's operation (``get`` ...)."""
+    start = join("#/paths", path) + _ADDITIONAL
+    if not site_pointer.startswith(start):
+        return None
+    return unescape(site_pointer[len(start):])
+
+
+def _refused_method(site_pointer: str, pointer: str, folded: dict[str, str]) -> str | None:
     """Why the ``additionalOperations`` key of the operation at ``site_pointer`` (under the
     path item at ``pointer``) cannot be compiled, or ``None`` (a fixed field's operation
     too): a key that is no HTTP method token (``BAD METHOD``: h11 refused every call,
-    "Illegal method characters"), or the method of one of the fixed fields (``GET``, any
+    "Illegal method characters"), the method of one of the fixed fields (``GET``, any
     case: OpenAPI 3.2.0 section 4.8.9.1 says the map MUST NOT hold it, and it compiled
-    into a second function sending ``GET``)."""
+    into a second function sending ``GET``), or a key equal to an earlier one of the
+    path item but for case (``purge`` after ``PURGE``): methods are case-sensitive (RFC
+    9110 section 9.1), but the HTTP client (httpx) upper-cases every method, so the two
+    were two functions sending the same ``PURGE`` request. ``folded`` holds the keys
+    met so far on the path item, upper-cased (this call adds its key)."""
     if not site_pointer.startswith(pointer + _ADDITIONAL):
         return None
     written = unescape(site_pointer[len(pointer) + len(_ADDITIONAL):])
@@ -290,6 +304,11 @@ def _refused_method(site_pointer: str, pointer: str) -> str | None:
         return (f"additionalOperations key {written!r} is the method of the "
                 f"`{written.lower()}` field, which the map must not hold (OpenAPI 3.2.0 "
                 "section 4.8.9.1): describe the operation there")
+    first = folded.setdefault(written.upper(), written)
+    if first != written:
+        return (f"additionalOperations key {written!r} is {first!r} but for case: the HTTP "
+                f"client upper-cases methods, so both would send {written.upper()} "
+                "(RFC 9110 section 9.1: methods are case-sensitive); the first is compiled")
     return None
 
 

@@ -135,3 +135,59 @@ def test_an_id_beside_a_ref_and_an_inline_schemas_id_are_its_base() -> None:
     assert not app.errors
     body = app.tools()[0]["parameters"]["properties"]["body"]["properties"]
     assert body == {"t": {"type": "boolean"}, "u": {"type": "number"}}
+
+
+def test_a_nested_subschemas_id_is_the_base_of_the_refs_under_it() -> None:
+    """An `$id` on any subschema, not only a component's or an operation's top schema,
+    starts a schema resource: the `$ref`s under it resolve against it (JSON Schema 2020-12
+    sections 8.2.1 and 9.1.2), a relative `$id` against the base enclosing it. `c.json`
+    under `b`'s `$id: https://ex.com/b/` was read as a file beside a document given as a
+    dict (refused: the operation was skipped), and `#/$defs/D` looked in the document."""
+    import httpllm
+
+    inner = {"$id": "https://ex.com/b/", "type": "object",
+             "properties": {"c": {"$ref": "c.json"}, "d": {"$ref": "#/$defs/D"},
+                            "e": {"$id": "e/", "properties": {"f": {"$ref": "f.json"}}},
+                            "g": {"$id": "g/", "$ref": "../c.json"}},
+             "$defs": {"D": {"type": "integer"}}}
+    schemas = {"A": {"type": "object", "properties": {"b": inner}},
+               "C": {"$id": "https://ex.com/b/c.json", "type": "boolean"},
+               "F": {"$id": "https://ex.com/b/e/f.json", "type": "null"}}
+    expected = {"c": {"type": "boolean"}, "d": {"type": "integer"},
+                "e": {"properties": {"f": {"type": "null"}}}, "g": {"type": "boolean"}}
+    for body in ({"$ref": "#/components/schemas/A"}, schemas["A"]):  # named, then inline
+        app = httpllm.compile(_id_doc(schemas, body), "3.1")
+        assert not app.errors and not app.warnings
+        b = app.tools()[0]["parameters"]["properties"]["body"]["properties"]["b"]
+        assert b["properties"] == expected
+
+
+def test_a_nested_id_moves_a_lone_ref_whose_target_is_named_already() -> None:
+    """A lone `#/$defs/D` under a nested `$id` is that resource's `D`, even when the same
+    `$ref` outside it names an already emended schema (the shortcut for known targets
+    reads no pointer, so it is not taken in a schema with nested `$id`s)."""
+    import httpllm
+
+    schemas = {"A": {"$id": "https://ex.com/a", "type": "object", "properties": {
+        "x": {"$ref": "#/$defs/D"},
+        "y": {"$id": "https://ex.com/y", "properties": {"z": {"$ref": "#/$defs/D"}},
+              "$defs": {"D": {"type": "boolean"}}}},
+        "$defs": {"D": {"type": "integer"}}}}
+    app = httpllm.compile(_id_doc(schemas, {"$ref": "#/components/schemas/A"}), "3.1")
+    assert not app.errors
+    body = app.tools()[0]["parameters"]["properties"]["body"]["properties"]
+    assert body["x"] == {"type": "integer"}
+    assert body["y"]["properties"]["z"] == {"type": "boolean"}
+
+
+def test_a_ref_to_an_http_url_no_id_names_still_needs_the_network() -> None:
+    """A `$ref` whose target under a nested `$id` is no embedded resource is read from
+    nowhere: the operation's error, as any network `$ref` is (no network, ever)."""
+    import httpllm
+
+    schemas = {"A": {"type": "object", "properties": {
+        "b": {"$id": "https://ex.com/b/", "properties": {"c": {"$ref": "nope.json"}}}}}}
+    app = httpllm.compile(_id_doc(schemas, {"$ref": "#/components/schemas/A"}), "3.1")
+    assert [(e.kind, e.pointer) for e in app.errors] == [
+        ("AccessDenied", "#/components/schemas/A/properties/b/properties/c")]
+    assert "https://ex.com/b/nope.json needs the network" in app.errors[0].message

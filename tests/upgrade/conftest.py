@@ -1,5 +1,5 @@
 """The echo app of tests/execute behind uvicorn on 127.0.0.1, answering the OpenAPI 3.2
-`QUERY` method and `COPY` (an `additionalOperations` method) too."""
+`QUERY` method and `COPY` and `PURGE` (`additionalOperations` methods) too."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from loopback import running
 from starlette.applications import Starlette
 from starlette.routing import Route
 
-ECHO = Starlette(routes=[Route("/{rest:path}", echo, methods=[*METHODS, "QUERY", "COPY"])])
+ECHO = Starlette(routes=[Route("/{rest:path}", echo, methods=[*METHODS, "QUERY", "COPY", "PURGE"])])
 
 
 @pytest.fixture(scope="session")

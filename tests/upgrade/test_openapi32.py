@@ -44,6 +44,67 @@ def test_self_ref_into_the_document_is_local() -> None:
     assert openapi32.self_ref(other, ctx, "#") is other
 
 
+def test_a_relative_ref_to_the_self_document_is_local() -> None:
+    """A relative `$ref` resolves against `$self` (OpenAPI 3.2.0 section 4.8.1): one whose
+    target is the `$self` document (`o.yaml`, `./o.yaml`, `../a/o.yaml`) is local, one to
+    another file stays relative, and one under an `$id` resolves against the `$id`."""
+    root = {"$self": "https://x.org/a/o.yaml", "components": {"schemas": {
+        "I": {"$id": "https://y.org/", "properties": {"p": {"$ref": "o.yaml#/B"}}},
+        "J": {"$id": "sub/", "properties": {"p": {"$ref": "../o.yaml#/B"}}}}}}
+    ctx = openapi32.Context(self_folder="https://x.org/a/", self_document="https://x.org/a/o.yaml",
+                            root=root)
+    for ref in ("o.yaml#/B", "./o.yaml#/B", "../a/o.yaml#/B"):
+        assert openapi32.self_ref({"$ref": ref}, ctx, "#/paths") == {"$ref": "#/B"}
+    sibling = {"$ref": "s.yaml#/B"}
+    assert openapi32.self_ref(sibling, ctx, "#") is sibling
+    under_id = root["components"]["schemas"]["I"]["properties"]["p"]
+    assert openapi32.self_ref(under_id, ctx, "#/components/schemas/I/properties/p") is under_id
+    relative_id = root["components"]["schemas"]["J"]["properties"]["p"]
+    assert openapi32.self_ref(relative_id, ctx, "#/components/schemas/J/properties/p") == {
+        "$ref": "#/B"}
+
+
+_SELF_SPEC = """\
+openapi: 3.2.0
+$self: SELF
+info: {title: t, version: "1"}
+servers: [{url: https://api.example.com}]
+paths:
+  /a:
+    post:
+      operationId: a
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                x: {$ref: "openapi.yaml#/components/schemas/A"}
+                y: {$ref: "./openapi.yaml#/components/schemas/A"}
+      responses: {"204": {description: ok}}
+components:
+  schemas:
+    A: {type: integer}
+"""
+
+
+@pytest.mark.parametrize("own", ["https://ex.com/api/openapi.yaml", "openapi.yaml"])
+@pytest.mark.parametrize("decoy", [False, True])
+def test_a_ref_to_the_self_name_reads_no_file(tmp_path: Path, own: str, decoy: bool) -> None:
+    """`openapi.yaml#/...` in a document read from `spec.yaml` whose `$self` is
+    `.../openapi.yaml` is the document itself: it read a file `openapi.yaml` beside it
+    (missing: the operation's error; present: another document's schema, here a string)."""
+    (tmp_path / "spec.yaml").write_text(_SELF_SPEC.replace("SELF", own), encoding="utf-8")
+    if decoy:
+        (tmp_path / "openapi.yaml").write_text(
+            'openapi: 3.1.0\ninfo: {title: x, version: "1"}\npaths: {}\n'
+            "components: {schemas: {A: {type: string}}}\n", encoding="utf-8")
+    app = httpllm.compile(tmp_path / "spec.yaml", "3.1")
+    assert not app.errors
+    body = app.tools()[0]["parameters"]["properties"]["body"]["properties"]
+    assert body == {"x": {"type": "integer"}, "y": {"type": "integer"}}
+
+
 def test_operations_query_and_additional(app: httpllm.Application) -> None:
     """The query method, additionalOperations and the JSON querystring operation are
     functions, with no warning about the querystring."""
@@ -193,6 +254,29 @@ def test_additional_operation_on_the_wire(app: httpllm.Application, echo_server:
     """An additionalOperations method is sent as written."""
     got = call(app, "copyPets", {}, echo_server)
     assert (got["method"], got["raw_path"]) == ("COPY", "/pets")
+
+
+def test_an_additional_method_not_in_upper_case_is_said_to_be_sent_upper_cased(
+        echo_server: str) -> None:
+    """httpx upper-cases every method (`httpx.Request("purge", ...).method == "PURGE"`),
+    while methods are case-sensitive (RFC 9110 section 9.1): a `purge` or `Lock` key of
+    `additionalOperations` is a warning at its pointer saying what is sent, and the
+    function's name and description say the same method; `PURGE` is no warning."""
+    ok = {"responses": {"204": {"description": "ok"}}}
+    app = httpllm.compile({
+        "openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "https://api.example.com"}],
+        "paths": {"/a": {"additionalOperations": {"purge": ok, "Lock": ok, "COPY": ok}}}},
+        "3.1")
+    assert [(w.pointer, w.message.split(":")[0]) for w in app.warnings] == [
+        ("#/paths/~1a/additionalOperations/purge",
+         "additionalOperations key 'purge' is sent as PURGE"),
+        ("#/paths/~1a/additionalOperations/Lock",
+         "additionalOperations key 'Lock' is sent as LOCK")]
+    assert "the HTTP client upper-cases methods" in app.warnings[0].message
+    assert [(f.name, f.description) for f in app.functions] == [
+        ("purge__a", "PURGE /a"), ("lock__a", "LOCK /a"), ("copy__a", "COPY /a")]
+    assert call(app, "purge__a", {}, echo_server)["method"] == "PURGE"
 
 
 def test_corpus_32_document_compiles(specs_dir: Path) -> None:

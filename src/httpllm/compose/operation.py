@@ -41,7 +41,13 @@ from httpllm.compose.xml_object import xml_shape
 from httpllm.errors import HttpllmError, SpecError
 from httpllm.loss import Loss
 from httpllm.normalize.named import NamedSchemas
-from httpllm.parse import Document, OperationSite, OperationValidator, component_entries
+from httpllm.parse import (
+    Document,
+    OperationSite,
+    OperationValidator,
+    additional_key,
+    component_entries,
+)
 from httpllm.pointer import escape, join, unescape
 from httpllm.records import Argument, Function, Server
 from httpllm.refs import def_name_of
@@ -525,6 +531,7 @@ class Composer:
                 path no request can carry.
         """
         model = self._validate(site)
+        self._method_case(site)
         if not (site.path.isascii() or utf8_encodable(site.path)):
             raise SpecError(f"the path {site.path!a} holds a lone surrogate (a "
                             "\\ud800-\\udfff escape without its pair), which no UTF-8 "
@@ -535,6 +542,20 @@ class Composer:
         names = argument_names(params, body is not None)
         return Draft(site=site, model=model, params=params, names=names, body=body,
                      response=response, accept=accept, losses=refused)
+
+    def _method_case(self, site: OperationSite) -> None:
+        """Warn at an ``additionalOperations`` key that is not upper case (``purge``):
+        methods are case-sensitive (RFC 9110 section 9.1; OpenAPI 3.2.0 section 4.8.9.1
+        names the key the method), but the HTTP client (httpx) upper-cases every method,
+        so the request sends ``PURGE``, which a server may read as another method. The
+        function is named from the method in lower case, as every function is
+        (``purge_items``), and its description says ``PURGE``: what is sent."""
+        written = additional_key(site.pointer, site.path)
+        if written is not None and written != written.upper():
+            self.named.warn(site.pointer, (
+                f"additionalOperations key {written!r} is sent as {written.upper()}: the "
+                "HTTP client upper-cases methods (RFC 9110 section 9.1: methods are "
+                "case-sensitive, so a server may not read it as the method written)"))
 
     # -- step 2 ---------------------------------------------------------------------
 

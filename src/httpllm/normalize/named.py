@@ -25,7 +25,8 @@ from httpllm.normalize.flags import Flags
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
-from httpllm.refs import RefGraph, Resolver, def_ref, id_base
+from httpllm.pointer import unescape
+from httpllm.refs import RefGraph, Resolver, def_ref, has_inner_ids, id_base, id_base_at
 from httpllm.walk import is_leaf
 
 __all__ = ["NamedSchemas"]
@@ -86,8 +87,8 @@ class NamedSchemas:
         examples: ``pointer -> example values`` the passes kept aside.
     """
 
-    __slots__ = ("_busy", "_cache", "_failed", "_inline", "_kept_examples", "examples",
-                 "flags", "graph", "lineage", "losses", "names", "refs", "warn")
+    __slots__ = ("_busy", "_cache", "_failed", "_inline", "_inner_ids", "_kept_examples",
+                 "examples", "flags", "graph", "lineage", "losses", "names", "refs", "warn")
 
     def __init__(self, resolver: Resolver, version: str,
                  warn: Callable[[str, str], None], *, examples: bool = True) -> None:
@@ -104,6 +105,7 @@ class NamedSchemas:
         self._failed: dict[tuple[str, str, bool], HttpllmError] = {}
         self._busy: list[tuple[str, str, bool]] = []
         self._inline: IdentityMemo[Schema] = IdentityMemo()
+        self._inner_ids: IdentityMemo[bool] = IdentityMemo()
 
     def emended(self, name: str, direction: Direction, *, base_form: bool = False) -> Schema | None:
         """The emended schema of ``name`` for ``direction``; ``None`` while it is being made.
@@ -213,11 +215,16 @@ class NamedSchemas:
             return self.emended(parent, direction, base_form=True)
 
         names = self.names
+        scoped = self._bases(schema, pointer, base)
+
+        def base_of(at: Any, *, own: bool = True) -> str:
+            return base if scoped is None else scoped(at, own)
+
         ctx = PassContext(
             direction=direction,
             resolve=resolve,
             resolve_base=resolve_base,
-            name_of=lambda ref: names.name_or_none(ref, base),
+            name_of=lambda ref: names.name_or_none(ref, base_of(here())),
             report=self.warn,
             examples=self._kept_examples,
             root=pointer if name is not None else None,
@@ -230,11 +237,11 @@ class NamedSchemas:
 
         def rewrite_ref(node: dict[str, Any], at: str) -> dict[str, Any]:
             met.append(at)
-            return names.rewrite_ref(node, at, base)
+            return names.rewrite_ref(node, at, base_of(at, own=False))
 
         def rewrite_mapping(ref: str, at: str) -> dict[str, Schema]:
             met.append(at)
-            return names.rewrite_mapping(ref, at, base)
+            return names.rewrite_mapping(ref, at, base_of(at))
 
         def known_ref(node: dict[str, Any]) -> dict[str, Any] | None:
             found = names.known(node["$ref"], base)
@@ -244,10 +251,40 @@ class NamedSchemas:
             return {"$ref": def_ref(found)}
 
         out = emend(schema, ctx, pointer=pointer, rewrite_ref=rewrite_ref, passes=PASSES,
-                    rewrite_mapping=rewrite_mapping, known_ref=known_ref)
+                    rewrite_mapping=rewrite_mapping,
+                    known_ref=known_ref if scoped is None else None)
         if not met:  # no $ref met or merged: none in the result
             self.refs.none(out)
         return out
+
+    def _bases(self, schema: Schema, pointer: str,
+               base: str) -> Callable[[Any, bool], str] | None:
+        """``at -> the base URI of the $refs at pointer at`` in ``schema`` (found at
+        ``pointer``, ``base`` being its base), or ``None`` (``base`` everywhere) unless
+        a subschema below it has an ``$id`` (OpenAPI 3.1 and later: JSON Schema 2020-12
+        section 8.2.1; 3.0's Schema Object has no ``$id``, and ignores every sibling of a
+        ``$ref``), which is the base of every ``$ref`` under it
+        (:func:`~httpllm.refs.id_base_at`; ``own=False``: the node's own ``$id`` left
+        to ``rewrite_ref``). ``at`` may be a :class:`PassContext` (its ``pointer``) or
+        ``None`` (``base``). A lone ``$ref`` is then never taken as
+        ``known_ref`` (which has no pointer): ``rewrite_ref`` resolves it at its base."""
+        if self.names.version == "3.0" or schema.__class__ is not dict:
+            return None
+        inner = self._inner_ids.get(schema)
+        if inner is None:
+            inner = self._inner_ids.put(schema, has_inner_ids(schema))
+        if not inner:
+            return None
+        start = len(pointer)
+
+        def base_of(at: Any, own: bool) -> str:
+            at = at.pointer if isinstance(at, PassContext) else at
+            if not isinstance(at, str) or not at.startswith(pointer):
+                return base
+            tokens = [unescape(t) for t in at[start:].split("/")[1:]]
+            return id_base_at(schema, base, tokens, own=own)
+
+        return base_of
 
     def close(self, schemas: Iterable[Schema], direction: Direction) -> dict[str, HttpllmError]:
         """Emend, for ``direction``, every named schema the emended ``schemas`` reach

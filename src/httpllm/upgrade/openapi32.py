@@ -6,8 +6,11 @@ fields 3.1 has no place for are carried as they are (its models allow extra fiel
 rewritten here into their 3.1 equivalent:
 
 - ``$self`` (the document's base URI): an absolute ``$ref`` under it names a file beside
-  the document and is made relative, so it is read from there through the file gate
-  (rule ``self``);
+  the document and is made relative, so it is read from there through the file gate; a
+  ``$ref``, absolute or relative, whose target resolved against ``$self`` (and the
+  ``$id``s enclosing it) is the document itself (``openapi.yaml#/...``,
+  ``./openapi.yaml#/...`` when ``$self`` ends in ``openapi.yaml``) is made local
+  (``#/...``), never read from a file of that name (rule ``self``);
 - ``in: querystring`` with an ``application/x-www-form-urlencoded`` ``content`` -> a
   ``query`` parameter of ``style: form``, ``explode: true`` whose media type's ``encoding``
   is kept as :data:`QUERYSTRING` (``{}`` without one): execute sends it by the form body's
@@ -39,10 +42,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urldefrag
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from httpllm._media import FORM
-from httpllm.pointer import escape
+from httpllm.pointer import escape, unescape
 from httpllm.upgrade._record import Note, PointerMap, Tally, rewrite
 
 __all__ = ["QUERYSTRING", "RULES", "Context", "convert"]
@@ -60,19 +63,37 @@ class Context:
 
     self_folder: str = ""
     self_document: str = ""
+    root: Any = None
     pointers: PointerMap = field(default_factory=PointerMap)
     notes: list[Note] = field(default_factory=list)
     tally: Tally = field(default_factory=Tally)
 
 
 def self_ref(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
-    """An absolute ``$ref`` under the ``$self`` folder -> relative to the document.
+    """An absolute ``$ref`` under the ``$self`` folder -> relative to the document; a
+    relative one whose target is the ``$self`` document -> local.
+
+    A relative ``$ref`` resolves against ``$self`` (OpenAPI 3.2.0 sections 4.1 and 4.8.1
+    "$self", Appendix F "Resolving Relative References"), or against the ``$id`` of an
+    enclosing schema (JSON Schema 2020-12 section 8.2.1): ``openapi.yaml#/A`` in a
+    document whose ``$self`` is ``https://ex.com/api/openapi.yaml`` is ``#/A`` in the
+    document itself, whatever file it was read from (it read a file of that name beside
+    it, or failed for want of one).
 
     >>> self_ref({"$ref": "https://ex.com/api/s.yaml#/A"}, Context("https://ex.com/api/"), "#")
     {'$ref': 's.yaml#/A'}
+    >>> self_ref({"$ref": "./o.yaml#/A"}, Context("", "https://ex.com/api/o.yaml"), "#")
+    {'$ref': '#/A'}
     """
     ref = node.get("$ref")
     folder = ctx.self_folder
+    if (ctx.self_document and isinstance(ref, str) and not ref.startswith("#")
+            and not urlsplit(ref).scheme):
+        document, _, fragment = ref.partition("#")
+        if urljoin(_base_at(ctx, node, at), document) == ctx.self_document:
+            ctx.tally["self"] += 1
+            return {**node, "$ref": f"#{fragment}"}
+        return node
     if not folder or not isinstance(ref, str) or not ref.startswith(folder):
         return node
     ctx.tally["self"] += 1
@@ -80,6 +101,26 @@ def self_ref(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
     if document == ctx.self_document:  # the document itself, whatever its file is called
         return {**node, "$ref": f"#{fragment}"}
     return {**node, "$ref": ref[len(folder):]}
+
+
+def _base_at(ctx: Context, node: dict[str, Any], at: str) -> str:
+    """The base URI of the ``$ref`` of ``node`` at ``at`` (``"#/..."``): ``$self``, moved by
+    every ``$id`` on the way down from the document to ``node`` (``node``'s own included:
+    JSON Schema 2020-12 section 8.2.3.1), each resolved against the base enclosing it."""
+    base, here = ctx.self_document, ctx.root
+    tokens = [unescape(t) for t in at.removeprefix("#").split("/")[1:]]
+    for token in tokens:
+        if isinstance(here, dict) and isinstance(here.get("$id"), str):
+            base = urljoin(base, here["$id"])
+        if isinstance(here, dict):
+            here = here.get(token)
+        elif isinstance(here, list) and token.isdigit() and int(token) < len(here):
+            here = here[int(token)]
+        else:
+            break
+    if isinstance(node.get("$id"), str):
+        base = urljoin(base, node["$id"])
+    return base
 
 
 def querystring(node: dict[str, Any], ctx: Context, at: str) -> dict[str, Any]:
@@ -164,9 +205,11 @@ apply)."""
 def convert(root: dict[str, Any], ctx: Context) -> dict[str, Any]:
     """A 3.2 document -> the same document, readable by the 3.1 path (see the module)."""
     own = root.get("$self")
-    if isinstance(own, str) and "://" in own:
+    ctx.root = root
+    if isinstance(own, str) and own:
         ctx.self_document = urldefrag(own)[0]
-        ctx.self_folder = ctx.self_document.rpartition("/")[0] + "/"
+        if "://" in own:  # a relative $self names no folder an absolute $ref could be in
+            ctx.self_folder = ctx.self_document.rpartition("/")[0] + "/"
 
     def visit(node: dict[str, Any], pointer: str) -> dict[str, Any]:
         for rule in RULES:
