@@ -611,6 +611,25 @@ def test_a_parameter_named_empty_is_sent_as_named_even_when_renamed() -> None:
         assert str(build_request(fn, {argument.name: "e3"}).url).endswith("/a?=e3")
 
 
+def test_a_path_variable_without_a_parameter_is_filled_from_its_argument(
+        live_server: str) -> None:
+    """A `{vendor_id}` no parameter declares (square's PUT /v2/vendors/{vendor_id}) is a
+    required string argument: validate asks for it, and its value reaches a server on
+    127.0.0.1 percent-encoded in its segment, as any path parameter's does."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/vendors/{vendor_id}": {"put": {
+               "operationId": "op", "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc, provider="mcp")
+    (error,) = app.validate("op", {}).errors
+    assert (error.pointer, error.keyword) == ("#/vendor_id", "required")
+    args = {"vendor_id": "v 1/ü"}
+    assert app.validate("op", args).ok
+    request = build_request(app.function("op"), args, base_url=live_server)
+    seen = httpx.Client().send(request).json()
+    assert (seen["method"], seen["raw_path"]) == ("PUT", "/vendors/v%201%2F%C3%BC")
+
+
 def _judged(parameters: list[dict[str, Any]]) -> tuple[Any, Any]:
     """A 3.1 document whose one operation, `op` at /t, takes `parameters`: its function and
     openapi-core's validator for it (the judge of what a server reads)."""
