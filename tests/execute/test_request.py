@@ -700,6 +700,66 @@ def test_a_query_member_encoded_as_its_delimiter_is_refused(parameter: dict[str,
         build_request(fn, {"a": value})
 
 
+_AMBIGUOUS = [
+    # label exploded: members joined with ".", which no encoding hides
+    ("path", "label", {}, {"a.b": "1"}, '"." (the members are joined with "."'),
+    ("path", "label", {}, ["1.5", "2"], '"1.5" would be read as two'),
+    ("path", "label", {}, {"k": "x.b=y"}, '"x.b=y" would be read as two'),
+    # key=value pairs whose key keeps "=" as sent
+    ("header", "simple", {}, {"a=b": "1"}, 'key "a=b" would be read as "a"'),
+    ("path", "simple", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "label", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "matrix", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "matrix", {"allow_reserved": True}, {"a;b": "1"}, '";" (the members'),
+    ("cookie", "form", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+]
+
+
+@pytest.mark.parametrize(("where", "style", "extra", "value", "says"), _AMBIGUOUS)
+def test_an_exploded_value_the_receiver_cannot_split_back_is_refused(
+        where: str, style: str, extra: dict[str, Any], value: Any, says: str) -> None:
+    """An exploded value whose member holds, as sent, the separator of its style (`.` of
+    label, which percent-encoding keeps; `;` of matrix under allowReserved) or whose
+    object key holds the `=` of its `key=value` pairs (a header's, sent as given; a path's
+    or cookie's under allowReserved) was sent so that the receiver reads other members:
+    validate and build refuse it alike, the build naming the argument's pointer."""
+    fn = function(param(where, "a", {"type": ["object", "array"]}, style=style,
+                        explode=True, **extra),
+                  path="/things/{a}" if where == "path" else "/things")
+    (error,) = validate(fn, {"a": value}).errors
+    assert (error.pointer, error.keyword) == ("#/a", "delimiter")
+    assert says in error.expected
+    with pytest.raises(RequestBuildError, match=re.escape(says)) as raised:
+        build_request(fn, {"a": value})
+    assert raised.value.pointer == "#/a"
+
+
+@pytest.mark.parametrize(("where", "style", "value", "sent"), [
+    ("path", "matrix", {"a;b=c": "x;y"}, "/things/;a%3Bb%3Dc=x%3By"),
+    ("path", "label", {"k": "x=y"}, "/things/.k=x%3Dy"),
+    ("path", "label", {"a=b": "1"}, "/things/.a%3Db=1"),
+    ("path", "label", ["x", "y"], "/things/.x.y"),
+    ("query", "form", {"a=b&c;d": "1=2"}, "/things?a%3Db%26c%3Bd=1%3D2"),
+    ("cookie", "form", {"a=b": "1"}, "a%3Db=1"),
+    ("header", "simple", {"k": "a=b"}, "k=a=b"),
+])
+def test_an_exploded_value_percent_encoding_keeps_apart_is_sent(
+        live_server: str, where: str, style: str, value: Any, sent: str) -> None:
+    """What the style's own encoding keeps apart (`=`, `;`, `&` percent-encoded in a path,
+    a query or a cookie; a value's `=` after its key's) is no ambiguity: accepted, and a
+    server on 127.0.0.1 receives it as built."""
+    fn = function(param(where, "a", {"type": ["object", "array"]}, style=style,
+                        explode=True),
+                  path="/things/{a}" if where == "path" else "/things")
+    assert validate(fn, {"a": value}).ok
+    seen = httpx.Client().send(build_request(fn, {"a": value}, base_url=live_server)).json()
+    got = {"path": seen["raw_path"],
+           "query": f"{seen['raw_path']}?{seen['query_string']}",
+           "header": dict(seen["headers"]).get("a"),
+           "cookie": dict(seen["headers"]).get("cookie")}[where]
+    assert got == sent
+
+
 @pytest.mark.parametrize(("text", "query", "read"), [
     ("a=1&b=2", "a=1&b=2", [("a", "1"), ("b", "2")]),
     ("tag[0]=x y&c=%41+d", "tag%5B0%5D=x%20y&c=%41+d", [("tag[0]", "x y"), ("c", "A d")])])

@@ -262,7 +262,8 @@ def _assemble(
         split = split_member(argument, value) or header_trimmed(argument, value)
         if split is not None:
             raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
-                                    f"(argument {argument.name!r}): expected {split}")
+                                    f"(argument {argument.name!r}): expected {split}",
+                                    pointer=pointer.join("#", argument.name))
         if (index := null_member(argument, value)) is not None:
             where = "path parameter" if argument.location == "path" else argument.location
             raise RequestBuildError(

@@ -21,7 +21,8 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
 
 And values that would arrive other than given, which ``build_request`` refuses with the
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
-member holding the delimiter it is joined with as sent (:func:`split_member`), a
+member holding the delimiter it is joined with as sent, or an exploded object's key
+holding the ``=`` of its pair (:func:`split_member`), a
 header value or list member a receiver would trim (:func:`header_trimmed`), a
 ``style: cookie`` value that is not escaped (:func:`cookie_unescaped`), a ``null`` item of
 a parameter array (:func:`null_member`); ``validate`` alone refuses a ``null`` item a form
@@ -325,8 +326,50 @@ def _joining(argument: Argument) -> tuple[str, Encoder] | None:
         return join_delimiter(style, raw=True), header_text
     if where == "query" and not argument.explode and style in ("form", *DELIMITED):
         return join_delimiter(style), reserved if argument.allow_reserved else percent
+    encode = path_reserved if argument.allow_reserved else percent
     if where == "path" and (style in ("simple", *DELIMITED) or not argument.explode):
-        return join_delimiter(style), path_reserved if argument.allow_reserved else percent
+        return join_delimiter(style), encode
+    if where == "path" and style in _EXPLODED:  # RFC 6570 ``.`` and ``;`` expansions
+        return _EXPLODED[style], encode
+    return None
+
+
+_EXPLODED = {"label": ".", "matrix": ";"}
+"""The separator of an exploded ``label`` or ``matrix`` path value (RFC 6570 Appendix A):
+``.`` is unreserved, so no encoding hides it in a member (``["1.5"]`` is ``.1.5``, as
+``["1", "5"]`` is); ``;`` is percent-encoded unless ``allowReserved``."""
+
+_KEY_ENCODERS: dict[str, tuple[Encoder, Encoder]] = {
+    "path": (percent, path_reserved), "header": (header_text, header_text),
+    "query": (percent, reserved), "cookie": (percent, cookie_reserved)}
+"""How an exploded object's keys are encoded in each place, without and with
+``allowReserved`` (:func:`path_text`, :func:`header_text_of`, :func:`query_pairs_of`,
+:func:`cookie_pairs_of`)."""
+
+
+def _pair_key_split(argument: Argument, value: Any) -> str | None:
+    """What was expected of an exploded object one of whose keys holds ``=`` as sent: its
+    pairs are ``key=value`` (``a=b=c`` is key ``a``, value ``b=c``), so the receiver reads
+    the key up to its first ``=``; a value may hold ``=``. Where the key is
+    percent-encoded (a query, a path or cookie without ``allowReserved``) it never does;
+    a header key is sent as given. A ``style: cookie`` key is checked by
+    :func:`cookie_unescaped`; ``deepObject`` and the delimited styles send no such pair.
+
+    Source: RFC 6570 section 3.2.1 (an exploded associative array is ``name=value``
+    pairs); OpenAPI 3.2.0 Appendix C ("Delimiters in Parameter Values") and Appendix D.
+    """
+    style, where = argument.style, argument.location
+    if (not argument.explode or style is None or argument.querystring
+            or not isinstance(value, Mapping) or where not in _KEY_ENCODERS
+            or (where, style) in (("query", "deepObject"), ("cookie", "cookie"))
+            or (where in ("path", "header") and style in DELIMITED)):
+        return None
+    encode = _KEY_ENCODERS[where][argument.allow_reserved]
+    for key, member in value.items():
+        if member is not None and "=" in encode(str(key)):
+            return (f'object keys that do not hold "=" (an exploded object is sent as '
+                    f"key=value pairs, so the key {show(str(key))} would be read as "
+                    f"{show(str(key).split('=', 1)[0])})")
     return None
 
 
@@ -335,8 +378,13 @@ def split_member(argument: Argument, value: Any) -> str | None:
     as sent, the delimiter the members are joined with, so the receiver would read two
     members; ``None`` when none does.
 
+    Or an exploded object whose key holds, as sent, the ``=`` of its ``key=value`` pair
+    (:func:`_pair_key_split`).
+
     Headers are sent as given (``"a,b"`` in ``["a,b", "c"]`` is ``a,b,c``), reserved
-    expansion (``allowReserved``) leaves ``,`` as it is, and a delimited style's
+    expansion (``allowReserved``) leaves ``,`` as it is, an exploded ``label`` path value
+    joins its members with ``.``, which is unreserved (``["1.5", "2"]`` is ``.1.5.2``), an
+    exploded ``matrix`` one with ``;`` (kept by ``allowReserved``), and a delimited style's
     delimiter is percent-encoded exactly as the same character in a member (``["a b"]``,
     ``spaceDelimited``, is ``a%20b``): OpenAPI leaves escaping such a member to the caller.
 
@@ -346,7 +394,7 @@ def split_member(argument: Argument, value: Any) -> str | None:
     """
     joining = _joining(argument)
     if joining is None or not isinstance(value, (Mapping, list, tuple)):
-        return None
+        return _pair_key_split(argument, value)
     delimiter, encode = joining
     if isinstance(value, Mapping):
         texts = [t for k, v in value.items() if v is not None for t in (str(k), scalar(v))]
@@ -357,7 +405,7 @@ def split_member(argument: Argument, value: Any) -> str | None:
             shown = _DELIMITER_NAMES.get(delimiter, show(delimiter))
             return (f"members that do not hold {shown} (the members are joined with "
                     f"{shown}, so {show(text)} would be read as two)")
-    return None
+    return _pair_key_split(argument, value)
 
 
 _OWS = " \t"
