@@ -133,6 +133,49 @@ def test_a_parameter_named_with_a_lone_surrogate_is_dropped_with_a_loss(location
     assert loss.note.startswith(f"{location} parameter 'q\\ud800' holds a lone surrogate")
 
 
+@pytest.mark.parametrize(("name", "why"), [
+    ("a;b", "is no cookie name"), ("a,b", "is no cookie name"), ("a b", "is no cookie name"),
+    ("a=b", "is no cookie name"), ("a!b", "would be sent percent-encoded")])
+def test_a_cookie_parameter_its_name_cannot_carry_is_dropped_with_a_loss(
+        name: str, why: str) -> None:
+    """A cookie parameter named otherwise than an RFC 6265 token (`a;b`, `a b`), or with a
+    token percent-encoding changes (`a!b`, sent `a%21b` by style form), was sent
+    percent-encoded, under another name: an optional one is no argument, with a loss at
+    it, and the rest of the operation still builds; a required one is its operation's
+    error at its name, and the other operations compile."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": name, "in": "cookie", "schema": {"type": "string"}},
+        {"name": "sid", "in": "cookie", "schema": {"type": "string"}}]
+    app = httpllm.compile(doc, "openai")
+    function = app.function("getB")
+    assert list(function.parameters["properties"]) == ["sid"]
+    [loss] = function.losses
+    assert (loss.pointer, loss.action, loss.value) == (
+        "#/paths/~1b/get/parameters/0", "dropped", name)
+    assert loss.note.startswith(f"cookie parameter {name!a} {why}")
+    assert build_request(function, {"sid": "1"}).headers["cookie"] == "sid=1"
+    doc["paths"]["/b"]["get"]["parameters"][0]["required"] = True
+    app = httpllm.compile(doc, "openai")
+    assert "getB" not in [f.name for f in app.functions]
+    (error,) = app.errors
+    assert error.pointer == "#/paths/~1b/get/parameters/0/name"
+    assert why in error.message
+
+
+def test_a_style_cookie_token_name_is_sent_as_written() -> None:
+    """OpenAPI 3.2's `style: cookie` sends a token name as written (`a!b`), so it stays
+    an argument."""
+    doc = secured("X-Key")
+    doc["openapi"] = "3.2.0"
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": "a!b", "in": "cookie", "style": "cookie", "schema": {"type": "string"}}]
+    function = httpllm.compile(doc, "openai").function("getB")
+    assert function.losses == ()
+    request = build_request(function, {"a!b": "1"}, require_auth=False)
+    assert request.headers["cookie"] == "a!b=1"
+
+
 def test_a_path_with_a_lone_surrogate_is_the_operation_s_error() -> None:
     """A path holding a lone surrogate (in its text or a template's name) cannot be sent:
     that operation is an error naming it, the others compile."""

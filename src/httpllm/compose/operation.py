@@ -354,6 +354,8 @@ class Composer:
                              "text spells: no request can carry it (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
+        if location == "cookie" and (lost := _cookie_name_loss(node, name, pointer)):
+            return lost
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
         self._parameter_schema(spec)
@@ -881,6 +883,39 @@ def _template_mismatches(site: OperationSite, merged: dict[tuple[str, str], Para
         raise SpecError("the path holds an empty template expression {}: no parameter "
                         "can be named for it", pointer=site.pointer.rsplit("/", 1)[0])
     return lost, [name for name in template if name not in filled]
+
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
+"""RFC 3986 section 2.3 unreserved characters: what percent-encoding leaves as it is."""
+
+
+def _cookie_name_loss(node: dict[str, Any], name: str, pointer: str) -> Loss | None:
+    """A loss for a cookie parameter whose name would not arrive as written, or ``None``.
+
+    A cookie name is an RFC 6265 token (section 4.1.1: ``cookie-name = token``, RFC 9110
+    section 5.6.2: ASCII letters, digits and ``!#$%&'*+-.^_`|~``; a ``;``, ``,``, ``=`` or
+    space ends it or the pair). ``style: form`` (the default) and a ``content`` parameter
+    percent-encode the name as RFC 6570 does (``a!b`` is sent as ``a%21b``), which a
+    receiver does not decode in a name (RFC 6265 section 5.2), so such a name would reach
+    it as another cookie; OpenAPI 3.2's ``style: cookie`` sends a token as written. The
+    parameter is then no argument, with this loss; a required one means no call can be
+    made, so it is the operation's error.
+
+    Raises:
+        SpecError: the parameter is required, at its ``name``.
+    """
+    as_given = node.get("style") == "cookie" and "schema" in node
+    if is_token(name) and (as_given or _UNRESERVED.fullmatch(name)):
+        return None
+    why = ("is no cookie name (RFC 6265 section 4.1.1: a token of ASCII letters, digits "
+           "and !#$%&'*+-.^_`|~)" if not is_token(name) else
+           "would be sent percent-encoded (style form, RFC 6570), under another name")
+    if node.get("required") is True:
+        raise SpecError(f"required cookie parameter {name!a} {why}: no call can send it",
+                        pointer=join(pointer, "name"))
+    return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
+                note=f"cookie parameter {name!a} {why}: no request can carry it (not an "
+                     "argument)")
 
 
 def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:
