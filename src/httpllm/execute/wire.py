@@ -25,8 +25,8 @@ member holding the delimiter it is joined with as sent, or an exploded object's 
 holding the ``=`` of its pair (:func:`split_member`), a
 header value or list member a receiver would trim (:func:`header_trimmed`), a
 ``style: cookie`` value that is not escaped (:func:`cookie_unescaped`), a ``null`` item of
-a parameter array (:func:`null_member`); ``validate`` alone refuses a ``null`` item a form
-would leave out (:func:`null_item_errors`), which ``build_request`` leaves out.
+a parameter array (:func:`null_member`) or of an array a form or multipart value sends
+(:func:`form_null_items`).
 
 Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
 ``required``) and 4.8.13 (Request Body Object ``required``).
@@ -74,6 +74,7 @@ __all__ = [
     "cookie_errors",
     "cookie_pairs_of",
     "cookie_unescaped",
+    "form_null_items",
     "form_style",
     "header_text_of",
     "header_trimmed",
@@ -629,15 +630,27 @@ def null_item_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
             where = _PLACES.get(argument.location, "path parameter")
             why = NULL_MEMBER.format(where=where)
             errors[at] = argument_error(at, "null", f"an item other than null ({why})", "null")
-        if not (argument.location == "body" or (argument.querystring and argument.style)):
-            continue
-        for name, index in null_items(argument, args[argument.name]):
-            at = pointer.join("#", argument.name, name, str(index))
-            kind = "part" if argument.location == "body" and _is_multipart(argument) else "field"
-            errors[at] = argument_error(
-                at, "null", f"an item other than null (a form {kind} has no null: this item "
-                "would not be sent; leave it out)", "null")
+        for at, kind in form_null_items(argument, args[argument.name]):
+            errors[at] = argument_error(at, "null", f"an item other than null ({kind})", "null")
     return errors
+
+
+def form_null_items(argument: Argument, value: Any) -> list[tuple[str, str]]:
+    """``(pointer, why)`` of each ``null`` item of an array property that a form or
+    multipart body, or an OpenAPI 3.2 form ``querystring``, would leave out
+    (:func:`~httpllm.execute.body.null_items`): ``validate`` reports them and
+    ``build_request`` refuses them alike (it left them out, sending the array one item
+    short, to a call made without ``validate``).
+
+    Source: OpenAPI 3.2.0 section 4.15.1.1 (how a ``null`` form value is sent is left to
+    the implementation: "If null values are entirely omitted ...").
+    """
+    if not (argument.location == "body" or (argument.querystring and argument.style)):
+        return []
+    kind = "part" if argument.location == "body" and _is_multipart(argument) else "field"
+    why = f"a form {kind} has no null: this item would not be sent; leave it out"
+    return [(pointer.join("#", argument.name, name, str(index)), why)
+            for name, index in null_items(argument, value)]
 
 
 def _is_multipart(argument: Argument) -> bool:
