@@ -705,7 +705,8 @@ def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
     expected = cookie_unescaped(argument, value)
     if expected is not None:
         raise RequestBuildError(f"cookie parameter {argument.wire_name!r} (argument "
-                                f"{argument.name!r}): expected {expected}")
+                                f"{argument.name!r}): expected {expected}",
+                                pointer=pointer.join("#", argument.name))
     parts.cookies.extend(cookie_pairs_of(argument, value))
 
 

@@ -283,12 +283,17 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
     A space passes inside a text (OpenAPI 3.2's example sends ``Hello%2C world!``), never
     at its start or end, which a receiver strips from every name and value.
 
+    An exploded object of a ``style: form`` cookie (the default) is refused alike when a
+    key would arrive as another cookie name (:func:`_renamed_cookie`).
+
     Source: OpenAPI 3.2.0 section 4.12.3 (Style Values ``cookie``) and Appendix D; RFC 6265
     section 4.1.1 (``cookie-name = token``, ``cookie-octet``) and 5.2 (leading and
     trailing whitespace removed).
     """
-    if argument.location != "cookie" or argument.style != "cookie" or value is None:
+    if argument.location != "cookie" or argument.style is None or value is None:
         return None
+    if argument.style != "cookie":
+        return _renamed_cookie(argument, value)
     pairs = value.items() if isinstance(value, Mapping) else []
     for key, _ in pairs:
         if argument.explode and not is_token(str(key)):
@@ -308,6 +313,28 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
             return (f"cookie text that does not start or end with a space ({show(text)}: a "
                     "cookie's receiver strips them, RFC 6265 section 5.2; escape it first, "
                     "e.g. as %20)")
+    return None
+
+
+def _renamed_cookie(argument: Argument, value: Any) -> str | None:
+    """What was expected of an exploded ``style: form`` cookie object one of whose keys
+    would arrive as another cookie name, or ``None``: each key is a cookie name, sent
+    percent-encoded (``a b`` as ``a%20b``, ``a!b`` as ``a%21b``), which a receiver does not
+    decode in a name, so only a token encoding leaves as it is arrives as given (the rule
+    compose applies to a cookie parameter's own name).
+
+    Source: RFC 6265 sections 4.1.1 (``cookie-name = token``) and 5.2; RFC 6570 section
+    3.2.8 (form-style expansion).
+    """
+    if not argument.explode or not isinstance(value, Mapping):
+        return None
+    encode = cookie_reserved if argument.allow_reserved else percent
+    for key, member in value.items():
+        name = str(key)
+        if member is not None and (not is_token(name) or encode(name) != name):
+            return (f"cookie names that arrive as written ({show(name)} would be sent as "
+                    f"{show(encode(name))}: an exploded object's keys are cookie names, and "
+                    "a receiver does not decode them)")
     return None
 
 
@@ -476,7 +503,8 @@ def _xml_unheld(argument: Argument, value: Any) -> str | None:
 
 
 def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
-    """``style: cookie`` values that are not escaped as a cookie needs
+    """``style: cookie`` values that are not escaped as a cookie needs, and exploded
+    ``style: form`` cookie objects a key of which would arrive renamed
     (:func:`cookie_unescaped`), by pointer."""
     return _value_errors(function, args, "cookie", cookie_unescaped)
 
