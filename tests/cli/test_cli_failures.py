@@ -441,7 +441,7 @@ paths:
   /a:
     get:
       operationId: getA
-      parameters: [{name: "sess:id", in: cookie, schema: {type: string}}]
+      parameters: [{name: "sess:id", in: query, schema: {type: string}}]
       responses: {"200": {description: ok}}
 """)
     status, out, err = run(capsys, "compile", str(spec), "--separate", "sess:id",

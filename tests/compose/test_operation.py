@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 import httpllm
+from httpllm.dialects import providers
 from httpllm.execute import build_request
 
 
@@ -132,6 +133,49 @@ def test_a_parameter_named_with_a_lone_surrogate_is_dropped_with_a_loss(location
     assert loss.note.startswith(f"{location} parameter 'q\\ud800' holds a lone surrogate")
 
 
+@pytest.mark.parametrize(("name", "why"), [
+    ("a;b", "is no cookie name"), ("a,b", "is no cookie name"), ("a b", "is no cookie name"),
+    ("a=b", "is no cookie name"), ("a!b", "would be sent percent-encoded")])
+def test_a_cookie_parameter_its_name_cannot_carry_is_dropped_with_a_loss(
+        name: str, why: str) -> None:
+    """A cookie parameter named otherwise than an RFC 6265 token (`a;b`, `a b`), or with a
+    token percent-encoding changes (`a!b`, sent `a%21b` by style form), was sent
+    percent-encoded, under another name: an optional one is no argument, with a loss at
+    it, and the rest of the operation still builds; a required one is its operation's
+    error at its name, and the other operations compile."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": name, "in": "cookie", "schema": {"type": "string"}},
+        {"name": "sid", "in": "cookie", "schema": {"type": "string"}}]
+    app = httpllm.compile(doc, "openai")
+    function = app.function("getB")
+    assert list(function.parameters["properties"]) == ["sid"]
+    [loss] = function.losses
+    assert (loss.pointer, loss.action, loss.value) == (
+        "#/paths/~1b/get/parameters/0", "dropped", name)
+    assert loss.note.startswith(f"cookie parameter {name!a} {why}")
+    assert build_request(function, {"sid": "1"}).headers["cookie"] == "sid=1"
+    doc["paths"]["/b"]["get"]["parameters"][0]["required"] = True
+    app = httpllm.compile(doc, "openai")
+    assert "getB" not in [f.name for f in app.functions]
+    (error,) = app.errors
+    assert error.pointer == "#/paths/~1b/get/parameters/0/name"
+    assert why in error.message
+
+
+def test_a_style_cookie_token_name_is_sent_as_written() -> None:
+    """OpenAPI 3.2's `style: cookie` sends a token name as written (`a!b`), so it stays
+    an argument."""
+    doc = secured("X-Key")
+    doc["openapi"] = "3.2.0"
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": "a!b", "in": "cookie", "style": "cookie", "schema": {"type": "string"}}]
+    function = httpllm.compile(doc, "openai").function("getB")
+    assert function.losses == ()
+    request = build_request(function, {"a!b": "1"}, require_auth=False)
+    assert request.headers["cookie"] == "a!b=1"
+
+
 def test_a_path_with_a_lone_surrogate_is_the_operation_s_error() -> None:
     """A path holding a lone surrogate (in its text or a template's name) cannot be sent:
     that operation is an error naming it, the others compile."""
@@ -183,17 +227,37 @@ def _templated(path: str, parameters: list[dict[str, Any]]) -> dict[str, Any]:
                           "200": {"description": "ok"}}}}}}
 
 
-def test_a_path_variable_without_a_parameter_fails_its_operation() -> None:
+def test_a_path_variable_without_a_parameter_is_offered_as_a_required_string() -> None:
     """`/vendors/{vendor_id}` with no `in: path` parameter `vendor_id` (square's PUT
-    /v2/vendors/{vendor_id}, OpenAPI 3.1.0 4.8.12.1) was listed as a tool whose every call
-    the build refused ("path variable {vendor_id} has no path parameter"); it is the
-    operation's error at the path item, and the others compile."""
-    app = httpllm.compile(_templated("/vendors/{vendor_id}", []))
+    /v2/vendors/{vendor_id}, OpenAPI 3.1.0 4.8.12.1) was the operation's error; it is a
+    tool taking a required string `vendor_id`, with a warning at the operation naming the
+    variable, and every dialect's tool shows the argument."""
+    doc = _templated("/vendors/{vendor_id}/{api-version}",
+                     [{"name": "api-version", "in": "path", "required": True,
+                       "schema": {"type": "integer"}}])
+    app = httpllm.compile(doc)
+    assert app.errors == ()
+    declared, argument = app.function("op").arguments
+    assert (argument.name, argument.location, argument.required, argument.style,
+            argument.schema) == ("vendor_id", "path", True, "simple", {"type": "string"})
+    assert declared.schema == {"type": "integer"}
+    assert [(w.pointer, w.message) for w in app.warnings] == [(
+        "#/paths/~1vendors~1{vendor_id}~1{api-version}/get",
+        "path template variable {vendor_id} has no parameter; offered as a required string")]
+    for provider in providers():
+        tool = json.dumps(httpllm.compile(doc, provider=provider).tools())
+        assert '"vendor_id"' in tool, provider
+    request = build_request(app.function("op"), {"vendor_id": "a/b c", "api-version": 2})
+    assert request.url.raw_path == b"/vendors/a%2Fb%20c/2"
+
+
+def test_an_empty_path_variable_fails_its_operation() -> None:
+    """`/a/{}` has a template expression no parameter can be named for: the operation's
+    error at the path item, and the others compile."""
+    app = httpllm.compile(_templated("/a/{}", []))
     assert [f.name for f in app.functions] == ["ok"]
     (error,) = app.errors
-    assert error.pointer == "#/paths/~1vendors~1{vendor_id}"
-    assert error.message == ("path variable {vendor_id} has no `in: path` parameter named "
-                             "'vendor_id': no call could fill it")
+    assert error.pointer == "#/paths/~1a~1{}"
 
 
 def test_a_path_parameter_the_template_lacks_is_dropped_with_a_loss() -> None:

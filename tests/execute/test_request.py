@@ -322,6 +322,27 @@ def test_cookie_style_exploded_object_keys_must_be_cookie_names() -> None:
     assert "cookie names that are RFC 6265 tokens" in error.expected
 
 
+@pytest.mark.parametrize("key", ["a b", "a!b", "a=b", ""])
+def test_form_cookie_exploded_object_keys_must_arrive_as_written(
+        live_server: str, key: str) -> None:
+    """An exploded `style: form` cookie object's keys are cookie names, sent percent-encoded:
+    `{"a b": "1"}` arrived as a cookie named `a%20b` (`a!b` as `a%21b`), which a receiver
+    does not decode (RFC 6265 section 5.2), so validate and build refuse such a key at the
+    argument's pointer; a token encoding leaves alone is sent, its value percent-encoded."""
+    fn = function(param("cookie", "c", {"type": "object"}))
+    (error,) = validate(fn, {"c": {key: "1"}}).errors
+    assert (error.pointer, error.keyword) == ("#/c", "cookie")
+    assert "cookie names that arrive as written" in error.expected
+    with pytest.raises(RequestBuildError, match="cookie names that arrive as written") as raised:
+        build_request(fn, {"c": {key: "1"}})
+    assert raised.value.pointer == "#/c"
+    args = {"c": {"sid": "x y=1"}}
+    assert validate(fn, args).ok
+    seen = httpx.Client().send(build_request(fn, args, base_url=live_server)).json()
+    assert (dict(seen["headers"])["cookie"], seen["cookies"]) == (
+        "sid=x%20y%3D1", {"sid": "x%20y%3D1"})
+
+
 def test_form_cookie_allow_reserved_passes_reserved_cookie_octets_in_openapi_32() -> None:
     """OpenAPI 3.2 applies `allowReserved` to a `style: form` cookie (Appendix D): reserved
     characters a cookie value holds and `%XX` triples pass; `,`, `;` and spaces are still
@@ -354,6 +375,42 @@ def test_querystring_form_follows_the_form_body_rules() -> None:
     value = {"tag": ["a b", "c"], "ids": [1, 2], "near": {"lat": 1.5}, "box": {"w": 3}}
     assert url_of(fn, {"q": value}) == (
         f"{API}/things?tag=a%20b&tag=c&ids=1,2&near=%7B%22lat%22%3A1.5%7D&box%5Bw%5D=3")
+
+
+_NULLABLE_ITEMS = {"type": "object", "properties": {
+    "tags": {"type": "array", "items": {"type": ["string", "null"]}},
+    "ids": {"type": "array", "items": {"type": ["string", "null"]}}}}
+
+
+@pytest.mark.parametrize("media_type", ["application/x-www-form-urlencoded",
+                                        "multipart/form-data"])
+def test_a_null_item_of_a_form_array_is_refused_by_the_build_as_by_validate(
+        media_type: str) -> None:
+    """A form field or part has no null: validate refused `["a", null]` in a form or
+    multipart body, but a call built without it sent `tags=a`, one item short, without a
+    word; the build refuses it too, naming the item's pointer. An array with an Encoding
+    `style` follows RFC 6570 (null is undefined) in both."""
+    fn = function(body(_NULLABLE_ITEMS, media_type, encoding={"ids": {"style": "form"}}),
+                  method="post")
+    value = {"tags": ["a", None], "ids": ["x", None]}
+    assert [e.pointer for e in validate(fn, {"body": value}).errors] == ["#/body/tags/1"]
+    with pytest.raises(RequestBuildError, match="is null") as raised:
+        build_request(fn, {"body": value})
+    assert raised.value.pointer == "#/body/tags/1"
+    assert validate(fn, {"body": {"ids": ["x", None]}}).ok
+    build_request(fn, {"body": {"ids": ["x", None]}})
+
+
+def test_a_null_item_of_a_querystring_form_array_is_refused_by_the_build() -> None:
+    """An OpenAPI 3.2 form `querystring` is sent as a form body is: a null item of its
+    array is refused by the build as by validate, at the item's pointer."""
+    fn = _function_32({"name": "q", "in": "querystring", "content": {
+        "application/x-www-form-urlencoded": {"schema": _NULLABLE_ITEMS}}})
+    value = {"tags": ["a", None]}
+    assert [e.pointer for e in validate(fn, {"q": value}).errors] == ["#/q/tags/1"]
+    with pytest.raises(RequestBuildError, match="is null") as raised:
+        build_request(fn, {"q": value})
+    assert raised.value.pointer == "#/q/tags/1"
 
 
 def test_path_allow_reserved_passes_sub_delims_and_triples_in_openapi_32() -> None:
@@ -611,6 +668,25 @@ def test_a_parameter_named_empty_is_sent_as_named_even_when_renamed() -> None:
         assert str(build_request(fn, {argument.name: "e3"}).url).endswith("/a?=e3")
 
 
+def test_a_path_variable_without_a_parameter_is_filled_from_its_argument(
+        live_server: str) -> None:
+    """A `{vendor_id}` no parameter declares (square's PUT /v2/vendors/{vendor_id}) is a
+    required string argument: validate asks for it, and its value reaches a server on
+    127.0.0.1 percent-encoded in its segment, as any path parameter's does."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/vendors/{vendor_id}": {"put": {
+               "operationId": "op", "responses": {"200": {"description": "ok"}}}}}}
+    app = httpllm.compile(doc, provider="mcp")
+    (error,) = app.validate("op", {}).errors
+    assert (error.pointer, error.keyword) == ("#/vendor_id", "required")
+    args = {"vendor_id": "v 1/ü"}
+    assert app.validate("op", args).ok
+    request = build_request(app.function("op"), args, base_url=live_server)
+    seen = httpx.Client().send(request).json()
+    assert (seen["method"], seen["raw_path"]) == ("PUT", "/vendors/v%201%2F%C3%BC")
+
+
 def _judged(parameters: list[dict[str, Any]]) -> tuple[Any, Any]:
     """A 3.1 document whose one operation, `op` at /t, takes `parameters`: its function and
     openapi-core's validator for it (the judge of what a server reads)."""
@@ -679,6 +755,66 @@ def test_a_query_member_encoded_as_its_delimiter_is_refused(parameter: dict[str,
     assert [e.keyword for e in validate(fn, {"a": value}).errors] == ["delimiter"]
     with pytest.raises(RequestBuildError, match="would be read as two"):
         build_request(fn, {"a": value})
+
+
+_AMBIGUOUS = [
+    # label exploded: members joined with ".", which no encoding hides
+    ("path", "label", {}, {"a.b": "1"}, '"." (the members are joined with "."'),
+    ("path", "label", {}, ["1.5", "2"], '"1.5" would be read as two'),
+    ("path", "label", {}, {"k": "x.b=y"}, '"x.b=y" would be read as two'),
+    # key=value pairs whose key keeps "=" as sent
+    ("header", "simple", {}, {"a=b": "1"}, 'key "a=b" would be read as "a"'),
+    ("path", "simple", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "label", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "matrix", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+    ("path", "matrix", {"allow_reserved": True}, {"a;b": "1"}, '";" (the members'),
+    ("cookie", "form", {"allow_reserved": True}, {"a=b": "1"}, 'read as "a"'),
+]
+
+
+@pytest.mark.parametrize(("where", "style", "extra", "value", "says"), _AMBIGUOUS)
+def test_an_exploded_value_the_receiver_cannot_split_back_is_refused(
+        where: str, style: str, extra: dict[str, Any], value: Any, says: str) -> None:
+    """An exploded value whose member holds, as sent, the separator of its style (`.` of
+    label, which percent-encoding keeps; `;` of matrix under allowReserved) or whose
+    object key holds the `=` of its `key=value` pairs (a header's, sent as given; a path's
+    or cookie's under allowReserved) was sent so that the receiver reads other members:
+    validate and build refuse it alike, the build naming the argument's pointer."""
+    fn = function(param(where, "a", {"type": ["object", "array"]}, style=style,
+                        explode=True, **extra),
+                  path="/things/{a}" if where == "path" else "/things")
+    (error,) = validate(fn, {"a": value}).errors
+    assert (error.pointer, error.keyword) == ("#/a", "delimiter")
+    assert says in error.expected
+    with pytest.raises(RequestBuildError, match=re.escape(says)) as raised:
+        build_request(fn, {"a": value})
+    assert raised.value.pointer == "#/a"
+
+
+@pytest.mark.parametrize(("where", "style", "value", "sent"), [
+    ("path", "matrix", {"a;b=c": "x;y"}, "/things/;a%3Bb%3Dc=x%3By"),
+    ("path", "label", {"k": "x=y"}, "/things/.k=x%3Dy"),
+    ("path", "label", {"a=b": "1"}, "/things/.a%3Db=1"),
+    ("path", "label", ["x", "y"], "/things/.x.y"),
+    ("query", "form", {"a=b&c;d": "1=2"}, "/things?a%3Db%26c%3Bd=1%3D2"),
+    ("cookie", "form", {"sid": "a=b;c"}, "sid=a%3Db%3Bc"),
+    ("header", "simple", {"k": "a=b"}, "k=a=b"),
+])
+def test_an_exploded_value_percent_encoding_keeps_apart_is_sent(
+        live_server: str, where: str, style: str, value: Any, sent: str) -> None:
+    """What the style's own encoding keeps apart (`=`, `;`, `&` percent-encoded in a path,
+    a query or a cookie; a value's `=` after its key's) is no ambiguity: accepted, and a
+    server on 127.0.0.1 receives it as built."""
+    fn = function(param(where, "a", {"type": ["object", "array"]}, style=style,
+                        explode=True),
+                  path="/things/{a}" if where == "path" else "/things")
+    assert validate(fn, {"a": value}).ok
+    seen = httpx.Client().send(build_request(fn, {"a": value}, base_url=live_server)).json()
+    got = {"path": seen["raw_path"],
+           "query": f"{seen['raw_path']}?{seen['query_string']}",
+           "header": dict(seen["headers"]).get("a"),
+           "cookie": dict(seen["headers"]).get("cookie")}[where]
+    assert got == sent
 
 
 @pytest.mark.parametrize(("text", "query", "read"), [

@@ -301,9 +301,27 @@ class Composer:
                     refused.append(spec)
                 elif spec is not None:
                     merged[(spec.location, spec.name)] = spec
-        refused += _template_mismatches(site, merged)
+        dropped, unfilled = _template_mismatches(site, merged)
+        refused += dropped
+        for name in unfilled:
+            merged[("path", name)] = self._unfilled(site, name)
         _alone_in_query(list(merged.values()))
         return list(merged.values()), refused
+
+    def _unfilled(self, site: OperationSite, name: str) -> ParameterSpec:
+        """A required ``string`` path parameter for a template ``{name}`` no ``in: path``
+        parameter fills, with a warning at the operation. OpenAPI 3.1.0 section 4.8.12.1
+        says each template expression MUST have one; documents omit it (square's PUT
+        /v2/vendors/{vendor_id}, hey-api's ``{api-version}``), and the template alone
+        says what it takes: one value in the path segment. It is filled as any path
+        parameter is (``style: simple``, percent-encoded); without it no call could be
+        built, so the operation was an error."""
+        raw = {"name": name, "in": "path", "required": True, "schema": {"type": "string"}}
+        spec = self._parameter(raw, site.base, site.pointer)
+        assert isinstance(spec, ParameterSpec)  # a path parameter is never a loss or None
+        self.named.warn(site.pointer, f"path template variable {{{name}}} has no parameter; "
+                                      "offered as a required string")
+        return spec
 
     def _parameter(self, raw: Any, base: str, at: str) -> ParameterSpec | Loss | None:
         """The resolved, emended Parameter Object at ``at``; ``None`` for a transport header
@@ -342,6 +360,8 @@ class Composer:
                              "text spells: no request can carry it (not an argument)")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
+        if location == "cookie" and (lost := _cookie_name_loss(node, name, pointer)):
+            return lost
         spec = ParameterSpec(name=name, location=location, node=node, pointer=pointer, base=base,
                              required=location == "path" or node.get("required") is True)
         self._parameter_schema(spec)
@@ -856,17 +876,18 @@ class Composer:
                       enums=enums)
 
 
-def _template_mismatches(site: OperationSite,
-                         merged: dict[tuple[str, str], ParameterSpec]) -> list[Loss]:
+def _template_mismatches(site: OperationSite, merged: dict[tuple[str, str], ParameterSpec]
+                         ) -> tuple[list[Loss], list[str]]:
     """Match the path template's ``{name}``s and the ``in: path`` parameters (OpenAPI
     3.1.0 section 4.8.12.1: a path parameter's name MUST correspond to a template
     expression in the path, and each expression is filled by one): a parameter the path
     has no ``{name}`` for is taken out of ``merged`` and dropped with a loss (the model's
-    value for it went nowhere, without a word); a ``{name}`` no parameter fills fails the
-    operation (its tool was listed, and every call was refused when it was built).
+    value for it went nowhere, without a word); the ``{name}``s no parameter fills are
+    returned, in the path's order, for the caller to offer (see
+    :meth:`Composer._unfilled`).
 
     Raises:
-        SpecError: naming the path item and the first ``{name}`` without a parameter.
+        SpecError: an empty ``{}`` in the path (no argument can be named ``""``).
     """
     template = dict.fromkeys(_SERVER_VARIABLE.findall(site.path))
     lost: list[Loss] = []
@@ -879,12 +900,43 @@ def _template_mismatches(site: OperationSite,
                                   f"the path {site.path!r}: no request can carry it (not an "
                                   "argument)"))
     filled = {name for location, name in merged if location == "path"}
-    for name in template:
-        if name not in filled:
-            raise SpecError(f"path variable {{{name}}} has no `in: path` parameter named "
-                            f"{name!r}: no call could fill it",
-                            pointer=site.pointer.rsplit("/", 1)[0])
-    return lost
+    if "" in template:
+        raise SpecError("the path holds an empty template expression {}: no parameter "
+                        "can be named for it", pointer=site.pointer.rsplit("/", 1)[0])
+    return lost, [name for name in template if name not in filled]
+
+
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
+"""RFC 3986 section 2.3 unreserved characters: what percent-encoding leaves as it is."""
+
+
+def _cookie_name_loss(node: dict[str, Any], name: str, pointer: str) -> Loss | None:
+    """A loss for a cookie parameter whose name would not arrive as written, or ``None``.
+
+    A cookie name is an RFC 6265 token (section 4.1.1: ``cookie-name = token``, RFC 9110
+    section 5.6.2: ASCII letters, digits and ``!#$%&'*+-.^_`|~``; a ``;``, ``,``, ``=`` or
+    space ends it or the pair). ``style: form`` (the default) and a ``content`` parameter
+    percent-encode the name as RFC 6570 does (``a!b`` is sent as ``a%21b``), which a
+    receiver does not decode in a name (RFC 6265 section 5.2), so such a name would reach
+    it as another cookie; OpenAPI 3.2's ``style: cookie`` sends a token as written. The
+    parameter is then no argument, with this loss; a required one means no call can be
+    made, so it is the operation's error.
+
+    Raises:
+        SpecError: the parameter is required, at its ``name``.
+    """
+    as_given = node.get("style") == "cookie" and "schema" in node
+    if is_token(name) and (as_given or _UNRESERVED.fullmatch(name)):
+        return None
+    why = ("is no cookie name (RFC 6265 section 4.1.1: a token of ASCII letters, digits "
+           "and !#$%&'*+-.^_`|~)" if not is_token(name) else
+           "would be sent percent-encoded (style form, RFC 6570), under another name")
+    if node.get("required") is True:
+        raise SpecError(f"required cookie parameter {name!a} {why}: no call can send it",
+                        pointer=join(pointer, "name"))
+    return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
+                note=f"cookie parameter {name!a} {why}: no request can carry it (not an "
+                     "argument)")
 
 
 def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:

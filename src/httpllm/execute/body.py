@@ -167,7 +167,8 @@ def null_items(argument: Argument, value: Any) -> list[tuple[str, int]]:
 
     A form or a part has no ``null``: OpenAPI leaves how one is sent to the implementation
     (3.2.0 section 4.15.1.1, "If null values are entirely omitted ..."), so ``validate``
-    refuses such an item rather than send an array one item short.
+    and ``build_request`` refuse such an item rather than send an array one item short
+    (:func:`httpllm.execute.wire.form_null_items`).
 
     >>> from httpllm.records import Argument
     >>> form = Argument(name="body", location="body", original=None, required=True,

@@ -19,8 +19,10 @@ Rules chosen where OpenAPI leaves room:
   undefined and left out;
 - a value that would not arrive as given is refused, as ``validate`` refuses it
   (:mod:`httpllm.execute.wire`): a member holding the delimiter its members are joined
-  with as sent, an unescaped ``style: cookie`` value, a ``null`` item of a parameter
-  array (RFC 6570 would leave it out: :func:`~httpllm.execute.wire.null_member`);
+  with as sent (or an exploded object key holding the ``=`` of its pair), an unescaped
+  ``style: cookie`` value, a ``null`` item of a parameter array (RFC 6570 would leave it
+  out: :func:`~httpllm.execute.wire.null_member`) or of an array property of a form or
+  multipart value (a form field has no ``null``: :func:`~httpllm.execute.wire.form_null_items`);
 - an OpenAPI 3.2 ``in: querystring`` parameter of a media type other than a form is the
   whole query string (``text/plain`` as written, any other its text percent-encoded:
   :func:`~httpllm.execute.wire.querystring_text`); a query credential cannot join it;
@@ -79,6 +81,7 @@ from httpllm.execute.wire import (
     VARIABLE,
     cookie_pairs_of,
     cookie_unescaped,
+    form_null_items,
     form_style,
     header_text_of,
     header_trimmed,
@@ -259,16 +262,7 @@ def _assemble(
     body: Body | None = None
     for argument in function.arguments:
         value = values.get(argument.name)
-        split = split_member(argument, value) or header_trimmed(argument, value)
-        if split is not None:
-            raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
-                                    f"(argument {argument.name!r}): expected {split}")
-        if (index := null_member(argument, value)) is not None:
-            where = "path parameter" if argument.location == "path" else argument.location
-            raise RequestBuildError(
-                f"{argument.location} parameter {argument.wire_name!r} (argument "
-                f"{argument.name!r}): item {index} is null ("
-                f"{NULL_MEMBER.format(where=where)})")
+        _refuse_unsent(argument, value)
         if value is None and argument.name in values and sends_null(function, argument):
             body = encode_body(argument, None, parts.nested)
             continue
@@ -293,6 +287,32 @@ def _assemble(
     url = base + _path(function, values) + _query_string(parts)
     _same_origin(url, base)
     return _request(function, url, parts, body)
+
+
+def _refuse_unsent(argument: Argument, value: Any) -> None:
+    """Refuse a value that would not arrive as given, as ``validate`` does (the module
+    docstring lists them; :mod:`httpllm.execute.wire` says why each is refused).
+
+    Raises:
+        RequestBuildError: naming the argument's pointer (or its item's).
+    """
+    split = split_member(argument, value) or header_trimmed(argument, value)
+    if split is not None:
+        raise RequestBuildError(f"{argument.location} parameter {argument.wire_name!r} "
+                                f"(argument {argument.name!r}): expected {split}",
+                                pointer=pointer.join("#", argument.name))
+    if (index := null_member(argument, value)) is not None:
+        where = "path parameter" if argument.location == "path" else argument.location
+        raise RequestBuildError(
+            f"{argument.location} parameter {argument.wire_name!r} (argument "
+            f"{argument.name!r}): item {index} is null ("
+            f"{NULL_MEMBER.format(where=where)})",
+            pointer=pointer.join("#", argument.name, str(index)))
+    nulls = form_null_items(argument, value)
+    if nulls:
+        at, why = nulls[0]
+        raise RequestBuildError(f"argument {argument.name!r}: the item at {at} is null ({why})",
+                                pointer=at)
 
 
 def _request(function: Function, url: str, parts: _Parts, body: Body | None) -> httpx.Request:
@@ -685,7 +705,8 @@ def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
     expected = cookie_unescaped(argument, value)
     if expected is not None:
         raise RequestBuildError(f"cookie parameter {argument.wire_name!r} (argument "
-                                f"{argument.name!r}): expected {expected}")
+                                f"{argument.name!r}): expected {expected}",
+                                pointer=pointer.join("#", argument.name))
     parts.cookies.extend(cookie_pairs_of(argument, value))
 
 

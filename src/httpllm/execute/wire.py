@@ -21,11 +21,12 @@ its schema and still send nothing, because RFC 6570 treats ``null``, ``[]``, ``{
 
 And values that would arrive other than given, which ``build_request`` refuses with the
 same words: an empty query value without ``allowEmptyValue`` (:func:`sends_empty`), a
-member holding the delimiter it is joined with as sent (:func:`split_member`), a
+member holding the delimiter it is joined with as sent, or an exploded object's key
+holding the ``=`` of its pair (:func:`split_member`), a
 header value or list member a receiver would trim (:func:`header_trimmed`), a
 ``style: cookie`` value that is not escaped (:func:`cookie_unescaped`), a ``null`` item of
-a parameter array (:func:`null_member`); ``validate`` alone refuses a ``null`` item a form
-would leave out (:func:`null_item_errors`), which ``build_request`` leaves out.
+a parameter array (:func:`null_member`) or of an array a form or multipart value sends
+(:func:`form_null_items`).
 
 Source: RFC 6570 sections 2.3 and 3.2.1; OpenAPI 3.1.0 sections 4.8.12 (Parameter Object
 ``required``) and 4.8.13 (Request Body Object ``required``).
@@ -73,6 +74,7 @@ __all__ = [
     "cookie_errors",
     "cookie_pairs_of",
     "cookie_unescaped",
+    "form_null_items",
     "form_style",
     "header_text_of",
     "header_trimmed",
@@ -281,12 +283,17 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
     A space passes inside a text (OpenAPI 3.2's example sends ``Hello%2C world!``), never
     at its start or end, which a receiver strips from every name and value.
 
+    An exploded object of a ``style: form`` cookie (the default) is refused alike when a
+    key would arrive as another cookie name (:func:`_renamed_cookie`).
+
     Source: OpenAPI 3.2.0 section 4.12.3 (Style Values ``cookie``) and Appendix D; RFC 6265
     section 4.1.1 (``cookie-name = token``, ``cookie-octet``) and 5.2 (leading and
     trailing whitespace removed).
     """
-    if argument.location != "cookie" or argument.style != "cookie" or value is None:
+    if argument.location != "cookie" or argument.style is None or value is None:
         return None
+    if argument.style != "cookie":
+        return _renamed_cookie(argument, value)
     pairs = value.items() if isinstance(value, Mapping) else []
     for key, _ in pairs:
         if argument.explode and not is_token(str(key)):
@@ -309,6 +316,28 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
     return None
 
 
+def _renamed_cookie(argument: Argument, value: Any) -> str | None:
+    """What was expected of an exploded ``style: form`` cookie object one of whose keys
+    would arrive as another cookie name, or ``None``: each key is a cookie name, sent
+    percent-encoded (``a b`` as ``a%20b``, ``a!b`` as ``a%21b``), which a receiver does not
+    decode in a name, so only a token encoding leaves as it is arrives as given (the rule
+    compose applies to a cookie parameter's own name).
+
+    Source: RFC 6265 sections 4.1.1 (``cookie-name = token``) and 5.2; RFC 6570 section
+    3.2.8 (form-style expansion).
+    """
+    if not argument.explode or not isinstance(value, Mapping):
+        return None
+    encode = cookie_reserved if argument.allow_reserved else percent
+    for key, member in value.items():
+        name = str(key)
+        if member is not None and (not is_token(name) or encode(name) != name):
+            return (f"cookie names that arrive as written ({show(name)} would be sent as "
+                    f"{show(encode(name))}: an exploded object's keys are cookie names, and "
+                    "a receiver does not decode them)")
+    return None
+
+
 _DELIMITER_NAMES = {",": '","', "|": '"|"', " ": "a space", "\t": "a tab",
                     "%7C": '"|" (%7C)', "%20": "a space (%20)", "%09": "a tab (%09)"}
 
@@ -325,8 +354,50 @@ def _joining(argument: Argument) -> tuple[str, Encoder] | None:
         return join_delimiter(style, raw=True), header_text
     if where == "query" and not argument.explode and style in ("form", *DELIMITED):
         return join_delimiter(style), reserved if argument.allow_reserved else percent
+    encode = path_reserved if argument.allow_reserved else percent
     if where == "path" and (style in ("simple", *DELIMITED) or not argument.explode):
-        return join_delimiter(style), path_reserved if argument.allow_reserved else percent
+        return join_delimiter(style), encode
+    if where == "path" and style in _EXPLODED:  # RFC 6570 ``.`` and ``;`` expansions
+        return _EXPLODED[style], encode
+    return None
+
+
+_EXPLODED = {"label": ".", "matrix": ";"}
+"""The separator of an exploded ``label`` or ``matrix`` path value (RFC 6570 Appendix A):
+``.`` is unreserved, so no encoding hides it in a member (``["1.5"]`` is ``.1.5``, as
+``["1", "5"]`` is); ``;`` is percent-encoded unless ``allowReserved``."""
+
+_KEY_ENCODERS: dict[str, tuple[Encoder, Encoder]] = {
+    "path": (percent, path_reserved), "header": (header_text, header_text),
+    "query": (percent, reserved), "cookie": (percent, cookie_reserved)}
+"""How an exploded object's keys are encoded in each place, without and with
+``allowReserved`` (:func:`path_text`, :func:`header_text_of`, :func:`query_pairs_of`,
+:func:`cookie_pairs_of`)."""
+
+
+def _pair_key_split(argument: Argument, value: Any) -> str | None:
+    """What was expected of an exploded object one of whose keys holds ``=`` as sent: its
+    pairs are ``key=value`` (``a=b=c`` is key ``a``, value ``b=c``), so the receiver reads
+    the key up to its first ``=``; a value may hold ``=``. Where the key is
+    percent-encoded (a query, a path or cookie without ``allowReserved``) it never does;
+    a header key is sent as given. A ``style: cookie`` key is checked by
+    :func:`cookie_unescaped`; ``deepObject`` and the delimited styles send no such pair.
+
+    Source: RFC 6570 section 3.2.1 (an exploded associative array is ``name=value``
+    pairs); OpenAPI 3.2.0 Appendix C ("Delimiters in Parameter Values") and Appendix D.
+    """
+    style, where = argument.style, argument.location
+    if (not argument.explode or style is None or argument.querystring
+            or not isinstance(value, Mapping) or where not in _KEY_ENCODERS
+            or (where, style) in (("query", "deepObject"), ("cookie", "cookie"))
+            or (where in ("path", "header") and style in DELIMITED)):
+        return None
+    encode = _KEY_ENCODERS[where][argument.allow_reserved]
+    for key, member in value.items():
+        if member is not None and "=" in encode(str(key)):
+            return (f'object keys that do not hold "=" (an exploded object is sent as '
+                    f"key=value pairs, so the key {show(str(key))} would be read as "
+                    f"{show(str(key).split('=', 1)[0])})")
     return None
 
 
@@ -335,8 +406,13 @@ def split_member(argument: Argument, value: Any) -> str | None:
     as sent, the delimiter the members are joined with, so the receiver would read two
     members; ``None`` when none does.
 
+    Or an exploded object whose key holds, as sent, the ``=`` of its ``key=value`` pair
+    (:func:`_pair_key_split`).
+
     Headers are sent as given (``"a,b"`` in ``["a,b", "c"]`` is ``a,b,c``), reserved
-    expansion (``allowReserved``) leaves ``,`` as it is, and a delimited style's
+    expansion (``allowReserved``) leaves ``,`` as it is, an exploded ``label`` path value
+    joins its members with ``.``, which is unreserved (``["1.5", "2"]`` is ``.1.5.2``), an
+    exploded ``matrix`` one with ``;`` (kept by ``allowReserved``), and a delimited style's
     delimiter is percent-encoded exactly as the same character in a member (``["a b"]``,
     ``spaceDelimited``, is ``a%20b``): OpenAPI leaves escaping such a member to the caller.
 
@@ -346,7 +422,7 @@ def split_member(argument: Argument, value: Any) -> str | None:
     """
     joining = _joining(argument)
     if joining is None or not isinstance(value, (Mapping, list, tuple)):
-        return None
+        return _pair_key_split(argument, value)
     delimiter, encode = joining
     if isinstance(value, Mapping):
         texts = [t for k, v in value.items() if v is not None for t in (str(k), scalar(v))]
@@ -357,7 +433,7 @@ def split_member(argument: Argument, value: Any) -> str | None:
             shown = _DELIMITER_NAMES.get(delimiter, show(delimiter))
             return (f"members that do not hold {shown} (the members are joined with "
                     f"{shown}, so {show(text)} would be read as two)")
-    return None
+    return _pair_key_split(argument, value)
 
 
 _OWS = " \t"
@@ -427,7 +503,8 @@ def _xml_unheld(argument: Argument, value: Any) -> str | None:
 
 
 def cookie_errors(function: Function, args: Mapping[str, Any]) -> dict[str, ArgumentError]:
-    """``style: cookie`` values that are not escaped as a cookie needs
+    """``style: cookie`` values that are not escaped as a cookie needs, and exploded
+    ``style: form`` cookie objects a key of which would arrive renamed
     (:func:`cookie_unescaped`), by pointer."""
     return _value_errors(function, args, "cookie", cookie_unescaped)
 
@@ -581,15 +658,27 @@ def null_item_errors(function: Function, args: Mapping[str, Any]) -> dict[str, A
             where = _PLACES.get(argument.location, "path parameter")
             why = NULL_MEMBER.format(where=where)
             errors[at] = argument_error(at, "null", f"an item other than null ({why})", "null")
-        if not (argument.location == "body" or (argument.querystring and argument.style)):
-            continue
-        for name, index in null_items(argument, args[argument.name]):
-            at = pointer.join("#", argument.name, name, str(index))
-            kind = "part" if argument.location == "body" and _is_multipart(argument) else "field"
-            errors[at] = argument_error(
-                at, "null", f"an item other than null (a form {kind} has no null: this item "
-                "would not be sent; leave it out)", "null")
+        for at, kind in form_null_items(argument, args[argument.name]):
+            errors[at] = argument_error(at, "null", f"an item other than null ({kind})", "null")
     return errors
+
+
+def form_null_items(argument: Argument, value: Any) -> list[tuple[str, str]]:
+    """``(pointer, why)`` of each ``null`` item of an array property that a form or
+    multipart body, or an OpenAPI 3.2 form ``querystring``, would leave out
+    (:func:`~httpllm.execute.body.null_items`): ``validate`` reports them and
+    ``build_request`` refuses them alike (it left them out, sending the array one item
+    short, to a call made without ``validate``).
+
+    Source: OpenAPI 3.2.0 section 4.15.1.1 (how a ``null`` form value is sent is left to
+    the implementation: "If null values are entirely omitted ...").
+    """
+    if not (argument.location == "body" or (argument.querystring and argument.style)):
+        return []
+    kind = "part" if argument.location == "body" and _is_multipart(argument) else "field"
+    why = f"a form {kind} has no null: this item would not be sent; leave it out"
+    return [(pointer.join("#", argument.name, name, str(index)), why)
+            for name, index in null_items(argument, value)]
 
 
 def _is_multipart(argument: Argument) -> bool:
