@@ -60,3 +60,28 @@ def test_an_enum_equal_to_the_const_is_left_alone() -> None:
     fn, offered = _property({"const": 1, "enum": [1.0]}, "deepseek", True)
     assert offered["enum"] == [1.0]
     assert [x.keyword for x in fn.losses if x.keyword == "enum"] == []
+
+
+@pytest.mark.parametrize(("enum", "offered", "dropped"), [
+    ([1, "1", 2], ["1", "2"], ["1"]), (["1", 1], ["1"], [1]),
+    ([True, "true", "false", False], ["true", "false"], ["true", False]),
+    (["x", "null", None], ["x", "null"], None)])
+def test_gemini_offers_each_text_once_and_reports_the_rest(
+        enum: list[Any], offered: list[str], dropped: list[Any] | None) -> None:
+    """Gemini's enums hold strings: of two values with one text (`1` and `"1"`) the model
+    could send only the first, so the later ones are dropped with a loss at the enum (they
+    were merged into one string silently); a null is `nullable`, no text of `"null"`."""
+    fn, offered_node = _property({"enum": enum}, "gemini", False)
+    assert offered_node["enum"] == offered
+    losses = [x for x in fn.losses if x.keyword == "enum" and x.action == "dropped"]
+    assert [x.value for x in losses] == ([] if dropped is None else [dropped])
+    assert all(x.pointer.endswith("/properties/v/enum") for x in losses)
+
+
+def test_a_strict_mode_describes_each_text_once() -> None:
+    """An enum a strict mode sends as JSON text (it holds an object) describes one value
+    per text: the string `'{"a": 1}'` beside the object `{"a": 1}` is dropped, reported."""
+    fn, offered = _property({"enum": [{"a": 1}, '{"a": 1}', 5]}, "chatgpt", True)
+    assert offered["description"].endswith('@enum [{"a": 1}, 5]')
+    loss = next(x for x in fn.losses if x.keyword == "enum" and x.action == "dropped")
+    assert loss.value == ['{"a": 1}'] and loss.pointer.endswith("/properties/v/enum")

@@ -14,6 +14,7 @@ from httpllm.normalize._context import value_key
 from httpllm.normalize.unions import EXCLUSIVE
 
 __all__ = [
+    "AS_TEXT",
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
     "Test",
@@ -58,6 +59,39 @@ def _kept(ctx: RenderContext) -> frozenset[str] | None:
     if ctx.strict and ctx.dialect.strict_keywords is not None:
         return ctx.dialect.strict_keywords
     return ctx.dialect.keywords
+
+
+AS_TEXT = "sent as strings"
+"""How the ``enum`` loss of a dialect that sends enum values as strings begins (Gemini
+``parameters``): ``execute.decode`` reads it to know that a string may stand for the
+const or enum value of another type whose JSON text it is."""
+
+
+def _one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
+    """The values of an enum a dialect sends as strings (a string as itself, any other
+    value as its JSON text), one per text: of two distinct JSON values with one text
+    (``1`` and ``"1"``, ``true`` and ``"true"``, ``null`` and ``"null"``) the model's
+    ``"1"`` could be either, so the first is kept and the later ones are dropped, with a
+    loss naming them; ``execute.decode`` reads the text as the first value. Values equal as
+    JSON values (``1``, ``1.0``) are no conflict.
+
+    >>> _one_per_text([1, "1", "2", 1.0], CTX)
+    [1, '2', 1.0]
+    """
+    first: dict[str, Any] = {}
+    dropped: list[int] = []
+    for index, value in enumerate(values):
+        text = value if isinstance(value, str) else json.dumps(value)
+        if text not in first:
+            first[text] = value
+        elif value_key(first[text]) != value_key(value):
+            dropped.append(index)
+    if not dropped:
+        return values
+    ctx.lose("enum", "dropped", [values[i] for i in dropped], "sent as strings, each has the "
+             "text of an earlier value: the model could not tell them apart (decode reads "
+             "the earlier one)")
+    return [v for i, v in enumerate(values) if i not in dropped]
 
 
 def _enum_within_const(node: dict[str, Any], value: Any, ctx: RenderContext) -> dict[str, Any]:
