@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
+import httpllm
+from httpllm.dialects._keywords import AS_TEXT
 from httpllm.errors import InvalidArguments
 from httpllm.execute import build_request, decode
 from httpllm.execute.decode import alternatives, parse
+from httpllm.loss import Loss
+from httpllm.records import Function
 
 from .records import body, function, param
 
@@ -221,6 +226,13 @@ def test_discriminator_tag_picks_the_variant() -> None:
 CONSTANTS = [5, -1.5, 1e300, True, False, None, {"a": [1, None]}, [1, "x"]]
 
 
+def _as_texts(fn: Function) -> Function:
+    """``fn`` as Gemini renders it: its enums sent as strings, which its loss says."""
+    loss = Loss(pointer="#", keyword="enum", action="rewritten", value=None,
+                dialect="gemini", note=f"{AS_TEXT}; execute.decode restores them")
+    return replace(fn, losses=(loss,), dialect="gemini")
+
+
 @pytest.mark.parametrize("value", CONSTANTS, ids=json.dumps)
 @pytest.mark.parametrize("keyword", ["const", "enum"])
 def test_a_non_string_constant_sent_as_its_json_text_is_restored(keyword: str,
@@ -229,9 +241,9 @@ def test_a_non_string_constant_sent_as_its_json_text_is_restored(keyword: str,
     value, for an argument and at depth (array items, object properties), const as enum."""
     node = {"const": value} if keyword == "const" else {"enum": ["s", value]}
     deep = {"type": "array", "items": {"type": "object", "properties": {"v": node}}}
-    fn = function(param("query", "c", node), body({"type": "object",
-                                                   "properties": {"deep": deep}}),
-                  extra={"decode": True})
+    fn = _as_texts(function(param("query", "c", node), body({"type": "object",
+                                                             "properties": {"deep": deep}}),
+                            extra={"decode": True}))
     text = json.dumps(value)
     assert decode(fn, {"c": text, "body": {"deep": [{"v": text}]}}) == {
         "c": value, "body": {"deep": [{"v": value}]}}
@@ -244,10 +256,49 @@ def test_a_tag_sent_as_json_text_picks_its_variant() -> None:
            "properties": {"kind": {"const": 1}, "a": {"type": "integer"}}}
     other = {"type": "object", "required": ["b"],
              "properties": {"kind": {"type": "string"}, "b": {"const": True}}}
-    fn = function(body({"anyOf": [one, other]}), extra={"decode": True})
+    fn = _as_texts(function(body({"anyOf": [one, other]}), extra={"decode": True}))
     assert decode(fn, {"body": {"kind": "1", "a": 3}}) == {"body": {"kind": 1, "a": 3}}
     assert decode(fn, {"body": {"kind": "x", "b": "true"}}) == {"body": {"kind": "x",
                                                                          "b": True}}
+
+
+def _compiled(schema: dict[str, Any], provider: str, strict: bool = False) -> Function:
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/x": {"post": {"operationId": "op", "requestBody": {
+               "required": True, "content": {"application/json": {"schema": {
+                   "type": "object", "required": ["v"], "properties": {"v": schema}}}}},
+               "responses": {"204": {"description": "ok"}}}}}}
+    return httpllm.compile(doc, provider, strict=strict).functions[0]
+
+
+@pytest.mark.parametrize(("enum", "sent", "meant"), [
+    ([1, "1"], "1", 1), (["1", 1], "1", "1"), ([True, "true"], "true", True),
+    (["true", True], "true", "true"), ([None, "x", "null"], "null", "null")])
+def test_a_string_enum_reads_as_the_value_offered(enum: list[Any], sent: str,
+                                                  meant: Any) -> None:
+    """Gemini offers each text once, for the enum's first value with it: the model's text
+    decodes to that value (`"1"` was always read as `1`, so of `enum: ["1", 1]` the
+    string could not be sent), and validate accepts it."""
+    fn = _compiled({"enum": enum}, "gemini")
+    assert fn.parameters["properties"]["body"]["properties"]["v"]["enum"].count(sent) == 1
+    decoded = decode(fn, {"body": {"v": sent}})["body"]["v"]
+    assert decoded == meant and type(decoded) is type(meant)
+    assert httpllm.execute.validate(fn, {"body": {"v": sent}}).ok
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "claude", "deepseek"])
+@pytest.mark.parametrize(("schema", "sent"), [
+    ({"anyOf": [{"type": "string"}, {"const": 5}]}, "5"),
+    ({"enum": [1, "1"]}, "1"),
+    ({"anyOf": [{"type": "string"}, {"type": "object", "const": {"a": 1}}]}, '{"a": 1}')])
+def test_a_string_where_values_travel_as_themselves_stays_a_string(
+        provider: str, schema: dict[str, Any], sent: str) -> None:
+    """A strict mode offers a const or enum value as itself: a string the model sends is
+    that string, though it is the JSON text of another value there (`"5"` beside
+    `const: 5` was sent as the number 5)."""
+    fn = _compiled(schema, provider, strict=True)
+    assert fn.strict
+    assert decode(fn, {"body": {"v": sent}}) == {"body": {"v": sent}}
 
 
 def test_decode_never_mutates_its_input() -> None:

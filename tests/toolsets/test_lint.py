@@ -83,6 +83,57 @@ def test_unions_a_provider_flattens() -> None:
     assert "union-flattened" not in gemini
 
 
+def _enums() -> dict[str, Any]:
+    def body(**props: Any) -> dict[str, Any]:
+        return {"type": "object", "properties": props}
+
+    return document({
+        "/const": {"post": operation("constOut", body=body(
+            a={"const": "c", "enum": ["a", "b"]}, b={"const": True, "enum": [1]}))},
+        "/typed": {"post": operation("typedOut", body=body(
+            n={"type": "integer", "enum": ["a"]}, k={"type": "integer", "const": "k"}))},
+        "/empty": {"post": operation("emptyEnum", body=body(e={"enum": []}))},
+        "/some": {"post": operation("someOff", body=body(
+            n={"type": "integer", "enum": [1, "two", True, 3.0]},
+            x={"type": ["integer", "null"], "enum": [1, None]},
+            f={"type": "number", "enum": [1, 2.5]}, t={"const": 1, "enum": [1.0, 2]}))},
+    })
+
+
+def test_enums_no_value_can_meet() -> None:
+    """A const outside its enum (as JSON values: true is not 1) or of another type, an
+    enum none of whose values is of the schema's type, an empty enum: one
+    `enum-unsatisfiable` warning per operation, naming the first place and counting the
+    others (lint had no finding: the tool offered the enum or the values, validate
+    refused every call)."""
+    findings = [f for f in lint(httpllm.compile(_enums(), "chatgpt"))
+                if f.rule == "enum-unsatisfiable"]
+    assert [(f.function, f.pointer, f.severity) for f in findings] == [
+        ("constOut", "#/paths/~1const/post", "warning"),
+        ("typedOut", "#/paths/~1typed/post", "warning"),
+        ("emptyEnum", "#/paths/~1empty/post", "warning")]
+    where = "parameters#/properties/body/properties"
+    assert [f.message for f in findings] == [
+        f'{where}/a: const "c" is not in its enum ["a","b"]: no value can be given there '
+        "(validate refuses each) (and 1 more)",
+        f'{where}/n: no value of its enum ["a"] is integer: no value can be given there '
+        "(validate refuses each) (and 1 more)",
+        f"{where}/e: an empty enum: no value can be given there (validate refuses each)"]
+
+
+def test_enum_values_outside_the_type() -> None:
+    """An enum some of whose values are not of the schema's type (true is no integer, 3.0
+    is one) is an `enum-type-mismatch` warning naming them; values of a type list, a
+    number's integers and a const among JSON-equal enum values are fine."""
+    findings = [f for f in lint(httpllm.compile(_enums(), "chatgpt"))
+                if f.rule == "enum-type-mismatch"]
+    assert [(f.function, f.pointer, f.severity) for f in findings] == [
+        ("someOff", "#/paths/~1some/post", "warning")]
+    assert findings[0].message == (
+        'parameters#/properties/body/properties/n: enum values ["two",true] are not '
+        "integer: the model may be offered them, validate refuses them")
+
+
 def test_tool_lists_over_the_limit_or_budget_are_errors() -> None:
     """130 tools pass chatgpt's 128; --max-tools and --max-tokens are the caller's errors."""
     app = httpllm.compile(many(130), "chatgpt")

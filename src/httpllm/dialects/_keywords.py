@@ -10,9 +10,11 @@ from typing import Any
 from httpllm._types import Schema
 from httpllm._vocabulary import JSON_SCHEMA_2020_12
 from httpllm.dialects._base import RenderContext, Rule, leaf_triggers
+from httpllm.normalize._context import value_key
 from httpllm.normalize.unions import EXCLUSIVE
 
 __all__ = [
+    "AS_TEXT",
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
     "Test",
@@ -59,6 +61,63 @@ def _kept(ctx: RenderContext) -> frozenset[str] | None:
     return ctx.dialect.keywords
 
 
+AS_TEXT = "sent as strings"
+"""How the ``enum`` loss of a dialect that sends enum values as strings begins (Gemini
+``parameters``): ``execute.decode`` reads it to know that a string may stand for the
+const or enum value of another type whose JSON text it is."""
+
+
+def _one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
+    """The values of an enum a dialect sends as strings (a string as itself, any other
+    value as its JSON text), one per text: of two distinct JSON values with one text
+    (``1`` and ``"1"``, ``true`` and ``"true"``, ``null`` and ``"null"``) the model's
+    ``"1"`` could be either, so the first is kept and the later ones are dropped, with a
+    loss naming them; ``execute.decode`` reads the text as the first value. Values equal as
+    JSON values (``1``, ``1.0``) are no conflict.
+
+    >>> _one_per_text([1, "1", "2", 1.0], CTX)
+    [1, '2', 1.0]
+    """
+    first: dict[str, Any] = {}
+    dropped: list[int] = []
+    for index, value in enumerate(values):
+        text = value if isinstance(value, str) else json.dumps(value)
+        if text not in first:
+            first[text] = value
+        elif value_key(first[text]) != value_key(value):
+            dropped.append(index)
+    if not dropped:
+        return values
+    ctx.lose("enum", "dropped", [values[i] for i in dropped], "sent as strings, each has the "
+             "text of an earlier value: the model could not tell them apart (decode reads "
+             "the earlier one)")
+    return [v for i, v in enumerate(values) if i not in dropped]
+
+
+def _enum_within_const(node: dict[str, Any], value: Any, ctx: RenderContext) -> dict[str, Any]:
+    """``node``'s ``enum`` narrowed to ``value``, the ``const`` beside it that the dialect
+    rewrites or leaves out: an instance must satisfy both (JSON Schema 2020-12 Validation
+    sections 6.1.2 and 6.1.3), so the values offered are those equal to ``value`` as JSON
+    values (``true`` is not ``1``). None is: ``enum: []``, no value allowed, as an empty
+    enum is kept everywhere (a dialect that cannot spell it drops it with its own loss),
+    never the enum's other values. A change is an ``enum`` loss at the node.
+
+    >>> _enum_within_const({"const": "a", "enum": ["a", "b"]}, "a", CTX)
+    {'const': 'a', 'enum': ['a']}
+    """
+    enum = node.get("enum")
+    if not isinstance(enum, list):
+        return node
+    key = value_key(value)
+    kept = [value] if any(value_key(v) == key for v in enum) else []
+    if kept and len(enum) == 1:
+        return node
+    ctx.lose("enum", "rewritten", enum, "narrowed to the const beside it" if kept else
+             f"the const beside it, {_text(value)}, is not among its values: no value "
+             "allowed")
+    return {**node, "enum": kept}
+
+
 @leaf_triggers(EXCLUSIVE)
 def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """An exclusive union (``anyOf`` marked :data:`~httpllm.normalize.unions.EXCLUSIVE`, a
@@ -87,7 +146,10 @@ def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
 @leaf_triggers()  # a leaf's keywords are all kept, or it is visited
 def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Keep the dialect's keywords; constraints (and with ``strip_constraints``, every
-    validation keyword) go into the description, anything else is dropped."""
+    validation keyword) go into the description, anything else is dropped. A ``const``
+    that leaves narrows the ``enum`` kept beside it (:func:`_enum_within_const`): offered
+    alone, the enum would let the model send the values the const forbids (DeepSeek's
+    strict mode keeps ``enum`` but not ``const``)."""
     keep = _kept(ctx)
     strip = ctx.options.strip_constraints
     if not strip and (keep is None or keep.issuperset(node)):
@@ -111,6 +173,8 @@ def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     for key in dropped:
         ctx.lose(key, "dropped", node[key])
     out = {k: v for k, v in node.items() if k not in dropped and k not in dict(moved)}
+    if "const" not in out and "const" in node and "enum" in out:
+        out = _enum_within_const(out, node["const"], ctx)  # the model may send only the const
     return describe(out, moved)
 
 
@@ -129,16 +193,25 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
 
     keywords = frozenset(table)
 
+    def moving(node: dict[str, Any]) -> list[tuple[str, Any]]:
+        return [(key, node[key]) for key, test in table.items()
+                if key in node and (test is None or test(node[key], node))]
+
     def rule(node: dict[str, Any], ctx: RenderContext) -> Schema:
         if keywords.isdisjoint(node):  # most nodes: one set operation
             return node
-        moved = [(key, node[key]) for key, test in table.items()
-                 if key in node and (test is None or test(node[key], node))]
+        moved = moving(node)
         if not moved:
             return node
+        gone = {key for key, _ in moved}
+        if "const" in gone and "enum" not in gone and "enum" in node:
+            # the model may send only the const: the enum left is narrowed to it, and
+            # tested again (an emptied enum may have to leave too: Claude strict)
+            node = _enum_within_const(node, node["const"], ctx)
+            moved = moving(node)
+            gone = {key for key, _ in moved}
         for key, value in moved:
             ctx.lose(key, "described", value, note)
-        gone = {key for key, _ in moved}
         return describe({k: v for k, v in node.items() if k not in gone}, moved)
 
     return leaf_triggers(*keywords)(rule)

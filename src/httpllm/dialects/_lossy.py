@@ -9,8 +9,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
-from httpllm.dialects._keywords import _kept, describe
-from httpllm.normalize._context import value_key
+from httpllm.dialects._keywords import _enum_within_const, _kept, describe
 
 __all__ = [
     "booleans",
@@ -123,17 +122,17 @@ def _no_more_items(node: dict[str, Any], ctx: RenderContext, any_value: Schema) 
 
 def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """``const: v`` -> ``enum: [v]`` (equivalent), for dialects without ``const`` (Gemini:
-    ``Unknown name "const"``, zed#44875; Ollama drops it; OpenAPI 3.0 has no ``const``)."""
+    ``Unknown name "const"``, zed#44875; Ollama drops it; OpenAPI 3.0 has no ``const``).
+    An ``enum`` beside it is narrowed to ``v`` (``_enum_within_const``: ``[]`` when ``v``
+    is not among its values), with its own loss."""
     if "const" not in node:
         return node
     value = node["const"]
     ctx.lose("const", "rewritten", value, "a one-value enum")
     out = {k: v for k, v in node.items() if k != "const"}
-    enum = node.get("enum")
-    key = value_key(value)  # as JSON values: ``true`` is not ``1`` (Python's True == 1)
-    out["enum"] = [value] if not isinstance(enum, list) or any(
-        value_key(v) == key for v in enum) else []
-    return out
+    if not isinstance(node.get("enum"), list):
+        return {**out, "enum": [value]}
+    return _enum_within_const(out, value, ctx)
 
 
 def _join(first: Any, second: Any) -> Any:

@@ -16,7 +16,8 @@ Values the model sends differ from the operation's in three places. Each functio
 marked ``Function.extra["decode"] = True`` and ``execute.decode`` restores the values from
 ``Function.schema`` (the emended schema, which keeps the original types, consts and enums):
 a const or enum of non-strings is sent as strings (``"2"`` -> ``2``: the value whose JSON
-text matches, of any JSON type); an object without properties is sent as JSON text, a map
+text matches, of any JSON type; each text offered once, for the first value with it, the
+others reported dropped); an object without properties is sent as JSON text, a map
 with a typed value as ``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past
 ``max_depth`` as JSON text. A tuple (``prefixItems``) is an array of the union of its
 position schemas, its values sent as themselves (``validate`` checks the positions).
@@ -34,6 +35,7 @@ from typing import Any
 
 from httpllm._types import JSON, Schema
 from httpllm.dialects._base import Dialect, Options, RenderContext
+from httpllm.dialects._keywords import AS_TEXT, _one_per_text
 from httpllm.dialects._rules import (
     booleans,
     const_as_enum,
@@ -116,16 +118,20 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
 
 
 def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """Enums hold strings only, none empty: other values are sent as their JSON text."""
+    """Enums hold strings only, none empty: other values are sent as their JSON text, one
+    value per text (``_one_per_text``: of ``[1, "1"]`` only ``1`` can be offered, ``"1"``
+    is dropped with a loss, and ``execute.decode`` reads ``"1"`` as ``1``)."""
     values = node.get("enum")
     if not isinstance(values, list):
         return node
     if not values:
         ctx.lose("enum", "dropped", [], "an empty enum (no value allowed)")
         return {k: v for k, v in node.items() if k != "enum"}
-    texts = [v if isinstance(v, str) else json.dumps(v) for v in values]
-    if node.get("type") == "string" and texts == values and "" not in values:
+    if node.get("type") == "string" and "" not in values and all(
+            isinstance(v, str) for v in values):
         return node
+    distinct = _one_per_text(values, ctx)
+    texts = [v if isinstance(v, str) else json.dumps(v) for v in distinct]
     kept = [t for t in dict.fromkeys(texts) if t]
     out = {**node, "type": "string", "enum": kept}
     if node.get("type", "string") != "string":
@@ -133,8 +139,8 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
     if "" in texts:
         ctx.lose("enum", "dropped", "", "Gemini rejects an empty enum member")
         out = describe(out, [("enum", 'also "" (the empty string)')])
-    if texts != values:
-        ctx.lose("enum", "rewritten", values, "sent as strings; execute.decode restores them")
+    if texts != distinct:
+        ctx.lose("enum", "rewritten", values, f"{AS_TEXT}; execute.decode restores them")
         if "default" in node and not isinstance(node["default"], str):
             out["default"] = json.dumps(node["default"])
     if not kept:

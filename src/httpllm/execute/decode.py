@@ -23,9 +23,14 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
 - a string where the original schema wants an object, an array or any value (and never a
   string) is JSON-decoded; a string that is not JSON is kept, so validation reports it;
 - a string that is the JSON text of a non-string ``const`` or ``enum`` value of the original
-  schema (``"5"`` for ``const: 5``, ``"null"``, ``"true"``, ``"[1, 2]"``) becomes that value:
-  Gemini's enums hold strings only, and ``const`` is a one-value enum there. An object tag
-  so sent picks its variant as the value itself would.
+  schema (``"5"`` for ``const: 5``, ``"null"``, ``"true"``, ``"[1, 2]"``) becomes that value
+  where the tool sent the values as strings: everywhere in Gemini ``parameters`` (its enums
+  hold strings only, and ``const`` is a one-value enum there), and in strict mode an
+  untyped node whose values hold an object or an array. The text reads as the first value
+  of the node with it, the one the tool offered (of ``enum: [1, "1"]`` only ``1``: the
+  dialect reports ``"1"`` dropped). Elsewhere the values travel as themselves, and a
+  string stays a string (``"5"`` beside ``const: 5`` in a union with a string is a
+  string). An object tag so sent picks its variant as the value itself would.
 
 Non-strict functions are only parsed, unless the dialect asked for decoding
 (``Function.extra["decode"]``, Gemini ``parameters``): then every rewrite but the dropped
@@ -45,6 +50,7 @@ from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
 from httpllm.dialects import get_dialect, maps_as_entries, strict_objects
+from httpllm.dialects._keywords import AS_TEXT
 from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments, UnknownDialect
 from httpllm.execute.feedback import argument_error, show
@@ -262,7 +268,7 @@ def decode(function: Function, arguments: Arguments) -> dict[str, Any]:
     # the model's own choice, so only strict mode drops optional nulls.
     walk = _Walk(function.schema, drop_nulls=function.strict and _nulls_not_given(function),
                  marked=function.strict and _offers_marker(function),
-                 entries=_offers_entries(function))
+                 entries=_offers_entries(function), texts=_offers_texts(function))
     decoded: dict[str, Any] = walk.run(args)
     return decoded
 
@@ -279,6 +285,16 @@ def _offers_marker(function: Function) -> bool:
     """Whether the rendered function offers the real-null marker: its strict rendering
     recorded the rewrite (a scan of its losses, not of its schema, on every call)."""
     return any(loss.keyword == "required" and loss.note.startswith(MARKED)
+               for loss in function.losses)
+
+
+def _offers_texts(function: Function) -> bool:
+    """Whether the rendered function sends its enums as strings, each value as its JSON
+    text (Gemini ``parameters``): its rendering recorded the rewrite (a scan of its
+    losses, as for the marker). Elsewhere a const or enum value travels as itself, and a
+    string is the string the model meant (``"5"`` beside ``const: 5`` in an ``anyOf``
+    with a string), but for what :func:`_typed_as_text` finds."""
+    return any(loss.keyword == "enum" and loss.note.startswith(AS_TEXT)
                for loss in function.losses)
 
 
@@ -310,11 +326,12 @@ class _Walk:
     """One walk of an instance alongside the original schema (explicit stack)."""
 
     def __init__(self, root: Schema, *, drop_nulls: bool = True, marked: bool = False,
-                 entries: bool = True) -> None:
+                 entries: bool = True, texts: bool = False) -> None:
         self.root = root
         self.drop_nulls = drop_nulls
         self.marked = marked
         self.entries = entries
+        self.texts = texts
         self.stack: list[tuple[Any, Schema, Any, Any]] = []
 
     def run(self, value: Any) -> Any:
@@ -327,10 +344,11 @@ class _Walk:
 
     def step(self, value: Any, alts: list[dict[str, Any]]) -> Any:
         if isinstance(value, str):
-            for alt in alts:  # a non-string const or enum value sent as its JSON text (Gemini)
-                for member in _constants(alt):
-                    if _is_text_of(value, member):
-                        return member
+            for alt in alts:  # a const or enum value sent as a string (Gemini, strict modes)
+                if self.texts or _typed_as_text(alt):
+                    found = _by_text(value, alt)
+                    if found is not _NONE:
+                        return found
         if isinstance(value, str) and _wants_encoded(alts):
             try:
                 loaded = loads(value)
@@ -350,7 +368,8 @@ class _Walk:
         return value
 
     def object(self, value: dict[str, Any], alts: list[dict[str, Any]]) -> Any:
-        objects = _narrow([a for a in alts if "object" in (_types(a) or ())], value)
+        objects = _narrow([a for a in alts if "object" in (_types(a) or ())], value,
+                          self.texts)
         if not objects:
             return value
         declared = {name for a in objects for name in _mapping(a.get("properties"))}
@@ -474,25 +493,27 @@ def _mapping(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
-def _narrow(objects: list[dict[str, Any]], value: dict[str, Any]) -> list[dict[str, Any]]:
-    """Keep the object alternatives whose one-value tags (``const``/``enum``) match ``value``.
+def _narrow(objects: list[dict[str, Any]], value: dict[str, Any], texts: bool
+            ) -> list[dict[str, Any]]:
+    """Keep the object alternatives whose one-value tags (``const``/``enum``) match ``value``
+    (``texts``: also a tag's JSON text, where the tool sent values as strings).
 
     Discriminator tags are required one-value ``enum``s in the emended schema; when no
     alternative matches, all are kept.
     """
-    kept = [a for a in objects if _tags_match(a, value)]
+    kept = [a for a in objects if _tags_match(a, value, texts)]
     return kept or objects
 
 
-def _tags_match(alt: dict[str, Any], value: dict[str, Any]) -> bool:
+def _tags_match(alt: dict[str, Any], value: dict[str, Any], texts: bool) -> bool:
     for name, prop in _mapping(alt.get("properties")).items():
         if name not in value or not isinstance(prop, dict):
             continue
         given = value[name]
-        if "const" in prop and not _same(prop["const"], given):
+        if "const" in prop and not _same(prop["const"], given, texts):
             return False
         enum = prop.get("enum")
-        if isinstance(enum, list) and len(enum) == 1 and not _same(enum[0], given):
+        if isinstance(enum, list) and len(enum) == 1 and not _same(enum[0], given, texts):
             return False
     return True
 
@@ -502,6 +523,32 @@ def _constants(alt: dict[str, Any]) -> list[Any]:
     enum = alt.get("enum")
     listed = enum if isinstance(enum, list) else []
     return [alt["const"], *listed] if "const" in alt else listed
+
+
+_NONE = object()
+""":func:`_by_text` found no value."""
+
+
+def _by_text(given: str, alt: dict[str, Any]) -> Any:
+    """The first const or enum value of ``alt`` whose text is ``given`` (a string is its
+    own text, any other value its JSON text), or :data:`_NONE`. The first, as the dialect
+    offered it: of two values with one text it keeps the first and reports the others
+    (``dialects._keywords._one_per_text``), so ``"1"`` is ``1`` under ``enum: [1, "1"]``
+    and ``"1"`` under ``enum: ["1", 1]``.
+
+    >>> _by_text("1", {"enum": [1, "1"]}), _by_text("1", {"enum": ["1", 1]})
+    (1, '1')
+    """
+    for member in _constants(alt):
+        if member == given if isinstance(member, str) else _is_text_of(given, member):
+            return member
+    return _NONE
+
+
+def _typed_as_text(alt: dict[str, Any]) -> bool:
+    """Whether a strict mode sent ``alt``'s values as JSON text: a node without a type
+    whose const or enum holds an object or an array (``dialects.typed_nodes``)."""
+    return "type" not in alt and any(isinstance(v, (dict, list)) for v in _constants(alt))
 
 
 def _is_text_of(given: Any, member: Any) -> bool:
@@ -514,8 +561,8 @@ def _is_text_of(given: Any, member: Any) -> bool:
     return isinstance(given, str) and not isinstance(member, str) and json.dumps(member) == given
 
 
-def _same(member: Any, given: Any) -> bool:
-    return bool(member == given) or _is_text_of(given, member)
+def _same(member: Any, given: Any, texts: bool) -> bool:
+    return bool(member == given) or (texts and _is_text_of(given, member))
 
 
 def _property_schema(objects: list[dict[str, Any]], name: str) -> Schema | None:

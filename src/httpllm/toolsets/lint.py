@@ -26,7 +26,14 @@ Warnings:
   tokens, a tenth of a 128k-token context window, by itself;
 - ``strict-fallback``: a tool that cannot be strict, and why;
 - ``union-flattened``: a union (``anyOf``/``oneOf``/``allOf``/type list) the provider
-  rewrites.
+  rewrites;
+- ``enum-unsatisfiable``: a ``const`` or ``enum`` no value can meet, as every keyword
+  applies (JSON Schema 2020-12 Validation sections 6.1.1-6.1.3): a ``const`` outside its
+  ``enum`` (as JSON values: ``true`` is not ``1``) or of another ``type``, an ``enum``
+  none of whose values is of the ``type`` (``type: integer, enum: ["a"]``), an empty
+  ``enum``; ``validate`` refuses every value, which the tool may still offer;
+- ``enum-type-mismatch``: an ``enum`` some of whose values are not of the schema's
+  ``type``: the model may be offered them, ``validate`` refuses them.
 
 Info:
 
@@ -48,13 +55,15 @@ import difflib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from httpllm._json import utf8_size
 from httpllm._types import JSON
 from httpllm.compose.names import NAME_MAX
 from httpllm.dialects._sizes import TOOL_TOKENS as _TOOL_TOKENS
 from httpllm.loss import Loss
+from httpllm.normalize._context import value_key
+from httpllm.normalize.mixed_types import matches
 from httpllm.pointer import escape
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
@@ -316,6 +325,68 @@ def _flattens(loss: Loss) -> bool:
     return False
 
 
+_SHOWN = 80
+"""Most characters of a value a message shows (as ``validate``'s messages do)."""
+
+
+def _shown(value: Any) -> str:
+    import json
+
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
+    return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
+
+
+def _enum_problem(node: dict[str, Any]) -> tuple[bool, str] | None:
+    """``(whether no value is left, what)`` of a node's ``const``/``enum`` that its other
+    keywords contradict (its ``enum``, its ``type``), or ``None``."""
+    enum = node["enum"] if isinstance(node.get("enum"), list) else None
+    kind = node.get("type")
+    kinds = [kind] if isinstance(kind, str) else (
+        [k for k in kind if isinstance(k, str)] if isinstance(kind, list) else None)
+    named = " or ".join(kinds or ())
+    if "const" in node:
+        const = node["const"]
+        if enum is not None and value_key(const) not in {value_key(v) for v in enum}:
+            return True, f"const {_shown(const)} is not in its enum {_shown(enum)}"
+        if kinds and not any(matches(const, k) for k in kinds):
+            return True, f"const {_shown(const)} is not {named}"
+        return None
+    if enum is None:
+        return None
+    if not enum:
+        return True, "an empty enum"
+    bad = [v for v in enum if kinds and not any(matches(v, k) for k in kinds)]
+    if not bad:
+        return None
+    if len(bad) == len(enum):
+        return True, f"no value of its enum {_shown(enum)} is {named}"
+    return False, f"enum values {_shown(bad)} are not {named}"
+
+
+def _enum_findings(ctx: LintContext, unsatisfiable: bool, then: str
+                   ) -> Iterable[tuple[str, str, str | None]]:
+    """One finding per function: the first node of its schema (``Function.schema``, what
+    ``validate`` checks: the document's consts, enums and types) with such a problem,
+    and how many more."""
+    for f in ctx.app.functions:
+        hits = []
+        for node, at in nodes(f.schema, "parameters#"):
+            found = _enum_problem(node)
+            if found is not None and found[0] is unsatisfiable:
+                hits.append(f"{at}: {found[1]}")
+        if hits:
+            more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+            yield f.pointer, f"{hits[0]}: {then}{more}", f.name
+
+
+def _enum_unsatisfiable(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    return _enum_findings(ctx, True, "no value can be given there (validate refuses each)")
+
+
+def _enum_type_mismatch(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    return _enum_findings(ctx, False, "the model may be offered them, validate refuses them")
+
+
 def _argument_renamed(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
     for f in ctx.app.functions:
         for loss in f.losses:
@@ -359,6 +430,8 @@ RULES: tuple[Rule, ...] = (
     Rule(name="tool-too-large", severity="warning", check=_tool_too_large),
     Rule(name="strict-fallback", severity="warning", check=_strict_fallback),
     Rule(name="union-flattened", severity="warning", check=_union_flattened),
+    Rule(name="enum-unsatisfiable", severity="warning", check=_enum_unsatisfiable),
+    Rule(name="enum-type-mismatch", severity="warning", check=_enum_type_mismatch),
     Rule(name="no-operation-id", severity="info", check=_no_operation_id),
     Rule(name="near-duplicate-description", severity="info",
          check=_near_duplicate_description),
