@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from httpllm import pointer
-from httpllm.pointer import escape, file_label, join, parts, unescape
+from httpllm.pointer import escape, file_label, join, parts, split, unescape
 
 
 @pytest.mark.parametrize(
@@ -63,6 +63,14 @@ def test_join_then_parts_round_trips(tokens: list[str]) -> None:
     """`parts(join("#", *tokens))` gives the tokens back (tokens without `%`, which a
     fragment percent-decodes)."""
     assert parts(join("#", *tokens)) == tokens
+
+
+@given(st.lists(st.text(max_size=8), max_size=6))
+def test_join_then_split_round_trips_every_key(tokens: list[str]) -> None:
+    """`split(join("#", *tokens))` gives the tokens back, `%` and all: what join made is
+    read by split, which never percent-decodes (`parts` read `a%20b` as `a b`)."""
+    assert split(join("#", *tokens)) == tokens
+    assert split("#/a%20b/c~1d") == ["a%20b", "c/d"] and parts("#/a%20b") == ["a b"]
 
 
 @given(st.text(max_size=12))

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "unescape"]
+__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "split", "unescape"]
 
 
 def escape(token: str | int) -> str:
@@ -41,6 +41,25 @@ def parts(fragment: str) -> list[str]:
     if not fragment:
         return []
     # Only the first "/" is dropped: "//a" is the key "" then the key "a" (RFC 6901 section 4).
+    return [unescape(t) for t in fragment.removeprefix("/").split("/")]
+
+
+def split(pointer: str) -> list[str]:
+    """The tokens of a pointer :func:`join` built, split and unescaped, never
+    percent-decoded: ``split("#/body/a%20b")`` -> ``["body", "a%20b"]``.
+
+    :func:`parts` reads a ``$ref`` a document wrote, a URI fragment whose ``%XX`` escapes it
+    decodes (RFC 6901 section 6); :func:`join` keeps each key's ``%`` as it is, so ``parts``
+    read a pointer it made to a key holding one (``100%``, ``a%20b``, ``q%5Bname%5D``) as
+    another key. Read what ``join`` made (the pointers of argument errors, of read-only
+    places) with this.
+
+    >>> split("#/body/a%20b/0"), parts("#/body/a%20b/0")
+    (['body', 'a%20b', '0'], ['body', 'a b', '0'])
+    """
+    fragment = pointer.removeprefix("#")
+    if not fragment:
+        return []
     return [unescape(t) for t in fragment.removeprefix("/").split("/")]
 
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+import httpllm
 from httpllm.agent.repair import Repaired, repair_text, repair_values
 from httpllm.execute import validate
 
@@ -86,6 +87,22 @@ def test_stringified_object_where_the_schema_wants_one() -> None:
     assert sorted(fixed.notes) == ["decoded body/owner from JSON text",
                                    "decoded body/tags from JSON text"]
     assert arguments["body"]["tags"] == '["a", "b"]'  # the input is not mutated
+
+
+def test_a_property_named_with_a_percent_is_repaired_too() -> None:
+    """The place of a JSON string under a key holding `%` (`a%20b`) is read as that key:
+    it was percent-decoded to `a b`, no value was found there and the call failed instead
+    (found by a fresh tester)."""
+    owner = {"type": "object", "properties": {"id": {"type": "integer"}}}
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "post": {"operationId": "x", "requestBody": {"content": {"application/json": {
+            "schema": {"type": "object", "properties": {"a%20b": owner, "a b": owner}}}}},
+            "responses": {"200": {"description": "ok"}}}}}}
+    function = httpllm.compile(doc, "chatgpt").function("x")
+    arguments = {"body": {"a%20b": '{"id": 3}', "a b": {"id": 4}}}
+    fixed = repair_values(function, arguments, validate(function, arguments).errors)
+    assert fixed is not None
+    assert fixed.arguments == {"body": {"a%20b": {"id": 3}, "a b": {"id": 4}}}
 
 
 @pytest.mark.parametrize("arguments", [

@@ -107,3 +107,18 @@ def test_names() -> None:
     assert identifier("URLPath") == "urlPath"
     assert property_key("per_page") == "per_page"
     assert property_key("x-total") == '"x-total"'
+
+
+def test_a_member_named___proto___is_declared_as_a_computed_key() -> None:
+    """An argument or property named `__proto__` is declared `["__proto__"]`: the
+    object literal a model writes after a plain `__proto__: "x"` sets the object's
+    prototype (a string is ignored) and the argument is never sent, so the call failed with
+    'required property "__proto__"; received nothing' however often the model retried; the
+    computed key is an own property (found by a fresh tester). ECMA-262 B.3.1 (__proto__
+    property names in object initializers)."""
+    rendered = TypeScript().expression({"type": "object", "properties": {
+        "__proto__": {"type": "string"}, "constructor": {"type": "string"}},
+        "required": ["__proto__"]})
+    assert rendered == '{ ["__proto__"]: string; constructor?: string; }'
+    assert property_key('"__proto__"') == '"\\"__proto__\\""'
+

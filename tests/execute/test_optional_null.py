@@ -48,6 +48,18 @@ def test_null_for_an_optional_argument_is_left_out_with_a_note() -> None:
     assert "left out" in result.notes[0].message
 
 
+def test_null_for_an_optional_property_named_with_a_percent_is_left_out() -> None:
+    """A null under a key holding `%` (`discount%`, `a%20b`) is left out as any other: its
+    place was percent-decoded (`a b`), found nothing and the call was refused."""
+    user = {"type": "object", "properties": {"a%20b": {"type": "string"},
+                                             "100%": {"type": "integer"}}}
+    fn = function(body(user), method="post", schema={
+        "type": "object", "properties": {"body": user}, "required": ["body"]})
+    result = validate(fn, {"body": {"a%20b": None, "100%": None}})
+    assert result.ok and result.arguments == {"body": {}}
+    assert [n.pointer for n in result.notes] == ["#/body/a%20b", "#/body/100%"]
+
+
 def test_null_below_a_ref_follows_the_referenced_schema() -> None:
     """An optional property of a `$ref`'d object is left out; a required one stays an error."""
     optional = validate(FN, {"body": {"name": "a", "address": {"city": "x", "zip": None}}})

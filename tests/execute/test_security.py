@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import base64
 import json
+import re
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 
@@ -201,6 +204,48 @@ def test_a_text_cut_inside_a_secret_shows_none_of_its_start(echoed: str) -> None
         "pad <[redacted]> and [redacted]")
     assert redact("pad <x", [SECRET], cut=True) == "pad <x"
     assert redact(f"pad <{echoed[:3]}", [SECRET]) == f"pad <{echoed[:3]}"  # not cut: kept
+
+
+TOKEN = "s3cr3t-TOKEN/+=xyz"
+"""A key long enough to be masked in its byte encodings too (:data:`ENCODED_FROM`)."""
+
+
+def _b64(data: bytes, url: bool = False) -> str:
+    return (base64.urlsafe_b64encode if url else base64.b64encode)(data).decode()
+
+
+@pytest.mark.parametrize("echoed", [
+    _b64(TOKEN.encode()), _b64(TOKEN.encode(), url=True).rstrip("="),  # as an echo encodes it
+    TOKEN.encode().hex(), TOKEN.encode().hex().upper(),
+    quote(_b64(TOKEN.encode()), safe=""),  # base64 in a URL
+    *(_b64(b"X-Api-Key: "[:n] + TOKEN.encode() + b"\r\n"[:m], url=url)  # inside a longer text
+      for n in range(3) for m in range(3) for url in (False, True)),
+])
+def test_redact_finds_a_secret_in_its_byte_encodings(echoed: str) -> None:
+    """An API that echoes the request base64- or hex-encoded (a debugging endpoint, a
+    signed copy of it) gave the model the key to decode (found by a fresh tester, code mode
+    printing `atob` of an echo): the base64 (either alphabet, at each of the three byte
+    offsets a key takes in a longer encoded text) and the hex of a key of 8 characters or
+    more are masked, in the plain forms of each (percent-encoded ...); the few base64 digits
+    shared with the bytes beside it may stay. A short key's encodings are not: they occur
+    by chance in any base64 body."""
+    from httpllm.execute.security import redact
+
+    masked = redact(f"<{echoed}>", [TOKEN])
+    assert "[redacted]" in masked
+    # what stays: the digits of the bytes beside the key (and the ones shared with them)
+    assert max(map(len, re.split(r"\[redacted\]|[<>=]", masked))) <= 4
+    short = _b64(b"ab3!")
+    assert redact(f"<{short}>", ["ab3!"]) == f"<{short}>"
+
+
+def test_a_text_cut_inside_an_encoded_secret_shows_none_of_its_start() -> None:
+    """A cut inside the base64 of a key masks its start, as inside the key itself."""
+    from httpllm.execute.security import redact
+
+    echoed = _b64(TOKEN.encode())
+    for end in range(1, len(echoed)):
+        assert redact(f"pad <{echoed[:end]}", [TOKEN], cut=True) == "pad <[redacted]"
 
 
 def test_secrets_of_gives_the_forms_a_scheme_puts_on_the_wire() -> None:

@@ -371,6 +371,20 @@ def test_a_strict_tool_and_validate_refuse_the_same_fields(api: Upstream) -> Non
     assert json.loads(api.seen[-1]["body"]) == {"name": "a", "owner": {"login": "b"}}
 
 
+def test_a_read_only_field_named_with_a_percent_is_refused() -> None:
+    """A `readOnly` property whose name holds `%` (`owner%5Bid%5D`, as PHP-style forms name
+    nested fields) is refused like any other: its place was percent-decoded to
+    `owner[id]`, found nothing, and the model set a field the server owns (found by a fresh
+    tester)."""
+    body = {"type": "object", "properties": {
+        "owner%5Bid%5D": {"type": "string", "readOnly": True}, "name": {"type": "string"}}}
+    app = httpllm.compile(document("http://127.0.0.1:9", [], body=body, method="post"),
+                          "chatgpt")
+    result = app.validate("op", {"body": {"name": "a", "owner%5Bid%5D": "someone"}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [
+        ("#/body/owner%5Bid%5D", "readOnly")]
+
+
 def test_read_only_fields_are_refused_outside_strict_mode_too(api: Upstream) -> None:
     """Outside strict mode the tool shows open objects, but a ``readOnly`` property
     (OpenAPI: not sent in a request) is still refused wherever it sits: on the body, in a

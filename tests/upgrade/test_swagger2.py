@@ -83,6 +83,30 @@ def test_body_parameter_becomes_request_body() -> None:
                    "required": True, "x-codegen-request-body-name": "pet"}
 
 
+def test_a_second_body_parameter_is_noted_not_silent() -> None:
+    """2.0 allows one body parameter ("There can be one 'body' parameter at most"): of two
+    in one list the later is kept and the earlier noted at its pointer (it vanished, its
+    schema with it, without a word); an operation's body overriding its path item's of the
+    same name is the override rule, not a loss."""
+    def doc(item_params: list[Any], op_params: list[Any]) -> dict[str, Any]:
+        return {"swagger": "2.0", "info": {"title": "t", "version": "1"}, "paths": {"/a": {
+            "parameters": item_params, "put": {"parameters": op_params, "responses": {
+                "200": {"description": "ok"}}}}}}
+
+    first = {"name": "pet", "in": "body", "schema": {"type": "object"}}
+    second = {"name": "raw", "in": "body", "schema": {"type": "string"}}
+    root = doc([], [first, second])
+    c = ctx(root)
+    body = swagger2.convert(root, c)["paths"]["/a"]["put"]["requestBody"]
+    assert body["content"]["application/json"]["schema"] == {"type": "string"}
+    assert [n.pointer for n in c.notes] == ["#/paths/~1a/put/parameters/0"]
+    assert "#/paths/~1a/put/parameters/1" in c.notes[0].message
+    root = doc([first], [{**first, "schema": {"type": "integer"}}])
+    c = ctx(root)
+    swagger2.convert(root, c)
+    assert c.notes == []
+
+
 def test_form_data_with_file_is_multipart() -> None:
     """formData parameters become an object schema; a file makes it multipart."""
     params = [({"name": "f", "in": "formData", "type": "file", "required": True}, "#/0"),

@@ -156,7 +156,7 @@ def repair_values(
     for error in errors:
         if error.keyword != "type" or not error.schema_pointer:
             continue
-        value = pointer.get(arguments, error.pointer)
+        value = pointer.get(arguments, pointer.split(error.pointer))
         wanted = _wanted(function, error.schema_pointer)
         if isinstance(value, str) and wanted:
             parsed = _json(value)
@@ -166,7 +166,7 @@ def repair_values(
         return None
     repaired: Any = arguments
     for at, parsed in fixes.items():
-        repaired = pointer.replace(repaired, at, parsed)
+        repaired = pointer.replace(repaired, pointer.split(at), parsed)
     notes = tuple(f"decoded {where(at)} from JSON text" for at in fixes)
     return Repaired(repaired, notes)
 
@@ -182,7 +182,7 @@ def _wanted(function: Function, schema_pointer: str) -> set[str]:
 def _schema_at(root: Any, schema_pointer: str) -> Any:
     """The node at a validator's schema path, following the ``$ref`` steps it took."""
     node = root
-    for token in pointer.parts(schema_pointer):
+    for token in pointer.split(schema_pointer):
         if token == "$ref" and isinstance(node, dict) and isinstance(node.get("$ref"), str):
             node = resolve(node["$ref"], root)
         elif isinstance(node, dict):

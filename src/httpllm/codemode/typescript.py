@@ -123,7 +123,16 @@ def identifier(raw: str) -> str:
 
 def property_key(name: str) -> str:
     """A member name as TypeScript spells it: bare when it is an identifier, else a JSON
-    string literal (``"x-total"``)."""
+    string literal (``"x-total"``); ``__proto__`` as the computed key ``["__proto__"]``,
+    the one spelling that makes it an own property of an object literal (a plain or quoted
+    ``__proto__:`` sets the prototype, so a model copying it never sent the argument;
+    ECMA-262 B.3.1, ``__proto__`` property names in object initializers).
+
+    >>> property_key("__proto__")
+    '["__proto__"]'
+    """
+    if name == "__proto__":
+        return '["__proto__"]'
     return name if _IDENTIFIER.match(name) else json.dumps(name)
 
 

@@ -6,7 +6,8 @@ agent loop and the adapters on it, the discover trio, ``httpllm call``):
 1. the body was read as a stream and stopped at a byte limit (:mod:`.send`);
 2. it is classified: JSON (parsed), text, binary, or empty;
 3. every host-supplied secret is masked in every encoding (:func:`.security.redact`:
-   raw, JSON-escaped, percent-encoded, base64 of Basic ...) — in the whole body, *before*
+   raw, JSON-escaped, percent-encoded, base64 of Basic, base64 and hex of a long one
+   ...) — in the whole body, *before*
    any cut, so a cut can never fall inside a credential and show its first characters
    (and a body the byte limit cut inside one has that start masked too);
 4. the masked body is cut to the character budget (:mod:`httpllm.cut`: JSON stays JSON);

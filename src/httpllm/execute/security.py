@@ -30,9 +30,9 @@ from httpllm.compose.parameters import is_token
 from httpllm.errors import RequestBuildError
 from httpllm.records import Function
 
-__all__ = ["ALONE_BELOW", "NOT_SECRET_HEADERS", "REDACTED", "Credential", "Placement", "applies",
-           "credentials", "found_in", "missing", "option_secrets", "redact", "redact_json",
-           "secrets_of"]
+__all__ = ["ALONE_BELOW", "ENCODED_FROM", "NOT_SECRET_HEADERS", "REDACTED", "Credential",
+           "Placement", "applies", "credentials", "found_in", "missing", "option_secrets",
+           "redact", "redact_json", "secrets_of"]
 
 REDACTED = "[redacted]"
 """What stands for a credential in any text httpllm shows: an answer the model reads, a
@@ -232,6 +232,14 @@ ALONE_BELOW = 4
 """Secrets shorter than this (in characters) are masked only where they stand alone (no
 letter, digit, ``-`` or ``_`` beside them)."""
 
+ENCODED_FROM = 8
+"""Secrets of this many characters or more are masked in their byte encodings too: the
+base64 of their UTF-8 bytes (standard and URL-safe alphabets, RFC 4648 sections 4 and 5)
+and its hex (section 8, either case). An API that echoes a request (a debugging endpoint,
+a signed or logged copy of it) may encode it, and a model that decodes it holds the
+credential; shorter secrets are left to the plain forms (their encodings are short enough
+to occur by chance in any base64 body)."""
+
 
 def _basic_secrets(user: str, password: str) -> tuple[str, ...]:
     """A basic credential's secrets: the password, ``user:password`` and its base64 token
@@ -259,7 +267,9 @@ def redact(text: str, secrets: Iterable[str], *, cut: bool = False) -> str:
     """``text`` with every secret replaced by :data:`REDACTED`, in every form a secret takes
     in an answer: as is, JSON-escaped (once or twice: a ``"`` as ``\\"`` or ``\\u0022``),
     percent-encoded (either case of hex digits, ``+`` for a space, any mix of encoded and
-    plain characters), HTML-escaped; longest secret first. ``cut``: the text is an answer
+    plain characters), HTML-escaped, and for a secret of :data:`ENCODED_FROM` characters or
+    more base64- and hex-encoded (:func:`_encoded`, each in those forms too); longest secret
+    first. ``cut``: the text is an answer
     cut at a byte limit, which may have fallen inside a secret, so an end of it that begins
     a secret of :data:`ALONE_BELOW` characters or more, in any of those forms, is replaced
     too (the first characters of a credential are never shown, however the cut falls).
@@ -281,7 +291,8 @@ def redact(text: str, secrets: Iterable[str], *, cut: bool = False) -> str:
     for pattern in _patterns(secrets):
         text = pattern.sub(REDACTED, text)
     if cut:
-        starts = [_begun(text, s) for s in secrets if len(s) >= ALONE_BELOW]
+        starts = [_begun(text, form) for s in secrets if len(s) >= ALONE_BELOW
+                  for form in (s, *_encoded(s))]
         start = min((at for at in starts if at is not None), default=None)
         if start is not None:
             text = text[:start] + REDACTED
@@ -366,8 +377,12 @@ def redact_json(value: Any, secrets: Iterable[str], *, text: str | None = None) 
 
 @functools.lru_cache(maxsize=256)
 def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
-    """One compiled pattern per distinct secret, longest first (see :func:`redact`)."""
-    ordered = sorted({s for s in secrets if s}, key=lambda s: (-len(s), s))
+    """One compiled pattern per distinct secret and per byte encoding of it
+    (:func:`_encoded`), longest first (see :func:`redact`). One pattern each, not one
+    alternation: a pattern that begins with a literal is searched for as text, many times
+    faster than an alternation over a 10 MiB answer."""
+    ordered = sorted({form for s in secrets if s for form in (s, *_encoded(s))},
+                     key=lambda s: (-len(s), s))
     patterns = []
     for secret in ordered:
         source = "".join(_forms(ch) for ch in secret)
@@ -375,6 +390,30 @@ def _patterns(secrets: tuple[str, ...]) -> tuple[re.Pattern[str], ...]:
             source = rf"(?<![0-9A-Za-z_-]){source}(?![0-9A-Za-z_-])"
         patterns.append(re.compile(source))
     return tuple(patterns)
+
+
+@functools.lru_cache(maxsize=256)
+def _encoded(secret: str) -> tuple[str, ...]:
+    """The base64 and hex spellings of a secret of :data:`ENCODED_FROM` characters or more
+    (``()`` for a shorter one), longest first: its hex in either case, its base64 alone
+    (without padding), and the part of the base64 its bytes alone decide at each of the
+    three offsets it can take inside a longer encoded text (a request echoed encoded
+    whole), each in the standard and the URL-safe alphabet (RFC 4648 sections 4, 5, 8).
+
+    >>> _encoded("s3cr3t-token")[2:]
+    ('czNjcjN0LXRva2Vu', 'MzY3IzdC10b2tlb', 'zM2NyM3QtdG9rZW')
+    """
+    if len(secret) < ENCODED_FROM:
+        return ()
+    data = secret.encode("utf-8", "surrogatepass")
+    forms = {data.hex(), data.hex().upper(), base64.b64encode(data).decode().rstrip("=")}
+    for offset in range(3):
+        text = base64.b64encode(bytes(offset) + data).decode()
+        # a base64 digit holds 6 bits: those wholly of the secret's bytes
+        forms.add(text[-(-8 * offset // 6): 8 * (offset + len(data)) // 6])
+    forms |= {form.replace("+", "-").replace("/", "_") for form in forms}
+    forms.discard(secret)
+    return tuple(sorted(forms, key=lambda form: (-len(form), form)))
 
 
 @functools.lru_cache(maxsize=4096)

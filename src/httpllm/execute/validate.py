@@ -42,7 +42,7 @@ from httpllm.dialects import strict_objects
 from httpllm.errors import InvalidArguments, LimitExceeded, SchemaError
 from httpllm.execute import formats, wire
 from httpllm.execute.body import silent_properties
-from httpllm.execute.decode import Arguments, decode, depth, resolve
+from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.feedback import (
     ArgumentError,
     ArgumentNote,
@@ -235,7 +235,7 @@ def _has_null(value: Any) -> bool:
 
 def _is_null_member(args: dict[str, Any], at: str) -> bool:
     """Whether ``at`` names a ``null`` that is a property of an object."""
-    tokens = pointer.parts(at)
+    tokens = pointer.split(at)
     if not tokens:
         return False
     node = pointer.get(args, tokens[:-1])
@@ -246,7 +246,7 @@ def _without(args: dict[str, Any], pointers: list[str]) -> dict[str, Any]:
     """A copy of ``args`` without the object members at ``pointers`` (copied on the way)."""
     root = dict(args)
     for at in pointers:
-        tokens = pointer.parts(at)
+        tokens = pointer.split(at)
         node: Any = root
         for token in tokens[:-1]:
             if isinstance(node, dict):
@@ -459,7 +459,7 @@ def _schema_pointer(path: list[str | int]) -> str:
 
 def _resolve(schema: Schema, path: list[str | int]) -> Any:
     """The node at a validator's schema path in the schema it was compiled from."""
-    return resolve(pointer.join("#", *path), schema)
+    return pointer.get(schema, [str(token) for token in path])
 
 
 def _received(value: Any, *, typed: bool = False) -> str:
@@ -645,7 +645,7 @@ def _read_only_errors(function: Function, args: dict[str, Any]) -> list[Argument
         return []
     errors: list[ArgumentError] = []
     for place in places:
-        tokens = pointer.parts(place)
+        tokens = pointer.split(place)
         nodes: list[tuple[Any, tuple[str, ...]]] = [(args, ())]
         for token in tokens[:-1]:
             following: list[tuple[Any, tuple[str, ...]]] = []

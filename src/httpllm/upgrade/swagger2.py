@@ -287,9 +287,15 @@ class _Listing:
 
     def add(self, raw: Any, node: Any, at: str, ctx: Context) -> None:
         """Add one entry (later ones override earlier ones by ``(in, name)``, as operation
-        parameters override path item ones)."""
+        parameters override path item ones). A second body parameter of another name
+        replaces the first with a note at the one dropped: Swagger 2.0 allows one body
+        parameter per operation ("There can be one 'body' parameter at most", Parameter
+        Object), and 3.x has one request body."""
         kind = node.get("in") if isinstance(node, dict) else None
         if kind == "body":
+            if self.body is not None and self.body[1].get("name") != node.get("name"):
+                ctx.note(self.body[2], f"a second body parameter ({at}): Swagger 2.0 allows "
+                         "one per operation; this one is dropped, the later one kept")
             self.body = (raw, node, at)
         elif kind == "formData":
             self.form = [f for f in self.form if f[0].get("name") != node.get("name")]
