@@ -115,6 +115,32 @@ def test_a_dropped_header_says_why_it_is_dropped(name: str, why: str) -> None:
     assert loss.note.startswith(f"header {name!r} {why}")
 
 
+@pytest.mark.parametrize(("name", "location", "why"), [
+    ("ключ", "header", "is no HTTP field name"), ("a b", "header", "is no HTTP field name"),
+    ("q\ud800", "query", "holds a lone surrogate"),
+    ("q\ud800", "cookie", "holds a lone surrogate")])
+def test_a_required_parameter_no_request_can_carry_is_the_operation_s_error(
+        name: str, location: str, why: str) -> None:
+    """A required parameter whose name no request can carry (a header name that is no
+    token, a query or cookie name holding a lone surrogate) leaves no call the operation
+    accepts: it is that operation's error at the parameter's name (it was dropped with a
+    loss, and the tool listed, every call of which the API refused), the others compile;
+    a transport header the client sets stays a loss, required or not."""
+    doc = secured("X-Key")
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": name, "in": location, "required": True, "schema": {"type": "string"}}]
+    app = httpllm.compile(doc, "openai")
+    assert "getB" not in [f.name for f in app.functions] and app.functions
+    (error,) = app.errors
+    assert error.pointer == "#/paths/~1b/get/parameters/0/name"
+    assert why in error.message and "no request can carry it" in error.message
+    doc["paths"]["/b"]["get"]["parameters"] = [
+        {"name": "Content-Length", "in": "header", "required": True,
+         "schema": {"type": "integer"}}]
+    [loss] = httpllm.compile(doc, "openai").function("getB").losses
+    assert "frames or routes the request" in loss.note
+
+
 @pytest.mark.parametrize("location", ["query", "cookie"])
 def test_a_parameter_named_with_a_lone_surrogate_is_dropped_with_a_loss(location: str) -> None:
     """A query or cookie parameter whose name holds a lone surrogate (a document's

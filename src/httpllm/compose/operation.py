@@ -347,17 +347,18 @@ class Composer:
         name = node["name"]
         if location == "header" and name.lower() in IGNORED_HEADERS:
             return None
-        if location == "header" and is_host_header(name):
-            why = ("frames or routes the request: the HTTP client sets it, never the model"
-                   if is_token(name) else "is no HTTP field name (RFC 9110 section 5.6.2: "
-                   "ASCII letters, digits and !#$%&'*+-.^_`|~): no request can carry it")
+        if location == "header" and is_host_header(name) and is_token(name.removeprefix(":")):
             return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
-                        note=f"header {name!r} {why} (not an argument)")
+                        note=f"header {name!r} frames or routes the request: the HTTP client "
+                             "sets it, never the model (not an argument)")
+        if location == "header" and not is_token(name):
+            return _unsendable(node, pointer, f"header {name!r} is no HTTP field name (RFC "
+                               "9110 section 5.6.2: ASCII letters, digits and "
+                               "!#$%&'*+-.^_`|~)")
         if location in ("query", "cookie") and not utf8_encodable(name):
-            return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
-                        note=f"{location} parameter {name!a} holds a lone surrogate (a "
-                             "\\ud800-\\udfff escape without its pair), which no UTF-8 "
-                             "text spells: no request can carry it (not an argument)")
+            return _unsendable(node, pointer, f"{location} parameter {name!a} holds a lone "
+                               "surrogate (a \\ud800-\\udfff escape without its pair), "
+                               "which no UTF-8 text spells")
         if (location, name.lower()) in self.credentials:
             return None  # a credential: supplied by the host through ``auth``
         if location == "cookie" and (lost := _cookie_name_loss(node, name, pointer)):
@@ -906,6 +907,21 @@ def _template_mismatches(site: OperationSite, merged: dict[tuple[str, str], Para
     return lost, [name for name in template if name not in filled]
 
 
+def _unsendable(node: dict[str, Any], pointer: str, why: str) -> Loss:
+    """A loss for a parameter whose name no request can carry (``why`` says so): it is no
+    argument. A required one means no call the operation accepts can be made, so it is
+    the operation's error instead (a tool every call of which fails is no tool).
+
+    Raises:
+        SpecError: the parameter is required, at its ``name``.
+    """
+    if node.get("required") is True:
+        raise SpecError(f"required {why}: no request can carry it",
+                        pointer=join(pointer, "name"))
+    return Loss(pointer=pointer, keyword="name", action="dropped", value=node.get("name"),
+                note=f"{why}: no request can carry it (not an argument)")
+
+
 _UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
 """RFC 3986 section 2.3 unreserved characters: what percent-encoding leaves as it is."""
 
@@ -931,12 +947,7 @@ def _cookie_name_loss(node: dict[str, Any], name: str, pointer: str) -> Loss | N
     why = ("is no cookie name (RFC 6265 section 4.1.1: a token of ASCII letters, digits "
            "and !#$%&'*+-.^_`|~)" if not is_token(name) else
            "would be sent percent-encoded (style form, RFC 6570), under another name")
-    if node.get("required") is True:
-        raise SpecError(f"required cookie parameter {name!a} {why}: no call can send it",
-                        pointer=join(pointer, "name"))
-    return Loss(pointer=pointer, keyword="name", action="dropped", value=name,
-                note=f"cookie parameter {name!a} {why}: no request can carry it (not an "
-                     "argument)")
+    return _unsendable(node, pointer, f"cookie parameter {name!a} {why}")
 
 
 def _holder_pointer(holder: dict[str, Any], site: OperationSite) -> str:
