@@ -14,8 +14,9 @@ never reaches the program, let alone the model; what the model reads is cut to
 ``max_answer_chars`` with a note (:mod:`httpllm.cut`).
 
 >>> code = app.code_tools(execute_options={"auth": {"bearer": token}})   # doctest: +SKIP
->>> code.handle("execute", {"code": "console.log((await api.meta.root()).current_user_url)"})
-{'output': 'https://api.github.com/user'}                                 # doctest: +SKIP
+>>> program = "console.log((await api.meta.root()).current_user_url)"
+>>> code.handle("execute", {"code": program})  # doctest: +SKIP
+{'output': 'https://api.github.com/user'}
 """
 
 from __future__ import annotations

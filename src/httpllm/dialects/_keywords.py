@@ -126,8 +126,9 @@ def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
     accepts exactly one alternative). The mark itself never reaches a tool: the renderer
     runs this rule first on every node, for every dialect, registered ones included.
 
-    >>> exclusive_unions({"anyOf": [{}, {"required": ["a"]}], "x-httpllm-oneOf": True},
-    ...                  CTX)  # a dialect with one_of=True
+    >>> from httpllm.dialects import Options, get_dialect
+    >>> ctx = RenderContext(dialect=get_dialect("mcp"), options=Options())  # one_of=True
+    >>> exclusive_unions({"anyOf": [{}, {"required": ["a"]}], "x-httpllm-oneOf": True}, ctx)
     {'oneOf': [{}, {'required': ['a']}]}
     """
     if EXCLUSIVE not in node:

@@ -54,6 +54,7 @@ from httpllm.dialects._keywords import AS_TEXT
 from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments, UnknownDialect
 from httpllm.execute.feedback import argument_error, show
+from httpllm.normalize._context import value_key
 from httpllm.records import Function
 
 __all__ = ["MARKED_NULL", "Arguments", "allows_null", "decode", "depth", "parse"]
@@ -562,7 +563,13 @@ def _is_text_of(given: Any, member: Any) -> bool:
 
 
 def _same(member: Any, given: Any, texts: bool) -> bool:
-    return bool(member == given) or (texts and _is_text_of(given, member))
+    """Whether ``given`` is the tag value ``member`` as JSON values (``true`` is not ``1``,
+    as Python's ``True == 1`` says; ``1`` is ``1.0``), or, with ``texts``, its JSON text.
+
+    >>> _same(1, True, False), _same(1, 1.0, False), _same(True, "true", True)
+    (False, True, True)
+    """
+    return value_key(member) == value_key(given) or (texts and _is_text_of(given, member))
 
 
 def _property_schema(objects: list[dict[str, Any]], name: str) -> Schema | None:

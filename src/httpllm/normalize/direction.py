@@ -119,7 +119,7 @@ def direction(node: dict[str, Any], ctx: PassContext) -> Schema:
     """Drop properties the direction excludes and OpenAPI-only keywords.
 
     >>> direction({"properties": {"id": {"type": "string", "readOnly": True}},
-    ...            "required": ["id"]}, REQUEST)
+    ...            "required": ["id"]}, CTX)  # direction "request"
     {'properties': {}}
     """
     if node.keys() <= _UNTOUCHED:
