@@ -55,6 +55,22 @@ def test_a_const_outside_its_enum_offers_no_value(provider: str, strict: bool) -
     assert "is not among its values: no value allowed" in loss.note
 
 
+@pytest.mark.parametrize("const", ["a", 5, {"x": 1}])
+def test_deepseek_strict_holds_the_model_to_a_lone_const(const: Any) -> None:
+    """DeepSeek's strict subset has `enum` but no `const`: a lone const is offered as a
+    one-value enum (an object one as its JSON text, as every object enum is), reported at
+    the const; it was moved into the description (`@const a`), and the model held to
+    nothing could send any string. Outside strict mode the const is kept as written."""
+    fn, offered = _property({"const": const}, "deepseek", True)
+    assert "const" not in offered
+    assert offered.get("enum") == [const] or "@enum" in offered.get("description", "")
+    assert [(x.action, x.note.split(" (")[0]) for x in fn.losses if x.keyword == "const"] == [
+        ("rewritten", "a one-value enum")]
+    assert "@const" not in str(offered)
+    _, loose = _property({"const": const}, "deepseek", False)
+    assert loose == {"const": const}
+
+
 def test_an_enum_equal_to_the_const_is_left_alone() -> None:
     """`{const: 1, enum: [1.0]}` (one JSON value) is offered as it was, with no enum loss."""
     fn, offered = _property({"const": 1, "enum": [1.0]}, "deepseek", True)

@@ -24,6 +24,7 @@ from httpllm.dialects.openai_compatible import (
     DEEPSEEK_STRICT_KEYWORDS,
     LLAMA,
     QWEN,
+    _strict_const,
 )
 
 XGRAMMAR_HARD = {
@@ -65,11 +66,11 @@ def test_aliases_and_identical_rules() -> None:
 
 def test_qwen_and_non_strict_deepseek_are_llama_renamed() -> None:
     """qwen is llama's record but the name; deepseek differs only in its strict mode (its
-    rule `tuple_items` acts in strict mode only): so the corpus tests of llama cover them
-    (the report table shows them too)."""
+    rules `tuple_items` and `_strict_const` act in strict mode only): so the corpus tests
+    of llama cover them (the report table shows them too)."""
     names = {"name": "llama", "aliases": LLAMA.aliases, "source": LLAMA.source}
     assert replace(QWEN, **names) == LLAMA
-    assert DEEPSEEK.rules == (tuple_items, *LLAMA.rules)
+    assert DEEPSEEK.rules == (tuple_items, _strict_const, *LLAMA.rules)
     assert replace(DEEPSEEK, **names, strict_keywords=None, strict_rules=LLAMA.strict_rules,
                    strict_limits=LLAMA.strict_limits, rules=LLAMA.rules,
                    strict_objects=LLAMA.strict_objects) == LLAMA

@@ -16,7 +16,8 @@ xgrammar's strict mode closes what a schema leaves unsaid. Recursive schemas sta
 document); ``unroll=N`` expands them so that no ``$defs`` is left (``refs="on-request"``:
 the render step ``unroll_rendered``, after the rules). ``deepseek`` in strict mode follows
 DeepSeek's beta endpoint (``base_url=https://api.deepseek.com/beta``): OpenAI-style strict
-objects (all properties required, optional ones nullable), a smaller keyword set, and
+objects (all properties required, optional ones nullable), a smaller keyword set (no
+``const``: a one-value ``enum`` instead, which the model is held to), and
 OpenAI's size limits (DeepSeek documents none; its strict mode follows OpenAI's); object and
 array keywords on other types (``{"type": "string", "additionalProperties": true}``) are
 dropped, as OpenAI's strict mode rejects them; a property both optional and nullable takes
@@ -38,6 +39,7 @@ from httpllm.dialects._base import RenderContext, leaf_triggers
 from httpllm.dialects._rules import (
     JSON_SCHEMA_2020_12,
     close_objects,
+    const_as_enum,
     filter_keywords,
     foreign_keywords,
     maps_as_entries,
@@ -190,12 +192,22 @@ LLAMA = replace(
 QWEN = replace(LLAMA, name="qwen", aliases=())
 """Qwen behind vLLM / SGLang / DashScope's OpenAI-compatible endpoint."""
 
+@leaf_triggers("const")
+def _strict_const(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """In strict mode, ``const: v`` -> ``enum: [v]`` (an ``enum`` beside it narrowed to
+    ``v``, :func:`~httpllm.dialects._lossy.const_as_enum`): DeepSeek's strict subset has
+    ``enum`` but no ``const``, and a const moved into the description held the model to
+    nothing (``{"type": "string", "const": "a"}`` let it send any string). Outside strict
+    mode every keyword is kept."""
+    return const_as_enum(node, ctx) if ctx.strict else node
+
+
 DEEPSEEK = replace(
     LLAMA,
     name="deepseek",
     aliases=(),
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
-    rules=(tuple_items, filter_keywords, _open_unsaid_loose),
+    rules=(tuple_items, _strict_const, filter_keywords, _open_unsaid_loose),
     strict_rules=(_XGRAMMAR, strict_booleans, foreign_keywords, ref_alone, typed_nodes,
                   maps_as_entries, null_marker, close_objects),
     strict_objects="required",
