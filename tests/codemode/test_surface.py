@@ -70,3 +70,47 @@ def test_code_mode_serves_the_whole_types(deno: str) -> None:
     docs = mode.search_docs("Entry")
     mode.sandbox.close()
     assert 'type Entry = {\n  kind: "alpha" | "beta";' in docs
+
+
+def tagged_document(url: str) -> dict[str, Any]:
+    """The shop API with its operations tagged in Chinese, German, Russian and French, and
+    one operationId in Chinese."""
+    doc = document(url)
+    tags = {"getItem": "宠物", "listItems": "Zahlungsvorgänge", "whoAmI": "Платежи",
+            "getMissing": "café"}
+    for item in doc["paths"].values():
+        for operation in item.values():
+            if isinstance(operation, dict) and operation.get("operationId") in tags:
+                operation["tags"] = [tags[operation["operationId"]]]
+    doc["paths"]["/items/{item_id}"]["get"]["operationId"] = "获取宠物"
+    return doc
+
+
+def test_namespaces_and_methods_keep_the_letters_of_every_script() -> None:
+    """Tags and operationIds in other scripts name their namespace and method with their
+    own letters: they were `api._`, `api._2`, `api._3` ... and `api._.get_items_item_id`,
+    so nothing told the model which namespace held what (ECMA-262 12.7: identifiers are
+    Unicode ID_Start ID_Continue*)."""
+    surface = Surface(httpllm.compile(tagged_document("http://127.0.0.1:9"), "mcp").functions)
+    paths = sorted(surface.table())
+    assert {"宠物.获取宠物", "zahlungsvorgänge.listItems", "платежи.whoAmI",
+            "café.getMissing"} <= set(paths)
+    module = surface.module()
+    assert "  宠物: 宠物Api;\n" in module and "interface 宠物Api {" in module
+
+
+def test_a_program_calls_namespaces_in_other_scripts(upstream: str, deno: str) -> None:
+    """`await api.宠物.获取宠物(...)` type-checks and runs in Deno against the upstream on
+    127.0.0.1; a wrong argument type is still a compiler error."""
+    mode = httpllm.compile(tagged_document(upstream), "mcp").code_tools(deno=deno)
+    try:
+        answer = mode.handle("execute", {"code": """
+const pet = await api.宠物.获取宠物({ item_id: "a1" });
+const items = await api.zahlungsvorgänge.listItems({ limit: 2 });
+console.log(pet.id, items.length);
+"""})
+        wrong = mode.handle("execute", {"code": "await api.café.getMissing({ id: [] });"})
+    finally:
+        mode.sandbox.close()
+    assert answer == {"output": "a1 2"}
+    assert "does not type-check" in wrong["error"]

@@ -109,6 +109,31 @@ def test_names() -> None:
     assert property_key("x-total") == '"x-total"'
 
 
+@pytest.mark.parametrize(("raw", "type_name", "member"), [
+    ("宠物", "宠物", "宠物"),
+    ("Zahlungsvorgänge", "Zahlungsvorgänge", "zahlungsvorgänge"),
+    ("Платежи", "Платежи", "платежи"),
+    ("café", "Café", "café"),
+    ("getCafé-list", "GetCaféList", "getCaféList"),
+    ("\uff21\uff22\uff23", "ABC", "abc"),  # NFKC: the full-width letters a model types as ABC
+    ("٣ أشياء", "_٣أشياء", "_٣أشياء"),  # an Arabic-Indic digit starts no identifier
+    ("\u0301x", "_\u0301x", "_\u0301x"),  # nor does a combining mark
+    ("ßeta", "ßeta", "ßeta"),  # "ß".upper() is "SS": a letter more, left as it is
+    ("İstanbul", "İstanbul", "İstanbul"),  # "İ".lower() is two characters
+    ("a$b·c🐶", "ABC", "abc"),  # $, punctuation and symbols separate words
+    ("🐶", "_", "_"),
+    ("\u115fa\ufe0fb", "AB", "ab"),  # invisible: a Hangul filler, a variation selector
+])
+def test_names_keep_the_letters_of_every_script(raw: str, type_name: str,
+                                                member: str) -> None:
+    """A tag or name in another script keeps its letters (ECMAScript identifiers are
+    Unicode ID_Start ID_Continue*, ECMA-262 12.7): `宠物`, `Платежи` and `café` were all
+    `_` (or `Caf`), so several tags collided into `api._`, `api._2` ... and the model read
+    nothing in them."""
+    assert (pascal(raw), identifier(raw)) == (type_name, member)
+    assert type_name.isidentifier() and member.isidentifier()
+
+
 def test_a_member_named___proto___is_declared_as_a_computed_key() -> None:
     """An argument or property named `__proto__` is declared `["__proto__"]`: the
     object literal a model writes after a plain `__proto__: "x"` sets the object's

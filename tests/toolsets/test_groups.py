@@ -113,3 +113,39 @@ def test_group_tools_use_the_provider_envelope() -> None:
     assert [len(g.functions) for g in found] == [5, 5, 2]
     tools = tools_of(app, found[2].functions)
     assert [d["name"] for d in tools[0]["functionDeclarations"]] == ["op10", "op11"]
+
+
+def test_files_keep_the_letters_of_every_script(tmp_path: Path) -> None:
+    """A tag in another script names its file with its own letters, NFC-normalized, apart
+    in any case and under 255 bytes: `宠物`, `Zahlungsvorgänge`, `Платежи` were
+    `untagged.json`, `Zahlungsvorg_nge.json`, `untagged-2.json` ..., so the folder told
+    a reader nothing. The group's name (an OpenAI namespace name) stays ASCII."""
+    tags = ("宠物", "Zahlungsvorgänge", "Платежи", "café", "cafe\u0301", "CAFÉ",
+            "a/b\\c:d*e?f\"g<h>i|j", ".hidden. ", "\u202eevil", "COM¹", "𠀀" * 80, "untagged")
+    spec = document({f"/p{i}": {"get": operation(f"op{i}", tags=(tag,))}
+                     for i, tag in enumerate(tags)})
+    found = groups(httpllm.compile(spec, "chatgpt"))
+    files = [g.file for g in found]
+    assert files == ["宠物", "Zahlungsvorgänge", "Платежи", "café", "café-2", "CAFÉ-3",
+                     "a_b_c_d_e_f_g_h_i_j", "hidden", "evil", "COM¹_", "𠀀" * 50,
+                     "untagged"]
+    assert all(len(f"{f}.json".encode()) <= 255 for f in files)
+    assert all(g.name.isascii() for g in found)
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec))
+    assert main(["compile", str(spec_file), "--group-by", "tag", "-o",
+                 str(tmp_path / "groups")]) == 0
+    written = sorted(path.name for path in (tmp_path / "groups").iterdir())
+    assert written == sorted([*(f"{f}.json" for f in files), "_index.json"])
+    index = json.loads((tmp_path / "groups" / "_index.json").read_text(encoding="utf-8"))
+    assert [(g["key"], g["file"]) for g in index["groups"]] == [
+        (tag, f"{f}.json") for tag, f in zip(tags, files, strict=True)]
+
+
+def test_a_split_group_keeps_its_letters_and_suffix() -> None:
+    """A key split by max_tools gives `宠物`, `宠物_2` ...; a long key is cut so that its
+    suffix still fits in the bytes."""
+    spec = document({f"/p{i}": {"get": operation(f"op{i}", tags=(tag,))}
+                     for i, tag in enumerate(["宠物"] * 3 + ["𠀀" * 80] * 3)})
+    found = groups(httpllm.compile(spec, "chatgpt"), max_tools=2)
+    assert [g.file for g in found] == ["宠物", "宠物_2", "𠀀" * 50, "𠀀" * 49 + "_2"]

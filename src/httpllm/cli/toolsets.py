@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 __all__ = ["add_toolset_options", "check_defer", "run_toolsets"]
 
-INDEX = "_index.json"  # group names never start with "_": no group can overwrite it
+INDEX = "_index.json"  # group files never start with "_": no group can overwrite it
 
 
 def add_toolset_options(parser: argparse.ArgumentParser) -> None:
@@ -119,7 +119,7 @@ def _write_groups(args: argparse.Namespace, app: Application) -> int:
     index = []
     written = 0
     for group in found:
-        name = f"{group.name}.json"
+        name = f"{group.file}.json"
         text = dumps(tools_of(app, group.functions)) + "\n"
         (folder / name).write_text(text, encoding="utf-8")
         written += len(text)

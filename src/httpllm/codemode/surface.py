@@ -70,7 +70,11 @@ _SUMMARY_MAX = 300
 _ALIAS_FROM = 60
 """A result type longer than this many characters gets a named alias."""
 
-_WORD = re.compile(r"[A-Za-z_$][A-Za-z0-9_$]*")
+_WORD = re.compile(r"[^\x00-\x20\s\ufeff!-#%-/:-@\[-^`{-~]+")
+"""A word of a program: a run between white space (``\\s`` and U+FEFF, ECMA-262 12.2) and
+ASCII punctuation (every punctuator is ASCII, 12.8), so an identifier in any script
+(``获取宠物``, ``हिन्दी`` with its marks) is one word, as ECMA-262 12.7 reads it; ``$``
+and ``_`` are identifier characters."""
 
 
 def _output(function: Function) -> Schema | None:
@@ -351,7 +355,13 @@ def _doc(function: Function) -> str:
 
 def _place(functions: Sequence[Function], claim: Any) -> tuple[Binding, ...]:
     """Each function's namespace and method: the first tag (its interface named once),
-    the method name without the tag's prefix, made unique within its namespace."""
+    the method name without the tag's prefix, made unique within its namespace.
+
+    Both keep the letters of every script (``api.宠物.获取宠物``, ``api.café``; see
+    :func:`~httpllm.codemode.typescript.identifier`): a tag or an operationId in Chinese,
+    German or Russian was ``api._``, ``api._2`` ... and told the model nothing. A method
+    is named from the function's name, or from its operationId when that holds letters
+    the name (``[A-Za-z0-9_-]``, a tool name) lost."""
     interfaces: dict[str, str] = {}
     namespaces: dict[str, str] = {}
     root_taken: set[str] = set()
@@ -370,7 +380,9 @@ def _place(functions: Sequence[Function], claim: Any) -> tuple[Binding, ...]:
     out = []
     for f in functions:
         tag = f.tags[0] if f.tags else None
-        raw = f.name
+        # A tool name keeps [A-Za-z0-9_-] only: an operationId in another script
+        # (获取宠物, getCafé) names its method itself, its letters kept as the tag's are.
+        raw = f.name if f.operation_id is None or f.operation_id.isascii() else f.operation_id
         if tag is not None:
             for prefix in (f"{tag}_", f"{tag}/", f"{tag}."):
                 if raw.startswith(prefix) and len(raw) > len(prefix):

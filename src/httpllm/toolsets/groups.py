@@ -10,6 +10,7 @@ a list of its own, marked ``over``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -20,7 +21,7 @@ from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.tokens import Tokenizer, count_tool, tokenizer_for
 
-__all__ = ["UNTAGGED", "Group", "group_name", "groups", "key_of", "tools_of"]
+__all__ = ["UNTAGGED", "Group", "file_stem", "group_name", "groups", "key_of", "tools_of"]
 
 UNTAGGED = "untagged"
 """The key of a function without tags (``by="tag"``) or path segment (``by="path"``)."""
@@ -28,10 +29,15 @@ UNTAGGED = "untagged"
 By = Literal["tag", "path"] | Callable[[Function], str]
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 _NAME_MAX = 64
+_FILE_BYTES = 200
+"""UTF-8 bytes of a group's file name before ``.json``, suffixes included: a file name is
+at most 255 bytes on ext4, XFS, Btrfs and APFS (255 UTF-16 units on NTFS, never more than
+its UTF-8 bytes), whatever its characters."""
 _VERSION = re.compile(r"^(v\d+([._]\d+)*|\d[\d.-]*|api)$", re.IGNORECASE)
-_DEVICE = re.compile(r"CON|PRN|AUX|NUL|COM[0-9]|LPT[0-9]", re.IGNORECASE)
+_DEVICE = re.compile(r"CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]", re.IGNORECASE)
 """Windows' reserved device names: ``CON.json`` is the console, not a file, with any
-extension and in any case (learn.microsoft.com/windows/win32/fileio/naming-a-file)."""
+extension and in any case, and the superscript digits count as digits (``COM¹``)
+(learn.microsoft.com/windows/win32/fileio/naming-a-file)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -39,10 +45,14 @@ class Group:
     """One tool list.
 
     Attributes:
-        name: unique among the groups in any case, ``^[A-Za-z0-9_-]{1,64}$`` (a file name
-            on every system, an OpenAI namespace name): the key, sanitized
-            (:func:`group_name`), with ``_2``, ``_3`` ... when split.
+        name: unique among the groups in any case, ``^[A-Za-z0-9_-]{1,64}$`` (an OpenAI
+            namespace name): the key, sanitized (:func:`group_name`), with ``_2``, ``_3``
+            ... when split.
         key: the grouping key it came from (the tag).
+        file: the name of its file without ``.json`` (``compile --group-by``): the key
+            with its letters of every script kept (:func:`file_stem`: ``宠物``,
+            ``Zahlungsvorgänge``), split and made unique in any case as ``name`` is;
+            ``name`` itself when the key is ASCII.
         functions: its functions, in document order.
         tokens: the sum of its tools' tokens, or ``None`` when not counted.
         over: a single function whose own tokens pass ``max_tokens``.
@@ -50,6 +60,7 @@ class Group:
 
     name: str
     key: str
+    file: str
     functions: tuple[Function, ...]
     tokens: int | None = None
     over: bool = False
@@ -90,6 +101,40 @@ def group_name(key: str) -> str:
     return f"{name}_" if _DEVICE.fullmatch(name) else name
 
 
+def file_stem(key: str) -> str:
+    """``key`` as the name of a file, ``.json`` left to add: :func:`group_name`'s rule
+    with the letters, marks and digits of every script kept (Unicode categories L, M, N;
+    a tag ``宠物`` was the file ``untagged-2.json``), NFC-normalized (APFS and HFS+ treat
+    names as normalized, so two spellings of ``é`` are one file) and at most
+    ``_FILE_BYTES`` UTF-8 bytes (file systems limit bytes, not characters). Everything
+    else (``/ \\ : * ? " < > |``, controls, format characters such as bidirectional
+    overrides, dots, spaces, symbols) is ``_``, so no name starts with a dot or ends with a
+    dot or space; a Windows device name gets a ``_``. An ASCII key gives
+    :func:`group_name`'s name (learn.microsoft.com/windows/win32/fileio/naming-a-file).
+
+    >>> file_stem("宠物"), file_stem("café au lait"), file_stem("../Nul")
+    ('宠物', 'café_au_lait', 'Nul_')
+    """
+    text = unicodedata.normalize("NFC", key)
+    kept = "".join(c if c in "_-" or unicodedata.category(c)[0] in "LMN" else "\0"
+                   for c in text)
+    name = _cut(re.sub("\0+", "_", kept).strip("_")[:_NAME_MAX], _FILE_BYTES) or UNTAGGED
+    return f"{name}_" if _DEVICE.fullmatch(name) else name
+
+
+def _cut(name: str, limit: int) -> str:
+    """The longest prefix of ``name`` (whole characters) of at most ``limit`` UTF-8
+    bytes."""
+    if len(name.encode("utf-8", "surrogatepass")) <= limit:
+        return name
+    size = 0
+    for index, c in enumerate(name):
+        size += len(c.encode("utf-8", "surrogatepass"))
+        if size > limit:
+            return name[:index]
+    return name
+
+
 def groups(app: Compiled, *, by: By = "tag", max_tools: int | None = None,
            max_tokens: int | None = None, tokenizer: Tokenizer | None = None,
            functions: Sequence[Function] | None = None) -> list[Group]:
@@ -118,14 +163,17 @@ def groups(app: Compiled, *, by: By = "tag", max_tools: int | None = None,
         buckets.setdefault(key_of(function, by), []).append(function)
     out: list[Group] = []
     taken: set[str] = set()
+    files: set[str] = set()
     for key, keyed in buckets.items():
         chunks = _pack(keyed, max_tools, max_tokens, count)
-        base = group_name(key)
+        base, stem = group_name(key), file_stem(key)
         for index, (chunk, over) in enumerate(chunks, start=1):
             name = _unique(base if index == 1 else f"{base}_{index}", taken)
+            split = "" if index == 1 else f"_{index}"
+            file = _unique_file(_cut(stem, _FILE_BYTES - len(split)) + split, files)
             tokens = None if count is None else sum(count[f.name] for f in chunk)
-            out.append(Group(name=name, key=key, functions=tuple(chunk), tokens=tokens,
-                             over=over))
+            out.append(Group(name=name, key=key, file=file, functions=tuple(chunk),
+                             tokens=tokens, over=over))
     return out
 
 
@@ -163,6 +211,22 @@ def _unique(name: str, taken: set[str]) -> str:
         index += 1
     taken.add(candidate.lower())
     return candidate
+
+
+def _unique_file(name: str, taken: set[str]) -> str:
+    """:func:`_unique` for file names: apart in any case of any script (``str.casefold``,
+    NFC) and cut to ``_FILE_BYTES`` bytes with the suffix."""
+    candidate, index = name, 2
+    while _folded(candidate) in taken:
+        suffix = f"-{index}"
+        candidate = _cut(name[:_NAME_MAX - len(suffix)], _FILE_BYTES - len(suffix)) + suffix
+        index += 1
+    taken.add(_folded(candidate))
+    return candidate
+
+
+def _folded(name: str) -> str:
+    return unicodedata.normalize("NFC", name.casefold())
 
 
 def tools_of(app: Compiled, functions: Sequence[Function]) -> list[JSON]:
