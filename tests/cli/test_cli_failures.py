@@ -474,3 +474,19 @@ paths:
 """)
     status, _, err = run(capsys, "compile", str(spec), "-p", "gemini", "--unroll", "30")
     assert status == 3 and "pass a smaller --unroll K" in err and "smaller unroll" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ("search", PETSTORE, "pets", "--method", "get"),
+    ("compile", PETSTORE, "--bogus"),
+    ("inspect", PETSTORE, "extra"),
+])
+def test_an_unknown_argument_names_the_subcommand(capsys: pytest.CaptureFixture[str],
+                                                  argv: tuple[str, ...]) -> None:
+    """An argument the subcommand does not know is its usage error, as its others: it was
+    ``httpllm: error: unrecognized arguments: ...``, naming no command."""
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [f"httpllm {argv[0]}: error: unrecognized arguments: "
+                                + " ".join(a for a in argv[3 if argv[0] == "search" else 2:])]
+
