@@ -16,7 +16,8 @@ Exit status (the same for every command):
 Messages speak in flags (``--allow-outside-root``), never in Python option names, and a
 command never ends in a traceback: anything unexpected is reported in one line as a bug.
 Nothing printed drives the terminal: control characters and escape sequences from a
-document, an answer or an error are shown escaped (:mod:`httpllm.cli._terminal`). A usage
+document, an answer or an error are shown escaped, and each line a command says is one
+line, a line break from a document shown as ``\\n`` (:mod:`httpllm.cli._terminal`). A usage
 error of a subcommand names it (``httpllm search: error: ...``), an unknown argument too.
 """
 
@@ -29,7 +30,7 @@ from typing import Any, NoReturn
 
 from httpllm.cli import call, compile, inspect, lint, search, serve
 from httpllm.cli._common import UsageError, in_flags
-from httpllm.cli._terminal import printable_output
+from httpllm.cli._terminal import printable_output, say
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
@@ -85,18 +86,18 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         status: int = args.handler(args)
     except UsageError as exc:
-        print(f"httpllm {args.command}: error: {exc}".splitlines()[0], file=sys.stderr)
+        say(f"httpllm {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
     except HttpllmError as exc:
-        print(f"httpllm: error: {in_flags(str(exc))}".splitlines()[0], file=sys.stderr)
+        say(f"httpllm: error: {in_flags(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug of ours: one line, never a traceback for the user
-        print(f"httpllm: internal error ({type(exc).__name__}: {exc}); please report it "
-              "with the command that caused it".splitlines()[0], file=sys.stderr)
+        say(f"httpllm: internal error ({type(exc).__name__}: {exc}); please report it "
+            "with the command that caused it", file=sys.stderr)
         return 1
     return status
 
