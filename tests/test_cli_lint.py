@@ -87,3 +87,20 @@ def test_lone_surrogates_are_counted_not_a_crash(tmp_path: Path,
     assert main(["lint", str(spec), "--max-tokens", "10", "--json"]) == 1
     found = json.loads(capsys.readouterr().out)
     assert [f["rule"] for f in found] == ["tools-over-budget"]
+
+
+def test_a_line_break_in_the_document_never_writes_a_finding(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Each finding is one line: a path holding a line break is shown escaped, and cannot
+    write a fake finding or a fake closing count."""
+    forged = "0 findings"
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a\n" + forged: {"get": {
+            "operationId": "bare", "responses": {"200": {"description": "ok"}}}}}}))
+    main(["lint", str(spec)])
+    lines = capsys.readouterr().out.splitlines()
+    assert forged not in lines
+    assert f"warning: no-description: bare: #/paths/~1a\\n{forged}/get: " \
+        "no summary or description: the model sees only the name" in lines

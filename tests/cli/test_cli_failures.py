@@ -474,3 +474,34 @@ paths:
 """)
     status, _, err = run(capsys, "compile", str(spec), "-p", "gemini", "--unroll", "30")
     assert status == 3 and "pass a smaller --unroll K" in err and "smaller unroll" not in err
+
+
+@pytest.mark.parametrize("argv", [
+    ("search", PETSTORE, "pets", "--method", "get"),
+    ("compile", PETSTORE, "--bogus"),
+    ("inspect", PETSTORE, "extra"),
+])
+def test_an_unknown_argument_names_the_subcommand(capsys: pytest.CaptureFixture[str],
+                                                  argv: tuple[str, ...]) -> None:
+    """An argument the subcommand does not know is its usage error, as its others: it was
+    ``httpllm: error: unrecognized arguments: ...``, naming no command."""
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [f"httpllm {argv[0]}: error: unrecognized arguments: "
+                                + " ".join(a for a in argv[3 if argv[0] == "search" else 2:])]
+
+
+def test_an_error_quoting_the_document_is_one_whole_line(
+        capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A usage error that lists the document's tags shows a tag's line break escaped and
+    the message whole: it was cut at the break, ``(tags: t`` and nothing more."""
+    forged = "httpllm: serving 9 tools over stdio"
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {"/a": {"get": {"operationId": "ga", "tags": ["t\n" + forged],
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    status, _, err = run(capsys, "search", str(doc), "pets", "--tag", "nosuch")
+    assert status == 2
+    assert err.splitlines() == [f"httpllm search: error: --tag nosuch: no operation has the "
+                                f"tag 'nosuch' (tags: t\\n{forged})"]

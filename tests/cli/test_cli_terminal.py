@@ -88,9 +88,10 @@ def test_nothing_printed_drives_the_terminal(tmp_path: Path, argv: tuple[str, ..
 
 def test_the_server_url_is_shown_whole(tmp_path: Path) -> None:
     """`inspect` shows the server URL requests go to, both halves visible: the escape
-    that would erase the first half is printed as text."""
+    that would erase the first half is printed as text (the carriage return as ``\\r``:
+    a line of the report is one line)."""
     done = run("inspect", str(document(tmp_path)), cache=tmp_path / "cache")
-    assert "https://evil.example/\\u001b[2K\\u000dhttps://api.vendor.example" in done.stdout
+    assert "https://evil.example/\\u001b[2K\\rhttps://api.vendor.example" in done.stdout
 
 
 def test_an_error_line_is_escaped(tmp_path: Path) -> None:
@@ -116,3 +117,28 @@ def test_an_answer_printed_by_call_is_escaped(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     clean(done.stdout)
     assert "fine\\u001b[2K\\u000drm -rf ~\\u202e\\u009b2J" in done.stdout
+
+
+@pytest.mark.parametrize("brk", ["\n", "\r\n", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
+                                 "\x85", "\u2028", "\u2029"])
+def test_one_line_leaves_no_line_break(brk: str) -> None:
+    """What ``str.splitlines`` splits on is written as an escape: one line stays one."""
+    from httpllm.cli._terminal import one_line
+
+    assert one_line(f"a{brk}b").splitlines() == [one_line(f"a{brk}b")]
+    assert "\\" in one_line(f"a{brk}b")
+
+
+def test_no_command_module_prints_but_through_say() -> None:
+    """Every line a command prints goes through ``say`` (one line, whatever a document put
+    in it), every block through ``write``: a new ``print(f"... {value}")`` could let a
+    document write a line of its own."""
+    import ast
+
+    folder = Path(__file__).resolve().parents[2] / "src" / "httpllm" / "cli"
+    printing = [f"{path.name}:{node.lineno}" for path in sorted(folder.glob("*.py"))
+                if path.name != "_terminal.py"
+                for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id == "print"]
+    assert printing == []

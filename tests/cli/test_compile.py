@@ -120,3 +120,28 @@ def test_outputs_of_their_own_go_one_at_a_time(tmp_path: Path,
     assert capsys.readouterr().err == (f"httpllm compile: error: {flags}: each writes an "
                                        "output of its own; choose one\n")
     assert not (tmp_path / "out").exists()
+
+
+def test_a_line_break_in_a_pointer_or_message_never_writes_a_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`-v` lists each skipped operation and warning on one line: a path, a scheme name
+    and a $ref holding ``\\n``, ``\\r\\n`` or U+2028 are shown escaped, never as a line of
+    their own (a fake summary, a fake `httpllm: serving` line)."""
+    forged = "httpllm: 1 tool for chatgpt; 0 B to stdout"
+    spec = tmp_path / "api.json"
+    spec.write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "paths": {
+            "/a\n" + forged: {"get": {
+                "security": [{"nosuch\r\n" + forged: []}],
+                "responses": {"200": {"description": "ok"}}}},
+            "/b\u2028" + forged: {"get": {
+                "parameters": [{"name": "n", "in": "query",
+                                "schema": {"$ref": "#/components/schemas/x\n" + forged}}],
+                "responses": {"200": {"description": "ok"}}}}}}))
+    main(["compile", str(spec), "-v", "-o", str(tmp_path / "tools.json")])
+    err = capsys.readouterr().err
+    assert forged not in err.splitlines()
+    assert len(err.splitlines()) == 3  # the skipped operation, the warning, the summary
+    assert f"httpllm: warning: #/paths/~1a\\n{forged}/get/security/0/nosuch\\r\\n{forged}: " \
+        in err

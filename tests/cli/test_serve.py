@@ -371,3 +371,25 @@ def test_the_help_says_what_spec_may_be(capsys: pytest.CaptureFixture[str]) -> N
     text = " ".join(capsys.readouterr().out.split())
     assert ("a path, an http(s) URL (with --allow-network), or - for stdin with --transport "
             "http") in text
+
+
+def test_a_line_break_in_the_document_never_writes_a_start_up_line(tmp_path: Path) -> None:
+    """What serve says before serving (operations left out, the serving line) is one line
+    each: a path or $ref holding a line break cannot print a fake serving line."""
+    forged = "httpllm: serving 9 tools over http://127.0.0.1:8000/mcp"
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({
+        "openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+        "paths": {"/a\r\n" + forged: {"get": {"operationId": "ga", "parameters": [
+            {"name": "n", "in": "query",
+             "schema": {"$ref": "#/components/schemas/no\u2029" + forged}}],
+            "responses": {"200": {"description": "ok"}}}},
+                  "/b": {"get": {"operationId": "gb",
+                                 "responses": {"200": {"description": "ok"}}}}}}))
+    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
+    lines = done.stderr.splitlines()
+    assert forged not in lines
+    assert lines[0].startswith(f"httpllm: left out GET /a\\r\\n{forged}: #/paths/~1a\\r\\n")
+    assert lines[1] == "httpllm: serving 1 tool over stdio (1 operation left out)"

@@ -16,7 +16,9 @@ Exit status (the same for every command):
 Messages speak in flags (``--allow-outside-root``), never in Python option names, and a
 command never ends in a traceback: anything unexpected is reported in one line as a bug.
 Nothing printed drives the terminal: control characters and escape sequences from a
-document, an answer or an error are shown escaped (:mod:`httpllm.cli._terminal`).
+document, an answer or an error are shown escaped, and each line a command says is one
+line, a line break from a document shown as ``\\n`` (:mod:`httpllm.cli._terminal`). A usage
+error of a subcommand names it (``httpllm search: error: ...``), an unknown argument too.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from httpllm.cli import call, compile, inspect, lint, search, serve
 from httpllm.cli._common import UsageError, in_flags
-from httpllm.cli._terminal import printable_output
+from httpllm.cli._terminal import printable_output, say
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
@@ -47,6 +49,19 @@ class _Parser(argparse.ArgumentParser):
         self.exit(USAGE, f"{self.prog}: error: {message}\n")
 
 
+class _Command(_Parser):
+    """A subcommand's parser: an argument it does not know is its own usage error
+    (``httpllm search: error: unrecognized arguments: --method get``), as its other ones.
+    argparse leaves a subparser's extras to the main parser, which named ``httpllm``
+    alone (cpython ``argparse._SubParsersAction.__call__``)."""
+
+    def parse_known_args(self, args: Any = None, namespace: Any = None) -> Any:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def _parser() -> argparse.ArgumentParser:
     from httpllm import __version__
 
@@ -54,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
         "Compile OpenAPI 3.0-3.2 and Swagger 2.0 documents into LLM function-calling tools, "
         "and turn tool calls back into HTTP requests."))
     parser.add_argument("--version", action="version", version=f"httpllm {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Command)
     for command in COMMANDS:
         command.register(sub)
     return parser
@@ -71,18 +86,18 @@ def _run(argv: Sequence[str] | None) -> int:
     try:
         status: int = args.handler(args)
     except UsageError as exc:
-        print(f"httpllm {args.command}: error: {exc}".splitlines()[0], file=sys.stderr)
+        say(f"httpllm {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
     except HttpllmError as exc:
-        print(f"httpllm: error: {in_flags(str(exc))}".splitlines()[0], file=sys.stderr)
+        say(f"httpllm: error: {in_flags(str(exc))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # a bug of ours: one line, never a traceback for the user
-        print(f"httpllm: internal error ({type(exc).__name__}: {exc}); please report it "
-              "with the command that caused it".splitlines()[0], file=sys.stderr)
+        say(f"httpllm: internal error ({type(exc).__name__}: {exc}); please report it "
+            "with the command that caused it", file=sys.stderr)
         return 1
     return status
 

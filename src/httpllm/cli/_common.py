@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import Field, fields
 from typing import TYPE_CHECKING, Any
 
+from httpllm.cli._terminal import say
 from httpllm.dialects import Options
 from httpllm.dialects._options import Flag, option_of
 from httpllm.errors import HttpllmError
@@ -272,15 +273,17 @@ def compile_from(args: argparse.Namespace) -> Application:
         raise UsageError(f"{flag}: {message}") from None
     for selector in args.separate or ():
         if selector not in matched:
-            print(f"httpllm: warning: --separate {selector} matched no argument (name it as "
-                  "the document does, optionally after path:, query:, header: or cookie:)",
-                  file=sys.stderr)
+            say(f"httpllm: warning: --separate {selector} matched no argument (name it as "
+                "the document does, optionally after path:, query:, header: or cookie:)",
+                file=sys.stderr)
     return app
 
 
 def write(text: str, output: str | None) -> int:
     """Write ``text`` and a newline to the ``-o`` file or standard output; the characters
-    written.
+    written. For the output itself (JSON, a compiled document, a request or answer body),
+    written as it is; a line the command says goes through
+    :func:`~httpllm.cli._terminal.say` instead (one line, whatever a document put in it).
 
     Raises:
         HttpllmError: the file cannot be written (the message names it and why).
@@ -423,9 +426,9 @@ def dumps(value: Any) -> str:
     except ValueError:
         found: list[str] = []
         text = json.dumps(_finite(value, "", found), indent=2, ensure_ascii=False)
-        print(f"httpllm: warning: {len(found)} number(s) JSON cannot hold (NaN, Infinity) "
-              f"written as null: {', '.join(found[:5])}{' ...' if len(found) > 5 else ''}",
-              file=sys.stderr)
+        say(f"httpllm: warning: {len(found)} number(s) JSON cannot hold (NaN, Infinity) "
+            f"written as null: {', '.join(found[:5])}{' ...' if len(found) > 5 else ''}",
+            file=sys.stderr)
     return text if text.isascii() else text.encode("utf-8", "backslashreplace").decode()
 
 

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from httpllm.cli._common import in_flags
+from httpllm.cli._terminal import say
 
 if TYPE_CHECKING:
     from httpllm import _api
@@ -145,4 +146,4 @@ def failed(app: Application, fail_on: Iterable[str], *, warnings: int | None = N
 
 
 def _say(line: str) -> None:
-    print(f"httpllm: {line}", file=sys.stderr)
+    say(f"httpllm: {line}", file=sys.stderr)

@@ -15,6 +15,17 @@ and a lone surrogate (a document's ``\\ud800`` escape without its pair), which n
 stream can write: the command failed on it.
 What is written straight to ``sys.stdout.buffer`` (the MCP stdio transport) is not touched.
 
+Line breaks are kept by the streams (the command's own output has lines), so a value from a
+document or an answer could still write a line of its own: a security scheme, a path or an
+operationId holding ``\\n`` could print a fake ``httpllm: serving ...`` or ``(none)``. Every
+line the command says (a diagnostic, a report line, a listing row) goes through :func:`say`,
+which writes it on one line: a line break inside it (CR, LF, VT, FF, the file, group and
+record separators, NEL, U+2028, U+2029: what ``str.splitlines`` splits on) is shown as
+``\\n``, ``\\r`` or ``\\uXXXX`` (:func:`one_line`). Only a block that is the output itself
+(JSON, a request or answer body, a compiled document) is written as it is, by
+:func:`httpllm.cli._common.write`; a rendered table applies :func:`one_line` to each of
+its lines. No module of the command calls ``print`` (a test checks it).
+
 Source: ECMA-48 (control functions: C0, C1, CSI); Unicode UAX #9 (explicit directional
 formatting characters); CVE-2021-42574 ("Trojan Source").
 """
@@ -27,11 +38,34 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
-__all__ = ["Printable", "printable", "printable_output"]
+__all__ = ["Printable", "one_line", "printable", "printable_output", "say"]
 
 _CONTROL = re.compile(
     "[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
     "\ud800-\udfff]|\r(?!\n)")
+
+
+_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+"""What ``str.splitlines`` splits a line on (Python docs, ``str.splitlines``; Unicode
+UAX #14, mandatory breaks)."""
+
+_NAMED = {"\n": "\\n", "\r": "\\r"}
+
+
+def one_line(text: str) -> str:
+    r"""``text`` with each line break in it written as ``\n``, ``\r`` or ``\uXXXX``:
+    it prints as one line, whatever a document or an answer put in it.
+
+    >>> one_line("k\r\nhttpllm: serving 1 tool over stdio\u2028x")
+    'k\\r\\nhttpllm: serving 1 tool over stdio\\u2028x'
+    """
+    return _BREAK.sub(lambda m: _NAMED.get(m.group(), f"\\u{ord(m.group()):04x}"), text)
+
+
+def say(text: str = "", *, file: TextIO | None = None, flush: bool = False) -> None:
+    """Print ``text`` as one line (:func:`one_line`) on ``file`` (standard output unless
+    named; ``sys.stderr`` for a diagnostic). The one way the command prints a line."""
+    print(one_line(text), file=sys.stdout if file is None else file, flush=flush)
 
 
 def printable(text: str) -> str:

@@ -6,7 +6,8 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from httpllm.cli._common import compile_from, positive
+from httpllm.cli._common import compile_from, positive, write
+from httpllm.cli._terminal import one_line
 from httpllm.toolsets.budget import Budget, budget, strict_eligibility
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ def run_budget(args: argparse.Namespace, app: Application) -> int:
         checked = compile_from(replace_strict(args))
     report = budget(app, strict=strict_eligibility(checked), max_tools=args.max_tools,
                     max_tokens=args.max_tokens)
-    print(json.dumps(report.to_json(), indent=2) if args.json else render(report))
+    write(json.dumps(report.to_json(), indent=2) if args.json else render(report), None)
     return 0
 
 
@@ -46,7 +47,8 @@ def replace_strict(args: argparse.Namespace) -> argparse.Namespace:
 
 
 def render(report: Budget) -> str:
-    """The report as text: one line per tool, then the totals against each limit."""
+    """The report as text: one line per tool, then the totals against each limit
+    (each :func:`~httpllm.cli._terminal.one_line`)."""
     width = max([len(t.name) for t in report.tools] + [8])
     lines = [f"provider {report.provider}; tokens counted with {report.tokenizer}", "",
              f"{'function':<{width}} {'tokens':>7} {'args':>5} {'depth':>5}  strict"]
@@ -61,5 +63,5 @@ def render(report: Budget) -> str:
         state = "  OVER" if limit.over else f"; {limit.note}" if limit.note else ""
         source = f"  (source: {limit.source})" if limit.source else ""
         lines.append(f"  {limit.name}: {limit.value:,} ({bound}){state}{source}")
-    return "\n".join(lines)
+    return "\n".join(one_line(line) for line in lines)
 

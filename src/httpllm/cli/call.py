@@ -23,7 +23,9 @@ from httpllm.cli._common import (
     in_flags,
     json_or_text,
     key_values,
+    write,
 )
+from httpllm.cli._terminal import one_line, say
 from httpllm.load import without_userinfo
 from httpllm.records import Function, Server
 
@@ -69,8 +71,8 @@ def _note_missing_credentials(function: Function, auth: Mapping[str, Any] | None
     try:
         credentials(function, auth or {})
     except RequestBuildError:
-        print(f"httpllm: note: not sent; --send would stop, as {function.name} needs "
-              f"credentials: {in_flags(missing(function, auth or {}))}", file=sys.stderr)
+        say(f"httpllm: note: not sent; --send would stop, as {function.name} needs "
+            f"credentials: {in_flags(missing(function, auth or {}))}", file=sys.stderr)
 
 
 def _check_server_variables(server: Server, given: Mapping[str, str]) -> None:
@@ -127,10 +129,11 @@ def run(args: argparse.Namespace) -> int:
     host = {k: json_or_text(v) for k, v in key_values(args.host_arg, "--host-arg").items()}
     result = validate(function, args.args, host_arguments=host or None)
     if not result.ok:
-        print(result.feedback(), file=sys.stderr)
+        for line in result.feedback_lines():
+            say(line, file=sys.stderr)
         return 1
     for note in result.notes:
-        print(f"httpllm: note: {note.message}", file=sys.stderr)
+        say(f"httpllm: note: {note.message}", file=sys.stderr)
     auth = auth_from(app, args.auth, args.auth_env)
     variables = key_values(args.server_var, "--server-var")
     server = function.servers[0] if function.servers and not args.base_url else None
@@ -143,28 +146,28 @@ def run(args: argparse.Namespace) -> int:
     }
     # The printed request is not sent: it shows the call even without --auth.
     request = build_request(function, args.args, **options, require_auth=bool(args.send))
-    for line in preview(request, credentials(function, auth or {}, required=False),
-                        secrets_of(auth)):
-        print(line)
+    write("\n".join(preview(request, credentials(function, auth or {}, required=False),
+                             secrets_of(auth))), None)
     if not args.send:
         _note_missing_credentials(function, auth)
         return 0
     response = execute(function, args.args, **options)
-    print(f"\n=> {response.status}")
+    say()
+    say(f"=> {response.status}")
     moved = location(response, secrets_of(auth))
     if moved:  # a redirect not followed: where it points is the answer
-        print(f"Location: {moved}")
+        say(f"Location: {moved}")
     body = response.body
     # The answer may echo the request: every credential masked, in every encoding.
-    print(redact(body if isinstance(body, str) else json.dumps(body, indent=2),
-                 secrets_of(auth), cut=response.truncated))
+    write(redact(body if isinstance(body, str) else json.dumps(body, indent=2),
+                 secrets_of(auth), cut=response.truncated), None)
     if response.truncated:
         size = f"{response.size:,}" if response.size is not None else "an unknown number of"
-        print(f"httpllm: note: the answer was cut at {len(response.content):,} bytes of "
-              f"{size}", file=sys.stderr)
+        say(f"httpllm: note: the answer was cut at {len(response.content):,} bytes of "
+            f"{size}", file=sys.stderr)
     if not 200 <= response.status < 300:
-        print(f"httpllm: the API answered {response.status} (exit {UPSTREAM_ERROR})",
-              file=sys.stderr)
+        say(f"httpllm: the API answered {response.status} (exit {UPSTREAM_ERROR})",
+            file=sys.stderr)
         return UPSTREAM_ERROR
     return 0
 
@@ -180,7 +183,9 @@ def preview(request: Any, placements: Sequence[tuple[str, str, str]],
     """The request as ``call`` prints it: each credential masked where it is placed — the
     header that carries it (``Authorization: Bearer [redacted]``), its query parameter,
     its cookie — and a credential of :data:`PREVIEW_MASK_FROM` characters or more wherever
-    else it occurs. The rest is the user's own call, shown as it will be sent.
+    else it occurs. The rest is the user's own call, shown as it will be sent: the request
+    line and each header on one line (:func:`~httpllm.cli._terminal.one_line`), then the
+    body as it is.
 
     >>> import httpx
     >>> request = httpx.Request("GET", "http://x/pets?api_key=Rex&name=Rex",
@@ -212,7 +217,7 @@ def preview(request: Any, placements: Sequence[tuple[str, str, str]],
             value = "; ".join(f"{n}={REDACTED}" if n in cookies else f"{n}={v}" for n, _, v in
                               (pair.partition("=") for pair in value.split("; ")))
         lines.append(f"{key}: {value}")
-    lines = [redact(line, long) for line in lines]
+    lines = [one_line(redact(line, long)) for line in lines]
     if request.content:
         lines += ["", redact(request.content.decode("utf-8", "replace"), long)]
     return lines

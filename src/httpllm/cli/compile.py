@@ -17,6 +17,7 @@ from httpllm.cli._common import (
     write,
 )
 from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
+from httpllm.cli._terminal import say
 from httpllm.cli.toolsets import add_toolset_options, check_defer, run_toolsets
 from httpllm.dialects import get_dialect, providers
 
@@ -76,7 +77,7 @@ def _providers() -> int:
         aliases = f" (alias {', '.join(dialect.aliases)})" if dialect.aliases else ""
         strict = " [strict]" if dialect.has_strict else ""
         envelopes = f" envelopes: {', '.join(dialect.envelopes)}" if dialect.envelopes else ""
-        print(f"{name}{aliases}{strict}{envelopes}")
+        say(f"{name}{aliases}{strict}{envelopes}")
     return 0
 
 
@@ -103,7 +104,7 @@ def finish(app: Application, args: argparse.Namespace, *, written: int | None,
         report(app, verbose=args.verbose, hidden=hidden)
     status = PARTIAL if any(e.kind == "AccessDenied" for e in app.errors) else 0
     if not app.functions:
-        print(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
+        say(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
         status = PARTIAL
     bad = failed(app, args.fail_on, warnings=len(app.warnings) - len(hidden))
     if bad:
@@ -113,7 +114,7 @@ def finish(app: Application, args: argparse.Namespace, *, written: int | None,
                        warnings=len(app.warnings) - len(hidden))
         if bad:
             line += f" (--fail-on: {', '.join(bad)})"
-        print(f"httpllm: {line}", file=sys.stderr)
+        say(f"httpllm: {line}", file=sys.stderr)
     return status
 
 

@@ -15,8 +15,10 @@ from httpllm.cli._common import (
     dumps,
     flag_takes,
     in_flags,
+    write,
 )
 from httpllm.cli._common import security_schemes as _schemes
+from httpllm.cli._terminal import say
 from httpllm.cli.budget import add_budget_options, run_budget
 from httpllm.load import without_userinfo
 
@@ -88,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
     if args.budget:
         return run_budget(args, app)
     if args.json:
-        print(dumps(as_json(app)))
+        write(dumps(as_json(app)), None)
         return 0
     _print(app)
     return 0
@@ -100,40 +102,45 @@ def _count(n: int, word: str) -> str:
 
 def _print(app: Application) -> None:
     """The inspection as text."""
-    print(f"OpenAPI {app.version}: {_count(len(app.functions), 'function')}, "
-          f"{_count(len(app.errors), 'error')}, provider {app.provider}")
-    print("\nOperations:")
+    say(f"OpenAPI {app.version}: {_count(len(app.functions), 'function')}, "
+        f"{_count(len(app.errors), 'error')}, provider {app.provider}")
+    say()
+    say("Operations:")
     for f in app.functions:
         args_text = ", ".join(f"{a.name}{'' if a.required else '?'}:{a.location}"
                               for a in f.arguments)
-        print(f"  {f.name:<40} {f.method.upper():<7} {f.path}  ({args_text})")
-    print("\nServers:")
+        say(f"  {f.name:<40} {f.method.upper():<7} {f.path}  ({args_text})")
+    say()
+    say("Servers:")
     for server in _servers(app):
         from httpllm.execute.wire import VARIABLE
 
         variables = ", ".join(f"{n}={server['variables'][n]}" if n in server["variables"]
                               else f"{n} (no default: give it)"
                               for n in dict.fromkeys(VARIABLE.findall(server["url"])))
-        print(f"  {server['url']}" + (f"  ({variables}; --server-var NAME=VALUE on call)"
-                                      if variables else ""))
+        say(f"  {server['url']}" + (f"  ({variables}; --server-var NAME=VALUE on call)"
+                                    if variables else ""))
     if not _servers(app):
-        print("  (none: pass --base-url on call)")
-    print("\nSecurity schemes:")
+        say("  (none: pass --base-url on call)")
+    say()
+    say("Security schemes:")
     for name, scheme in sorted(_schemes(app).items()):
-        print(_scheme_line(name, scheme))
+        say(_scheme_line(name, scheme))
     if not _schemes(app):
-        print("  (none)")
-    print("\nRecursive schemas:")
+        say("  (none)")
+    say()
+    say("Recursive schemas:")
     for cycle in app.cycles:
-        print("  cycle: " + " -> ".join([*cycle, cycle[0]]))
+        say("  cycle: " + " -> ".join([*cycle, cycle[0]]))
     if not app.cycles:
-        print("  (none)")
-    print("\nErrors:")
+        say("  (none)")
+    say()
+    say("Errors:")
     for error in app.errors:
-        print(f"  {error.method.upper()} {error.path}: {error.pointer}: "
-              f"{in_flags(error.message)}")
+        say(f"  {error.method.upper()} {error.path}: {error.pointer}: "
+            f"{in_flags(error.message)}")
     if not app.errors:
-        print("  (none)")
+        say("  (none)")
     for warning in app.warnings:
-        print(f"  warning: {warning.pointer}: {in_flags(warning.message)}")
+        say(f"  warning: {warning.pointer}: {in_flags(warning.message)}")
 

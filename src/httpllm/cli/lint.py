@@ -10,7 +10,8 @@ import argparse
 import json
 from collections import Counter
 
-from httpllm.cli._common import SPEC_HELP, add_compile_options, compile_from, positive
+from httpllm.cli._common import SPEC_HELP, add_compile_options, compile_from, positive, write
+from httpllm.cli._terminal import one_line
 from httpllm.toolsets.budget import strict_eligibility
 from httpllm.toolsets.lint import Finding, lint
 
@@ -61,15 +62,16 @@ def run(args: argparse.Namespace) -> int:
         checked = compile_from(argparse.Namespace(**{**vars(args), "strict": True}))
     findings = lint(app, strict=strict_eligibility(checked), max_tools=args.max_tools,
                     max_tokens=args.max_tokens)
-    print(json.dumps([f.to_json() for f in findings], indent=2) if args.json
-          else render(findings))
+    write(json.dumps([f.to_json() for f in findings], indent=2) if args.json
+          else render(findings), None)
     return 1 if any(f.severity == "error" for f in findings) else 0
 
 
 def render(findings: list[Finding]) -> str:
-    """One line per finding, then the count by severity and rule."""
-    lines = [f"{f.severity}: {f.rule}: {f.function + ': ' if f.function else ''}"
-             f"{f.pointer}: {f.message}" for f in findings]
+    """One line per finding (:func:`~httpllm.cli._terminal.one_line`), then the count by
+    severity and rule."""
+    lines = [one_line(f"{f.severity}: {f.rule}: {f.function + ': ' if f.function else ''}"
+                      f"{f.pointer}: {f.message}") for f in findings]
     counts = Counter((f.severity, f.rule) for f in findings)
     summary = ", ".join(f"{n} {rule}" for (_, rule), n in sorted(counts.items()))
     noun = "finding" if len(findings) == 1 else "findings"

@@ -19,7 +19,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from httpllm.cli._common import SPEC_HELP, UsageError, add_compile_options, compile_from
+from httpllm.cli._common import (
+    SPEC_HELP,
+    UsageError,
+    add_compile_options,
+    compile_from,
+    write,
+)
+from httpllm.cli._terminal import say
 
 __all__ = ["register"]
 
@@ -167,17 +174,17 @@ def run(args: argparse.Namespace) -> int:
     _check_tag(index.functions, args.tag)
     found = index.search(args.query, args.k, tag=args.tag)
     if not found:
-        print(f"httpllm: no operation matches {args.query!r}"
-              + (f" with tag {args.tag!r}" if args.tag else ""), file=sys.stderr)
+        say(f"httpllm: no operation matches {args.query!r}"
+            + (f" with tag {args.tag!r}" if args.tag else ""), file=sys.stderr)
     else:
-        print(f"httpllm: ranked by {index.ranker}", file=sys.stderr)
+        say(f"httpllm: ranked by {index.ranker}", file=sys.stderr)
     if args.json:
-        print(json.dumps([{"name": f.name, "operationId": f.operation_id,
+        write(json.dumps([{"name": f.name, "operationId": f.operation_id,
                            "method": f.method.upper(), "path": f.path,
                            "summary": one_line(f)} for f in found],
-                         indent=2, ensure_ascii=False))
+                         indent=2, ensure_ascii=False), None)
         return 0
     for f in found:  # the function's name first: what `httpllm call` takes
         other = f"  (operationId {f.operation_id})" if f.operation_id not in (None, f.name) else ""
-        print(f"{f.name}  {f.method.upper()} {f.path}  {one_line(f)}{other}")
+        say(f"{f.name}  {f.method.upper()} {f.path}  {one_line(f)}{other}")
     return 0

@@ -35,6 +35,7 @@ from httpllm.cli._common import (
     security_schemes,
     unknown_scheme,
 )
+from httpllm.cli._terminal import say
 from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
 
@@ -253,16 +254,16 @@ def _tell_sizes(app: Any) -> None:
     compile -v`` lists each)."""
     for warning in app.warnings:
         if warning.pointer == "#/paths" and "tokens" in warning.message:
-            print(f"httpllm: warning: {warning.message}", file=sys.stderr)
+            say(f"httpllm: warning: {warning.message}", file=sys.stderr)
     large = [w for w in app.warnings if w.rule == "tool-too-large"]
     if large:
         more = f" (and {len(large) - 1:,} more like it; httpllm compile -v lists each)" if (
             len(large) > 1) else ""
-        print(f"httpllm: warning: {large[0].message}{more}", file=sys.stderr)
+        say(f"httpllm: warning: {large[0].message}{more}", file=sys.stderr)
     cut = sum(1 for f in app.functions for loss in f.losses if loss.action == "cut")
     if cut:
-        print(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
-              "fit (httpllm compile -v lists each)", file=sys.stderr)
+        say(f"httpllm: warning: {cut:,} tools had their parameters or output schema cut to "
+            "fit (httpllm compile -v lists each)", file=sys.stderr)
 
 
 def _tell_output_schemas(app: Any, mode: str) -> None:
@@ -271,10 +272,10 @@ def _tell_output_schemas(app: Any, mode: str) -> None:
 
     listed, size = output_schemas_listed(app.functions, mode)  # type: ignore[arg-type]
     if mode == "auto" and not listed:
-        print(f"httpllm: output schemas left out: {size / 2**20:.1f} MiB for "
-              f"{len(app.functions):,} tools (auto lists up to {OUTPUT_BUDGET // 1024} KiB, "
-              "which clients compile in a few seconds); answers are text; "
-              "--output-schemas on lists them", file=sys.stderr)
+        say(f"httpllm: output schemas left out: {size / 2**20:.1f} MiB for "
+            f"{len(app.functions):,} tools (auto lists up to {OUTPUT_BUDGET // 1024} KiB, "
+            "which clients compile in a few seconds); answers are text; "
+            "--output-schemas on lists them", file=sys.stderr)
 
 
 def _output_schemas(app: Any, mode: str) -> bool:
@@ -492,7 +493,7 @@ def run(args: argparse.Namespace) -> int:
     credentials_from(args, app)  # flag errors before the report
     for error in app.errors:
         where = f"{error.method.upper()} {error.path}".strip()
-        print(f"httpllm: left out {where}: {error.pointer}: {error.message}", file=sys.stderr)
+        say(f"httpllm: left out {where}: {error.pointer}: {error.message}", file=sys.stderr)
     options = _server_options(args, app, admission)
     shown = f"{len(app.functions):,} tool{'s' if len(app.functions) != 1 else ''}"
     if args.mode == "discover":
@@ -513,19 +514,19 @@ def run(args: argparse.Namespace) -> int:
     where = f"http://{host}:{port}{args.path}" if args.transport == "http" else "stdio"
     if args.transport == "http" and "token_verifier" not in options and not is_loopback(
             args.host):
-        print(f"httpllm: warning: {args.host} is reachable from other machines and "
-              "--allow-unauthenticated lets anyone who reaches it call every tool",
-              file=sys.stderr)
+        say(f"httpllm: warning: {args.host} is reachable from other machines and "
+            "--allow-unauthenticated lets anyone who reaches it call every tool",
+            file=sys.stderr)
     if args.mode == "tools":
         _tell_sizes(app)
         _tell_output_schemas(app, args.output_schemas)
     admitted = ("" if args.transport == "stdio" else
                 ", OAuth access tokens required" if "auth_settings" in options else
                 ", bearer token required" if "token_verifier" in options else "")
-    print(f"httpllm: serving {shown} over {where}{admitted}"
-          + (f" ({len(app.errors):,} operation{'s' if len(app.errors) != 1 else ''} left out)"
-             if app.errors else ""),
-          file=sys.stderr, flush=True)
+    say(f"httpllm: serving {shown} over {where}{admitted}"
+        + (f" ({len(app.errors):,} operation{'s' if len(app.errors) != 1 else ''} left out)"
+           if app.errors else ""),
+        file=sys.stderr, flush=True)
     if args.workers > 1:
         _run_workers(args, sock)
         return 0

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from httpllm.cli._common import UsageError, dumps, positive, write
+from httpllm.cli._terminal import say
 from httpllm.errors import HttpllmError
 
 if TYPE_CHECKING:
@@ -125,9 +126,9 @@ def _write_groups(args: argparse.Namespace, app: Application) -> int:
         written += len(text)
         index.append({**group.to_json(), "file": name})
         if group.over:
-            print(f"httpllm: warning: {group.functions[0].pointer}: {group.functions[0].name} "
-                  f"alone has {group.tokens:,} tokens, over --max-tokens "
-                  f"{args.max_tokens:,}: a group of its own", file=sys.stderr)
+            say(f"httpllm: warning: {group.functions[0].pointer}: {group.functions[0].name} "
+                f"alone has {group.tokens:,} tokens, over --max-tokens "
+                f"{args.max_tokens:,}: a group of its own", file=sys.stderr)
     (folder / INDEX).write_text(json.dumps({"provider": app.provider, "groups": index},
                                            indent=2, ensure_ascii=False) + "\n",
                                 encoding="utf-8")

@@ -111,8 +111,13 @@ class ValidationResult:
             getWeather again:`` then one line per error, ``- units: expected one of
             "metric", "imperial"; received "kelvin"``.
         """
+        return "\n".join(self.feedback_lines())
+
+    def feedback_lines(self) -> list[str]:
+        """The lines of :meth:`feedback` (``[]`` when the call is valid): the command
+        line prints each on one line, whatever the arguments' keys hold."""
         if self.ok:
-            return ""
+            return []
         head = (
             f"Invalid arguments for {self.function}; nothing was sent. "
             f"Fix these and call {self.function} again:"
@@ -121,7 +126,7 @@ class ValidationResult:
         if len(self.errors) > _FEEDBACK_MAX:
             more = len(self.errors) - _FEEDBACK_MAX
             lines.append(f"- and {more:,} more error{'s' if more > 1 else ''} not listed here")
-        return "\n".join(lines)
+        return lines
 
 
 def where(pointer: str) -> str:
