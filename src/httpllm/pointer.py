@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "split", "unescape"]
+__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "split", "trail",
+           "unescape"]
 
 
 def escape(token: str | int) -> str:
@@ -97,6 +98,24 @@ def get(document: Any, at: str | Sequence[str], default: Any = None) -> Any:
         else:
             return default
     return node
+
+
+def trail(document: Any, at: str | Sequence[str]) -> Iterator[Any]:
+    """The nodes on the way down ``at`` in ``document``: the one each token reaches, in
+    order, stopping where the path does not exist (as :func:`get` finds it).
+
+    >>> list(trail({"a": [{"b": 1}]}, ["a", "0", "b"])), list(trail({"a": 1}, "#/a/b"))
+    ([[{'b': 1}], {'b': 1}, 1], [1])
+    """
+    node = document
+    for token in _tokens(at):
+        if isinstance(node, Mapping) and token in node:
+            node = node[token]
+        elif isinstance(node, list) and (index := _index(node, token)) is not None:
+            node = node[index]
+        else:
+            return
+        yield node
 
 
 def replace(document: Any, at: str | Sequence[str], value: Any) -> Any:

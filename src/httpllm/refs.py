@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urljoin
 from httpllm._content import reads_as_content
 from httpllm.errors import AccessDenied, HttpllmError, RefError
 from httpllm.load import Loader
-from httpllm.pointer import escape, file_label, parts, unescape
+from httpllm.pointer import escape, file_label, parts, trail, unescape
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, subschemas
 
 __all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
@@ -79,15 +79,9 @@ def id_base_at(schema: Any, base: str, tokens: list[str], *, own: bool = True) -
     ...     ["properties", "b", "properties", "c"])
     'https://ex.com/b/c/'
     """
-    node, keyed = schema, False  # keyed: ``node`` is a map or list of subschemas
+    keyed = False  # the node before is a map or list of subschemas
     last = len(tokens) - 1
-    for i, token in enumerate(tokens):
-        if isinstance(node, dict):
-            node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            break
+    for i, (token, node) in enumerate(zip(tokens, trail(schema, tokens), strict=False)):
         if keyed or (token in IN_VALUE and not isinstance(node, list)):  # a subschema
             if own or i < last:
                 base = id_base(node, base)

@@ -346,6 +346,14 @@ def test_two_stateless_workers_both_serve(tmp_path: Path) -> None:
     assert len(served_by) == 2
 
 
+def _served(doc: Path) -> subprocess.CompletedProcess[str]:
+    """`httpllm serve DOC` over stdio with its input closed: what it says before serving,
+    then its exit."""
+    return subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
+                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
+
+
 def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
     """The serving line counted "(1 operations left out)"."""
     doc = tmp_path / "api.json"
@@ -356,9 +364,7 @@ def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
             "responses": {"200": {"description": "ok"}}}},
                   "/b": {"get": {"operationId": "gb",
                                  "responses": {"200": {"description": "ok"}}}}}}))
-    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
+    done = _served(doc)
     assert "httpllm: serving 1 tool over stdio (1 operation left out)" in done.stderr
     assert "Traceback" not in done.stderr
 
@@ -386,10 +392,7 @@ def test_a_line_break_in_the_document_never_writes_a_start_up_line(tmp_path: Pat
             "responses": {"200": {"description": "ok"}}}},
                   "/b": {"get": {"operationId": "gb",
                                  "responses": {"200": {"description": "ok"}}}}}}))
-    done = subprocess.run([sys.executable, "-m", "httpllm", "serve", str(doc)],
-                          stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                          timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
-    lines = done.stderr.splitlines()
+    lines = _served(doc).stderr.splitlines()
     assert forged not in lines
     assert lines[0].startswith(f"httpllm: left out GET /a\\r\\n{forged}: #/paths/~1a\\r\\n")
     assert lines[1] == "httpllm: serving 1 tool over stdio (1 operation left out)"

@@ -45,7 +45,7 @@ from typing import Any
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 from httpllm._media import FORM
-from httpllm.pointer import escape, unescape
+from httpllm.pointer import escape, split, trail
 from httpllm.upgrade._record import Note, PointerMap, Tally, rewrite
 
 __all__ = ["QUERYSTRING", "RULES", "Context", "convert"]
@@ -107,17 +107,11 @@ def _base_at(ctx: Context, node: dict[str, Any], at: str) -> str:
     """The base URI of the ``$ref`` of ``node`` at ``at`` (``"#/..."``): ``$self``, moved by
     every ``$id`` on the way down from the document to ``node`` (``node``'s own included:
     JSON Schema 2020-12 section 8.2.3.1), each resolved against the base enclosing it."""
-    base, here = ctx.self_document, ctx.root
-    tokens = [unescape(t) for t in at.removeprefix("#").split("/")[1:]]
-    for token in tokens:
+    base = ctx.self_document
+    tokens = split(at)
+    for here in [ctx.root, *trail(ctx.root, tokens)][:len(tokens)]:  # node's own: below
         if isinstance(here, dict) and isinstance(here.get("$id"), str):
             base = urljoin(base, here["$id"])
-        if isinstance(here, dict):
-            here = here.get(token)
-        elif isinstance(here, list) and token.isdigit() and int(token) < len(here):
-            here = here[int(token)]
-        else:
-            break
     if isinstance(node.get("$id"), str):
         base = urljoin(base, node["$id"])
     return base
