@@ -52,6 +52,7 @@ Info:
 from __future__ import annotations
 
 import difflib
+import json
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
@@ -330,8 +331,6 @@ _SHOWN = 80
 
 
 def _shown(value: Any) -> str:
-    import json
-
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=str)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…"
 
