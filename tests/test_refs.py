@@ -634,3 +634,23 @@ def test_a_ref_from_another_file_to_the_self_name_is_the_document(
     assert not app.errors
     assert app.tools()[0]["parameters"]["properties"]["body"]["properties"] == {
         "a": {"type": "integer"}}
+
+
+def test_a_relative_id_nested_in_another_file_is_the_schema_there(tmp_path: Path) -> None:
+    """`parts.json#/$defs/D` with `$id: d.json` holds `#/$defs/M`, relative to D (JSON
+    Schema 2020-12 sections 8.2.1 and 9.1.2): the nested `$id` names the `file:` URI
+    `d.json` beside the file, which was read from disk (missing: the operation's error),
+    as a `file:` URI's embedded `$id`s were not searched; no file answering for it, the
+    files read are, and M is found in D."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "servers": [{"url": "https://api.example.com"}],
+           "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+               "application/json": {"schema": {"$ref": "parts.json#/$defs/D"}}}},
+               "responses": {"204": {"description": "ok"}}}}}}
+    _write(tmp_path, {"spec.json": doc, "parts.json": {"$defs": {"D": {
+        "$id": "d.json", "type": "object", "properties": {"m": {"$ref": "#/$defs/M"}},
+        "$defs": {"M": {"type": "number"}}}}}})
+    app = httpllm.compile(tmp_path / "spec.json", "3.1")
+    assert not app.errors
+    assert app.tools()[0]["parameters"]["properties"]["body"]["properties"] == {
+        "m": {"type": "number"}}

@@ -256,12 +256,19 @@ class Resolver:
             if doc_uri == self._self:  # the document by its $self name, from another file
                 doc_uri = self.base
         found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
+        if found is None:
+            try:
+                node = self.document(doc_uri)
+            except HttpllmError:
+                # a ``file:`` URI no file answers for may name a schema embedded in a file
+                # read (a relative ``$id`` there): the files read are searched for it
+                if not doc_uri.startswith("file:") or (found := self._in_files(doc_uri)) is None:
+                    raise
         if found is not None:
             node, file_uri, prefix = found
             scope = doc_uri
         else:
             file_uri, prefix, scope = doc_uri, "", doc_uri
-            node = self.document(doc_uri)
         if fragment and not fragment.startswith("/"):
             anchor = self._anchor(file_uri, scope, fragment)
             if anchor is None:
@@ -330,16 +337,22 @@ class Resolver:
         document, else, for a URI no file is read from (``https:``, ``urn:``), of a file
         read so far (the one holding the ``$ref`` is), never looked for on the network or
         the disk. A ``file:`` URI is the file (the files' ``$id``s are not searched for
-        it: DigitalOcean's 1,224 files cost 40 % more to compile when they were)."""
+        it: DigitalOcean's 1,224 files cost 40 % more to compile when they were), unless
+        no file answers for it (:meth:`_resolve_one`): a relative ``$id`` nested in a file
+        read (``d.json`` under ``parts.json#/$defs/D``) is a ``file:`` URI beside it."""
         if uri == self.base:
             return None
         if self.base not in self._ids:
             self._index(self.base, self.root)
         found = self._ids[self.base].get(uri)
-        files = getattr(self.loader, "files", None)
-        if found is not None or not files or uri.startswith("file:"):
+        if found is not None or uri.startswith("file:"):
             return found
-        for file_uri, document in list(files.items()):
+        return self._in_files(uri)
+
+    def _in_files(self, uri: str) -> tuple[Any, str, str] | None:
+        """``(node, file uri, pointer)`` of the schema whose ``$id`` is ``uri`` in a file
+        read so far other than the root document, if any (see :meth:`_by_id`)."""
+        for file_uri, document in list(getattr(self.loader, "files", {}).items()):
             if file_uri != self.base:
                 if file_uri not in self._ids:
                     self._index(file_uri, document)

@@ -491,6 +491,20 @@ def test_an_unknown_argument_names_the_subcommand(capsys: pytest.CaptureFixture[
                                 + " ".join(a for a in argv[3 if argv[0] == "search" else 2:])]
 
 
+@pytest.mark.parametrize("argv", [
+    ("compile", PETSTORE, "extra\nhttpllm: serving 9 tools over stdio"),
+    ("search", PETSTORE, "pets", "x\u2028y"),
+])
+def test_a_usage_error_quoting_an_argument_is_one_line(
+        capsys: pytest.CaptureFixture[str], argv: tuple[str, ...]) -> None:
+    """argparse quotes an argument it does not know as given: one holding a line break
+    printed a line of its own (a fake ``httpllm: serving ...``); it is shown escaped."""
+    status, out, err = run(capsys, *argv)
+    assert (status, out) == (2, "")
+    assert err.splitlines() == [f"httpllm {argv[0]}: error: unrecognized arguments: "
+                                + argv[-1].replace("\n", "\\n").replace("\u2028", "\\u2028")]
+
+
 def test_an_error_quoting_the_document_is_one_whole_line(
         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """A usage error that lists the document's tags shows a tag's line break escaped and

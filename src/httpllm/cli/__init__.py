@@ -30,7 +30,7 @@ from typing import Any, NoReturn
 
 from httpllm.cli import call, compile, inspect, lint, search, serve
 from httpllm.cli._common import UsageError, in_flags
-from httpllm.cli._terminal import printable_output, say
+from httpllm.cli._terminal import one_line, printable_output, say
 from httpllm.errors import HttpllmError
 
 __all__ = ["COMMANDS", "main"]
@@ -43,10 +43,13 @@ USAGE = 2
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with its usage errors in one line (``httpllm: error: ...``), exit 2."""
+    """argparse with its usage errors in one line (``httpllm: error: ...``), exit 2: a
+    line break in an argument it quotes as given (``unrecognized arguments: a<LF>b``) is
+    shown escaped (:func:`~httpllm.cli._terminal.one_line`), as in every line the
+    command says."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(USAGE, f"{self.prog}: error: {message}\n")
+        self.exit(USAGE, one_line(f"{self.prog}: error: {message}") + "\n")
 
 
 class _Command(_Parser):
