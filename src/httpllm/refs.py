@@ -156,6 +156,10 @@ class Resolver:
         self.base = base
         self.loader = loader
         self._self = _self_file(root, base)
+        version = root.get("openapi") if isinstance(root, dict) else None
+        # OpenAPI 3.0's Schema Object has no ``$id``: no schema of another file is named by
+        # one (DigitalOcean's 695 refs to missing files searched its 1,224 files for one)
+        self._embedded = not (isinstance(version, str) and version.startswith("3.0"))
         self._ids: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._cache: dict[tuple[str, str], Target] = {}
         self._anchors: dict[str, dict[str, tuple[Any, str, str]]] = {}
@@ -262,7 +266,8 @@ class Resolver:
             except HttpllmError:
                 # a ``file:`` URI no file answers for may name a schema embedded in a file
                 # read (a relative ``$id`` there): the files read are searched for it
-                if not doc_uri.startswith("file:") or (found := self._in_files(doc_uri)) is None:
+                if (not doc_uri.startswith("file:") or not self._embedded
+                        or (found := self._in_files(doc_uri)) is None):
                     raise
         if found is not None:
             node, file_uri, prefix = found
