@@ -167,7 +167,8 @@ def argument_name(raw: str, characters: str | None, limit: int | None, stem: str
     ``_``, ``a-z`` and ``0-9``, which the stems and hashes use; ``None``: any), at most
     ``limit`` characters long (``None``: any length).
 
-    Letters lose their marks and styles (NFKD: ``naïve`` -> ``naive``); each run of
+    Letters are transliterated as function names are (:func:`transliterate`: ``naïve`` ->
+    ``naive``, ``ペット`` -> ``petto``, where NFKD alone left ``query_<hash>``); each run of
     other characters outside the class becomes one ``_``, and ``_`` is trimmed at both
     ends. Nothing left: ``<stem>_<hash>``; too long: a prefix, ``_`` and a hash, as
     :func:`sanitize` cuts function names (8 hex digits of the SHA-1 of ``raw``).
@@ -179,9 +180,7 @@ def argument_name(raw: str, characters: str | None, limit: int | None, stem: str
     """
     name = raw
     if characters is not None:
-        plain = "".join(c for c in unicodedata.normalize("NFKD", raw)
-                        if not unicodedata.combining(c))
-        name = _outside(characters).sub("_", plain).strip("_")
+        name = _outside(characters).sub("_", transliterate(raw)).strip("_")
         if not name:
             name = f"{stem}_{_digest(raw)}"
     if limit is not None and len(name) > limit:
