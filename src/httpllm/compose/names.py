@@ -35,19 +35,25 @@ def transliterate(raw: str) -> str:
     letters lose their marks, ``é`` -> ``e``, ``ä`` -> ``a``, ``İ`` -> ``I``, ``ß`` ->
     ``ss``, ``ø`` -> ``o``, ``æ`` -> ``ae``; Cyrillic, Greek, CJK, Arabic ... spelled in
     Latin letters; format characters such as zero-width spaces and bidirectional
-    overrides dropped), after NFC so a letter and its combining mark are one. ASCII text
+    overrides dropped), after NFC so a letter and its combining mark are one. A symbol
+    outside ASCII (an emoji, ``✓``, ``€``) is a space, never spelled out (anyascii writes
+    ``🎉`` as ``:tada:`` and ``✓`` as ``v``: a word the operation does not say). ASCII text
     is returned as it is, so a name from an ASCII ``operationId`` never changes (and
     ``anyascii`` is imported for the first text outside ASCII only: docs/architecture.md,
     "What a compile imports").
 
     >>> transliterate("getCafé"), transliterate("Straße"), transliterate("获取宠物")
     ('getCafe', 'Strasse', 'HuoQuChongWu')
+    >>> transliterate("🎉party"), transliterate("getPets✓")
+    (' party', 'getPets ')
     """
     if raw.isascii():
         return raw
     from anyascii import anyascii
 
-    return anyascii(unicodedata.normalize("NFC", raw))
+    text = "".join(" " if not c.isascii() and unicodedata.category(c)[0] == "S" else c
+                   for c in unicodedata.normalize("NFC", raw))
+    return anyascii(text)
 
 
 def sanitize(raw: str, limit: int = NAME_MAX) -> str:
