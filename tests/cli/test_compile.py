@@ -24,7 +24,7 @@ def test_losses_name_a_renamed_operation_id(tmp_path: Path,
         encoding="utf-8")
     assert main(["compile", str(spec), "--losses"]) == 0
     [loss] = json.loads(capsys.readouterr().out)
-    assert loss["function"] == "get__a" and loss["value"] == "日本語"
+    assert loss["function"] == "RiBenYu" and loss["value"] == "日本語"
     assert loss["pointer"] == "#/paths/~1a/get/operationId"
     assert (loss["keyword"], loss["action"]) == ("operationId", "renamed")
 

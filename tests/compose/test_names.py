@@ -15,6 +15,7 @@ from httpllm.compose.names import (
     function_name,
     safe_argument_names,
     sanitize,
+    transliterate,
 )
 
 VALID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
@@ -31,7 +32,7 @@ VALID = re.compile(r"^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$")
         ("__init__", "init"),
         ("???", "operation"),
         ("", "operation"),
-        ("café", "caf"),
+        ("café", "cafe"),
     ],
 )
 def test_sanitize(raw: str, name: str) -> None:
@@ -63,14 +64,72 @@ def test_tiny_limit_still_fits() -> None:
         (None, "get", "/pets/{petId}", "get_/pets/by_petId"),
         ("  ", "delete", "/a/{b}/{c}", "delete_/a/by_b/by_c"),
         (None, "post", "/", "post_/"),
-        ("получить вещь", "get", "/things/{id}", "get_/things/by_id"),
+        ("получить вещь", "get", "/things/{id}", "получить вещь"),
+        ("...", "get", "/things/{id}", "get_/things/by_id"),
+        ("\u200b\u202e", "get", "/p", "get_/p"),
         ("🎉party", "get", "/p", "🎉party"),
     ],
 )
 def test_function_name(operation_id: str | None, method: str, path: str, raw: str) -> None:
-    """The operationId, else (also when no character of it may stand in a name) the method
-    and the path with `{p}` read as `by_p`."""
+    """The operationId, else (also when no character of it may stand in a name once
+    transliterated) the method and the path with `{p}` read as `by_p`: `получить вещь`
+    was passed over, as if the model could not read it."""
     assert function_name(operation_id, method, path) == raw
+
+
+@pytest.mark.parametrize(
+    ("raw", "name"),
+    [
+        ("getCafé", "getCafe"),
+        ("getCafe\u0301", "getCafe"),
+        ("İstanbulAra", "IstanbulAra"),
+        ("Zahlungsvorgänge_auflisten", "Zahlungsvorgange_auflisten"),
+        ("Straße", "Strasse"),
+        ("søkÆrøœđł", "sokAerooedl"),
+        ("получитьПлатежи", "poluchit_Platezhi"),
+        ("获取宠物", "HuoQuChongWu"),
+        ("Λίστα", "Lista"),
+        ("\uff4c\uff49\uff53\uff54", "list"),
+        ("get\u200bPets\u202e", "getPets"),
+    ],
+)
+def test_letters_outside_ascii_are_transliterated_not_dropped(raw: str, name: str) -> None:
+    """A letter outside ASCII is spelled in ASCII (anyascii), not dropped: `getCafé` was
+    `getCaf`, `İstanbulAra` `stanbulAra`, and `получитьПлатежи` and `获取宠物` fell back to
+    the method and path, names that misled the model or told it nothing."""
+    assert sanitize(raw) == name
+    assert sanitize(raw) == sanitize(raw)
+
+
+@given(st.text(alphabet=st.characters(codec="ascii"), max_size=80))
+def test_ascii_is_never_transliterated(raw: str) -> None:
+    """ASCII text is its own transliteration, so names of ASCII operationIds stay as they
+    were."""
+    assert transliterate(raw) == raw
+
+
+def test_a_transliterated_name_at_the_limit_keeps_a_prefix_and_a_hash() -> None:
+    """Transliteration may lengthen a name (`宠` is `Chong`): the limit holds for the
+    transliterated name, and the hash is of the operationId as written, so two that
+    transliterate alike differ."""
+    fits = "get" + "é" * (NAME_MAX - 3)
+    assert sanitize(fits) == "get" + "e" * (NAME_MAX - 3)
+    long_a, long_b = "列出宠物" * 10, "列出寵物" * 10
+    a, b = sanitize(long_a), sanitize(long_b)
+    assert len(a) == len(b) == NAME_MAX and a != b
+    assert re.fullmatch(r"LieChuChongWu[A-Za-z]+_[0-9a-f]{8}", a), a
+    assert sanitize("宠" * 12) == "Chong" * 12
+    assert re.fullmatch(r"(Chong){11}_[0-9a-f]{8}", sanitize("宠" * 13))
+
+
+def test_names_that_transliterate_alike_are_numbered() -> None:
+    """`getCafé` and `getCafe` are one name once transliterated: the later is numbered,
+    as any repeated name is, whichever comes first."""
+    pool = NamePool()
+    assert [pool.claim(n) for n in ["getCafé", "getCafe", "GETCAFÉ"]] == [
+        "getCafe", "getCafe_2", "GETCAFE_3"]
+    pool = NamePool()
+    assert [pool.claim(n) for n in ["getCafe", "getCafé"]] == ["getCafe", "getCafe_2"]
 
 
 def test_pool_suffixes_repeats_in_order() -> None:
@@ -124,19 +183,23 @@ KEY = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")
         ("ids[]", "ids"),
         ("page size", "page_size"),
         ("Ünïcödé", "Unicode"),
+        ("ペット", "petto"),
+        ("Straße", "Strasse"),
+        ("название", "nazvanie"),
     ],
 )
 def test_argument_name(raw: str, name: str) -> None:
-    """Letters lose their marks, other runs outside the characters become one `_`, and `_`
-    is trimmed at both ends."""
+    """Letters are transliterated (`ペット` and `название` were `query_<hash>`, `Straße`
+    `Stra_e`), other runs outside the characters become one `_`, and `_` is trimmed at
+    both ends."""
     assert argument_name(raw, ANTHROPIC, 64, "query") == name
 
 
 def test_argument_name_with_nothing_left_is_its_stem_and_a_hash() -> None:
     """A name with no character the provider takes becomes the stem and a hash of it."""
-    pet, name = (argument_name(raw, ANTHROPIC, 64, "query") for raw in ("ペット", "名前"))
+    pet, name = (argument_name(raw, ANTHROPIC, 64, "query") for raw in ("[]", "\u200b"))
     assert re.fullmatch(r"query_[0-9a-f]{8}", pet) and re.fullmatch(r"query_[0-9a-f]{8}", name)
-    assert pet != name and argument_name("ペット", ANTHROPIC, 64, "query") == pet
+    assert pet != name and argument_name("[]", ANTHROPIC, 64, "query") == pet
 
 
 def test_long_argument_name_keeps_a_prefix_and_a_hash() -> None:

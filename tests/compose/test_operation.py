@@ -321,37 +321,78 @@ def test_a_renamed_operation_id_is_a_loss_at_the_operation_id() -> None:
     character outside it, taken) is a `renamed` loss at its place, saying why; a kept one
     is none."""
     long = "list" + "VeryLongOperationName" * 4
-    app = httpllm.compile(_named("日本語", long, "users/list", "getA", "getA", "fine"), "chatgpt")
+    app = httpllm.compile(_named("...", long, "users/list", "getA", "getA", "fine"), "chatgpt")
     by_name = {f.name: f.losses for f in app.functions}
     assert by_name["getA"] == () and by_name["fine"] == ()
     renamed = {loss.value: loss for loss in app.losses}
-    assert set(renamed) == {"日本語", long, "users/list", "getA"}
+    assert set(renamed) == {"...", long, "users/list", "getA"}
     assert all(x.keyword == "operationId" and x.action == "renamed" for x in app.losses)
-    assert renamed["日本語"].pointer == "#/paths/~1p0/get/operationId"
-    assert "'get__p0'" in renamed["日本語"].note and "method and path" in renamed["日本語"].note
+    assert renamed["..."].pointer == "#/paths/~1p0/get/operationId"
+    assert "'get__p0'" in renamed["..."].note and "method and path" in renamed["..."].note
     assert "cut, with a hash" in renamed[long].note
     assert "'users_list'" in renamed["users/list"].note and "replaced" in renamed["users/list"].note
     assert renamed["getA"].pointer == "#/paths/~1p4/get/operationId"
     assert "'getA_2'" in renamed["getA"].note and "numbered" in renamed["getA"].note
 
 
+_UNICODE_IDS = ("getCafé", "İstanbulAra", "Zahlungsvorgänge_auflisten", "получитьПлатежи",
+                "获取宠物", "getCafe", "list" + "宠物" * 30)
+_UNICODE_NAMES = ["getCafe", "IstanbulAra", "Zahlungsvorgange_auflisten",
+                  "poluchit_Platezhi", "HuoQuChongWu", "getCafe_2"]
+
+
+def _tool_names(tools: list[Any], provider: str) -> list[str]:
+    if provider == "gemini":
+        return [d["name"] for group in tools for d in group["functionDeclarations"]]
+    if provider == "chatgpt":
+        return [tool["function"]["name"] for tool in tools]
+    return [tool["name"] for tool in tools]
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "claude", "gemini", "mcp"])
+def test_an_operation_id_outside_ascii_is_transliterated_in_every_dialect(
+        provider: str) -> None:
+    """Tool names keep what a non-ASCII operationId says, spelled in ASCII: `getCafé` was
+    `getCaf`, `İstanbulAra` `stanbulAra`, `Zahlungsvorgänge_auflisten` lost its `ä`, and
+    `получитьПлатежи`, `获取宠物` were `get__p3`, `get__p4`. A later `getCafe` is
+    numbered; a long one is cut to the limit with a hash; each rename is a loss saying
+    why."""
+    app = httpllm.compile(_named(*_UNICODE_IDS), provider)  # type: ignore[arg-type]
+    names = _tool_names(app.tools(), provider)
+    assert names[:6] == _UNICODE_NAMES
+    assert len(names[6]) == 64 and names[6].startswith("listChongWuChongWu")
+    notes = {loss.value: loss.note for loss in app.losses}
+    assert notes["getCafé"] == ("operationId 'getCafé' is named 'getCafe': characters "
+                                "outside ASCII transliterated (anyascii) (function names "
+                                "match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)")
+    assert "'getCafe_2'" in notes["getCafe"] and "named 'getCafe'" in notes["getCafe"]
+    assert "cut, with a hash" in notes[_UNICODE_IDS[6]]
+    assert not any("method and path" in note for note in notes.values())
+    assert [f.name for f in app.functions] == names
+    assert app.validate("getCafe_2", {}).ok and app.validate("getCafe", {}).ok
+
+
 def test_a_clash_in_case_names_the_operation_it_clashed_with() -> None:
     """An operationId renamed because an earlier operation holds its name in another case
-    (``GETA`` after ``getA``; ``get\u200bA`` after ``get a``) names that operation's name
-    in the loss and the warning (both named the operationId's own spelling, which no
-    operation had)."""
-    app = httpllm.compile(_named("getA", "GETA", "get a", "get\u200bA"), "chatgpt")
-    assert [f.name for f in app.functions] == ["getA", "GETA_2", "get_a", "get_A_2"]
+    (``GETA`` after ``getA``; ``get.A`` after ``get a``) names that operation's name in
+    the loss and the warning (both named the operationId's own spelling, which no
+    operation had). A zero-width space is no letter: ``get\u200bA`` reads as ``getA``."""
+    app = httpllm.compile(_named("getA", "GETA", "get a", "get.A", "get\u200bA"), "chatgpt")
+    assert [f.name for f in app.functions] == ["getA", "GETA_2", "get_a", "get_A_2", "getA_3"]
     notes = {loss.value: loss.note for loss in app.losses}
     assert notes["GETA"] == ("operationId 'GETA' is named 'GETA_2': an earlier operation is "
                              "named 'getA' (names are unique, case aside): numbered")
-    assert notes["get\u200bA"].endswith(
+    assert notes["get.A"].endswith(
         "an earlier operation is named 'get_a' (names are unique, case aside): numbered")
+    assert notes["get\u200bA"].endswith(
+        "an earlier operation is named 'getA' (names are unique, case aside): numbered")
     assert [(w.pointer, w.message) for w in app.warnings] == [
         ("#/paths/~1p1/get", "function name 'GETA' is taken by an earlier operation (as "
          "'getA'; names are unique, case aside): this one is named 'GETA_2'"),
         ("#/paths/~1p3/get", "function name 'get_A' is taken by an earlier operation (as "
-         "'get_a'; names are unique, case aside): this one is named 'get_A_2'")]
+         "'get_a'; names are unique, case aside): this one is named 'get_A_2'"),
+        ("#/paths/~1p4/get", "function name 'getA' is taken by an earlier operation: this "
+         "one is named 'getA_3'")]
 
 
 def test_an_example_no_double_holds_is_dropped_with_a_loss() -> None:

@@ -87,3 +87,14 @@ def test_application_budget_is_the_same_report() -> None:
     """app.budget() is budget(app)."""
     app = httpllm.compile(PETSTORE, "claude")
     assert app.budget() == budget(app)
+
+
+def test_names_shortened_with_a_hash_are_counted_as_transliterated() -> None:
+    """`列出` * 20 is 40 characters but 120 once transliterated (names are made from the
+    transliteration, `compose.names`): its name is cut and hashed, and the note counts
+    it (it counted the 40 characters and said nothing)."""
+    app = httpllm.compile(document({"/long": {"get": operation("列出" * 20)},
+                                    "/short": {"get": operation("获取")}}), "chatgpt")
+    (names,) = [x for x in budget(app).limits if x.name == "longest name (characters)"]
+    assert names.value == 64
+    assert names.note == "1 longer operationId shortened with a hash"

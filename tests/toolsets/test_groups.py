@@ -149,3 +149,16 @@ def test_a_split_group_keeps_its_letters_and_suffix() -> None:
                      for i, tag in enumerate(["宠物"] * 3 + ["𠀀" * 80] * 3)})
     found = groups(httpllm.compile(spec, "chatgpt"), max_tools=2)
     assert [g.file for g in found] == ["宠物", "宠物_2", "𠀀" * 50, "𠀀" * 49 + "_2"]
+
+
+def test_names_of_keys_outside_ascii_are_transliterated() -> None:
+    """A group's name (an OpenAI namespace name, ``[A-Za-z0-9_-]``) spells its key as
+    function names are spelled (``compose.names.transliterate``): a tag ``宠物`` was
+    ``untagged``, then ``untagged-2`` beside an untagged group, ``café`` was ``caf``."""
+    tags = ("宠物", "Zahlungsvorgänge", "Платежи", "café", "cafe\u0301", "CAFÉ", "untagged")
+    spec = document({f"/p{i}": {"get": operation(f"op{i}", tags=(tag,))}
+                     for i, tag in enumerate(tags)})
+    found = groups(httpllm.compile(spec, "chatgpt"))
+    assert [g.name for g in found] == ["ChongWu", "Zahlungsvorgange", "Platezhi", "cafe",
+                                       "cafe-2", "CAFE-3", "untagged"]
+    assert [g.file for g in found][:3] == ["宠物", "Zahlungsvorgänge", "Платежи"]

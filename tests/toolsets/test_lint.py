@@ -18,7 +18,8 @@ def _problems() -> dict[str, Any]:
         "/bare": {"get": operation("bare", summary="")},
         "/long": {"get": operation("long", description="word " * 300)},
         "/hashed": {"get": operation("list" + "VeryLongOperationName" * 4)},
-        "/unreadable": {"get": operation("获取用户列表")},
+        "/unreadable": {"get": operation("{{{{{{get}}}}}}")},
+        "/pinyin": {"get": operation("获取用户列表")},
         "/dup1": {"get": operation("dup1", summary="", description=text)},
         "/dup2": {"get": operation("dup2", summary="", description=text)},
         "/near1": {"get": operation("near1", summary="", description="Delete the widget.")},
@@ -59,6 +60,22 @@ def test_each_rule_finds_its_problem() -> None:
     assert found["strict-fallback"] == ["deepOne"]
     assert found["compile-error"] == [None]
     assert "tools-over-limit" not in found
+
+
+def test_names_are_measured_and_read_as_transliterated() -> None:
+    """An operationId outside ASCII is read as its name is made, transliterated: `获取用户列表`
+    is the name `HuoQuYongHuLieBiao`, no unrecognizable one, and `列出` * 20 (40
+    characters, 120 transliterated) is cut and hashed, which `name-hashed` missed."""
+    app = httpllm.compile(document({
+        "/pinyin": {"get": operation("获取用户列表")},
+        "/long": {"get": operation("列出" * 20)},
+        "/cafe": {"get": operation("getCafé")}}), "chatgpt")
+    assert [f.name for f in app.functions][:1] == ["HuoQuYongHuLieBiao"]
+    found = {f.rule: f for f in lint(app) if f.rule.startswith("name-")}
+    assert set(found) == {"name-hashed"}
+    assert found["name-hashed"].function == app.functions[1].name
+    assert found["name-hashed"].message.startswith(
+        "operationId of 120 characters transliterated '列出列出")
 
 
 def test_findings_carry_the_operation_pointer_and_severity() -> None:

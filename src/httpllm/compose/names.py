@@ -1,9 +1,12 @@
-"""Function names: from ``operationId`` (else method and path), sanitized, capped, unique;
-and argument names a dialect refuses, spelled anew.
+"""Function names: from ``operationId`` (else method and path), transliterated, sanitized,
+capped, unique; and argument names a dialect refuses, spelled anew.
 
 The function name rule is the strictest common one, ``^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$``,
 which every provider accepts (OpenAI ``^[a-zA-Z0-9_-]{1,64}$``, Gemini must start with a
-letter or ``_``, Bedrock 1-64; docs/provider-rules.md section 2a). Long names keep a prefix
+letter or ``_``, Bedrock 1-64; docs/provider-rules.md section 2a). Letters outside ASCII
+are transliterated first (:func:`transliterate`: ``getCafé`` -> ``getCafe``, ``获取宠物``
+-> ``HuoQuChongWu``) rather than dropped (``getCaf``), so the model reads what the
+author wrote; an ASCII ``operationId`` is not touched. Long names keep a prefix
 and a short hash of the whole name, so truncation never makes two names equal and the same
 document always gives the same names. Argument names keep the document's spelling unless
 the dialect refuses it (``Dialect.argument_characters``/``argument_max``, Anthropic); then
@@ -19,20 +22,50 @@ import unicodedata
 from collections.abc import Collection, Mapping
 
 __all__ = ["NAME_MAX", "NamePool", "argument_name", "function_name", "rename_reason",
-           "safe_argument_names", "sanitize"]
+           "safe_argument_names", "sanitize", "transliterate"]
 
 NAME_MAX = 64
 _INVALID = re.compile(r"[^A-Za-z0-9_-]+")
 _PARAM = re.compile(r"\{([^}]*)\}")
 
 
-def sanitize(raw: str, limit: int = NAME_MAX) -> str:
-    """Make ``raw`` a valid function name of at most ``limit`` characters.
+def transliterate(raw: str) -> str:
+    """``raw`` in ASCII: each character outside ASCII replaced by its transliteration
+    (``anyascii``, ISC license, one table per script after common romanizations: Latin
+    letters lose their marks, ``é`` -> ``e``, ``ä`` -> ``a``, ``İ`` -> ``I``, ``ß`` ->
+    ``ss``, ``ø`` -> ``o``, ``æ`` -> ``ae``; Cyrillic, Greek, CJK, Arabic ... spelled in
+    Latin letters; format characters such as zero-width spaces and bidirectional
+    overrides dropped), after NFC so a letter and its combining mark are one. A symbol
+    outside ASCII (an emoji, ``✓``, ``€``) is a space, never spelled out (anyascii writes
+    ``🎉`` as ``:tada:`` and ``✓`` as ``v``: a word the operation does not say). ASCII text
+    is returned as it is, so a name from an ASCII ``operationId`` never changes (and
+    ``anyascii`` is imported for the first text outside ASCII only: docs/architecture.md,
+    "What a compile imports").
 
-    >>> sanitize("repos/get-content.v2")
-    'repos_get-content_v2'
+    >>> transliterate("getCafé"), transliterate("Straße"), transliterate("获取宠物")
+    ('getCafe', 'Strasse', 'HuoQuChongWu')
+    >>> transliterate("🎉party"), transliterate("getPets✓")
+    (' party', 'getPets ')
     """
-    name = _INVALID.sub("_", raw).strip("_") or "operation"
+    if raw.isascii():
+        return raw
+    from anyascii import anyascii
+
+    text = "".join(" " if not c.isascii() and unicodedata.category(c)[0] == "S" else c
+                   for c in unicodedata.normalize("NFC", raw))
+    return anyascii(text)
+
+
+def sanitize(raw: str, limit: int = NAME_MAX) -> str:
+    """Make ``raw`` a valid function name of at most ``limit`` characters: transliterated
+    (:func:`transliterate`), each run of characters outside ``A-Z a-z 0-9 _ -`` one ``_``,
+    ``_`` trimmed at both ends; too long, a prefix and a hash of ``raw`` itself (two
+    ``operationId`` values that transliterate alike still get different hashes).
+
+    >>> sanitize("repos/get-content.v2"), sanitize("getCafé")
+    ('repos_get-content_v2', 'getCafe')
+    """
+    name = _INVALID.sub("_", transliterate(raw)).strip("_") or "operation"
     if not (name[0].isalpha() or name[0] == "_"):
         name = "_" + name
     if len(name) > limit:
@@ -56,9 +89,10 @@ def _cut(name: str, raw: str, limit: int, trim: str) -> str:
 
 def function_name(operation_id: str | None, method: str, path: str) -> str:
     """The raw name of an operation before sanitizing: its ``operationId`` or ``get_pets_id``.
-    An ``operationId`` with no character a name may hold (``"получить"``) is passed over
-    like a missing one: the method and path say more than ``operation``."""
-    if isinstance(operation_id, str) and _INVALID.sub("", operation_id):
+    An ``operationId`` with no character a name may hold once transliterated (``"..."``,
+    a zero-width space) is passed over like a missing one: the method and path say more
+    than ``operation``; ``"получить"`` is kept (it becomes ``poluchit``)."""
+    if isinstance(operation_id, str) and _INVALID.sub("", transliterate(operation_id)):
         return operation_id
     words = _PARAM.sub(lambda m: "by_" + m.group(1), path)
     return f"{method}_{words}"
@@ -70,6 +104,7 @@ def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX,
     words for the loss report: characters a name may not hold, the length, a name an
     earlier operation took (``holder``: the name it got, which may differ in case; the
     sanitized ``operation_id`` when not given), or no character left at all.
+    Letters outside ASCII are named as transliterated.
 
     >>> rename_reason("9lives", "_9lives")
     'a name starts with a letter or _ (function names match ^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$)'
@@ -78,13 +113,16 @@ def rename_reason(operation_id: str, name: str, limit: int = NAME_MAX,
     >>> rename_reason("GETA", "GETA_2", holder="getA")
     "an earlier operation is named 'getA' (names are unique, case aside): numbered"
     """
-    if not _INVALID.sub("", operation_id):
+    plain = transliterate(operation_id)
+    if not _INVALID.sub("", plain):
         return ("no character a function name may hold (A-Z a-z 0-9 _ -): named from the "
                 "method and path")
     reasons = []
-    replaced = _INVALID.sub("_", operation_id)
+    if plain != operation_id:
+        reasons.append("characters outside ASCII transliterated (anyascii)")
+    replaced = _INVALID.sub("_", plain)
     bare = replaced.strip("_") or "operation"
-    if replaced != operation_id:
+    if replaced != plain:
         reasons.append("characters outside A-Z a-z 0-9 _ - replaced by _")
     if bare != replaced:
         reasons.append("_ trimmed at the ends")
@@ -135,7 +173,8 @@ def argument_name(raw: str, characters: str | None, limit: int | None, stem: str
     ``_``, ``a-z`` and ``0-9``, which the stems and hashes use; ``None``: any), at most
     ``limit`` characters long (``None``: any length).
 
-    Letters lose their marks and styles (NFKD: ``naïve`` -> ``naive``); each run of
+    Letters are transliterated as function names are (:func:`transliterate`: ``naïve`` ->
+    ``naive``, ``ペット`` -> ``petto``, where NFKD alone left ``query_<hash>``); each run of
     other characters outside the class becomes one ``_``, and ``_`` is trimmed at both
     ends. Nothing left: ``<stem>_<hash>``; too long: a prefix, ``_`` and a hash, as
     :func:`sanitize` cuts function names (8 hex digits of the SHA-1 of ``raw``).
@@ -147,9 +186,7 @@ def argument_name(raw: str, characters: str | None, limit: int | None, stem: str
     """
     name = raw
     if characters is not None:
-        plain = "".join(c for c in unicodedata.normalize("NFKD", raw)
-                        if not unicodedata.combining(c))
-        name = _outside(characters).sub("_", plain).strip("_")
+        name = _outside(characters).sub("_", transliterate(raw)).strip("_")
         if not name:
             name = f"{stem}_{_digest(raw)}"
     if limit is not None and len(name) > limit:

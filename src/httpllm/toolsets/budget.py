@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from httpllm._types import JSON, Schema
+from httpllm.compose.names import transliterate
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
 from httpllm.toolsets.tokens import Tokenizer, count_tool, tokenizer_for
@@ -207,7 +208,8 @@ def _limits(app: Compiled, functions: Sequence[Function], lines: Sequence[ToolBu
 
     # Names and descriptions are measured as sent: the compile already shortened or cut
     # what was longer, and the note says how many.
-    hashed = sum(1 for f in functions if len(f.operation_id or "") > dialect.name_max)
+    hashed = sum(1 for f in functions
+                 if len(transliterate(f.operation_id or "")) > dialect.name_max)
     cut = sum(1 for f in functions if _original_description(f) != f.description)
     out = [
         limit("tools per request", len(functions), "tool_limit", dialect.tool_limit),

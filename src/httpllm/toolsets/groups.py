@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from httpllm._types import JSON
+from httpllm.compose.names import transliterate
 from httpllm.errors import HttpllmError
 from httpllm.records import Function
 from httpllm.toolsets._compiled import Compiled
@@ -46,8 +47,8 @@ class Group:
 
     Attributes:
         name: unique among the groups in any case, ``^[A-Za-z0-9_-]{1,64}$`` (an OpenAI
-            namespace name): the key, sanitized (:func:`group_name`), with ``_2``, ``_3``
-            ... when split.
+            namespace name): the key, transliterated and sanitized (:func:`group_name`:
+            ``宠物`` is ``ChongWu``), with ``_2``, ``_3`` ... when split.
         key: the grouping key it came from (the tag).
         file: the name of its file without ``.json`` (``compile --group-by``): the key
             with its letters of every script kept (:func:`file_stem`: ``宠物``,
@@ -89,15 +90,17 @@ def key_of(function: Function, by: By) -> str:
 
 
 def group_name(key: str) -> str:
-    """``key`` as a group name: ``[A-Za-z0-9_-]``, at most 64 characters, never a Windows
+    """``key`` as a group name: transliterated as function names are
+    (:func:`~httpllm.compose.names.transliterate`: a tag ``宠物`` is ``ChongWu``, no longer
+    ``untagged``), then ``[A-Za-z0-9_-]``, at most 64 characters, never a Windows
     device name (``CON``, ``nul``, ``COM1`` ... get a ``_``: ``CON.json`` would open the
     console). :func:`groups` also keeps names apart in any case (``Pets``, ``pets-2``), so
     each is a file of its own on a case-insensitive file system.
 
-    >>> group_name("pet store"), group_name("Aux"), group_name("console")
-    ('pet_store', 'Aux_', 'console')
+    >>> group_name("pet store"), group_name("Aux"), group_name("console"), group_name("宠物")
+    ('pet_store', 'Aux_', 'console', 'ChongWu')
     """
-    name = _UNSAFE.sub("_", key).strip("_")[:_NAME_MAX] or UNTAGGED
+    name = _UNSAFE.sub("_", transliterate(key)).strip("_")[:_NAME_MAX] or UNTAGGED
     return f"{name}_" if _DEVICE.fullmatch(name) else name
 
 

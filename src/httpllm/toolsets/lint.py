@@ -17,9 +17,9 @@ Warnings:
 
 - ``no-description``: an operation with neither ``summary`` nor ``description``;
 - ``description-cut``: a description cut to the provider's limit (``description_max``);
-- ``name-hashed``: an ``operationId`` over 64 characters, cut and hashed;
-- ``name-unrecognizable``: a name sanitized until it no longer reads as its ``operationId``
-  (``difflib`` similarity below :data:`_RECOGNIZABLE`);
+- ``name-hashed``: an ``operationId`` over 64 characters (transliterated), cut and hashed;
+- ``name-unrecognizable``: a name sanitized until it no longer reads as its
+  (transliterated) ``operationId`` (``difflib`` similarity below :data:`_RECOGNIZABLE`);
 - ``duplicate-description``: the same description on several operations;
 - ``too-many-parameters``: more than :data:`MAX_ARGUMENTS` arguments;
 - ``tool-too-large``: a tool (name, description, parameters) over :data:`TOOL_TOKENS`
@@ -60,7 +60,7 @@ from typing import Any, Literal
 
 from httpllm._json import utf8_size
 from httpllm._types import JSON
-from httpllm.compose.names import NAME_MAX
+from httpllm.compose.names import NAME_MAX, transliterate
 from httpllm.dialects._sizes import TOOL_TOKENS as _TOOL_TOKENS
 from httpllm.loss import Loss
 from httpllm.normalize._context import value_key
@@ -196,18 +196,26 @@ def _description_cut(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
 
 
 def _name_hashed(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    """Measured as names are made, transliterated (``compose.names.transliterate``: a
+    ``获取宠物`` of 4 characters is 12)."""
     for f in ctx.app.functions:
-        if f.operation_id and len(f.operation_id) > NAME_MAX:
-            yield f.pointer, (f"operationId of {len(f.operation_id)} characters "
-                              f"{f.operation_id[:40]!r}... became {f.name!r}"), f.name
+        raw = f.operation_id or ""
+        length = len(transliterate(raw))
+        if length > NAME_MAX:
+            spelled = "" if raw.isascii() else " transliterated"
+            yield f.pointer, (f"operationId of {length} characters{spelled} "
+                              f"{raw[:40]!r}... became {f.name!r}"), f.name
 
 
 def _name_unrecognizable(ctx: LintContext) -> Iterable[tuple[str, str, str | None]]:
+    """Compared with the transliterated ``operationId`` (``getCafé`` reads as
+    ``getCafe``)."""
     for f in ctx.app.functions:
         raw = f.operation_id
-        if not raw or len(raw) > NAME_MAX or raw == f.name:
+        plain = transliterate(raw or "")
+        if not raw or len(plain) > NAME_MAX or plain == f.name:
             continue
-        ratio = difflib.SequenceMatcher(None, raw.lower(), f.name.lower()).ratio()
+        ratio = difflib.SequenceMatcher(None, plain.lower(), f.name.lower()).ratio()
         if ratio < _RECOGNIZABLE:
             yield f.pointer, f"operationId {raw!r} became {f.name!r}", f.name
 
