@@ -385,6 +385,32 @@ def test_a_read_only_field_named_with_a_percent_is_refused() -> None:
         ("#/body/owner%5Bid%5D", "readOnly")]
 
 
+@pytest.mark.parametrize("path_item", ["paths/pets.yml", "./paths/pets.yml"])
+def test_read_only_fields_of_files_in_other_folders_are_refused(
+        tmp_path: Any, path_item: str) -> None:
+    """A `readOnly` property an `allOf` parent declares in another file is refused when the
+    operation itself is in a file of another folder (`paths/pets.yml` -> `../models/`, as
+    DigitalOcean lays its description out): the parents were looked for beside the
+    operation's file (`paths/models/Pet.yml`, a file that does not exist) and by their
+    fragment alone, found none, and the model's `id` was sent."""
+    (tmp_path / "paths").mkdir()
+    (tmp_path / "models").mkdir()
+    (tmp_path / "spec.json").write_text(json.dumps({
+        "openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+        "servers": [{"url": "http://127.0.0.1:9"}], "paths": {"/pets": {"$ref": path_item}}}))
+    (tmp_path / "paths" / "pets.yml").write_text(json.dumps({"post": {
+        "operationId": "createPet", "requestBody": {"required": True, "content": {
+            "application/json": {"schema": {"$ref": "../models/Pet.yml"}}}},
+        "responses": {"200": {"description": "ok"}}}}))
+    (tmp_path / "models" / "Pet.yml").write_text(json.dumps({"allOf": [
+        {"$ref": "Base.yml"}, {"type": "object", "properties": {"name": {"type": "string"}}}]}))
+    (tmp_path / "models" / "Base.yml").write_text(json.dumps({"type": "object", "properties": {
+        "id": {"type": "string", "readOnly": True}, "kind": {"type": "string"}}}))
+    app = httpllm.compile(str(tmp_path / "spec.json"), "chatgpt")
+    result = app.validate("createPet", {"body": {"name": "a", "id": "x", "kind": "k"}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [("#/body/id", "readOnly")]
+
+
 def test_read_only_fields_are_refused_outside_strict_mode_too(api: Upstream) -> None:
     """Outside strict mode the tool shows open objects, but a ``readOnly`` property
     (OpenAPI: not sent in a request) is still refused wherever it sits: on the body, in a

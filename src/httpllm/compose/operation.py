@@ -761,7 +761,10 @@ class Composer:
                 continue
             named = id(node) in inliner.origins
             at = inliner.origins.get(id(node), at)
-            owners = self.named.losses.merged_into(at, spec.base, "request") if named else []
+            # ``at`` is a label relative to the root document (``Resolver.label``:
+            # ``models/Pet.yml#``), not to the file the operation is in
+            owners = self.named.losses.merged_into(
+                at, self.named.names.resolver.base, "request") if named else []
             names = set(hidden.get(at, ())).union(*(hidden.get(o, ()) for o in owners))
             out.extend((path, n) for n in sorted(names))
             props = node.get("properties")

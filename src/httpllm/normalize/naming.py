@@ -216,11 +216,14 @@ class SchemaNames:
         """Every def name registered so far."""
         return list(self._named)
 
-    def fragments(self) -> dict[str, str]:
-        """``def name -> "#/..."``: the fragment of the URI each name was given last (an
-        aliased component's is its target's); a name whose URI has none is left out."""
+    def labels(self) -> dict[str, str]:
+        """``def name -> label`` of the URI each name was given last (an aliased
+        component's is its target's), as losses and the inliner's origins name places
+        (:meth:`~httpllm.refs.Resolver.label`): ``#/components/schemas/Pet`` in the
+        document, ``models/Pet.yml#`` in another file (its fragment alone, ``#``, named
+        no place a loss is recorded at)."""
         uris = {name: uri for uri, name in self._by_uri.items()}
-        return {name: "#" + uri.split("#", 1)[1] for name, uri in uris.items() if "#" in uri}
+        return {name: self.resolver.label(uri) for name, uri in uris.items()}
 
     def _target(self, ref: str, at: str, base: str) -> str:
         """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""

@@ -87,14 +87,16 @@ class LossOwners:
         return list(dict.fromkeys(out))
 
     def merged_into(self, ref: str, base: str, direction: Direction) -> list[str]:
-        """The document pointers (``#/components/schemas/Base``) of the named schemas the
-        emended form of the named schema ``ref`` merged (``allOf`` parents, transitively),
-        its own included; ``[]`` when ``ref`` names no named schema. A property one of them
-        declares, and the direction dropped, belongs to the merged object too."""
+        """The places (``#/components/schemas/Base``, ``models/Base.yml#`` in another file:
+        :meth:`~httpllm.refs.Resolver.label`, as losses name them) of the named schemas the
+        emended form of the named schema ``ref`` (resolved against ``base``) merged
+        (``allOf`` parents, transitively), its own included; ``[]`` when ``ref`` names no
+        named schema. A property one of them declares, and the direction dropped, belongs
+        to the merged object too."""
         name = self.names.name_or_none(ref, base)
         if name is None:
             return []
-        fragments = self.names.fragments()
+        labels = self.names.labels()
         out: list[str] = []
         seen: set[Owner] = set()
         stack: list[Owner] = [named_owner(name, direction), named_owner(name, direction, True)]
@@ -103,8 +105,8 @@ class LossOwners:
             if owner in seen:
                 continue
             seen.add(owner)
-            fragment = fragments.get(owner[1]) if owner[0] == "name" else None
-            if fragment is not None:
-                out.append(fragment)
+            label = labels.get(owner[1]) if owner[0] == "name" else None
+            if label is not None:
+                out.append(label)
             stack.extend(self._merged.get(owner, ()))
         return list(dict.fromkeys(out))
