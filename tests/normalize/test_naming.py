@@ -39,14 +39,14 @@ def test_name_or_none_reads_a_bare_mapping_name_and_never_raises() -> None:
 
 def test_an_alias_component_gives_its_name_to_its_target() -> None:
     """A component that is only a `$ref` to a schema no component is names that schema,
-    whose fragment it then reports; one to another component does not rename it."""
+    whose place it then reports; one to another component does not rename it."""
     doc = {"openapi": "3.1.0", "x-models": {"Animal": {"type": "object"}},
            "components": {"schemas": {"Pet": {"$ref": "#/x-models/Animal"},
                                       "Cat": {"$ref": "#/components/schemas/Dog"},
                                       "Dog": {"type": "object"}}}}
     known = SchemaNames(Resolver(doc, ROOT, Loader(None)), "3.1")
     assert known.name_for("#/x-models/Animal", ROOT) == "Pet"
-    assert known.fragments()["Pet"] == "#/x-models/Animal"
+    assert known.labels()["Pet"] == "#/x-models/Animal"
     assert known.name_for("#/components/schemas/Cat", ROOT) == "Dog"
 
 
