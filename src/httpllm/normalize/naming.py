@@ -114,12 +114,13 @@ class SchemaNames:
         version: ``"3.0"`` or ``"3.1"`` (3.0 ignores non-annotation ``$ref`` siblings).
     """
 
-    __slots__ = ("_by_uri", "_named", "_taken", "resolver", "version")
+    __slots__ = ("_by_uri", "_labels", "_named", "_taken", "resolver", "version")
 
     def __init__(self, resolver: Resolver, version: str) -> None:
         self.resolver = resolver
         self.version = version
         self._by_uri: dict[str, str] = {}
+        self._labels: dict[str, str] | None = None  # labels(), until a name is given
         self._named: dict[str, Named] = {}
         self._taken: set[str] = set()
         # Component schemas keep their own names, whatever is compiled first.
@@ -140,11 +141,13 @@ class SchemaNames:
             return  # reported where the component is used
         if target.uri not in self._by_uri:
             self._by_uri[target.uri] = name
+            self._labels = None
             self._named[name] = Named(target.uri, target.pointer, target.node, target.scope)
 
     def _register(self, uri: str, pointer: str, node: Any, base: str, tokens: list[str]) -> str:
         name = def_name(tokens, self._taken)
         self._by_uri[uri] = name
+        self._labels = None
         self._named[name] = Named(uri, pointer, node, base)
         return name
 
@@ -222,8 +225,10 @@ class SchemaNames:
         (:meth:`~httpllm.refs.Resolver.label`): ``#/components/schemas/Pet`` in the
         document, ``models/Pet.yml#`` in another file (its fragment alone, ``#``, named
         no place a loss is recorded at)."""
-        uris = {name: uri for uri, name in self._by_uri.items()}
-        return {name: self.resolver.label(uri) for name, uri in uris.items()}
+        if self._labels is None:  # made again only after a name was given
+            uris = {name: uri for uri, name in self._by_uri.items()}
+            self._labels = {name: self.resolver.label(uri) for name, uri in uris.items()}
+        return self._labels
 
     def _target(self, ref: str, at: str, base: str) -> str:
         """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""
