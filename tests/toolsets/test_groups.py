@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -21,6 +22,15 @@ def _mixed() -> dict[str, object]:
     paths["/v1/plain/{id}"] = {"get": {**operation("plain"), "parameters": [
         {"name": "id", "in": "path", "required": True, "schema": {"type": "string"}}]}}
     return document(paths)
+
+
+def written(tmp_path: Path, spec: dict[str, Any]) -> list[str]:
+    """The files `httpllm compile SPEC --group-by tag -o DIR` writes, sorted."""
+    spec_file = tmp_path / "spec.json"
+    spec_file.write_text(json.dumps(spec))
+    assert main(["compile", str(spec_file), "--group-by", "tag", "-o",
+                 str(tmp_path / "groups")]) == 0
+    return sorted(path.name for path in (tmp_path / "groups").iterdir())
 
 
 def test_groups_by_first_tag_in_document_order() -> None:
@@ -89,12 +99,8 @@ def test_names_are_no_windows_device_and_differ_in_any_case(tmp_path: Path) -> N
     assert names == ["CON_", "nul_", "Aux_", "prn_", "com1_", "LPT9_", "con_-2", "Pets",
                      "pets-2", "PETS-3", "console", "com10"]
     assert len({name.lower() for name in names}) == len(names)
-    spec_file = tmp_path / "spec.json"
-    spec_file.write_text(json.dumps(spec))
-    assert main(["compile", str(spec_file), "--group-by", "tag", "-o",
-                 str(tmp_path / "groups")]) == 0
-    written = sorted(path.name for path in (tmp_path / "groups").iterdir())
-    assert written == sorted([*(f"{name}.json" for name in names), "_index.json"])
+    assert written(tmp_path, spec) == sorted([*(f"{name}.json" for name in names),
+                                              "_index.json"])
 
 
 def test_bad_options_are_httpllm_errors() -> None:
@@ -131,12 +137,7 @@ def test_files_keep_the_letters_of_every_script(tmp_path: Path) -> None:
                      "untagged"]
     assert all(len(f"{f}.json".encode()) <= 255 for f in files)
     assert all(g.name.isascii() for g in found)
-    spec_file = tmp_path / "spec.json"
-    spec_file.write_text(json.dumps(spec))
-    assert main(["compile", str(spec_file), "--group-by", "tag", "-o",
-                 str(tmp_path / "groups")]) == 0
-    written = sorted(path.name for path in (tmp_path / "groups").iterdir())
-    assert written == sorted([*(f"{f}.json" for f in files), "_index.json"])
+    assert written(tmp_path, spec) == sorted([*(f"{f}.json" for f in files), "_index.json"])
     index = json.loads((tmp_path / "groups" / "_index.json").read_text(encoding="utf-8"))
     assert [(g["key"], g["file"]) for g in index["groups"]] == [
         (tag, f"{f}.json") for tag, f in zip(tags, files, strict=True)]

@@ -764,7 +764,7 @@ class Composer:
             # ``at`` is a label relative to the root document (``Resolver.label``:
             # ``models/Pet.yml#``), not to the file the operation is in
             owners = self.named.losses.merged_into(
-                at, self.named.names.resolver.base, "request") if named else []
+                at, self.resolver.base, "request") if named else []
             names = set(hidden.get(at, ())).union(*(hidden.get(o, ()) for o in owners))
             out.extend((path, n) for n in sorted(names))
             props = node.get("properties")

@@ -569,6 +569,8 @@ def _same(member: Any, given: Any, texts: bool) -> bool:
     >>> _same(1, True, False), _same(1, 1.0, False), _same(True, "true", True)
     (False, True, True)
     """
+    if isinstance(member, str) or isinstance(given, str):  # most tags: no JSON text made
+        return member == given or (texts and _is_text_of(given, member))
     return value_key(member) == value_key(given) or (texts and _is_text_of(given, member))
 
 
