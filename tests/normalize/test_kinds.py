@@ -40,12 +40,25 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"type": "object", "required": [{"a": 1}]}, {"type": "object"}, "dropped"),
     ({"type": "object", "required": ["a", ["b"], 3]}, {"type": "object", "required": ["a"]},
      "rewritten"),
+    ({"type": "object", "required": ["a", "b", "a"]}, {"type": "object", "required": ["a", "b"]},
+     "rewritten"),
+    ({"type": "string", "enum": "a"}, {"type": "string"}, "dropped"),
+    ({"enum": {"a": 1}}, {}, "dropped"),
+    ({"type": "string", "enum": ["a", "b", "a"]}, {"type": "string", "enum": ["a", "b"]},
+     "rewritten"),
+    ({"enum": [1, 1.0, True, "1"]}, {"enum": [1, True, "1"]}, "rewritten"),
+    ({"enum": [[1], [1.0], {"a": 2.0}, {"a": 2}]}, {"enum": [[1], {"a": 2.0}]}, "rewritten"),
+    ({"type": "string", "enum": [], "description": "d"},
+     {"type": "string", "not": {}, "description": "d"}, "rewritten"),
 ])
 def test_a_keyword_of_the_wrong_type_leaves_with_a_loss(
         schema: dict[str, Any], out: dict[str, Any], action: str) -> None:
-    """pattern, format, uniqueItems, nullable, readOnly, type and required holding a value
-    of the wrong JSON type (sent to providers as written, or ignored) are dropped, a type
-    or required list keeps its names; one loss at the keyword's pointer."""
+    """pattern, format, uniqueItems, nullable, readOnly, type, required and enum holding a
+    value of the wrong JSON type (sent to providers as written, or ignored) are dropped, a
+    type or required list keeps its names, each once; an enum keeps each value once (equal
+    as JSON values) and an empty one is ``not: {}``: Ajv refuses a duplicate or an empty
+    enum, and the MCP TypeScript SDK client then lists no tool. One loss at the keyword's
+    pointer."""
     got, losses, _ = _run(schema)
     assert got == out
     [loss] = losses

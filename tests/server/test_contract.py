@@ -176,3 +176,39 @@ def test_the_typescript_client_accepts_every_answer(node: str, api: str,
     assert image["content"][0]["type"] == "image"
     assert empty["structuredContent"] == {"result": ""}
     assert len(long_text["content"][0]["text"]) == 40_000
+
+
+def _malformed_keywords() -> dict[str, Any]:
+    """A document whose schemas hold what JSON Schema allows or tolerates and Ajv refuses:
+    an enum listing a value twice (``1`` and ``1.0`` are one), an empty enum, an enum that
+    is no list, a name ``required`` twice, in parameters, a body and a response."""
+    wants = {"type": "object", "properties": {"a": {"type": "string"}, "e": {"enum": []}},
+             "required": ["a", "a"]}
+    returns = {"type": "object", "required": ["k", "k"], "properties": {
+        "k": {"type": "string", "enum": ["a", "a"]}, "e": {"enum": []},
+        "n": {"enum": [1, 1.0, [2], [2.0]]}, "s": {"type": "string", "enum": "a"}}}
+    query = [{"name": name, "in": "query", "schema": schema} for name, schema in [
+        ("kind", {"type": "string", "enum": ["a", "a", "b"]}), ("num", {"enum": [1, 1.0]}),
+        ("none", {"type": "string", "enum": []}), ("text", {"type": "string", "enum": "a"})]]
+    return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
+        "post": {"operationId": "makeX", "parameters": query, "requestBody": {"content": {
+            "application/json": {"schema": wants}}}, "responses": {"200": {
+                "description": "ok", "content": {"application/json": {"schema": returns}}}}}}}}
+
+
+def test_ajv_takes_every_listed_schema(node: str) -> None:
+    """Ajv with its defaults (draft-07, the meta-schema checked: how VS Code and most hosts
+    read a tool's schemas) and the TypeScript SDK client's validator (which compiles every
+    ``outputSchema`` in ``listTools``, and lists no tool at all when one fails) take each
+    schema of the ``mcp`` listing, whatever duplicates or empty enums the document holds;
+    each change is in the loss report (a warning for the response)."""
+    import httpllm
+
+    app = httpllm.compile(_malformed_keywords(), "mcp")
+    [tool] = app.tools()
+    verdicts = _run(node, "schemas.mjs", [tool["inputSchema"], tool["outputSchema"]])
+    assert verdicts == [None, None]
+    [function] = app.functions
+    assert {(loss.keyword, loss.action) for loss in function.losses} == {
+        ("enum", "rewritten"), ("enum", "dropped"), ("required", "rewritten")}
+    assert sum(w.pointer.endswith(("/enum", "/required")) for w in app.warnings) == 5

@@ -195,10 +195,10 @@ def inert(node: dict[str, Any]) -> bool:
     """Whether every pass of :data:`PASSES`, in either direction, returns the leaf ``node``
     as it is and says nothing (no loss, report or example kept): its keys are among
     :data:`INERT_KEYS`, ``type`` (if any) is one :data:`_PLAIN_TYPES` name, ``format`` a
-    string and ``enum`` a list of strings. Such a leaf is not visited by :func:`emend`'s
-    walk (about a third of GitHub's schema nodes: ``{"type": "string", "description":
-    ...}``), so it is not listed, nor given a pointer. ``tests/normalize/test_inert.py``
-    holds every pass to it.
+    string and ``enum`` a non-empty list of distinct strings. Such a leaf is not visited
+    by :func:`emend`'s walk (about a third of GitHub's schema nodes: ``{"type": "string",
+    "description": ...}``), so it is not listed, nor given a pointer.
+    ``tests/normalize/test_inert.py`` holds every pass to it.
 
     >>> inert({"type": "string", "format": "uri"}), inert({"type": "array"})
     (True, False)
@@ -218,8 +218,9 @@ def _inert_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
         return None
     if "enum" not in node:
         return node
-    enum = node["enum"]
-    return node if enum.__class__ is list and all(v.__class__ is str for v in enum) else None
+    enum = node["enum"]  # a list of distinct strings (else `kinds` has work on it)
+    return node if (enum.__class__ is list and all(v.__class__ is str for v in enum)
+                    and enum and len(set(enum)) == len(enum)) else None
 
 
 _EXAMPLE_KEYS = ("example", "examples")

@@ -58,10 +58,29 @@ encoder for every call: ``json.dumps`` with options builds one per call)."""
 
 
 def value_key(value: Any) -> str:
-    """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, ``true`` is not."""
+    """Equal JSON values get equal keys: ``1`` and ``1.0`` are one number, at any depth
+    (``[1]`` and ``[1.0]`` are one array); ``true`` is not ``1``.
+
+    >>> value_key([1.0, {"a": 2.0}]) == value_key([1, {"a": 2}]), value_key(True) == "1"
+    (True, False)
+    """
     if isinstance(value, float) and value.is_integer():
         value = int(value)
+    elif isinstance(value, (list, dict)):
+        value = _integral(value)
     return canonical(value)
+
+
+def _integral(value: Any) -> Any:
+    """``value`` with every float that holds an integer written as that integer (the depth
+    of a document's values is bounded by ``httpllm.load``'s limits)."""
+    if isinstance(value, float):
+        return int(value) if value.is_integer() else value
+    if isinstance(value, list):
+        return [_integral(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _integral(v) for k, v in value.items()}
+    return value
 
 
 class _WeaklyHeld:

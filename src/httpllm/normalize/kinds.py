@@ -9,7 +9,13 @@ keyword is dropped; a ``type`` list keeps the type names it holds and loses the 
 2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes before
 ``allOf`` merging and ``required_properties``, so they read a list of names (a
 ``required`` holding an object raised ``TypeError`` there, and the document was lost).
-Numeric keywords are :mod:`httpllm.normalize.numbers`' job.
+A name ``required`` lists twice is kept once. An ``enum`` that is no list is dropped; one
+that lists a value twice (equal as JSON values: ``1`` and ``1.0``) keeps it once; an
+empty one, which no value satisfies, is written ``not: {}``, which says the same. Ajv,
+the validator of the MCP TypeScript SDK and of the hosts built on it, refuses a schema
+with any of these (``enum must have non-empty array``, ``must NOT have duplicate items``
+under its draft-07 meta-schema): a client that compiles a listed ``outputSchema`` lists no
+tool at all. Numeric keywords are :mod:`httpllm.normalize.numbers`' job.
 
 In the request direction each is a :class:`~httpllm.loss.Loss` at the keyword's document
 pointer; in the response direction a warning. Contract: *widening* (reported) for an
@@ -19,7 +25,8 @@ Source: JSON Schema Validation 2020-12 sections 6.1.1 (``type``: a type name or 
 of unique ones), 6.3.3 (``pattern``: a string), 6.4.3 (``uniqueItems``: a boolean), 7.2
 (``format``: a string), 9.4 (``readOnly``, ``writeOnly``: booleans); OpenAPI 3.0.3
 section 4.7.24.1 (``nullable``: a boolean); JSON Schema Validation 2020-12 section 6.5.3
-(``required``: an array of strings).
+(``required``: an array of strings), 6.1.2 (``enum``: an array, its elements SHOULD be
+unique; an instance is valid if equal to one of them); Ajv 8.20 (``enum``: non-empty).
 """
 
 from __future__ import annotations
@@ -29,9 +36,9 @@ from typing import Any
 from httpllm._json import kind
 from httpllm._types import Schema
 from httpllm.loss import Action, Loss
-from httpllm.normalize._context import PassContext, acts_on
+from httpllm.normalize._context import PassContext, acts_on, value_key
 
-__all__ = ["kinds"]
+__all__ = ["distinct", "kinds"]
 
 _TYPES = frozenset({"string", "number", "integer", "boolean", "array", "object", "null"})
 _EXPECTED: dict[str, tuple[type, str, str]] = {
@@ -44,7 +51,7 @@ _EXPECTED: dict[str, tuple[type, str, str]] = {
 }
 """keyword -> (its JSON type, that type in words, what dropping it means)."""
 _FLAGS = frozenset(_EXPECTED)
-_CHECKED = _FLAGS | {"type", "required"}
+_CHECKED = _FLAGS | {"type", "required", "enum"}
 
 
 @acts_on(*_CHECKED, types=())
@@ -56,7 +63,7 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     """
     given = node.get("type")
     if (given is None or (given.__class__ is str and given in _TYPES)) and _names(
-            node.get("required", ())):
+            node.get("required", ())) and ("enum" not in node or distinct(node["enum"])):
         if _FLAGS.isdisjoint(node):
             return node  # the common case: keep it cheap
         for keyword in _FLAGS.intersection(node):
@@ -78,17 +85,64 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     if "required" in node and not _names(node["required"]):
         out = dict(node) if out is None else out
         _required(out, node["required"], ctx)
+    if "enum" in node and not distinct(node["enum"]):
+        out = dict(node) if out is None else out
+        _enum(out, node["enum"], ctx)
     return node if out is None else out
 
 
+def distinct(values: Any) -> bool:
+    """Whether an ``enum`` or ``required`` value is a non-empty list of distinct values
+    (equal as JSON values: ``1`` and ``1.0`` are one; ``true`` is not ``1``).
+
+    >>> distinct(["a", "b"]), distinct([1, 1.0]), distinct([])
+    (True, False, False)
+    """
+    if values.__class__ is not list or not values:
+        return False
+    if all(v.__class__ is str for v in values):  # the common case: no JSON text made
+        return len(set(values)) == len(values)
+    return len({value_key(v) for v in values}) == len(values)
+
+
+def _enum(out: dict[str, Any], given: Any, ctx: PassContext) -> None:
+    """``enum`` with each value once; ``not: {}`` for an empty one; dropped when it is no
+    list."""
+    if not isinstance(given, list):
+        del out["enum"]
+        _record(ctx, "enum", "dropped", given, f"enum dropped: expected a list of values, "
+                f"not {_shown(given)}; values it refused are taken")
+    elif not given:
+        del out["enum"]
+        out["not"] = {}
+        _record(ctx, "enum", "rewritten", None, "enum [] allows no value: written not: {}, "
+                "which says the same (Ajv refuses an empty enum)")
+    else:
+        seen: dict[str, Any] = {}
+        for value in given:
+            seen.setdefault(value_key(value), value)
+        out["enum"] = list(seen.values())
+        _record(ctx, "enum", "rewritten", None, f"enum lists {len(given) - len(seen)} "
+                "value(s) more than once: each is kept once (Ajv refuses duplicates)")
+
+
 def _names(value: Any) -> bool:
-    """Whether ``required`` holds property names only (absent reads as ``()``)."""
-    return value.__class__ in (list, tuple) and all(n.__class__ is str for n in value)
+    """Whether ``required`` holds property names only, each once (absent reads as
+    ``()``)."""
+    return (value.__class__ in (list, tuple) and all(n.__class__ is str for n in value)
+            and len(set(value)) == len(value))
 
 
 def _required(out: dict[str, Any], given: Any, ctx: PassContext) -> None:
-    """``required`` with the property names it holds; dropped when it holds none."""
-    names = [n for n in given if isinstance(n, str)] if isinstance(given, list) else []
+    """``required`` with the property names it holds, each once; dropped when it holds
+    none."""
+    names = list(dict.fromkeys(n for n in given if isinstance(n, str))) if isinstance(
+        given, (list, tuple)) else []
+    if names and all(isinstance(n, str) for n in given):  # only a name listed twice
+        out["required"] = names
+        _record(ctx, "required", "rewritten", None, f"required lists {len(given) - len(names)}"
+                " name(s) more than once: each is kept once (Ajv refuses duplicates)")
+        return
     # The kinds of what is no name, never the value itself: it may be large.
     others = (" and ".join(sorted({kind(n) for n in given if not isinstance(n, str)}))
               if isinstance(given, list) else kind(given))
