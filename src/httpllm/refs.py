@@ -409,6 +409,12 @@ class RefGraph:
         self.graph.add_node(name)
         self.graph.add_edges_from((name, t) for t in targets)
 
+    def replace(self, name: str, targets: Iterable[str]) -> None:
+        """Record that ``name`` now refers to ``targets`` only (call :meth:`finish`
+        again)."""
+        self.graph.remove_edges_from(list(self.graph.out_edges(name)))
+        self.add(name, targets)
+
     @classmethod
     def of(cls, edges: Mapping[str, Iterable[str]]) -> RefGraph:
         """The graph of ``name -> names it refers to`` (e.g. a function's ``$defs``), its

@@ -181,7 +181,8 @@ def test_the_typescript_client_accepts_every_answer(node: str, api: str,
 def _malformed_keywords() -> dict[str, Any]:
     """A document whose schemas hold what JSON Schema allows or tolerates and Ajv refuses:
     an enum listing a value twice (``1`` and ``1.0`` are one), an empty enum, an enum that
-    is no list, a name ``required`` twice, in parameters, a body and a response."""
+    is no list, a name ``required`` twice, in parameters, a body and a response; and a
+    ``$ref`` cycle that passes no property or item (Ajv overflows its stack on it)."""
     wants = {"type": "object", "properties": {"a": {"type": "string"}, "e": {"enum": []}},
              "required": ["a", "a"]}
     returns = {"type": "object", "required": ["k", "k"], "properties": {
@@ -190,10 +191,17 @@ def _malformed_keywords() -> dict[str, Any]:
     query = [{"name": name, "in": "query", "schema": schema} for name, schema in [
         ("kind", {"type": "string", "enum": ["a", "a", "b"]}), ("num", {"enum": [1, 1.0]}),
         ("none", {"type": "string", "enum": []}), ("text", {"type": "string", "enum": "a"})]]
+    loop = {"$ref": "#/components/schemas/circular1"}  # oasdiff's circular3.yaml
+    cycle = {f"circular{i}": {"oneOf": [{"$ref": f"#/components/schemas/circular{i % 3 + 1}"}]}
+             for i in (1, 2, 3)}
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
         "post": {"operationId": "makeX", "parameters": query, "requestBody": {"content": {
             "application/json": {"schema": wants}}}, "responses": {"200": {
-                "description": "ok", "content": {"application/json": {"schema": returns}}}}}}}}
+                "description": "ok", "content": {"application/json": {"schema": returns}}}}}},
+        "/loop": {"put": {"operationId": "putLoop", "requestBody": {"content": {
+            "application/json": {"schema": loop}}}, "responses": {"200": {
+                "description": "ok", "content": {"application/json": {"schema": loop}}}}}}},
+        "components": {"schemas": cycle}}
 
 
 def test_ajv_takes_every_listed_schema(node: str) -> None:
@@ -204,11 +212,14 @@ def test_ajv_takes_every_listed_schema(node: str) -> None:
     each change is in the loss report (a warning for the response)."""
     import httpllm
 
-    app = httpllm.compile(_malformed_keywords(), "mcp")
-    [tool] = app.tools()
-    verdicts = _run(node, "schemas.mjs", [tool["inputSchema"], tool["outputSchema"]])
-    assert verdicts == [None, None]
-    [function] = app.functions
+    for reference in (False, True):
+        app = httpllm.compile(_malformed_keywords(), "mcp", reference=reference)
+        tools = app.tools()
+        schemas = [t[key] for t in tools for key in ("inputSchema", "outputSchema")]
+        verdicts = _run(node, "schemas.mjs", schemas)
+        assert len(tools) == 2 and verdicts == [None] * 4
+    function = app.function("makeX")
     assert {(loss.keyword, loss.action) for loss in function.losses} == {
         ("enum", "rewritten"), ("enum", "dropped"), ("required", "rewritten")}
     assert sum(w.pointer.endswith(("/enum", "/required")) for w in app.warnings) == 5
+    assert any(w.message.startswith("$ref cycle") for w in app.warnings)

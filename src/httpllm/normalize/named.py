@@ -22,6 +22,7 @@ from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, InternalError, LimitExceeded
 from httpllm.normalize import PASSES, PassContext, emend, leaf_emend
 from httpllm.normalize.flags import Flags
+from httpllm.normalize.guarded import cut_refs, unguarded_refs
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
@@ -49,6 +50,10 @@ def _kept(exc: HttpllmError) -> HttpllmError:
         error.__traceback__ = None
         error = error.__cause__ or error.__context__
     return exc
+
+
+def _ignore(_: str) -> None:
+    return None
 
 
 def _last_of_each(schemas: Iterable[Schema]) -> list[Schema]:
@@ -324,6 +329,43 @@ class NamedSchemas:
 
     def finish(self) -> RefGraph:
         """Compute the recursive set once every needed schema has been emended (again after
-        more were emended: the responses are closed after the requests)."""
+        more were emended: the responses are closed after the requests). A cycle that
+        passes no property or item is cut where it closes first
+        (:mod:`~httpllm.normalize.guarded`), with a warning."""
         self.graph.finish()
+        if self.graph.cycles and self._unguard():
+            self.graph.finish()
         return self.graph
+
+    def _unguard(self) -> bool:
+        """Cut each ``$ref`` that closes a cycle of in-place references (``A -> B -> A``
+        with no property or item between) in the emended forms, which are read as any
+        value there; whether any was cut."""
+        import networkx as nx
+
+        on_cycle = {name for cycle in self.graph.cycles for name in cycle}
+        forms = {key: form for key, form in self._cache.items()
+                 if key[0] in on_cycle and not key[2]}
+        loops = nx.DiGraph()
+        for (name, _, _), form in forms.items():
+            loops.add_edges_from((name, t) for t in unguarded_refs(form) if t in on_cycle)
+        closing: dict[str, set[str]] = {}
+        for component in nx.strongly_connected_components(loops):
+            if len(component) == 1 and not loops.has_edge(*component, *component):
+                continue
+            order = sorted(component)  # one cut per edge back to an earlier name
+            rank = {name: i for i, name in enumerate(order)}
+            for name in order:
+                closing[name] = {t for t in loops.successors(name)
+                                 if t in rank and rank[t] <= rank[name]}
+            self.warn(self.names.pointer(order[0]), (
+                f"$ref cycle {' -> '.join([*order, order[0]])} passes no property or item "
+                "(JSON Schema leaves it undefined; validators loop on it, Ajv overflows its "
+                "stack): each $ref back to an earlier schema of the cycle is read as any "
+                "value"))
+        for (name, direction, base_form), form in forms.items():
+            if closing.get(name):
+                out = cut_refs(form, closing[name], _ignore)
+                self._cache[(name, direction, base_form)] = out
+                self.graph.replace(name, self.refs(out))
+        return bool(closing)
