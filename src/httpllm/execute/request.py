@@ -284,9 +284,9 @@ def _assemble(
         else:
             parts.cookies.append((name, secret))
     _host_headers(parts, headers, placements)
-    url = base + _path(function, values) + _query_string(parts)
-    _same_origin(url, base)
-    return _request(function, url, parts, body)
+    path = _path(function, values)
+    _same_origin(base + path, base)
+    return _request(function, base + path + _query_string(parts), parts, body)
 
 
 def _refuse_unsent(argument: Argument, value: Any) -> None:
@@ -594,10 +594,22 @@ def _path(function: Function, values: Mapping[str, Any]) -> str:
 
 
 def _same_origin(url: str, base: str) -> None:
-    """The built URL keeps the server's scheme, host and port (defence in depth)."""
+    """The built URL keeps the server's scheme, host and port (defence in depth): a path
+    the document writes without its leading ``/`` (``{p}/x``, ``@evil.example/x``) filled
+    with a value ``allowReserved`` leaves as it is (``@evil.example``, ``:8443``) moves it.
+
+    ``url`` is the server URL and the path alone, never the query, which holds a query
+    credential (the message is raised to the host, which may log it, and shown to the
+    model); a ``user:pass@`` the path makes is left out of it too.
+
+    Raises:
+        RequestBuildError: the origin moved.
+        httpx.InvalidURL: the URL is none httpx reads (:func:`assemble` says so).
+    """
     built, server = httpx.URL(url), httpx.URL(base)
     if (built.scheme, built.host, built.port) != (server.scheme, server.host, server.port):
-        raise RequestBuildError(f"built URL {url!r} left the server {base!r}; refused")
+        raise RequestBuildError(
+            f"built URL {_USERINFO.sub('', url)!r} left the server {base!r}; refused")
 
 
 def _query_string(parts: _Parts) -> str:
