@@ -298,6 +298,34 @@ async def test_the_servers_host_headers_win_too(api: Upstream) -> None:
     assert api.header("X-Tenant") == ["host-tenant"]
 
 
+@pytest.mark.parametrize(("parameter", "value"), [
+    (header("Cookie"), "session=ATTACKER"),
+    ({"name": "session", "in": "cookie", "schema": {"type": "string"}}, "ATTACKER"),
+    ({"name": "prefs", "in": "cookie", "schema": {
+        "type": "object", "additionalProperties": {"type": "string"}}}, {"Session": "ATTACKER"}),
+])
+def test_a_host_cookie_header_wins_over_the_models_cookies(
+        api: Upstream, parameter: dict[str, Any], value: Any) -> None:
+    """``--header 'Cookie: session=...'`` (or a forwarded ``Cookie``) and a model's cookie of
+    the same name: one ``Cookie`` header, holding the host's value alone (it was a second
+    ``Cookie`` line after the host's, which a server joining the lines reads last)."""
+    doc = document(api.url, [parameter])
+    app = httpllm.compile(doc, "chatgpt")
+    argument = app.function("op").arguments[0].name
+    app.execute("op", {argument: value}, auth={"key": KEY},
+                headers={"Cookie": "session=host-session; theme=dark"})
+    assert api.header("Cookie") == ["session=host-session; theme=dark"]
+
+
+def test_a_host_cookie_header_joins_a_cookie_credential(api: Upstream) -> None:
+    """A cookie credential and a host's ``Cookie`` header: both in the one ``Cookie`` header,
+    the credential over a host pair of its name (the host's header was dropped whole)."""
+    doc = document(api.url, [], security="ckey")
+    app = httpllm.compile(doc, "chatgpt")
+    app.execute("op", {}, auth={"ckey": KEY}, headers={"Cookie": "theme=dark; sid=other"})
+    assert api.header("Cookie") == [f"sid={KEY}; theme=dark"]
+
+
 FREE = {"type": "object", "additionalProperties": {"type": "string"}}
 
 

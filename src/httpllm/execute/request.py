@@ -698,19 +698,42 @@ def _refuse_credential_names(function: Function, parts: _Parts) -> None:
 def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
                   placements: Sequence[tuple[str, str, str]]) -> None:
     """The host's headers over the model's of the same name; never over a credential,
-    ``Accept`` or ``Content-Type`` (which the request gets from the operation)."""
+    ``Accept`` or ``Content-Type`` (which the request gets from the operation). A host's
+    ``Cookie`` header is cookies: :func:`_host_cookies`."""
     if not headers:
         return
     kept = {name.lower() for where, name, _ in placements if where == "header"}
     kept |= {"accept", "content-type"}
-    if any(where == "cookie" for where, _, _ in placements):
-        kept.add("cookie")
     for name, value in headers.items():
         lower = name.lower()
+        if lower == "cookie":
+            _host_cookies(parts, value, placements)
+            continue
         if lower in kept:
             continue
         parts.headers = [(k, v) for k, v in parts.headers if k.lower() != lower]
         parts.headers.append((name, value))
+
+
+def _host_cookies(parts: _Parts, value: str,
+                  placements: Sequence[tuple[str, str, str]]) -> None:
+    """The pairs of a host's ``Cookie`` header (``--header``, a forwarded one) join the
+    request's one ``Cookie`` header over the model's cookies of the same names (cookie
+    parameters, a ``Cookie`` header parameter), in any case, as a credential's name is
+    kept from them; a pair named like a cookie credential is left out (the credential
+    wins). Sent as a second ``Cookie`` line, the host's pairs were followed by the model's
+    ``session=<attacker's>``, which a server that joins the lines and reads the last
+    takes.
+
+    Source: RFC 6265 section 5.4 (one ``Cookie`` header); OpenAPI 3.1.1 Appendix D.
+    """
+    credential = {name.lower() for where, name, _ in placements if where == "cookie"}
+    pairs = [(key.strip(), rest.strip()) for piece in value.split(";")
+             for key, _, rest in [piece.partition("=")] if key.strip()]
+    host = [(k, v) for k, v in pairs if k.lower() not in credential]
+    names = {k.lower() for k, _ in host}
+    parts.cookies = [(k, v) for k, v in parts.cookies
+                     if unquote(k).strip().lower() not in names] + host
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:
