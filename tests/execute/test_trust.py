@@ -361,6 +361,44 @@ def test_no_model_value_shares_a_name_with_a_credential(
     assert not api.seen
 
 
+@pytest.mark.parametrize(("media_type", "schema", "value"), [
+    ("application/x-www-form-urlencoded", FREE, {"api_key": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", FREE, {"API_KEY[0]": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", {"type": "string"}, "a=1&api%5Fkey=ATTACKER"),
+    ("application/x-www-form-urlencoded", {"type": "object", "properties": {"f": FREE},
+                                           "additionalProperties": False},
+     {"f": {"api_key": "ATTACKER"}}),
+    ("multipart/form-data", FREE, {"api_key": "ATTACKER"}),
+    ("application/json", FREE, {"Api_Key": "ATTACKER"}),
+])
+def test_a_body_field_named_like_a_query_credential_is_refused(
+        api: Upstream, media_type: str, schema: dict[str, Any], value: Any) -> None:
+    """A form, multipart or JSON body field named like the host's query credential: Rails'
+    ``params``, Laravel's ``input()``, PHP's ``$_REQUEST`` and ASP.NET's model binding read
+    the body's over the query's, so the call would be made with the model's key (its
+    owner's account) in place of the host's; refused, nothing sent."""
+    doc = document(api.url, [], security="qkey", method="post")
+    doc["paths"]["/things"]["post"]["requestBody"] = {"required": True, "content": {
+        media_type: {"schema": schema, **({"encoding": {"f": {"style": "form",
+                                                               "explode": True}}}
+                                          if "properties" in schema else {})}}}
+    app = httpllm.compile(doc, "chatgpt")
+    messages = app.handle(call({"body": value}), auth={"qkey": KEY})
+    assert "host's credential" in messages[0]["content"], messages
+    assert not api.seen
+
+
+def test_a_body_field_of_another_name_goes_with_a_query_credential(api: Upstream) -> None:
+    """The same form body without the credential's name is sent, with the host's key."""
+    doc = document(api.url, [], security="qkey", method="post")
+    doc["paths"]["/things"]["post"]["requestBody"] = {"required": True, "content": {
+        "application/x-www-form-urlencoded": {"schema": FREE}}}
+    app = httpllm.compile(doc, "chatgpt")
+    app.handle(call({"body": {"api_key_name": "mine"}}), auth={"qkey": KEY})
+    assert api.seen[-1]["query"] == f"api_key={KEY}"
+    assert api.seen[-1]["body"] == "api_key_name=mine"
+
+
 def test_a_deep_object_named_like_a_credential_is_refused(api: Upstream) -> None:
     """A ``deepObject`` argument whose name is a query credential's (a hand-built
     function; compile drops such a parameter): ``api_key[a]=1`` is read into ``api_key``

@@ -36,9 +36,10 @@ Rules chosen where OpenAPI leaves room:
   is refused here;
 - the host wins: a value of the model never shares a name with a credential of the
   function's security schemes in any location or form (an exploded query or cookie object,
-  a ``Cookie`` header parameter, whose pairs join the cookies): such a call is refused, so
-  the host's credential is the only copy; the host's ``headers=`` replace a header argument
-  of the same name;
+  a ``Cookie`` header parameter, whose pairs join the cookies, a body field named like a
+  query credential): such a call is refused, so the host's credential is the only copy;
+  the host's ``headers=`` replace a header argument of the same name (a host's ``Cookie``
+  header's pairs the model's cookies of the same names);
 - header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
   (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
   types (``Function.extra["accept"]``, JSON ones first: a mock server or an API may answer
@@ -62,13 +63,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 import httpx
 
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
-from httpllm._media import is_json
+from httpllm._media import FORM, essence, is_json
 from httpllm.compose.parameters import is_host_header
 from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, sends_null
@@ -260,6 +261,7 @@ def _assemble(
     base = server_url(function, base_url, server_variables)
     parts = _Parts(nested=form_style(function))
     body: Body | None = None
+    named: list[str] = []
     for argument in function.arguments:
         value = values.get(argument.name)
         _refuse_unsent(argument, value)
@@ -270,9 +272,10 @@ def _assemble(
             continue
         if argument.location == "body":
             body = encode_body(argument, value, parts.nested)
+            named = _body_names(argument, value, body)
         else:
             _PLACE[argument.location](argument, value, parts)
-    _refuse_credential_names(function, parts)
+    _refuse_credential_names(function, parts, named)
     placements = credentials(function, auth or {}, required=require_auth)
     if placements:
         check_credential_origin(function, base, base_url)
@@ -673,19 +676,26 @@ def _credential_names(function: Function) -> dict[str, set[str]]:
     return names
 
 
-def _refuse_credential_names(function: Function, parts: _Parts) -> None:
+def _refuse_credential_names(function: Function, parts: _Parts,
+                             body: Sequence[str] = ()) -> None:
     """Refuse a call whose values, as sent, carry a name a credential of the function
     uses: a second ``api_key`` before the host's would be read first by many frameworks
     (an exploded ``{"api_key": ...}`` query object, a cookie object, a ``Cookie`` header),
-    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name.
+    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name. ``body``:
+    the names a form or multipart body sends, or a JSON object body's keys
+    (:func:`_body_names`), which Rails' ``params``, Laravel's ``input()``, PHP's
+    ``$_REQUEST`` and ASP.NET's model binding read over the query's: a body field named
+    like a query credential would replace the host's key with the model's.
 
     Raises:
         RequestBuildError: naming the location and the name.
     """
     names = _credential_names(function)
+    names["body"] = names["query"]
     sent = {"query": [unquote(k) for k, _ in parts.query],
             "cookie": [unquote(k) for k, _ in parts.cookies],
-            "header": [k for k, _ in parts.headers]}
+            "header": [k for k, _ in parts.headers],
+            "body": list(body)}
     for where, keys in sent.items():
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
@@ -693,6 +703,21 @@ def _refuse_credential_names(function: Function, parts: _Parts) -> None:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
+
+
+def _body_names(argument: Argument, value: Any, body: Body) -> list[str]:
+    """The field names a body sends that a server may read as parameters: a form's pair
+    names (decoded, ``+`` a space: a string form body too), a multipart body's part
+    names, a JSON object body's keys; none for any other body."""
+    if body.parts is not None:
+        return [name for name, _ in body.parts]
+    media = essence(argument.media_type or "application/json")
+    if media == FORM and body.content is not None:
+        text = body.content.decode("latin-1")
+        return [unquote_plus(pair.partition("=")[0]) for pair in text.split("&")]
+    if is_json(media) and isinstance(value, Mapping):
+        return [str(key) for key in value]
+    return []
 
 
 def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
