@@ -285,6 +285,18 @@ def test_host_headers_win_over_a_document_header_parameter(api: Upstream) -> Non
     assert api.header("X-Tenant") == ["host-tenant"]
 
 
+def test_host_headers_win_over_a_header_parameter_spelled_with_underscores(
+        api: Upstream) -> None:
+    """``X_Tenant`` beside the host's ``X-Tenant``: WSGI, Rack and PHP read both as
+    ``HTTP_X_TENANT`` (joined or one over the other), so the host's replaces it."""
+    doc = document(api.url, [header("X_Tenant")])
+    app = httpllm.compile(doc, "chatgpt")
+    app.execute("op", {"X_Tenant": "victim"}, auth={"key": KEY},
+                headers={"X-Tenant": "host-tenant"})
+    sent = [(k, v) for k, v in api.seen[-1]["headers"] if "tenant" in k.lower()]
+    assert sent == [("x-tenant", "host-tenant")]
+
+
 @pytest.mark.anyio
 async def test_the_servers_host_headers_win_too(api: Upstream) -> None:
     """Through the MCP server's executor: ``--header X-Tenant`` over the model's."""
@@ -337,6 +349,7 @@ FREE = {"type": "object", "additionalProperties": {"type": "string"}}
     ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"SID": "ATTACKER"}, "sid"),
     ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"sid": "ATTACKER"}, "sid"),
     ("ckey", header("Cookie"), "sid=ATTACKER", "sid"),
+    ("key", header("X_API_KEY"), "ATTACKER", "X-API-Key"),  # CGI: both HTTP_X_API_KEY
     ("key", {"name": "x-api-key", "in": "query", "schema": FREE, "style": "deepObject"},
      {"a": "1"}, None),
 ])

@@ -672,8 +672,18 @@ def _credential_names(function: Function) -> dict[str, set[str]]:
         if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
             where, name = scheme.get("in"), scheme.get("name")
             if where in names and isinstance(name, str):
-                names[str(where)].add(name.lower())
+                names[str(where)].add(_header_key(name) if where == "header" else name.lower())
     return names
+
+
+def _header_key(name: str) -> str:
+    """A header name as a server reading it through CGI variables sees it: lower case, ``_``
+    as ``-`` (WSGI, Rack and PHP name both ``X-Api-Key`` and ``X_Api_Key``
+    ``HTTP_X_API_KEY``, joining or overwriting one with the other).
+
+    Source: RFC 3875 section 4.1.18 (protocol-specific meta-variables).
+    """
+    return name.strip().lower().replace("_", "-")
 
 
 def _refuse_credential_names(function: Function, parts: _Parts,
@@ -699,7 +709,8 @@ def _refuse_credential_names(function: Function, parts: _Parts,
     for where, keys in sent.items():
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
-            if key.strip().lower().split("[", 1)[0] in names[where]:
+            seen = _header_key(key) if where == "header" else key.strip().lower()
+            if seen.split("[", 1)[0] in names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
@@ -727,16 +738,16 @@ def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
     ``Cookie`` header is cookies: :func:`_host_cookies`."""
     if not headers:
         return
-    kept = {name.lower() for where, name, _ in placements if where == "header"}
+    kept = {_header_key(name) for where, name, _ in placements if where == "header"}
     kept |= {"accept", "content-type"}
     for name, value in headers.items():
-        lower = name.lower()
+        lower = _header_key(name)
         if lower == "cookie":
             _host_cookies(parts, value, placements)
             continue
         if lower in kept:
             continue
-        parts.headers = [(k, v) for k, v in parts.headers if k.lower() != lower]
+        parts.headers = [(k, v) for k, v in parts.headers if _header_key(k) != lower]
         parts.headers.append((name, value))
 
 
