@@ -528,6 +528,22 @@ def test_read_only_fields_are_refused_outside_strict_mode_too(api: Upstream) -> 
     assert httpllm.compile(either, "chatgpt").validate("op", {"body": {"id": "p"}}).ok
 
 
+@pytest.mark.parametrize("key", ["ID", "Id", "iD"])
+def test_a_read_only_field_in_another_case_is_refused(api: Upstream, key: str) -> None:
+    """``{"ID": ...}`` for a ``readOnly`` ``id`` on an open object: Go's ``encoding/json``
+    and ASP.NET Core bind JSON keys case-blind, so it would set the field the API sets;
+    refused as ``id`` is, nothing sent. A writable property is sent in any case."""
+    doc = document(api.url, [], method="post", body={"type": "object", "properties": {
+        "id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}})
+    app = httpllm.compile(doc, "chatgpt")
+    result = app.validate("op", {"body": {"name": "a", key: "mine"}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [(f"#/body/{key}", "readOnly")]
+    app.handle(call({"body": {"name": "a", key: "mine"}}), auth={"key": KEY})
+    assert not api.seen
+    app.handle(call({"body": {"NAME": "a"}}), auth={"key": KEY})
+    assert json.loads(api.seen[-1]["body"]) == {"NAME": "a"}
+
+
 # --- finding 8: a password in the base URL ---------------------------------------------------
 
 def test_a_password_in_the_base_url_is_refused_and_never_shown(api: Upstream) -> None:
