@@ -377,6 +377,8 @@ def test_no_model_value_shares_a_name_with_a_credential(
 @pytest.mark.parametrize(("media_type", "schema", "value"), [
     ("application/x-www-form-urlencoded", FREE, {"api_key": "ATTACKER"}),
     ("application/x-www-form-urlencoded", FREE, {"API_KEY[0]": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", FREE, {"api.key": "ATTACKER"}),  # PHP: api_key
+    ("multipart/form-data", FREE, {"api key": "ATTACKER"}),
     ("application/x-www-form-urlencoded", {"type": "string"}, "a=1&api%5Fkey=ATTACKER"),
     ("application/x-www-form-urlencoded", {"type": "object", "properties": {"f": FREE},
                                            "additionalProperties": False},

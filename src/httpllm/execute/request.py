@@ -710,10 +710,23 @@ def _refuse_credential_names(function: Function, parts: _Parts,
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
             seen = _header_key(key) if where == "header" else key.strip().lower()
-            if seen.split("[", 1)[0] in names[where]:
+            if {seen.split("[", 1)[0], _php_name(seen)} & names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
+
+
+def _php_name(name: str) -> str:
+    """The variable PHP reads a query or form name into: a space or ``.`` before the first
+    ``[`` as ``_``, and that ``[`` too when no ``]`` closes it (``api.key``, ``api key``,
+    ``api[key`` are all ``api_key``), the part before the ``[`` otherwise.
+
+    Source: PHP manual, "Variables From External Sources" (dots and spaces in variable
+    names are converted to underscores); ``main/php_variables.c``.
+    """
+    head, bracket, rest = name.partition("[")
+    head = re.sub(r"[ .]", "_", head)
+    return head + "_" + re.sub(r"[ .]", "_", rest) if bracket and "]" not in rest else head
 
 
 def _body_names(argument: Argument, value: Any, body: Body) -> list[str]:
