@@ -755,10 +755,10 @@ def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
     kept |= {"accept", "content-type"}
     for name, value in headers.items():
         lower = _header_key(name)
+        if lower in kept:
+            continue
         if lower == "cookie":
             _host_cookies(parts, value, placements)
-            continue
-        if lower in kept:
             continue
         parts.headers = [(k, v) for k, v in parts.headers if _header_key(k) != lower]
         parts.headers.append((name, value))
