@@ -859,3 +859,20 @@ def test_a_null_item_of_a_parameter_array_is_refused(where: str, style: str) -> 
         assert validate(fn, {"a": [None]}).ok
     exploded = function(param("query", "o", {"type": "object"}))
     assert url_of(exploded, {"o": {"k": None, "j": "1"}}) == f"{API}/things?j=1"
+
+
+@pytest.mark.parametrize(("path", "value"), [
+    ("{p}/x", "@evil.example"),  # the server's host becomes user info
+    ("{p}/x", ".evil.example"),  # api.example.com.evil.example
+])
+def test_a_path_that_moves_the_origin_is_refused_without_the_query_credential(
+        path: str, value: str) -> None:
+    """A document path without its leading ``/`` and an OpenAPI 3.2 ``allowReserved`` path
+    value the model chose move the request off the server: refused, and the message (raised
+    to the host, which may log it) names neither the query credential nor the query."""
+    fn = function(param("path", "p", allow_reserved=True), path=path,
+                  security=({"k": []},),
+                  security_schemes={"k": {"type": "apiKey", "in": "query", "name": "api_key"}})
+    with pytest.raises(RequestBuildError, match="left the server") as caught:
+        build_request(fn, {"p": value}, auth={"k": "HOST-QUERY-KEY-0123"})
+    assert "HOST-QUERY-KEY" not in str(caught.value) and "api_key" not in str(caught.value)

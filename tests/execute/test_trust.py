@@ -285,6 +285,18 @@ def test_host_headers_win_over_a_document_header_parameter(api: Upstream) -> Non
     assert api.header("X-Tenant") == ["host-tenant"]
 
 
+def test_host_headers_win_over_a_header_parameter_spelled_with_underscores(
+        api: Upstream) -> None:
+    """``X_Tenant`` beside the host's ``X-Tenant``: WSGI, Rack and PHP read both as
+    ``HTTP_X_TENANT`` (joined or one over the other), so the host's replaces it."""
+    doc = document(api.url, [header("X_Tenant")])
+    app = httpllm.compile(doc, "chatgpt")
+    app.execute("op", {"X_Tenant": "victim"}, auth={"key": KEY},
+                headers={"X-Tenant": "host-tenant"})
+    sent = [(k, v) for k, v in api.seen[-1]["headers"] if "tenant" in k.lower()]
+    assert sent == [("x-tenant", "host-tenant")]
+
+
 @pytest.mark.anyio
 async def test_the_servers_host_headers_win_too(api: Upstream) -> None:
     """Through the MCP server's executor: ``--header X-Tenant`` over the model's."""
@@ -298,6 +310,34 @@ async def test_the_servers_host_headers_win_too(api: Upstream) -> None:
     assert api.header("X-Tenant") == ["host-tenant"]
 
 
+@pytest.mark.parametrize(("parameter", "value"), [
+    (header("Cookie"), "session=ATTACKER"),
+    ({"name": "session", "in": "cookie", "schema": {"type": "string"}}, "ATTACKER"),
+    ({"name": "prefs", "in": "cookie", "schema": {
+        "type": "object", "additionalProperties": {"type": "string"}}}, {"Session": "ATTACKER"}),
+])
+def test_a_host_cookie_header_wins_over_the_models_cookies(
+        api: Upstream, parameter: dict[str, Any], value: Any) -> None:
+    """``--header 'Cookie: session=...'`` (or a forwarded ``Cookie``) and a model's cookie of
+    the same name: one ``Cookie`` header, holding the host's value alone (it was a second
+    ``Cookie`` line after the host's, which a server joining the lines reads last)."""
+    doc = document(api.url, [parameter])
+    app = httpllm.compile(doc, "chatgpt")
+    argument = app.function("op").arguments[0].name
+    app.execute("op", {argument: value}, auth={"key": KEY},
+                headers={"Cookie": "session=host-session; theme=dark"})
+    assert api.header("Cookie") == ["session=host-session; theme=dark"]
+
+
+def test_a_host_cookie_header_joins_a_cookie_credential(api: Upstream) -> None:
+    """A cookie credential and a host's ``Cookie`` header: both in the one ``Cookie`` header,
+    the credential over a host pair of its name (the host's header was dropped whole)."""
+    doc = document(api.url, [], security="ckey")
+    app = httpllm.compile(doc, "chatgpt")
+    app.execute("op", {}, auth={"ckey": KEY}, headers={"Cookie": "theme=dark; sid=other"})
+    assert api.header("Cookie") == [f"sid={KEY}; theme=dark"]
+
+
 FREE = {"type": "object", "additionalProperties": {"type": "string"}}
 
 
@@ -309,6 +349,7 @@ FREE = {"type": "object", "additionalProperties": {"type": "string"}}
     ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"SID": "ATTACKER"}, "sid"),
     ("ckey", {"name": "prefs", "in": "cookie", "schema": FREE}, {"sid": "ATTACKER"}, "sid"),
     ("ckey", header("Cookie"), "sid=ATTACKER", "sid"),
+    ("key", header("X_API_KEY"), "ATTACKER", "X-API-Key"),  # CGI: both HTTP_X_API_KEY
     ("key", {"name": "x-api-key", "in": "query", "schema": FREE, "style": "deepObject"},
      {"a": "1"}, None),
 ])
@@ -331,6 +372,46 @@ def test_no_model_value_shares_a_name_with_a_credential(
         return
     assert "host's credential" in messages[0]["content"], messages
     assert not api.seen
+
+
+@pytest.mark.parametrize(("media_type", "schema", "value"), [
+    ("application/x-www-form-urlencoded", FREE, {"api_key": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", FREE, {"API_KEY[0]": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", FREE, {"api.key": "ATTACKER"}),  # PHP: api_key
+    ("multipart/form-data", FREE, {"api key": "ATTACKER"}),
+    ("application/x-www-form-urlencoded", {"type": "string"}, "a=1&api%5Fkey=ATTACKER"),
+    ("application/x-www-form-urlencoded", {"type": "object", "properties": {"f": FREE},
+                                           "additionalProperties": False},
+     {"f": {"api_key": "ATTACKER"}}),
+    ("multipart/form-data", FREE, {"api_key": "ATTACKER"}),
+    ("application/json", FREE, {"Api_Key": "ATTACKER"}),
+])
+def test_a_body_field_named_like_a_query_credential_is_refused(
+        api: Upstream, media_type: str, schema: dict[str, Any], value: Any) -> None:
+    """A form, multipart or JSON body field named like the host's query credential: Rails'
+    ``params``, Laravel's ``input()``, PHP's ``$_REQUEST`` and ASP.NET's model binding read
+    the body's over the query's, so the call would be made with the model's key (its
+    owner's account) in place of the host's; refused, nothing sent."""
+    doc = document(api.url, [], security="qkey", method="post")
+    doc["paths"]["/things"]["post"]["requestBody"] = {"required": True, "content": {
+        media_type: {"schema": schema, **({"encoding": {"f": {"style": "form",
+                                                               "explode": True}}}
+                                          if "properties" in schema else {})}}}
+    app = httpllm.compile(doc, "chatgpt")
+    messages = app.handle(call({"body": value}), auth={"qkey": KEY})
+    assert "host's credential" in messages[0]["content"], messages
+    assert not api.seen
+
+
+def test_a_body_field_of_another_name_goes_with_a_query_credential(api: Upstream) -> None:
+    """The same form body without the credential's name is sent, with the host's key."""
+    doc = document(api.url, [], security="qkey", method="post")
+    doc["paths"]["/things"]["post"]["requestBody"] = {"required": True, "content": {
+        "application/x-www-form-urlencoded": {"schema": FREE}}}
+    app = httpllm.compile(doc, "chatgpt")
+    app.handle(call({"body": {"api_key_name": "mine"}}), auth={"qkey": KEY})
+    assert api.seen[-1]["query"] == f"api_key={KEY}"
+    assert api.seen[-1]["body"] == "api_key_name=mine"
 
 
 def test_a_deep_object_named_like_a_credential_is_refused(api: Upstream) -> None:
@@ -447,6 +528,22 @@ def test_read_only_fields_are_refused_outside_strict_mode_too(api: Upstream) -> 
         {"$ref": "#/components/schemas/Pet"}, {"$ref": "#/components/schemas/Plain"}]})
     either["components"]["schemas"] = schemas
     assert httpllm.compile(either, "chatgpt").validate("op", {"body": {"id": "p"}}).ok
+
+
+@pytest.mark.parametrize("key", ["ID", "Id", "iD"])
+def test_a_read_only_field_in_another_case_is_refused(api: Upstream, key: str) -> None:
+    """``{"ID": ...}`` for a ``readOnly`` ``id`` on an open object: Go's ``encoding/json``
+    and ASP.NET Core bind JSON keys case-blind, so it would set the field the API sets;
+    refused as ``id`` is, nothing sent. A writable property is sent in any case."""
+    doc = document(api.url, [], method="post", body={"type": "object", "properties": {
+        "id": {"type": "string", "readOnly": True}, "name": {"type": "string"}}})
+    app = httpllm.compile(doc, "chatgpt")
+    result = app.validate("op", {"body": {"name": "a", key: "mine"}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [(f"#/body/{key}", "readOnly")]
+    app.handle(call({"body": {"name": "a", key: "mine"}}), auth={"key": KEY})
+    assert not api.seen
+    app.handle(call({"body": {"NAME": "a"}}), auth={"key": KEY})
+    assert json.loads(api.seen[-1]["body"]) == {"NAME": "a"}
 
 
 # --- finding 8: a password in the base URL ---------------------------------------------------

@@ -36,9 +36,10 @@ Rules chosen where OpenAPI leaves room:
   is refused here;
 - the host wins: a value of the model never shares a name with a credential of the
   function's security schemes in any location or form (an exploded query or cookie object,
-  a ``Cookie`` header parameter, whose pairs join the cookies): such a call is refused, so
-  the host's credential is the only copy; the host's ``headers=`` replace a header argument
-  of the same name;
+  a ``Cookie`` header parameter, whose pairs join the cookies, a body field named like a
+  query credential): such a call is refused, so the host's credential is the only copy;
+  the host's ``headers=`` replace a header argument of the same name (a host's ``Cookie``
+  header's pairs the model's cookies of the same names);
 - header parameters named ``Accept``, ``Content-Type`` or ``Authorization`` are ignored
   (OpenAPI 3.1.0 section 4.8.12.1); ``Accept`` comes from the operation's success media
   types (``Function.extra["accept"]``, JSON ones first: a mock server or an API may answer
@@ -62,13 +63,13 @@ import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote, unquote_plus, urlsplit
 
 import httpx
 
 from httpllm import pointer
 from httpllm._limits import DEFAULT_LIMITS
-from httpllm._media import is_json
+from httpllm._media import FORM, essence, is_json
 from httpllm.compose.parameters import is_host_header
 from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, sends_null
@@ -260,6 +261,7 @@ def _assemble(
     base = server_url(function, base_url, server_variables)
     parts = _Parts(nested=form_style(function))
     body: Body | None = None
+    named: list[str] = []
     for argument in function.arguments:
         value = values.get(argument.name)
         _refuse_unsent(argument, value)
@@ -270,9 +272,10 @@ def _assemble(
             continue
         if argument.location == "body":
             body = encode_body(argument, value, parts.nested)
+            named = _body_names(argument, value, body)
         else:
             _PLACE[argument.location](argument, value, parts)
-    _refuse_credential_names(function, parts)
+    _refuse_credential_names(function, parts, named)
     placements = credentials(function, auth or {}, required=require_auth)
     if placements:
         check_credential_origin(function, base, base_url)
@@ -284,9 +287,9 @@ def _assemble(
         else:
             parts.cookies.append((name, secret))
     _host_headers(parts, headers, placements)
-    url = base + _path(function, values) + _query_string(parts)
-    _same_origin(url, base)
-    return _request(function, url, parts, body)
+    path = _path(function, values)
+    _same_origin(base + path, base)
+    return _request(function, base + path + _query_string(parts), parts, body)
 
 
 def _refuse_unsent(argument: Argument, value: Any) -> None:
@@ -594,10 +597,22 @@ def _path(function: Function, values: Mapping[str, Any]) -> str:
 
 
 def _same_origin(url: str, base: str) -> None:
-    """The built URL keeps the server's scheme, host and port (defence in depth)."""
+    """The built URL keeps the server's scheme, host and port (defence in depth): a path
+    the document writes without its leading ``/`` (``{p}/x``, ``@evil.example/x``) filled
+    with a value ``allowReserved`` leaves as it is (``@evil.example``, ``:8443``) moves it.
+
+    ``url`` is the server URL and the path alone, never the query, which holds a query
+    credential (the message is raised to the host, which may log it, and shown to the
+    model); a ``user:pass@`` the path makes is left out of it too.
+
+    Raises:
+        RequestBuildError: the origin moved.
+        httpx.InvalidURL: the URL is none httpx reads (:func:`assemble` says so).
+    """
     built, server = httpx.URL(url), httpx.URL(base)
     if (built.scheme, built.host, built.port) != (server.scheme, server.host, server.port):
-        raise RequestBuildError(f"built URL {url!r} left the server {base!r}; refused")
+        raise RequestBuildError(
+            f"built URL {_USERINFO.sub('', url)!r} left the server {base!r}; refused")
 
 
 def _query_string(parts: _Parts) -> str:
@@ -657,48 +672,117 @@ def _credential_names(function: Function) -> dict[str, set[str]]:
         if isinstance(scheme, Mapping) and scheme.get("type") == "apiKey":
             where, name = scheme.get("in"), scheme.get("name")
             if where in names and isinstance(name, str):
-                names[str(where)].add(name.lower())
+                names[str(where)].add(_header_key(name) if where == "header" else name.lower())
     return names
 
 
-def _refuse_credential_names(function: Function, parts: _Parts) -> None:
+def _header_key(name: str) -> str:
+    """A header name as a server reading it through CGI variables sees it: lower case, ``_``
+    as ``-`` (WSGI, Rack and PHP name both ``X-Api-Key`` and ``X_Api_Key``
+    ``HTTP_X_API_KEY``, joining or overwriting one with the other).
+
+    Source: RFC 3875 section 4.1.18 (protocol-specific meta-variables).
+    """
+    return name.strip().lower().replace("_", "-")
+
+
+def _refuse_credential_names(function: Function, parts: _Parts,
+                             body: Sequence[str] = ()) -> None:
     """Refuse a call whose values, as sent, carry a name a credential of the function
     uses: a second ``api_key`` before the host's would be read first by many frameworks
     (an exploded ``{"api_key": ...}`` query object, a cookie object, a ``Cookie`` header),
-    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name.
+    and a bracketed ``api_key[a]`` (``deepObject``) is read into the same name. ``body``:
+    the names a form or multipart body sends, or a JSON object body's keys
+    (:func:`_body_names`), which Rails' ``params``, Laravel's ``input()``, PHP's
+    ``$_REQUEST`` and ASP.NET's model binding read over the query's: a body field named
+    like a query credential would replace the host's key with the model's.
 
     Raises:
         RequestBuildError: naming the location and the name.
     """
     names = _credential_names(function)
+    names["body"] = names["query"]
     sent = {"query": [unquote(k) for k, _ in parts.query],
             "cookie": [unquote(k) for k, _ in parts.cookies],
-            "header": [k for k, _ in parts.headers]}
+            "header": [k for k, _ in parts.headers],
+            "body": list(body)}
     for where, keys in sent.items():
         for key in keys:
             # ``api_key[a]`` too: qs, Rack and PHP read it into ``api_key`` itself.
-            if key.strip().lower().split("[", 1)[0] in names[where]:
+            seen = _header_key(key) if where == "header" else key.strip().lower()
+            if {seen.split("[", 1)[0], _php_name(seen)} & names[where]:
                 raise RequestBuildError(
                     f"{function.name}: the {where} name {key!r} is the host's credential; "
                     "no argument may send it (refused)")
 
 
+def _php_name(name: str) -> str:
+    """The variable PHP reads a query or form name into: a space or ``.`` before the first
+    ``[`` as ``_``, and that ``[`` too when no ``]`` closes it (``api.key``, ``api key``,
+    ``api[key`` are all ``api_key``), the part before the ``[`` otherwise.
+
+    Source: PHP manual, "Variables From External Sources" (dots and spaces in variable
+    names are converted to underscores); ``main/php_variables.c``.
+    """
+    head, bracket, rest = name.partition("[")
+    head = re.sub(r"[ .]", "_", head)
+    return head + "_" + re.sub(r"[ .]", "_", rest) if bracket and "]" not in rest else head
+
+
+def _body_names(argument: Argument, value: Any, body: Body) -> list[str]:
+    """The field names a body sends that a server may read as parameters: a form's pair
+    names (decoded, ``+`` a space: a string form body too), a multipart body's part
+    names, a JSON object body's keys; none for any other body."""
+    if body.parts is not None:
+        return [name for name, _ in body.parts]
+    media = essence(argument.media_type or "application/json")
+    if media == FORM and body.content is not None:
+        text = body.content.decode("latin-1")
+        return [unquote_plus(pair.partition("=")[0]) for pair in text.split("&")]
+    if is_json(media) and isinstance(value, Mapping):
+        return [str(key) for key in value]
+    return []
+
+
 def _host_headers(parts: _Parts, headers: Mapping[str, str] | None,
                   placements: Sequence[tuple[str, str, str]]) -> None:
     """The host's headers over the model's of the same name; never over a credential,
-    ``Accept`` or ``Content-Type`` (which the request gets from the operation)."""
+    ``Accept`` or ``Content-Type`` (which the request gets from the operation). A host's
+    ``Cookie`` header is cookies: :func:`_host_cookies`."""
     if not headers:
         return
-    kept = {name.lower() for where, name, _ in placements if where == "header"}
+    kept = {_header_key(name) for where, name, _ in placements if where == "header"}
     kept |= {"accept", "content-type"}
-    if any(where == "cookie" for where, _, _ in placements):
-        kept.add("cookie")
     for name, value in headers.items():
-        lower = name.lower()
+        lower = _header_key(name)
         if lower in kept:
             continue
-        parts.headers = [(k, v) for k, v in parts.headers if k.lower() != lower]
+        if lower == "cookie":
+            _host_cookies(parts, value, placements)
+            continue
+        parts.headers = [(k, v) for k, v in parts.headers if _header_key(k) != lower]
         parts.headers.append((name, value))
+
+
+def _host_cookies(parts: _Parts, value: str,
+                  placements: Sequence[tuple[str, str, str]]) -> None:
+    """The pairs of a host's ``Cookie`` header (``--header``, a forwarded one) join the
+    request's one ``Cookie`` header over the model's cookies of the same names (cookie
+    parameters, a ``Cookie`` header parameter), in any case, as a credential's name is
+    kept from them; a pair named like a cookie credential is left out (the credential
+    wins). Sent as a second ``Cookie`` line, the host's pairs were followed by the model's
+    ``session=<attacker's>``, which a server that joins the lines and reads the last
+    takes.
+
+    Source: RFC 6265 section 5.4 (one ``Cookie`` header); OpenAPI 3.1.1 Appendix D.
+    """
+    credential = {name.lower() for where, name, _ in placements if where == "cookie"}
+    pairs = [(key.strip(), rest.strip()) for piece in value.split(";")
+             for key, _, rest in [piece.partition("=")] if key.strip()]
+    host = [(k, v) for k, v in pairs if k.lower() not in credential]
+    names = {k.lower() for k, _ in host}
+    parts.cookies = [(k, v) for k, v in parts.cookies
+                     if unquote(k).strip().lower() not in names] + host
 
 
 def _cookie(argument: Argument, value: Any, parts: _Parts) -> None:

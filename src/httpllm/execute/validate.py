@@ -20,7 +20,8 @@ the document wrote is kept, as the tool keeps it. An argument kept from the mode
 is refused when the model sends it: only the host's ``host_arguments`` give its value.
 A ``readOnly`` property of the request body (which the request schema no longer has) is
 refused wherever the compile found its place (``Function.extra["read_only"]``), strict
-or not: OpenAPI says it is not sent.
+or not, in any case (``ID`` for ``id``: servers that bind JSON keys case-blind read it as
+``id``): OpenAPI says it is not sent.
 """
 
 from __future__ import annotations
@@ -656,11 +657,30 @@ def _read_only_errors(function: Function, args: dict[str, Any]) -> list[Argument
                     following.append((node[token], (*at, token)))
             nodes = following
         name = tokens[-1] if tokens else ""
-        errors += [argument_error(pointer.join("#", *at, name), "readOnly",
-                                  f'no property "{name}" (readOnly: the API sets it; leave '
-                                  "it out)", show(node[name]))
-                   for node, at in nodes if isinstance(node, dict) and name in node]
+        errors += [argument_error(pointer.join("#", *at, key), "readOnly",
+                                  f'no property "{key}" (readOnly{_spelled(key, name)}: the '
+                                  "API sets it; leave it out)", show(node[key]))
+                   for node, at in nodes if isinstance(node, dict)
+                   for key in node if key == name or _folds_to(key, name)]
     return errors
+
+
+def _folds_to(key: Any, name: str) -> bool:
+    """Whether ``key`` is ``name`` in another case (``ID``, ``Id``; U+017F, the long s,
+    for ``s``, the Kelvin sign for ``k``: Unicode case folding): Go's ``encoding/json``
+    and ASP.NET Core's web defaults bind a JSON key to a field case-blind, so ``{"ID":
+    ...}`` sets the ``readOnly`` ``id`` an open object would otherwise carry past the
+    check.
+
+    Source: Go ``encoding/json`` ``Unmarshal`` ("preferring an exact match but also
+    accepting a case-insensitive match"); .NET ``JsonSerializerDefaults.Web``
+    (``PropertyNameCaseInsensitive``).
+    """
+    return isinstance(key, str) and key != name and key.casefold() == name.casefold()
+
+
+def _spelled(key: str, name: str) -> str:
+    return "" if key == name else f", as {name!r} in another case"
 
 
 def _parameter_errors(function: Function, args: dict[str, Any]) -> list[ArgumentError]:
