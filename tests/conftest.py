@@ -117,3 +117,13 @@ def pytest_collection(session: pytest.Session) -> Generator[None, object, object
         gc.freeze()
         if enabled:
             gc.enable()
+        session.config.stash[_IMPORTED] = frozenset(name.partition(".")[0] for name in sys.modules)
+
+
+_IMPORTED = pytest.StashKey[frozenset[str]]()
+
+
+@pytest.fixture(scope="session")
+def imported_by_collection(request: pytest.FixtureRequest) -> frozenset[str]:
+    """The top-level modules imported when collection ended (tests/test_collection.py)."""
+    return request.config.stash.get(_IMPORTED, frozenset())

@@ -76,6 +76,13 @@ def test_no_test_module_imports_a_heavy_package() -> None:
     assert found == []
 
 
+def test_collection_imported_no_heavy_package(imported_by_collection: frozenset[str]) -> None:
+    """Collecting this session imported none of :data:`HEAVY` (whatever the way: an
+    `import_module` of a computed name too, which the scan above cannot see)."""
+    assert imported_by_collection, "tests/conftest.py recorded no imports"
+    assert sorted(imported_by_collection & HEAVY.keys()) == []
+
+
 def _heavy_import(root: Path, clean: set[Path]) -> tuple[str, str] | None:
     """The first import chain from `root` to a :data:`HEAVY` package, run when `root` is
     imported (``path:line module -> path:line module ...``), and the package; else None.
