@@ -47,8 +47,8 @@ SRC = TESTS.parent / "src"
 HEAVY = {
     **dict.fromkeys(("mcp", "mcp_types", "jwt"),
                     "the MCP SDK (extra `mcp`): ~0.7 s of pydantic models built at import"),
-    **dict.fromkeys(("openapi_core", "openapi_spec_validator"),
-                    "the OpenAPI request validator of the fidelity tests: ~0.2 s"),
+    **dict.fromkeys(("openapi_core", "openapi_spec_validator", "openapi_schema_validator"),
+                    "openapi-core and its validators (fidelity, format checks): ~0.1-0.2 s"),
     "pdoc": "the API reference's renderer (with jinja2, markdown2): ~0.1 s",
     **dict.fromkeys(("bm25s", "numpy", "Stemmer", "onnxruntime", "tokenizers", "fastembed"),
                     "the search extras (numpy alone ~0.06 s, onnxruntime ~0.3 s)"),
