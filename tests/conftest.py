@@ -95,14 +95,16 @@ def _rewrite_ours_only(config: pytest.Config) -> None:
 
 
 def _under(name: str, root: Path) -> bool:
-    """Whether the top-level module or package `name` is found under `root` (unknown: yes)."""
+    """Whether the top-level module or package `name` is ours: found under `root` and not
+    installed there (a virtualenv inside the checkout); unknown: yes."""
     try:
         spec = importlib.util.find_spec(name.partition(".")[0])
     except (ImportError, ValueError):
         return True
     if spec is None or spec.origin is None:
         return True
-    return Path(spec.origin).resolve().is_relative_to(root)
+    path = Path(spec.origin).resolve()
+    return path.is_relative_to(root) and not {"site-packages", "dist-packages"} & set(path.parts)
 
 
 @pytest.hookimpl(wrapper=True)
