@@ -13,7 +13,7 @@ import pytest
 from doc_pages import ROOT
 from test_exported_members import PUBLIC
 
-pytest.importorskip("pdoc")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("pdoc") is None, reason="needs pdoc")
 
 
 def _builder() -> types.ModuleType:

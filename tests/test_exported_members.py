@@ -34,36 +34,66 @@ provider-rules.md map the internals)."""
 
 
 def all_modules() -> list[str]:
-    """Every module of the package, by name (imported: the mcp and framework extras are
-    installed where the suite runs)."""
+    """Every module of the package, by name, found on disk: collecting imports none of
+    them (``httpllm.server`` brings the MCP SDK, 0.7 s; each test imports its module)."""
     found = ["httpllm"]
-    found += [m.name for m in pkgutil.walk_packages(httpllm.__path__, "httpllm.")
-              if m.name != "httpllm.__main__"]
-    return found
+    todo = [("httpllm", Path(httpllm.__file__).parent)]
+    while todo:
+        package, folder = todo.pop()
+        for info in pkgutil.iter_modules([str(folder)]):
+            name = f"{package}.{info.name}"
+            if name != "httpllm.__main__":
+                found.append(name)
+            if info.ispkg:
+                todo.append((name, folder / info.name))
+    return sorted(found)
 
 
-def _lists_submodule(package: types.ModuleType, name: str) -> bool:
-    """Whether ``package.__all__``'s ``name`` is a submodule: one that exists and is not
-    shadowed by a name the package defines (``toolsets.discover`` is a function). Read
-    without importing it, so collecting the suite imports no framework SDK (a lazy
-    ``__getattr__`` would import the adapter and its SDK, 2.6 s)."""
-    held = inspect.getattr_static(package, name, None)
-    if held is not None:
-        return isinstance(held, types.ModuleType)
-    return importlib.util.find_spec(f"{package.__name__}.{name}") is not None
+def _listed(package: str, folder: Path) -> list[str]:
+    """The submodules a package's ``__all__`` lists, read from its ``__init__.py`` (so
+    collecting the suite imports no extra's SDK): a name of ``__all__`` is a submodule
+    when the package has that module and binds the name to nothing else at module level
+    (``toolsets.discover`` is a function), as ``from package import *`` would find it."""
+    listed: list[str] = []
+    bound: set[str] = set()
+
+    def visit(statements: list[ast.stmt]) -> None:
+        for node in statements:
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                visit(node.orelse)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                bound.add(node.name)
+            elif isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "__all__":
+                listed.extend(ast.literal_eval(node.value))
+            elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                bound.update(t.id for t in targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.ImportFrom):
+                own = node.module == package or (node.level == 1 and node.module is None)
+                bound.update(a.asname or a.name for a in node.names if not own)
+            elif isinstance(node, ast.Import):
+                bound.update((a.asname or a.name).split(".")[0] for a in node.names)
+            else:
+                for field in ("body", "orelse", "finalbody"):
+                    visit([c for c in getattr(node, field, ()) if isinstance(c, ast.stmt)])
+                for handler in getattr(node, "handlers", ()):
+                    visit(handler.body)
+
+    visit(ast.parse((folder / "__init__.py").read_text(encoding="utf-8")).body)
+    assert listed, f"{package}/__init__.py states no literal __all__"
+    return [name for name in listed if name not in bound
+            and ((folder / f"{name}.py").is_file() or (folder / name / "__init__.py").is_file())]
 
 
 def public_modules() -> list[str]:
     """The modules the rule makes public: ``httpllm`` and, recursively, every submodule a
-    public package lists in its ``__all__``."""
-    found, todo = [], ["httpllm"]
+    public package lists in its ``__all__`` (:func:`_listed`)."""
+    found, todo = [], [("httpllm", Path(httpllm.__file__).parent)]
     while todo:
-        name = todo.pop()
+        name, path = todo.pop()
         found.append(name)
-        spec = importlib.util.find_spec(name)
-        if spec is not None and spec.submodule_search_locations is not None:  # a package
-            module = importlib.import_module(name)
-            todo += [f"{name}.{n}" for n in module.__all__ if _lists_submodule(module, n)]
+        if path.is_dir():
+            todo += [(f"{name}.{n}", path / n) for n in _listed(name, path)]
     return sorted(found)
 
 

@@ -19,16 +19,13 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import yaml
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis.errors import HypothesisException
 from hypothesis_jsonschema import from_schema
-from openapi_core import Config, OpenAPI
-from werkzeug.test import EnvironBuilder
-from werkzeug.wrappers import Request as WerkzeugRequest
 
 from httpllm import compile
 from httpllm.errors import HttpllmError
@@ -36,6 +33,9 @@ from httpllm.execute import build_request, validate
 from httpllm.records import Function
 
 from .prism.sampling import FORMATS, closed, dummy_auth
+
+if TYPE_CHECKING:
+    from openapi_core import OpenAPI
 
 SAMPLE = (
     "real/redocly-museum/openapi.yaml",
@@ -102,6 +102,7 @@ class Figures:
 def judge(path: Path) -> OpenAPI:
     """openapi-core for the original document (the document's own validity is not checked
     again: the sample holds documents the corpus manifest lists as valid)."""
+    from openapi_core import Config, OpenAPI
     raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     return OpenAPI.from_dict(raw, config=Config(spec_validator_cls=None),
                              base_uri=path.as_uri())
@@ -110,6 +111,8 @@ def judge(path: Path) -> OpenAPI:
 def as_werkzeug(request: httpx.Request) -> Any:
     """The built request as werkzeug parses it on a server, wrapped for openapi-core."""
     from openapi_core.contrib.werkzeug import WerkzeugOpenAPIRequest
+    from werkzeug.test import EnvironBuilder
+    from werkzeug.wrappers import Request as WerkzeugRequest
 
     url = request.url
     environ = EnvironBuilder(

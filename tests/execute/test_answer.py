@@ -26,8 +26,6 @@ import anyio
 import httpx
 import pytest
 from loopback import running
-from mcp.client._memory import InMemoryTransport
-from mcp.client.session import ClientSession
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -159,6 +157,8 @@ def app(upstream: str) -> httpllm.Application:
 
 def served(server: Any, tool: str, arguments: dict[str, Any]) -> Any:
     """One ``tools/call`` through the SDK's client over its in-memory transport."""
+    from mcp.client._memory import InMemoryTransport
+    from mcp.client.session import ClientSession
     async def call() -> Any:
         with anyio.fail_after(30):
             async with InMemoryTransport(server) as (read, write), \
@@ -356,6 +356,7 @@ def test_forwarded_and_host_headers_are_masked_before_the_cut_over_http(
     does not look secret (`X-Client-Credential`), echoed raw, JSON-escaped or
     percent-encoded behind padding that puts the cut inside it, success and error: no six
     characters of either come back."""
+    from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
 

@@ -9,7 +9,6 @@ from typing import Any
 
 import httpx
 import pytest
-from openapi_core.validation.request.exceptions import MissingRequiredParameter
 
 from httpllm import compile
 from httpllm.execute import build_request
@@ -73,6 +72,7 @@ def document(tmp_path: Path) -> Path:
 def test_the_judge_refuses_what_the_document_refuses(document: Path) -> None:
     """openapi-core through the werkzeug adapter rejects a request missing a required query
     parameter and accepts the one httpllm builds."""
+    from openapi_core.validation.request.exceptions import MissingRequiredParameter
     openapi = judge(document)
     fn = compile(document, "3.1").function("putItem")
     args = {"id": "a1", "tags": ["8c7b2f2e-1a4f-4e0b-9c6a-3b2f1a4f4e0b"], "body": {"name": "n"}}
@@ -97,6 +97,7 @@ def test_a_small_document_sweeps_clean(document: Path) -> None:
 def test_openapi_core_misreads_a_form_exploded_object(document: Path) -> None:
     """The exclusion is openapi-core's limitation, not ours: the OpenAPI-defined request
     `?q=x` for a required form-exploded object is refused, and the exclusion names it."""
+    from openapi_core.validation.request.exceptions import MissingRequiredParameter
     openapi = judge(document)
     fn = compile(document, "3.1").function("search")
     request = build_request(fn, {"filter": {"q": "x"}}, auth={"key": "k"})

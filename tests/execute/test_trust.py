@@ -22,9 +22,6 @@ from httpllm.agent import handle
 from httpllm.errors import InvalidArguments, RequestBuildError, TransportError
 from httpllm.execute import aexecute, execute
 from httpllm.records import Server
-from httpllm.server.build import Executor
-from httpllm.server.credentials import Credentials
-from httpllm.server.tools import Call
 
 from .records import function, param
 
@@ -224,6 +221,9 @@ async def test_the_server_with_a_redirect_following_client_keeps_host_headers_ho
     """``mcp_server(client=httpx.AsyncClient(follow_redirects=True))`` with ``--header``
     values and forwarded headers: a redirect to another origin is not followed, so they
     reach only the API."""
+    from httpllm.server.build import Executor
+    from httpllm.server.credentials import Credentials
+    from httpllm.server.tools import Call
     doc = document(api.url, [{"name": "to", "in": "query", "schema": {"type": "string"}}])
     app = httpllm.compile(doc, "mcp")
     host = Credentials(auth={"key": KEY}, headers={"X-Static": TOKEN}, forward=("X-Tenant",))
@@ -260,6 +260,9 @@ async def test_the_server_supplies_separated_arguments_and_refuses_the_models(
     """``mcp_server(host_arguments=...)`` (``serve --host-arg``) gives a separated
     argument its value; a model sending its own is refused and nothing is sent."""
     from httpllm.errors import CallError
+    from httpllm.server.build import Executor
+    from httpllm.server.credentials import Credentials
+    from httpllm.server.tools import Call
 
     doc = document(api.url, [{"name": "account", "in": "query", "required": True,
                               "schema": {"type": "string"}}])
@@ -300,6 +303,9 @@ def test_host_headers_win_over_a_header_parameter_spelled_with_underscores(
 @pytest.mark.anyio
 async def test_the_servers_host_headers_win_too(api: Upstream) -> None:
     """Through the MCP server's executor: ``--header X-Tenant`` over the model's."""
+    from httpllm.server.build import Executor
+    from httpllm.server.credentials import Credentials
+    from httpllm.server.tools import Call
     doc = document(api.url, [header("X-Tenant")])
     app = httpllm.compile(doc, "mcp")
     host = Credentials(auth={"key": KEY}, headers={"X-Tenant": "host-tenant"})

@@ -6,22 +6,24 @@ from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.shared.exceptions import MCPError
 from upstream import SEEN
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
 
 BUDGET = 3000
 """The ``--max-result-chars`` the server under test runs with."""
 
-Round = Callable[[ClientSession], Awaitable[None]]
+Round = Callable[["ClientSession"], Awaitable[None]]
 
 
 def texts(result: types.CallToolResult) -> list[str]:
     """The text blocks of a result."""
+    import mcp_types as types
     return [block.text for block in result.content if isinstance(block, types.TextContent)]
 
 
@@ -95,6 +97,8 @@ async def missing_credential(session: ClientSession) -> None:
 
 async def unknown_tool(session: ClientSession) -> None:
     """Calling a tool the server does not have is a JSON-RPC invalid-params error."""
+    import mcp_types as types
+    from mcp.shared.exceptions import MCPError
     with pytest.raises(MCPError) as caught:
         await session.call_tool("noSuchTool", {})
     assert caught.value.code == types.INVALID_PARAMS
@@ -103,6 +107,7 @@ async def unknown_tool(session: ClientSession) -> None:
 
 async def listing(session: ClientSession) -> None:
     """The listing has every compiled operation with title, schemas and annotations."""
+    import mcp_types as types
     tools = {t.name: t for t in (await session.list_tools()).tools}
     assert "broken" not in tools
     assert set(tools) == {"getItem", "listItems", "createItem", "login", "getMissing",

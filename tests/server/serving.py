@@ -16,14 +16,13 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from httpllm.server.listen import uvicorn_config
-
 __all__ = ["Held", "held_document", "served"]
 
 def served(app: Any, *, sock: socket.socket | None = None,
            **options: Any) -> AbstractContextManager[str]:
     """``app`` behind uvicorn configured by ``uvicorn_config(**options)``, on ``sock`` (else
     a free 127.0.0.1 port), in a thread; yields the base URL."""
+    from httpllm.server.listen import uvicorn_config
     return running(app, sock=sock, config=lambda app: uvicorn_config(app, **options))
 
 

@@ -9,20 +9,11 @@ import base64
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
-import jwt
-import mcp_types as types
 import pytest
-from cryptography.hazmat.primitives.asymmetric import rsa
-from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.server.auth.settings import AuthSettings
-from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 from serving import Held, held_document, served
 from starlette.applications import Starlette
 from starlette.requests import Request
@@ -32,9 +23,11 @@ from upstream import document
 
 import httpllm
 from httpllm.errors import OptionError
-from httpllm.server import FromRequestHeaders, JwtVerifier, StaticTokens, http_app
-from httpllm.server.admission import transport_security
-from httpllm.server.run import bind
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+    from mcp.shared.auth import OAuthClientInformationFull, OAuthToken
 
 pytestmark = pytest.mark.anyio
 
@@ -58,6 +51,9 @@ def initialize(url: str, headers: dict[str, str]) -> httpx.Response:
 async def session_at(url: str, headers: dict[str, str] | None = None,
                      auth: Any = None) -> AsyncIterator[ClientSession]:
     """An initialized SDK client session over streamable HTTP."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
     with anyio.fail_after(LIMIT):
         async with create_mcp_http_client(headers=headers, auth=auth) as client, \
                 streamable_http_client(url, http_client=client) as (read, write), \
@@ -67,12 +63,14 @@ async def session_at(url: str, headers: dict[str, str] | None = None,
 
 
 def text(result: types.CallToolResult) -> str:
+    import mcp_types as types
     return "\n".join(b.text for b in result.content if isinstance(b, types.TextContent))
 
 
 async def test_requests_without_the_operators_token_are_refused(upstream: str) -> None:
     """With a token required, no token or a wrong one is 401 with a Bearer challenge and
     opens no session; the right token lists and calls."""
+    from httpllm.server import StaticTokens, http_app
     server = httpllm.mcp_server(document(upstream), token_verifier=StaticTokens({"ci": TOKEN}))
     with served(http_app(server)) as base:
         url = f"{base}/mcp"
@@ -90,6 +88,7 @@ async def test_requests_without_the_operators_token_are_refused(upstream: str) -
 async def test_each_operator_token_is_its_own_client() -> None:
     """Two tokens admit two clients, each the owner of its own sessions: one client's
     session id is refused with the other's token (404, as if it did not exist)."""
+    from httpllm.server import StaticTokens, http_app
     held = Held()
     with served(held.app) as up:
         server = httpllm.mcp_server(held_document(up), token_verifier=StaticTokens(
@@ -109,6 +108,7 @@ async def test_the_token_that_admits_a_client_is_never_sent_upstream() -> None:
     """The MCP token stays at the server: not forwarded, not seen by an auth hook (a hook
     that passes `Authorization` through finds nothing), while the user's own upstream
     credential from `--auth-header` goes upstream."""
+    from httpllm.server import FromRequestHeaders, StaticTokens, http_app
     held = Held()
 
     def passthrough(call: httpllm.server.Call) -> dict[str, str] | None:
@@ -147,6 +147,7 @@ async def test_the_token_that_admits_a_client_is_never_sent_upstream() -> None:
 def test_forwarding_the_admitting_token_is_refused(upstream: str) -> None:
     """`forward_headers=["Authorization"]` beside a token verifier is a ValueError: that
     header carries the token that admits clients to this server."""
+    from httpllm.server import StaticTokens
     with pytest.raises(ValueError, match="never sent upstream"):
         httpllm.mcp_server(document(upstream), token_verifier=StaticTokens({"ci": TOKEN}),
                            forward_headers=["authorization"])
@@ -158,6 +159,7 @@ class AuthorizationServer:
     (RFC 9068) for the ``resource`` the client names (RFC 8707)."""
 
     def __init__(self) -> None:
+        from cryptography.hazmat.primitives.asymmetric import rsa
         self.key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
         self.url = ""
         self.app = Starlette(routes=[
@@ -166,6 +168,7 @@ class AuthorizationServer:
 
     def mint(self, *, audience: str, lifetime: int = 300, key: Any = None,
              scope: str = "mcp") -> str:
+        import jwt
         now = int(time.time())
         return jwt.encode({"iss": self.url, "sub": "svc-7", "client_id": CLIENT_ID,
                            "aud": audience, "iat": now, "exp": now + lifetime, "scope": scope},
@@ -180,6 +183,7 @@ class AuthorizationServer:
             "response_types_supported": ["code"]})
 
     async def _jwks(self, request: Request) -> Response:
+        import jwt
         jwk = jwt.algorithms.RSAAlgorithm.to_jwk(self.key.public_key(), as_dict=True)
         return JSONResponse({"keys": [{**jwk, "kid": "k1", "use": "sig", "alg": "RS256"}]})
 
@@ -220,6 +224,12 @@ async def test_oauth_clients_discover_the_authorization_server_and_get_in(upstre
     authorization server; the SDK's client-credentials client follows that, gets a token
     for this endpoint and calls. Tokens for another resource, expired, signed by another
     key or without the required scope are refused."""
+    from cryptography.hazmat.primitives.asymmetric import rsa
+    from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
+    from mcp.server.auth.settings import AuthSettings
+
+    from httpllm.server import JwtVerifier, http_app
+    from httpllm.server.run import bind
     issuer = AuthorizationServer()
     with served(issuer.app) as as_url:
         issuer.url = as_url
@@ -265,6 +275,7 @@ def test_a_foreign_origin_is_refused_whatever_the_bind_address(upstream: str,
     """A page from another site (DNS rebinding, or a browser reaching a public server) gets
     403 and no session, whatever address the server is bound to; loopback pages and
     clients without `Origin` get in."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)), host=host)
     with served(app) as base:
         foreign = initialize(f"{base}/mcp", {"Origin": FOREIGN})
@@ -277,6 +288,7 @@ def test_a_foreign_origin_is_refused_whatever_the_bind_address(upstream: str,
 def test_hosts_and_origins_can_be_added(upstream: str) -> None:
     """`allowed_hosts`/`allowed_origins` admit the names clients really use; a rebinding
     domain in `Host` still gets 421."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)), host="0.0.0.0",
                    allowed_hosts=["mcp.example.com"],
                    allowed_origins=["https://app.example.com"])
@@ -295,6 +307,7 @@ def test_hosts_and_origins_can_be_added(upstream: str) -> None:
 def test_an_allowed_origin_that_is_no_origin_is_refused(value: str) -> None:
     """An Origin header is scheme://host[:port] (RFC 6454 section 6.1): any other allowed
     value matched no page and said nothing; it is an OptionError naming it."""
+    from httpllm.server.admission import transport_security
     with pytest.raises(OptionError, match="is no origin") as caught:
         transport_security("127.0.0.1", allowed_origins=[value])
     assert caught.value.option == "allowed_origins"
@@ -305,6 +318,7 @@ def test_an_allowed_origin_that_is_no_origin_is_refused(value: str) -> None:
 def test_an_allowed_host_that_is_no_host_is_refused(value: str) -> None:
     """A Host header is NAME[:PORT] (RFC 9110 section 7.2): any other allowed value (a
     URL, as for --allow-origin) matched no request and said nothing; it is an OptionError."""
+    from httpllm.server.admission import transport_security
     with pytest.raises(OptionError, match="is no host") as caught:
         transport_security("127.0.0.1", allowed_hosts=[value])
     assert caught.value.option == "allowed_hosts"
@@ -320,6 +334,7 @@ def test_an_allowed_value_is_matched_as_the_client_spells_it(
     mcp.example.com``; an origin is scheme and host in lower case, the default port left
     out (RFC 6454 section 6.2): ``HTTPS://App.example.com:443/`` admits the page whose
     Origin is ``https://app.example.com``. The exact comparison refused both (421, 403)."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)), host="127.0.0.1",
                    **{option: [allowed]})
     with served(app) as base:
@@ -329,6 +344,7 @@ def test_an_allowed_value_is_matched_as_the_client_spells_it(
 
 def test_a_foreign_origin_is_refused_in_the_2026_era(upstream: str) -> None:
     """A 2026-07-28 request (no session) from a foreign page is refused too."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)), host="0.0.0.0")
     meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientCapabilities": {}}
@@ -361,6 +377,7 @@ async def test_a_hosts_own_token_verifier_admits_on_its_own_word(upstream: str,
                                                                  stateless: bool) -> None:
     """`token_verifier=` any object with `verify_token`: its `None` is 401 (with and
     without sessions), its `AccessToken` admits; it sees the token the client sent."""
+    from httpllm.server import http_app
     verifier = OwnVerifier()
     server = httpllm.mcp_server(document(upstream), token_verifier=verifier)
     with served(http_app(server, stateless=stateless, json_response=stateless)) as base:
@@ -381,6 +398,8 @@ def test_a_foreign_host_or_origin_is_refused_on_every_bind(upstream: str, host: 
     every bind address, loopback included, with and without sessions; the bind address's
     own name (a wildcard bind: the machine's name) gets in."""
     import socket
+
+    from httpllm.server import http_app
 
     app = http_app(httpllm.mcp_server(document(upstream)), host=host, stateless=stateless,
                    json_response=stateless)

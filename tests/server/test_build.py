@@ -6,17 +6,19 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client._memory import InMemoryTransport
-from mcp.client.session import ClientSession
 from upstream import document, free_port
 
 import httpllm
-from httpllm.server import Call, ServedTool, function_tools
+
+if TYPE_CHECKING:
+    import mcp_types as types
+    from mcp.client.session import ClientSession
+
+    from httpllm.server import Call
 
 LIMIT = 60.0
 """Seconds one conversation may take (a bound, not a measurement)."""
@@ -26,6 +28,8 @@ pytestmark = pytest.mark.anyio
 
 @asynccontextmanager
 async def session_with(server: Any) -> AsyncIterator[ClientSession]:
+    from mcp.client._memory import InMemoryTransport
+    from mcp.client.session import ClientSession
     with anyio.fail_after(LIMIT):
         async with InMemoryTransport(server) as (read, write), \
                 ClientSession(read, write) as session:
@@ -34,6 +38,7 @@ async def session_with(server: Any) -> AsyncIterator[ClientSession]:
 
 
 def text(result: types.CallToolResult) -> str:
+    import mcp_types as types
     return "\n".join(b.text for b in result.content if isinstance(b, types.TextContent))
 
 
@@ -65,6 +70,7 @@ async def test_failing_auth_hook_leaks_nothing(caplog: pytest.LogCaptureFixture,
 
 async def test_tool_set_is_pluggable() -> None:
     """Extra tools are listed next to the functions and may run a function themselves."""
+    from httpllm.server import ServedTool, function_tools
     app = httpllm.compile(document("http://127.0.0.1:9"), "mcp")
 
     async def invoke(arguments: dict[str, Any], call: Call) -> dict[str, Any]:
@@ -128,6 +134,7 @@ async def test_own_tools_say_nothing_of_output_schemas(
     """A server given tools of its own (code mode's two, the discover trio) does not warn
     that the operations' output schemas were left out: its tools list none of them."""
     import httpllm.server.tools as served
+    from httpllm.server import function_tools
 
     monkeypatch.setattr(served, "OUTPUT_BUDGET", 10)
     monkeypatch.setattr("httpllm.server.build.OUTPUT_BUDGET", 10)

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
 from loopback import running
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 
 import httpllm
-from httpllm.server import Call, http_app
+
+if TYPE_CHECKING:
+    from httpllm.server import Call
 
 SESSIONS = 4
 CALLS = 60
@@ -29,6 +29,9 @@ def from_header(call: Call) -> dict[str, str]:
 
 
 async def one_session(url: str, token: str, answers: dict[tuple[str, int], object]) -> None:
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
     async with create_mcp_http_client(headers={"X-User-Token": token}) as client, \
             streamable_http_client(url, http_client=client) as (read, write), \
             ClientSession(read, write) as session:
@@ -47,6 +50,7 @@ async def one_session(url: str, token: str, answers: dict[tuple[str, int], objec
 @pytest.mark.slow
 async def test_concurrent_sessions_never_share_credentials(spec_file: Path) -> None:
     """Every call of every session gets its own answer, made with its session's credential."""
+    from httpllm.server import http_app
     server = httpllm.mcp_server(spec_file, auth_hook=from_header)
     tokens = [f"user-{i}-" + hashlib.sha256(str(i).encode()).hexdigest()[:16]
               for i in range(SESSIONS)]

@@ -22,8 +22,6 @@ import answers
 import pytest
 from loopback import running
 
-from httpllm.server.contract import STRING_FORMATS, checker
-
 HERE = Path(__file__).resolve().parent / "ajv"
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 INSTALL_TIMEOUT = 600.0
@@ -112,6 +110,7 @@ def test_string_formats_match_ajv_formats(node: str) -> None:
     """Every string format ajv-formats asserts gives the same verdict in Python, on the
     samples and on 20 mutations of each (a Python regex is allowed to be stricter only for
     ``regex``, where JavaScript accepts escapes Python refuses)."""
+    from httpllm.server.contract import STRING_FORMATS
     rng = random.Random(28)
     cases = [(f, v) for f, values in SAMPLES.items() for v in values]
     cases += [(f, _mutated(v, rng)) for f, v in list(cases) for _ in range(20)]
@@ -125,6 +124,7 @@ def test_string_formats_match_ajv_formats(node: str) -> None:
 def test_numbers_and_schemas_match_ajv(node: str) -> None:
     """Numeric formats, and a draft-07 reading of items beside prefixItems: the server's
     check refuses whatever Ajv refuses."""
+    from httpllm.server.contract import checker
     cases: list[tuple[dict[str, Any], Any]] = [
         ({"type": "integer", "format": "int32"}, 3_000_000_000),
         ({"type": "integer", "format": "int32"}, -(2**31)),

@@ -4,18 +4,22 @@ what a request already has."""
 from __future__ import annotations
 
 import base64
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
-from httpllm.server.credentials import Credentials, add_headers, forwarding, reset
-from httpllm.server.tools import Call
+if TYPE_CHECKING:
+    from httpllm.server.tools import Call
+
 
 pytestmark = pytest.mark.anyio
 
 
 async def test_hook_result_is_merged_over_static_auth() -> None:
     """An async hook's credentials win over the static ones for its call only."""
+    from httpllm.server.credentials import Credentials
+    from httpllm.server.tools import Call
     async def hook(call: Call) -> dict[str, str]:
         return {"token": call.headers["x-user"]}
 
@@ -28,6 +32,8 @@ async def test_hook_result_is_merged_over_static_auth() -> None:
 async def test_forwarded_headers_and_secret_forms() -> None:
     """Named incoming headers are forwarded; every header value the host supplies is a
     secret, whatever the header's name, with the basic and bearer forms."""
+    from httpllm.server.credentials import Credentials
+    from httpllm.server.tools import Call
     host = Credentials(auth={"basic": ("ann", "pass-word")}, headers={"X-Static": "s"},
                        forward=("Authorization", "X-Tenant", "X-Absent"))
     got = await host.resolve(Call(tool="t", headers={"authorization": "Bearer abcdefgh",
@@ -41,6 +47,7 @@ async def test_forwarded_headers_and_secret_forms() -> None:
 
 async def test_added_headers_never_replace_the_requests_own() -> None:
     """The request hook fills in this call's headers and keeps the request's own."""
+    from httpllm.server.credentials import add_headers, forwarding, reset
     request = httpx.Request("GET", "http://127.0.0.1/x",
                             headers={"Authorization": "Bearer placed"})
     token = forwarding({"Authorization": "Bearer forwarded", "X-Tenant": "acme"})

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from pathlib import Path
 
 import pytest
 
 import httpllm
-from httpllm.server.discover import discover_tools
 
-pytest.importorskip("mcp")
-pytest.importorskip("bm25s")
+pytestmark = pytest.mark.skipif(
+    any(importlib.util.find_spec(name) is None for name in ("mcp", "bm25s")),
+    reason="needs mcp and bm25s (the mcp and search extras)")
 
 SPEC = Path(__file__).resolve().parents[2] / "specs" / "petstore-3.0.yaml"
 
@@ -20,6 +21,7 @@ def test_index_is_built_once_from_the_start(monkeypatch: pytest.MonkeyPatch,
                                             tmp_path: Path) -> None:
     """The served trio starts building the application's search index at once, in a
     thread; the trio's searches use that one index."""
+    from httpllm.server.discover import discover_tools
     monkeypatch.setenv("HTTPLLM_CACHE_DIR", str(tmp_path))
     monkeypatch.setenv("HTTPLLM_SEARCH_RANKER", "bm25")
     app = httpllm.compile(SPEC, "mcp")

@@ -10,16 +10,10 @@ from typing import Any
 import anyio
 import httpx
 import pytest
-from mcp import Client
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
-from mcp.shared.exceptions import MCPDeprecationWarning
 from serving import Held, held_document, served
 from upstream import document
 
 import httpllm
-from httpllm.server import http_app
 
 pytestmark = pytest.mark.anyio
 
@@ -54,6 +48,7 @@ async def opened(client: httpx.AsyncClient, url: str) -> dict[str, str]:
 async def test_a_cancelled_request_gets_no_response(json_response: bool) -> None:
     """`notifications/cancelled` for a call in flight: the call's stream ends with no
     JSON-RPC message for it (JSON mode: 202, no body), the next call is answered."""
+    from httpllm.server import http_app
     held = Held()
     with served(held.app) as up:
         server = httpllm.mcp_server(held_document(up))
@@ -91,6 +86,13 @@ async def test_a_cancelled_request_gets_no_response(json_response: bool) -> None
 async def test_ping_is_answered_in_every_era(upstream: str) -> None:
     """`ping` gets an empty result from a handshake-era session, from a raw 2026-07-28
     request and from the SDK's 2026-07-28 client (the era that removed it)."""
+    from mcp import Client
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+    from mcp.shared.exceptions import MCPDeprecationWarning
+
+    from httpllm.server import http_app
     server = httpllm.mcp_server(document(upstream))
     with served(http_app(server)) as base, anyio.fail_after(LIMIT):
         url = f"{base}/mcp"
@@ -120,6 +122,11 @@ async def test_ping_is_answered_in_every_era(upstream: str) -> None:
 async def test_json_response_answers_one_json_object(upstream: str) -> None:
     """With `json_response`, each request is answered with `application/json`, and the
     SDK's client lists and calls as over SSE."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from httpllm.server import http_app
     server = httpllm.mcp_server(document(upstream))
     with served(http_app(server, json_response=True)) as base, anyio.fail_after(LIMIT):
         url = f"{base}/mcp"
@@ -140,6 +147,11 @@ async def test_json_response_answers_one_json_object(upstream: str) -> None:
 async def test_stateless_serves_every_request_on_its_own(upstream: str) -> None:
     """With `stateless`, `initialize` opens no session and a call with no session id is
     answered; the SDK's client works unchanged."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    from httpllm.server import http_app
     server = httpllm.mcp_server(document(upstream))
     with served(http_app(server, stateless=True)) as base, anyio.fail_after(LIMIT):
         url = f"{base}/mcp"

@@ -21,7 +21,6 @@ from clients.node import install
 from clients.runners import SRC, serve_command, tapped
 
 import httpllm
-from httpllm.server import DEFAULT_MAX_PAGE_BYTES
 
 pytestmark = [pytest.mark.corpus, pytest.mark.hosts]
 
@@ -43,6 +42,7 @@ def test_host_lists_every_tool(document: Document, host: str, specs_dir: Path, h
                                tmp_path: Path) -> None:
     """The host connects and loads every compiled operation as a tool, having followed
     the cursors through pages of at most 1 MiB."""
+    from httpllm.server import DEFAULT_MAX_PAGE_BYTES
     path = document.location(specs_dir)
     log = tmp_path / "tap.jsonl"
     command = tapped(serve_command(path, serve_flags(document, "http://127.0.0.1:9")), log)

@@ -13,17 +13,16 @@ import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import httpx
-import mcp_types as types
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from rounds import BUDGET, ROUNDS, Round, ids
 from upstream import free_port
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 LIMIT = 60.0
@@ -60,6 +59,9 @@ def endpoint(spec_file: Path) -> Iterator[str]:
 async def session_at(url: str, headers: dict[str, str] | None = None,
                      ) -> AsyncIterator[ClientSession]:
     """An initialized client session over streamable HTTP, sending ``headers``."""
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
     async with create_mcp_http_client(headers=headers) as client, \
             streamable_http_client(url, http_client=client) as (read, write), \
             ClientSession(read, write) as session:
@@ -95,6 +97,7 @@ async def test_a_missing_user_header_tells_the_client_which_header_to_send(
         endpoint: str) -> None:
     """`--auth-header token=X-Upstream-Token` and a client without that header: the answer
     names the header the MCP client must send, not the operator's flags; nothing is sent."""
+    import mcp_types as types
     with anyio.fail_after(LIMIT):
         async with session_at(endpoint) as session:
             result = await session.call_tool("whoAmI", {"n": 1})
@@ -133,6 +136,7 @@ def _rpc(client: httpx.Client, url: str, message: dict[str, Any],
 
 def test_arguments_that_are_not_an_object_are_a_protocol_error(endpoint: str) -> None:
     """`tools/call` with array arguments gets JSON-RPC error -32602, not a tool result."""
+    import mcp_types as types
     with httpx.Client(timeout=LIMIT) as client:
         response, _ = _rpc(client, endpoint, {
             "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {

@@ -8,19 +8,18 @@ from __future__ import annotations
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 import anyio
 import httpx
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.streamable_http import streamable_http_client
-from mcp.shared._httpx_utils import create_mcp_http_client
 from serving import Held, held_document, served
 from upstream import document
 
 import httpllm
-from httpllm.server import Limits, http_app
-from httpllm.server.limits import Slots
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 LIMIT = 60.0
 """Seconds one test may take (a bound, not a measurement)."""
@@ -42,6 +41,9 @@ def listing(url: str, session: str) -> int:
 
 @asynccontextmanager
 async def session_at(url: str) -> AsyncIterator[ClientSession]:
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
     async with create_mcp_http_client() as client, \
             streamable_http_client(url, http_client=client) as (read, write), \
             ClientSession(read, write) as session:
@@ -54,6 +56,7 @@ def test_a_session_flood_never_fills_the_table(upstream: str) -> None:
     """One client opening sessions without ending them (16, past the table's 8) keeps only
     its share: its least recently used idle ones end (404), nobody gets 503, and a newcomer
     from the same address gets in."""
+    from httpllm.server import Limits, http_app
     server = httpllm.mcp_server(document(upstream),
                                 limits=Limits(sessions=8, sessions_per_client=3))
     with served(http_app(server)) as base:
@@ -71,6 +74,7 @@ async def test_sessions_holding_only_a_notification_stream_make_room(upstream: s
     """A flood of sessions that each keep a GET stream open (as the SDK's client does) is
     no lock-out either: at the client's share, the least recently used one ends (its
     stream closes) and the newcomer gets in."""
+    from httpllm.server import Limits, http_app
     server = httpllm.mcp_server(document(upstream), limits=Limits(sessions_per_client=3))
     with served(http_app(server)) as base, anyio.fail_after(LIMIT):
         url = f"{base}/mcp"
@@ -103,6 +107,7 @@ async def test_sessions_holding_only_a_notification_stream_make_room(upstream: s
 async def test_a_client_whose_sessions_are_all_busy_gets_429() -> None:
     """At its share with every session busy, a client's next session is 429 (nothing busy
     is ended); once its calls finish, it gets one."""
+    from httpllm.server import Limits, http_app
     held = Held()
     with served(held.app) as up:
         server = httpllm.mcp_server(held_document(up), limits=Limits(sessions_per_client=2))
@@ -125,6 +130,7 @@ async def test_a_client_whose_sessions_are_all_busy_gets_429() -> None:
 async def test_stateless_requests_are_not_counted_as_sessions() -> None:
     """Stateless, a client's concurrent requests are not sessions: five calls in flight
     from one client with a share of two sessions are all served."""
+    from httpllm.server import Limits, http_app
     held = Held()
     with served(held.app) as up:
         server = httpllm.mcp_server(held_document(up), limits=Limits(sessions_per_client=2))
@@ -158,6 +164,7 @@ def test_idle_sessions_end(upstream: str) -> None:
     allowed only where the client saw more than the timeout pass between sending one
     request and receiving the next one's answer (the server's idle time lies within that
     span), and the used session is not asked again after it."""
+    from httpllm.server import Limits, http_app
     idle = 0.5
     server = httpllm.mcp_server(document(upstream), limits=Limits(session_idle_timeout=idle))
     with served(http_app(server)) as base:
@@ -193,6 +200,7 @@ async def test_slow_calls_of_one_user_never_hold_up_another() -> None:
     """Two sessions keep 120 slow calls waiting upstream (more than the shared pool's 100
     connections); another session's call still goes out and is answered at once, because
     each session has at most 8 calls in flight. The waiting calls all finish after."""
+    from httpllm.server import http_app
     held = Held()
     with served(held.app) as up:
         server = httpllm.mcp_server(held_document(up))
@@ -224,6 +232,7 @@ async def test_slow_calls_of_one_user_never_hold_up_another() -> None:
 async def test_slots_bound_each_key_and_forget_unused_ones() -> None:
     """`Slots(2)` lets two holders per key in at once, queues the third, and keeps no
     record of a key nobody holds."""
+    from httpllm.server.limits import Slots
     slots = Slots(2)
     inside: list[int] = []
     release = anyio.Event()
@@ -246,6 +255,7 @@ async def test_slots_bound_each_key_and_forget_unused_ones() -> None:
 
 def test_limits_refuse_nonsense() -> None:
     """A limit below 1, or a non-positive idle timeout, is a ValueError naming it."""
+    from httpllm.server import Limits
     with pytest.raises(ValueError, match="calls_per_session"):
         Limits(calls_per_session=0)
     with pytest.raises(ValueError, match="session_idle_timeout"):

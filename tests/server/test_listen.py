@@ -11,8 +11,6 @@ from serving import served
 from upstream import document
 
 import httpllm
-from httpllm.server import http_app
-from httpllm.server.listen import uvicorn_config
 
 LIMIT = 10.0
 """Seconds a test waits for the server to act (a bound, not a measurement)."""
@@ -60,6 +58,7 @@ def exchange(sock: socket.socket, port: int) -> int:
 def test_headers_sent_a_byte_at_a_time_are_cut_off(upstream: str) -> None:
     """A request whose headers keep trickling in (a header line every 0.1 s, never the
     blank line) is disconnected once the header timeout passes."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)))
     with served(app, header_timeout=TIMEOUT) as base:
         port = int(base.rsplit(":", 1)[1])
@@ -70,6 +69,7 @@ def test_headers_sent_a_byte_at_a_time_are_cut_off(upstream: str) -> None:
 
 def test_a_connection_that_never_sends_is_cut_off(upstream: str) -> None:
     """A connection opened and left silent is disconnected after the header timeout."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)))
     with served(app, header_timeout=TIMEOUT) as base:
         port = int(base.rsplit(":", 1)[1])
@@ -80,6 +80,7 @@ def test_a_connection_that_never_sends_is_cut_off(upstream: str) -> None:
 def test_a_kept_alive_connection_may_wait_between_requests(upstream: str) -> None:
     """Idle between two requests for longer than the header timeout, a kept-alive
     connection still carries the second one (the deadline runs only within a request)."""
+    from httpllm.server import http_app
     app = http_app(httpllm.mcp_server(document(upstream)))
     with served(app, header_timeout=TIMEOUT) as base:
         port = int(base.rsplit(":", 1)[1])
@@ -93,6 +94,7 @@ def test_a_kept_alive_connection_may_wait_between_requests(upstream: str) -> Non
 def test_the_listener_leaves_logging_alone_and_trusts_no_forwarding_header() -> None:
     """The uvicorn config brings no logging config of its own (uvicorn's closes every
     handler in the process), keeps connections 75 s, and ignores X-Forwarded-For."""
+    from httpllm.server.listen import uvicorn_config
     config = uvicorn_config(object())
     assert config.log_config is None and config.timeout_keep_alive == 75
     assert config.proxy_headers is False

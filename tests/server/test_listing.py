@@ -7,19 +7,19 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp import Client
-from mcp.shared.exceptions import MCPError
 from upstream import document
 
 import httpllm
 from httpllm.errors import OptionError
-from httpllm.server import DEFAULT_MAX_PAGE_BYTES, MIN_PAGE_BYTES, ServedTool
-from httpllm.server.listing import ENVELOPE_BYTES, Listing
+
+if TYPE_CHECKING:
+    import mcp_types as types
+
+    from httpllm.server import ServedTool
 
 LIMIT = 60.0
 """Seconds one conversation may take (a bound, not a measurement)."""
@@ -32,6 +32,7 @@ pytestmark = pytest.mark.anyio
 
 def tool(name: str, size: int) -> ServedTool:
     """A tool whose JSON is about ``size`` bytes (a long description)."""
+    from httpllm.server import ServedTool
     return ServedTool(tool={"name": name, "description": "x" * size,
                             "inputSchema": {"type": "object"}}, handler=None)
 
@@ -42,6 +43,7 @@ def server(tools: list[ServedTool], **options: Any) -> Any:
 
 async def pages(target: Any, era: str, cache: bool = True) -> list[types.ListToolsResult]:
     """Every page a host that follows ``nextCursor`` gets."""
+    from mcp import Client
     out = []
     with anyio.fail_after(LIMIT):
         async with Client(target, mode=era, **({} if cache else {"cache": None})) as client:
@@ -85,6 +87,7 @@ async def test_a_tool_larger_than_a_page_is_a_page_of_its_own(era: str) -> None:
 async def test_default_pages_hold_github_in_1_mib(era: str) -> None:
     """1,223 tools of 2 to 23 KB (GitHub's sizes without output schemas) list in pages of at
     most 1 MiB; the 2026-07-28 era carries the cache hints on each."""
+    from httpllm.server import DEFAULT_MAX_PAGE_BYTES
     tools = [tool(f"op{i:04d}", 1_500 + (i * 7919) % 21_000) for i in range(1223)]
     got = await pages(server(tools), era)
     assert len(got) >= 8
@@ -108,6 +111,9 @@ async def test_one_page_when_paging_is_off(era: str) -> None:
 async def test_a_cursor_the_server_did_not_give_is_invalid_params(era: str,
                                                                    cursor: str) -> None:
     """A made-up, foreign or out-of-range cursor is JSON-RPC -32602, not a silent page."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
     tools = [tool(f"t{i}", 2_000) for i in range(10)]
     with anyio.fail_after(LIMIT):
         async with Client(server(tools, max_page_bytes=4096), mode=era,
@@ -122,6 +128,9 @@ async def test_a_cursor_the_server_did_not_give_is_invalid_params(era: str,
 
 async def test_a_cursor_from_another_listing_is_refused() -> None:
     """A cursor one server gave is refused by a server listing other tools."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
     one = [tool(f"a{i}", 2_000) for i in range(10)]
     other = [tool(f"b{i}", 2_000) for i in range(10)]
     async with Client(server(one, max_page_bytes=4096), mode="legacy") as client:
@@ -136,6 +145,7 @@ async def test_a_cursor_from_another_listing_is_refused() -> None:
 async def test_two_servers_of_one_document_accept_each_others_cursors() -> None:
     """Pages come out the same from any process serving the same tools (stateless workers
     behind a load balancer)."""
+    from mcp import Client
     tools = [tool(f"t{i}", 2_000) for i in range(10)]
     async with Client(server(tools, max_page_bytes=4096), mode="legacy") as client:
         first = await client.list_tools()
@@ -146,6 +156,8 @@ async def test_two_servers_of_one_document_accept_each_others_cursors() -> None:
 
 def test_page_sizes_count_escaped_characters() -> None:
     """A tool's size is its JSON with non-ASCII escaped (the longest form written)."""
+    from httpllm.server import DEFAULT_MAX_PAGE_BYTES
+    from httpllm.server.listing import Listing
     listing = Listing.of([{"name": "é" * 10}], max_page_bytes=DEFAULT_MAX_PAGE_BYTES)
     assert listing.sizes == (len('{"name":""}') + 60,)
 
@@ -154,6 +166,7 @@ def test_tools_escaping_a_surrogate_are_named() -> None:
     """The listing names each tool whose JSON escapes a surrogate code point (a character
     past U+FFFF, a lone surrogate, or text that only looks like one's escape): the server
     looks closer at those alone."""
+    from httpllm.server.listing import Listing
     tools = [{"name": "plain", "description": "é"}, {"name": "smile", "description": "\U0001f600"},
              {"name": "lone", "description": "x\ud800"}, {"name": "text", "description": "\\udc00"},
              {"name": "bmp", "description": "\ufffd\ud7ff"}]
@@ -162,6 +175,7 @@ def test_tools_escaping_a_surrogate_are_named() -> None:
 
 def test_page_room_leaves_the_envelope() -> None:
     """Tools fill a page up to the bound less the envelope, never past it."""
+    from httpllm.server.listing import ENVELOPE_BYTES, Listing
     small = {"name": "t", "description": "x" * 1_000}
     size = len(json.dumps(small, separators=(",", ":")))
     listing = Listing.of([small] * 10, max_page_bytes=ENVELOPE_BYTES + 3 * size + 2)
@@ -170,12 +184,13 @@ def test_page_room_leaves_the_envelope() -> None:
     assert len(listing.page(None)["tools"]) == 2
 
 
-@pytest.mark.parametrize("size", [-1, 1, MIN_PAGE_BYTES - 1])
-def test_too_small_a_page_is_an_option_error(size: int) -> None:
+def test_too_small_a_page_is_an_option_error() -> None:
     """A page size that cannot hold the envelope and a tool is refused up front."""
-    with pytest.raises(OptionError) as caught:
-        httpllm.mcp_server(document("http://127.0.0.1:9"), max_page_bytes=size)
-    assert caught.value.option == "max_page_bytes"
+    from httpllm.server import MIN_PAGE_BYTES
+    for size in (-1, 1, MIN_PAGE_BYTES - 1):
+        with pytest.raises(OptionError) as caught:
+            httpllm.mcp_server(document("http://127.0.0.1:9"), max_page_bytes=size)
+        assert caught.value.option == "max_page_bytes"
 
 
 @pytest.mark.slow

@@ -6,13 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import anyio
-import mcp_types as types
 import pytest
-from mcp.client._memory import InMemoryTransport
-from mcp.client.session import ClientSession
 
 import httpllm
-from httpllm.server.tools import lists_output
 
 DOCUMENTS = ("1password/spec.yaml", "ably/control-v1.yaml", "resend/resend.yaml",
              "figma/openapi.yaml", "paypal/checkout_orders_v2.json")
@@ -24,6 +20,11 @@ LIMIT = 120.0
 @pytest.mark.parametrize("name", DOCUMENTS)
 async def test_real_document_lists_valid_tools(specs_dir: Path, name: str) -> None:
     """Each compiled operation is listed once, as a valid MCP Tool with its annotations."""
+    import mcp_types as types
+    from mcp.client._memory import InMemoryTransport
+    from mcp.client.session import ClientSession
+
+    from httpllm.server.tools import lists_output
     app = httpllm.compile(specs_dir / "real" / name, "mcp")
     assert app.functions
     with anyio.fail_after(LIMIT):

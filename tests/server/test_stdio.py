@@ -9,12 +9,14 @@ import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import anyio
 import pytest
-from mcp.client.session import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from rounds import BUDGET, ROUNDS, texts
+
+if TYPE_CHECKING:
+    from mcp.client.session import ClientSession
 
 SRC = str(Path(__file__).resolve().parents[2] / "src")
 LIMIT = 120.0
@@ -27,6 +29,8 @@ pytestmark = pytest.mark.anyio
 async def serving(spec: Path, *flags: str, env: dict[str, str] | None = None,
                   errlog: object = None) -> AsyncIterator[ClientSession]:
     """A session with ``httpllm serve SPEC FLAGS`` over stdio."""
+    from mcp.client.session import ClientSession
+    from mcp.client.stdio import StdioServerParameters, stdio_client
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "httpllm", "serve", str(spec), *flags],
         env={"PYTHONPATH": SRC, **(env or {})})

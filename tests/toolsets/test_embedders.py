@@ -6,6 +6,7 @@ machine."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -24,7 +25,9 @@ from httpllm.toolsets.search import SearchIndex
 
 from .test_search import PETS, TASKS
 
-np = pytest.importorskip("numpy")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numpy") is None,
+                                reason="needs numpy (the search extra)")
+
 
 needs_extra = pytest.mark.skipif(not embedders.available(),
                                  reason="the search-embed extra is not installed")
@@ -63,6 +66,7 @@ class Counting:
         self.texts: list[str] = []
 
     def embed(self, texts: Any) -> Any:
+        import numpy as np
         self.texts.extend(texts)
         vectors = np.array([[len(t), t.count("e") + 1, 1.0] for t in texts], dtype=np.float32)
         return vectors / np.linalg.norm(vectors, axis=1, keepdims=True)
@@ -72,6 +76,7 @@ class Counting:
 def test_builtin_gives_sentence_transformers_embeddings() -> None:
     """The built-in model, run by onnxruntime, gives sentence-transformers' float32
     embeddings at a cosine of 0.998 or more (the int8 weights' rounding)."""
+    import numpy as np
     reference = json.loads(REFERENCE.read_text(encoding="utf-8"))
     vectors = embedders.builtin().embed(reference["sentences"])
     assert vectors.shape == (len(reference["sentences"]), 384)
@@ -82,6 +87,7 @@ def test_builtin_gives_sentence_transformers_embeddings() -> None:
 def test_builtin_batches_orders_and_normalizes() -> None:
     """More texts than a batch, of mixed lengths, come back in order, as each alone, of
     unit length; alike texts are closer than unlike; no text gives no row."""
+    import numpy as np
     model = embedders.builtin()
     texts = [f"{'long ' * (i % 7)}text number {i}" for i in range(embedders._BATCH + 5)]
     together = model.embed(texts)
@@ -193,6 +199,7 @@ def test_fastembed_model_by_name_without_download(monkeypatch: pytest.MonkeyPatc
                                                    tmp_path: Path) -> None:
     """A fastembed model is asked for by name with the user's cache folder, on the first
     embedding only (fastembed itself is replaced: the suite downloads nothing)."""
+    import numpy as np
     made: list[dict[str, Any]] = []
 
     class TextEmbedding:
@@ -223,6 +230,7 @@ def test_fastembed_missing_names_it(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_any_callable_embeds() -> None:
     """A callable's vectors are normalized; a wrong count is refused; a bare callable is
     named "" (never cached); an unknown name is refused."""
+    import numpy as np
     model = embedders.from_callable(lambda texts: [[3.0, 4.0] for _ in texts], name="mine")
     assert np.allclose(model.embed(["x"]), [[0.6, 0.8]])
     assert embedders.resolve(lambda texts: [[1.0]] * len(texts)).name == ""

@@ -3,6 +3,7 @@ safe against corrupt or hostile files."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import pickle
 from pathlib import Path
@@ -12,7 +13,9 @@ import pytest
 
 from httpllm.toolsets import _store
 
-np = pytest.importorskip("numpy")
+pytestmark = pytest.mark.skipif(importlib.util.find_spec("numpy") is None,
+                                reason="needs numpy (the search extra)")
+
 
 
 @pytest.fixture(autouse=True)
@@ -47,6 +50,7 @@ def test_key_depends_on_texts_order_and_embedder() -> None:
 
 def test_matrix_round_trip() -> None:
     """A written matrix reads back equal; another row count is a miss."""
+    import numpy as np
     matrix = np.arange(12, dtype=np.float32).reshape(3, 4)
     assert _store.write("k1", matrix, "model")
     assert np.array_equal(_store.read("k1", 3), matrix)
@@ -57,6 +61,7 @@ def test_matrix_round_trip() -> None:
 @pytest.mark.parametrize("damage", ["truncated", "not json", "other shape", "nan", "float64"])
 def test_damaged_entries_are_misses(cache: Path, damage: str) -> None:
     """A truncated, mislabelled, non-finite or wrongly typed entry reads as a miss."""
+    import numpy as np
     matrix = np.ones((2, 3), dtype=np.float32)
     assert _store.write("k", matrix, "model")
     npy, meta = cache / "k.npy", cache / "k.json"
@@ -86,6 +91,7 @@ class _Planted:
 def test_a_pickle_in_the_cache_is_never_run(cache: Path, tmp_path: Path) -> None:
     """An entry holding a pickled object (a hostile cache file) is a miss, and the pickle
     is not run."""
+    import numpy as np
     assert _store.write("k", np.ones((1, 2), dtype=np.float32), "model")
     planted = tmp_path / "planted"
     hostile = np.empty(1, dtype=object)
@@ -99,6 +105,7 @@ def test_a_pickle_in_the_cache_is_never_run(cache: Path, tmp_path: Path) -> None
 
 def test_unwritable_cache_is_skipped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A cache folder that cannot be made is no error: the write says it did not store."""
+    import numpy as np
     blocker = tmp_path / "file"
     blocker.write_text("x", encoding="utf-8")
     monkeypatch.setenv(_store.CACHE_VARIABLE, str(blocker / "sub"))
