@@ -180,9 +180,10 @@ def test_a_nested_id_moves_a_lone_ref_whose_target_is_named_already() -> None:
     assert body["y"]["properties"]["z"] == {"type": "boolean"}
 
 
-def test_a_ref_to_an_http_url_no_id_names_still_needs_the_network() -> None:
-    """A `$ref` whose target under a nested `$id` is no embedded resource is read from
-    nowhere: the operation's error, as any network `$ref` is (no network, ever)."""
+def test_a_ref_to_an_http_url_no_id_names_is_never_fetched() -> None:
+    """A `$ref` whose target under a nested `$id` is no embedded resource is never fetched
+    (an `$id` is a name): it is looked for beside the document, which, given as a dict,
+    has none, so it is the operation's error."""
     import httpllm
 
     schemas = {"A": {"type": "object", "properties": {
@@ -190,4 +191,5 @@ def test_a_ref_to_an_http_url_no_id_names_still_needs_the_network() -> None:
     app = httpllm.compile(_id_doc(schemas, {"$ref": "#/components/schemas/A"}), "3.1")
     assert [(e.kind, e.pointer) for e in app.errors] == [
         ("AccessDenied", "#/components/schemas/A/properties/b/properties/c")]
-    assert "https://ex.com/b/nope.json needs the network" in app.errors[0].message
+    assert "is https://ex.com/b/nope.json (against the base an $id" in app.errors[0].message
+    assert "is never fetched" in app.errors[0].message
