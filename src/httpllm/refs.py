@@ -215,6 +215,19 @@ class Resolver:
             return uri
         return f"{file_label(doc, self.base)}#{frag}"
 
+    def at_label(self, label: str) -> str:
+        """The ``$ref`` that names the place :meth:`label` gave as ``label``, met at
+        :attr:`base`: ``label`` is relative to the root document's file, so a file's is
+        made absolute, beyond the reach of an OpenAPI 3.2 ``$self`` (the base of the
+        document's own ``$ref``s).
+
+        >>> Resolver({}, "file:///d/openapi.yaml", Loader(None)).at_label("models/A.yaml#")
+        'file:///d/models/A.yaml#'
+        """
+        if label.startswith("#") or self.base.startswith(ROOT):
+            return label
+        return urljoin(self.base, label)
+
     def resolve(self, ref: str, base: str) -> Target:
         """Resolve ``ref`` found in the document at ``base`` (a URI without fragment).
 

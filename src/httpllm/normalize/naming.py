@@ -233,15 +233,20 @@ class SchemaNames:
         return self._labels
 
     def name_at(self, label: str) -> str | None:
-        """The def name whose place :meth:`labels` gives as ``label`` (an
-        ``Inliner.origins`` or loss pointer: ``models/Pet.yml#``), or ``None``. The label
-        is read as text, never resolved as a ``$ref``: it is relative to the root
-        document's file, which is neither the base of the file an operation is in nor,
-        in OpenAPI 3.2, the document's ``$self``."""
+        """The def name of the schema at ``label`` (an ``Inliner.origins`` or loss
+        pointer: ``models/Pet.yml#``, or an operation's schema that is a ``$ref``,
+        ``paths/pets.yml#/post/requestBody/content/application~1json/schema``), or
+        ``None``: the place :meth:`labels` gives a name, read as text, else the label
+        resolved from the root document's file (:meth:`~httpllm.refs.Resolver.at_label`),
+        which it is relative to: not the file an operation is in, nor, in OpenAPI 3.2, the
+        document's ``$self``."""
         labels = self.labels()
         if self._at is None:
             self._at = {place: name for name, place in labels.items()}
-        return self._at.get(label)
+        found = self._at.get(label)
+        if found is None:
+            found = self.name_or_none(self.resolver.at_label(label), self.resolver.base)
+        return found
 
     def _target(self, ref: str, at: str, base: str) -> str:
         """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""
