@@ -221,8 +221,8 @@ class Resolver:
         made absolute, beyond the reach of an OpenAPI 3.2 ``$self`` (the base of the
         document's own ``$ref``s).
 
-        >>> Resolver({}, "file:///d/openapi.yaml", Loader(None)).at_label("models/A.yaml#")
-        'file:///d/models/A.yaml#'
+        >>> Resolver({}, "file:///d/openapi.yaml", Loader(None)).at_label("paths/x.yaml#/post")
+        'file:///d/paths/x.yaml#/post'
         """
         if label.startswith("#") or self.base.startswith(ROOT):
             return label
