@@ -318,7 +318,7 @@ class Resolver:
         found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
         node: Any = None
         if found is None:
-            if identified and not doc_uri.startswith("file:"):
+            if identified and not doc_uri.startswith("file:") and doc_uri != self.base:
                 doc_uri, node = self._fallback(ref, base, doc_uri, None)
             else:
                 try:
