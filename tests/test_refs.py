@@ -605,8 +605,8 @@ def test_an_id_embedded_in_another_file_is_found_there(tmp_path: Path) -> None:
     for ref in ("t", "https://ex.com/s/t"):
         target = r.resolve(ref, b.scope)
         assert (target.node["type"], target.pointer) == ("integer", "parts.json#/B/properties/c")
-    with pytest.raises(AccessDenied, match="needs the network"):
-        r.resolve("u", b.scope)  # no `$id` names it: the network, refused
+    with pytest.raises(AccessDenied, match=r"never fetched; beside parts\.json: .*/u is not a"):
+        r.resolve("u", b.scope)  # no `$id` names it: never the network, a file beside
 
 
 _SELF_DOC: dict[str, Any] = {
@@ -654,3 +654,144 @@ def test_a_relative_id_nested_in_another_file_is_the_schema_there(tmp_path: Path
     assert not app.errors
     assert app.tools()[0]["parameters"]["properties"]["body"]["properties"] == {
         "m": {"type": "number"}}
+
+
+# -- base URIs an `$id` or `$self` gives: names, found among the files read, else beside ----
+
+
+def _body_doc(schema: dict[str, Any], version: str = "3.1.0",
+              **top: Any) -> dict[str, Any]:
+    """A document of one operation whose request body is ``schema``."""
+    return {"openapi": version, **top, "info": {"title": "t", "version": "1"},
+            "servers": [{"url": "https://api.example.com"}],
+            "paths": {"/a": {"post": {"operationId": "a", "requestBody": {"content": {
+                "application/json": {"schema": schema}}},
+                "responses": {"204": {"description": "ok"}}}}}}
+
+
+def _body(folder: Path, dialect: str = "3.1", **options: Any) -> Any:
+    """The request body's properties of the one tool of ``folder/openapi.json``."""
+    app = httpllm.compile(folder / "openapi.json", dialect, **options)
+    assert not app.errors, app.errors
+    return app.tools()[0]["parameters"]["properties"]["body"]["properties"]
+
+
+def test_a_files_top_id_is_the_base_of_its_refs(tmp_path: Path) -> None:
+    """A file's top `$id` is the base of every `$ref` in it (JSON Schema 2020-12 section
+    8.2.1): `d.json#/$defs/M` beside `D` (`$id: d.json`) in `o.json`, whose top `$id` is
+    `https://ex.com/o/`, is `M` in the resource `https://ex.com/o/d.json`; the pointer
+    walk left the top `$id` out, resolved `d.json` against the file, and failed: cannot
+    read `d.json`."""
+    _write(tmp_path, {"openapi.json": _body_doc({"$ref": "o.json#/$defs/X"}), "o.json": {
+        "$id": "https://ex.com/o/", "$defs": {
+            "D": {"$id": "d.json", "$defs": {"M": {"type": "object", "properties": {
+                "m": {"type": "number"}}}}},
+            "X": {"$ref": "d.json#/$defs/M"}}}})
+    assert _body(tmp_path) == {"m": {"type": "number"}}
+
+
+def test_a_canonical_https_id_keeps_its_sibling_files_on_disk(tmp_path: Path) -> None:
+    """A schema file whose `$id` is a canonical `https:` URI, and a `$ref` to a file beside
+    it (at its top or under a nested `$id`): the URI the `$ref` names against the `$id` is no
+    resource of the files read, so it is the file of that name beside the file, read from
+    disk, never fetched (the nested one needed the network, refused)."""
+    _write(tmp_path, {"openapi.json": _body_doc({"$ref": "a.json"}), "a.json": {
+        "$id": "https://ex.com/schemas/a.json", "type": "object", "properties": {
+            "top": {"$ref": "other.json"},
+            "nested": {"$id": "https://ex.com/elsewhere/n.json", "type": "object",
+                       "properties": {"x": {"$ref": "other.json#/properties/v"}}}}},
+        "other.json": {"type": "object", "properties": {"v": {"type": "integer"}}}})
+    assert _body(tmp_path) == {
+        "top": {"type": "object", "properties": {"v": {"type": "integer"}}},
+        "nested": {"type": "object", "properties": {"x": {"type": "integer"}}}}
+
+
+def test_an_id_base_is_never_fetched(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the network allowed, a relative `$ref` under an `https:` `$id` (at a file's
+    top, or nested) is still a name, never a URL to fetch: it is looked for beside the
+    file (the nested one was fetched)."""
+    fetched: list[str] = []
+
+    def fetch(self: Loader, uri: str) -> Any:
+        fetched.append(uri)
+        raise AssertionError(f"fetched {uri}")
+
+    monkeypatch.setattr(Loader, "_fetch", fetch)
+    _write(tmp_path, {"openapi.json": _body_doc({"$ref": "a.json"}), "a.json": {
+        "$id": "https://ex.com/s/a.json", "type": "object", "properties": {
+            "b": {"$ref": "b.json"}, "n": {"$id": "https://ex.com/n/", "$ref": "b.json"}}},
+        "b.json": {"type": "boolean"}})
+    assert _body(tmp_path, allow_network=True) == {"b": {"type": "boolean"},
+                                                    "n": {"type": "boolean"}}
+    assert fetched == []
+
+
+@pytest.mark.parametrize("given", ["absolute", "../../"])
+def test_an_id_outside_the_folder_reads_nothing_there(tmp_path: Path, given: str) -> None:
+    """An `$id` naming a folder outside the readable one (`file:///.../outside/`,
+    `../../`) cannot make a `$ref` read a file there: the gate refuses it, and the `$ref`
+    is the file beside the one declaring the `$id`."""
+    spec, outside = tmp_path / "deep" / "spec", tmp_path / "outside"
+    own = outside.as_uri() + "/" if given == "absolute" else "../../outside/"
+    _write(outside, {"x.json": {"type": "string", "description": "outside"}})
+    _write(spec, {"openapi.json": _body_doc({"$ref": "a.json"}), "a.json": {
+        "$id": own, "type": "object", "properties": {"x": {"$ref": "x.json"}}},
+        "x.json": {"type": "integer"}})
+    loader_files: list[str] = []
+    original = Loader.__call__
+
+    def spy(self: Loader, uri: str) -> Any:
+        loader_files.append(uri)
+        return original(self, uri)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(Loader, "__call__", spy)
+        assert _body(spec) == {"x": {"type": "integer"}}
+    assert (outside / "x.json").as_uri() in loader_files  # asked for, and refused
+    app = httpllm.compile(spec / "openapi.json", "3.1")
+    assert "outside" not in str(app.tools())
+
+
+def test_a_relative_self_is_the_base_of_the_documents_refs(tmp_path: Path) -> None:
+    """OpenAPI 3.2 `$self` is the document's base URI (sections 4.1 and 4.1.2.2.1,
+    "Establishing the Base URI"), resolved against the retrieval URI when relative:
+    `other.json` in a document whose `$self` is `v2/openapi.json` is `v2/other.json`; it
+    was `./other.json`, the `$self` applying only to `$ref`s naming the document itself."""
+    _write(tmp_path, {
+        "openapi.json": _body_doc({"$ref": "other.json"}, "3.2.0", **{"$self": "v2/openapi.json"}),
+        "other.json": {"type": "object", "properties": {"o": {"type": "string"}}},
+        "v2/other.json": {"type": "object", "properties": {"o": {"type": "integer"}}}})
+    assert _body(tmp_path) == {"o": {"type": "integer"}}
+
+
+@pytest.mark.parametrize("own", ["v2/openapi.json", "https://ex.com/api/openapi.json",
+                                 "../outside/openapi.json"])
+def test_a_self_naming_no_file_falls_back_beside_the_document(tmp_path: Path, own: str) -> None:
+    """A `$ref` that names, against `$self`, no file the gate lets us read (none there, a
+    URL, a folder outside the readable one: never read) is the file beside the document."""
+    spec = tmp_path / "spec"
+    _write(tmp_path / "outside", {"other.json": {"type": "string"}})
+    _write(spec, {
+        "openapi.json": _body_doc({"$ref": "other.json"}, "3.2.0", **{"$self": own}),
+        "other.json": {"type": "object", "properties": {"o": {"type": "integer"}}}})
+    assert _body(spec) == {"o": {"type": "integer"}}
+
+
+@pytest.mark.parametrize("version", ["3.0.3", "3.1.0"])
+def test_an_id_is_a_keyword_in_31_only_wherever_it_is(tmp_path: Path, version: str) -> None:
+    """OpenAPI 3.0's Schema Object has no `$id` (section 4.7.24): it is ignored as any
+    unknown keyword, on a component and nested alike (a component's own `$id` was the base
+    of its `$ref`s, a nested one was not); in 3.1 both are bases."""
+    doc = _body_doc({"type": "object", "properties": {
+        "top": {"$ref": "#/components/schemas/Top"},
+        "nested": {"$ref": "#/components/schemas/Nested"}}}, version)
+    doc["components"] = {"schemas": {
+        "Top": {"$id": "sub/", "type": "object", "properties": {"x": {"$ref": "b.json"}}},
+        "Nested": {"type": "object", "properties": {"n": {
+            "$id": "sub/", "type": "object", "properties": {"x": {"$ref": "b.json"}}}}}}}
+    _write(tmp_path, {"openapi.json": doc, "b.json": {"type": "integer"},
+                      "sub/b.json": {"type": "string"}})
+    body = _body(tmp_path)
+    kind = "integer" if version.startswith("3.0") else "string"
+    assert body["top"]["properties"]["x"] == {"type": kind}
+    assert body["nested"]["properties"]["n"]["properties"]["x"] == {"type": kind}

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
-from urllib.parse import urldefrag, urljoin
+from urllib.parse import urldefrag, urljoin, urlsplit
 
 from httpllm._content import reads_as_content
 from httpllm.errors import AccessDenied, HttpllmError, RefError
@@ -119,6 +119,24 @@ def _self_file(root: Any, base: str) -> str | None:
     return None if found == base else found
 
 
+def _self_base(root: Any, base: str) -> str:
+    """The base URI of the relative ``$ref``s of an OpenAPI 3.2 document read at ``base``:
+    its ``$self``, resolved against ``base`` when relative (OpenAPI 3.2.0 sections 4.1
+    "$self" and 4.1.2.2.1 "Establishing the Base URI"), else ``base``. What a reference
+    resolved against it names is found among the files read, else beside ``base``
+    (:meth:`Resolver._fallback`): never fetched.
+
+    >>> _self_base({"openapi": "3.2.0", "$self": "v2/openapi.yaml"}, "file:///d/spec.yaml")
+    'file:///d/v2/openapi.yaml'
+    """
+    own = root.get("$self") if isinstance(root, dict) else None
+    version = root.get("openapi") if isinstance(root, dict) else None
+    if (not isinstance(own, str) or not isinstance(version, str)
+            or not version.startswith("3.2") or base.startswith(ROOT)):
+        return base
+    return urldefrag(urljoin(base, own))[0] or base
+
+
 @dataclass(frozen=True, slots=True)
 class Target:
     """A resolved reference: the node, its canonical URI and its document pointer.
@@ -156,14 +174,21 @@ class Resolver:
         self.base = base
         self.loader = loader
         self._self = _self_file(root, base)
+        self._own = _self_base(root, base)
         version = root.get("openapi") if isinstance(root, dict) else None
-        # OpenAPI 3.0's Schema Object has no ``$id``: no schema of another file is named by
-        # one (DigitalOcean's 695 refs to missing files searched its 1,224 files for one)
-        self._embedded = not (isinstance(version, str) and version.startswith("3.0"))
+        self.ids = not (isinstance(version, str) and version.startswith("3.0"))
+        """Whether ``$id`` is a keyword: not in OpenAPI 3.0 (and a Swagger 2.0 document
+        upgraded to it), whose Schema Object has no ``$id`` (section 4.7.24): it is ignored
+        there as any unknown keyword, on a component, nested, in another file or at its
+        top alike (:meth:`id_base`)."""
         self._ids: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._cache: dict[tuple[str, str], Target] = {}
         self._anchors: dict[str, dict[str, tuple[Any, str, str]]] = {}
         self._walking: set[tuple[str, str]] = set()
+
+    def id_base(self, node: Any, base: str) -> str:
+        """:func:`id_base` where ``$id`` is a keyword (:attr:`ids`), else ``base``."""
+        return id_base(node, base) if self.ids else base
 
     def document(self, uri: str) -> Any:
         """The decoded document at ``uri`` (no fragment)."""
@@ -189,6 +214,19 @@ class Resolver:
         if self.base.startswith(ROOT):
             return uri
         return f"{file_label(doc, self.base)}#{frag}"
+
+    def at_label(self, label: str) -> str:
+        """The ``$ref`` that names the place :meth:`label` gave as ``label``, met at
+        :attr:`base`: ``label`` is relative to the root document's file, so a file's is
+        made absolute, beyond the reach of an OpenAPI 3.2 ``$self`` (the base of the
+        document's own ``$ref``s).
+
+        >>> Resolver({}, "file:///d/openapi.yaml", Loader(None)).at_label("paths/x.yaml#/post")
+        'file:///d/paths/x.yaml#/post'
+        """
+        if label.startswith("#") or self.base.startswith(ROOT):
+            return label
+        return urljoin(self.base, label)
 
     def resolve(self, ref: str, base: str) -> Target:
         """Resolve ``ref`` found in the document at ``base`` (a URI without fragment).
@@ -252,28 +290,55 @@ class Resolver:
             "them, a text under a key naming one): a value that is not "
             "part of the API description is never inlined into a tool")
 
+    def _located(self, base: str) -> bool:
+        """Whether ``base`` is where a document was read from (the root document's URI or
+        a file read), not a URI an ``$id`` or ``$self`` gave."""
+        return base == self.base or base in getattr(self.loader, "files", ())
+
     def _resolve_one(self, ref: str, base: str) -> Target:
-        if ref.startswith("#"):
-            doc_uri, fragment = base, ref[1:]
+        """One link of a ``$ref`` (no chain followed): the resource its URI names, else the
+        file there, else, when only an ``$id`` or ``$self`` made the base it resolves
+        against, the same relative reference beside the file that declared it
+        (:meth:`_fallback`)."""
+        if base.startswith(ROOT):
+            doc_uri, fragment = (base, ref[1:]) if ref.startswith("#") else urldefrag(ref)
+            identified = False
         else:
-            doc_uri, fragment = urldefrag(ref if base.startswith(ROOT) else urljoin(base, ref))
-            if doc_uri == self._self:  # the document by its $self name, from another file
-                doc_uri = self.base
+            start = self._own if base == self.base else base  # the document's $self
+            if ref.startswith("#"):
+                doc_uri, fragment, start = base, ref[1:], base
+            else:
+                doc_uri, fragment = urldefrag(urljoin(start, ref))
+                if doc_uri == self._self or doc_uri == self._own:  # the document itself
+                    doc_uri = self.base
+            # a relative reference whose base only an ``$id`` or ``$self`` gave: a name,
+            # never a place to fetch from (an absolute one names its own place)
+            identified = ((start != base or not self._located(base))
+                          and not urlsplit(ref).scheme)
         found = self._by_id(doc_uri)  # a 3.1 schema ``$id`` wins over a file of that name
+        node: Any = None
         if found is None:
-            try:
-                node = self.document(doc_uri)
-            except HttpllmError:
-                # a ``file:`` URI no file answers for may name a schema embedded in a file
-                # read (a relative ``$id`` there): the files read are searched for it
-                if (not doc_uri.startswith("file:") or not self._embedded
-                        or (found := self._in_files(doc_uri)) is None):
-                    raise
+            if identified and not doc_uri.startswith("file:") and doc_uri != self.base:
+                doc_uri, node = self._fallback(ref, base, doc_uri, None)
+            else:
+                try:
+                    node = self.document(doc_uri)
+                except HttpllmError as exc:
+                    # a ``file:`` URI no file answers for may name a schema embedded in a
+                    # file read (a relative ``$id`` there): the files read are searched
+                    if doc_uri.startswith("file:") and self.ids and (
+                            found := self._in_files(doc_uri)) is not None:
+                        pass
+                    elif identified:
+                        doc_uri, node = self._fallback(ref, base, doc_uri, exc)
+                    else:
+                        raise
         if found is not None:
             node, file_uri, prefix = found
             scope = doc_uri
         else:
-            file_uri, prefix, scope = doc_uri, "", doc_uri
+            file_uri, prefix = doc_uri, ""
+            scope = doc_uri if doc_uri == self.base else self._file_base(node, doc_uri)
         if fragment and not fragment.startswith("/"):
             anchor = self._anchor(file_uri, scope, fragment)
             if anchor is None:
@@ -283,11 +348,67 @@ class Resolver:
             return Target(node, uri, self.label(uri), anchor_scope)
         return self._walk(node, file_uri, prefix, scope, fragment, ref)
 
+    def _fallback(self, ref: str, base: str, named: str,
+                  error: HttpllmError | None) -> tuple[str, Any]:
+        """``(file uri, document)`` of ``ref`` resolved against the place of the document
+        whose ``$id`` or ``$self`` made ``base`` (its retrieval URI), when ``named``, what
+        ``ref`` is against ``base``, is no schema resource of the files read, and no file
+        the gate lets us read: a canonical ``https:`` ``$id`` beside a relative ``$ref``
+        to a file next to it. ``named`` is never fetched: an ``$id`` is a name, not a place
+        (JSON Schema 2020-12 section 8.2.1; OpenAPI 3.2.0 section 4.1.2.2.1, "Establishing
+        the Base URI": the retrieval URI is the base when ``$self`` is missing or relative).
+
+        Raises:
+            RefError, AccessDenied, LoadError: neither answers (the error of the second,
+                naming the first).
+        """
+        home = self._home(base)
+        if home is None:
+            if error is not None:
+                raise error
+            raise AccessDenied(f"$ref {ref!r} is {named}, which names no schema of the files "
+                               "read: a URI an $id gives is never fetched")
+        doc_uri = home if ref.startswith("#") else urldefrag(
+            ref if home.startswith(ROOT) else urljoin(home, ref))[0]
+        if doc_uri == self._self:
+            doc_uri = self.base
+        try:
+            return doc_uri, self.document(doc_uri)
+        except HttpllmError as exc:
+            beside = ("the document" if home == self.base or home.startswith(ROOT)
+                      else file_label(home, self.base))
+            raise type(exc)(f"$ref {ref!r} is {named} (against the base an $id or $self "
+                            "gives), which names no schema of the files read and is never "
+                            f"fetched; beside {beside}: {exc.message}",
+                            pointer=exc.pointer, source=exc.source) from exc
+
+    def _home(self, base: str) -> str | None:
+        """The place (retrieval URI) of the document whose ``$id`` or ``$self`` is
+        ``base``, or ``None``: the root document's files are searched for it as for an
+        embedded resource (:meth:`_by_id`)."""
+        if base == self.base or base == self._own:
+            return self.base
+        if self.base not in self._ids:
+            self._index(self.base, self.root)
+        found = self._ids[self.base].get(base) or self._in_files(base)
+        return None if found is None else found[1]
+
+    def _file_base(self, document: Any, uri: str) -> str:
+        """The base URI of the ``$ref``s of a file read at ``uri`` (not the root
+        document): the ``$self`` of an OpenAPI 3.2 document (OpenAPI 3.2.0 section 4.1),
+        the ``$id`` at the top of a schema (JSON Schema 2020-12 section 8.2.1), resolved
+        against ``uri``; else ``uri``."""
+        if not self.ids or document.__class__ is not dict:
+            return uri
+        own = document.get("$self") if str(document.get("openapi", "")).startswith(
+            "3.2") else None if "openapi" in document else document.get("$id")
+        return urldefrag(urljoin(uri, own))[0] if isinstance(own, str) else uri
+
     def _walk(self, node: Any, file_uri: str, prefix: str, scope: str, fragment: str,
               ref: str) -> Target:
         """Follow ``fragment`` from ``node`` (found at ``prefix`` in ``file_uri``), through
         any ``$ref`` whose node lacks the next token (see :meth:`resolve`)."""
-        pointer, written = prefix, scope
+        pointer, written, ids = prefix, scope, self.ids
         for token in parts(fragment):
             if isinstance(node, dict) and token not in node and isinstance(
                     node.get("$ref"), str):
@@ -302,23 +423,28 @@ class Resolver:
                 where = self.label(f"{written}#{fragment}")
                 raise RefError(f"$ref {ref!r} points to nowhere ({where} does not exist)")
             pointer += "/" + escape(token)
-            scope = id_base(node, scope)
+            if ids:
+                scope = id_base(node, scope)
         uri = f"{file_uri}#{pointer}"
         return Target(node, uri, self.label(uri), "" if scope == file_uri else scope)
 
     def _index(self, doc_uri: str, document: Any) -> None:
-        """Index the ``$id``s of the root document and the ``$anchor``s of ``doc_uri``.
+        """Index the ``$id``s (where :attr:`ids`) and the ``$anchor``s of ``doc_uri``.
 
         An anchor is found in the resource that declares it (the nearest ``$id``) and, for
-        documents that use anchors without ``$id``, in the whole file.
+        documents that use anchors without ``$id``, in the whole file. A file's own base
+        (:meth:`_file_base`) is the resource of its top; the root document's top has none.
         """
         ids: dict[str, tuple[Any, str, str]] = {}
         anchors: dict[str, tuple[Any, str, str]] = {}
-        stack: list[tuple[Any, str, str]] = [(document, "", doc_uri)]
+        top = doc_uri if doc_uri == self.base else self._file_base(document, doc_uri)
+        if top != doc_uri:
+            ids[top] = (document, doc_uri, "")
+        stack: list[tuple[Any, str, str]] = [(document, "", top)]
         while stack:
             node, pointer, scope = stack.pop()
             if isinstance(node, dict):
-                if isinstance(node.get("$id"), str):
+                if self.ids and pointer and isinstance(node.get("$id"), str):
                     scope = urldefrag(urljoin(scope, node["$id"]))[0]
                     ids.setdefault(scope, (node, doc_uri, pointer))
                 if isinstance(node.get("$anchor"), str):
@@ -344,8 +470,9 @@ class Resolver:
         the disk. A ``file:`` URI is the file (the files' ``$id``s are not searched for
         it: DigitalOcean's 1,224 files cost 40 % more to compile when they were), unless
         no file answers for it (:meth:`_resolve_one`): a relative ``$id`` nested in a file
-        read (``d.json`` under ``parts.json#/$defs/D``) is a ``file:`` URI beside it."""
-        if uri == self.base:
+        read (``d.json`` under ``parts.json#/$defs/D``) is a ``file:`` URI beside it.
+        ``None`` in OpenAPI 3.0 (:attr:`ids`)."""
+        if uri == self.base or not self.ids:
             return None
         if self.base not in self._ids:
             self._index(self.base, self.root)
@@ -536,10 +663,11 @@ def dangling_refs(resolver: Resolver, section: str = "components") -> list[tuple
     # ``base`` is what a ``$ref`` there resolves against, as the operations' walk has it
     # (:func:`id_base`: a schema's ``$id`` applies to it and below).
     stack: list[tuple[Any, Any, str]] = [(start, f"#/{section}", resolver.base)]
+    ids = resolver.ids
     while stack:
         node, where, base = stack.pop()
         if isinstance(node, dict):
-            if "$id" in node:
+            if ids and "$id" in node:
                 base = id_base(node, base)
             ref = node.get("$ref")
             if isinstance(ref, str):

@@ -627,3 +627,34 @@ def test_a_body_without_a_schema_is_any_value_for_json_whatever_its_parameters(
                "responses": {"200": {"description": "ok"}}}}}}
     body = httpllm.compile(doc, "chatgpt").function("op").parameters["properties"]["body"]
     assert {k: v for k, v in body.items() if k != "description"} == expected
+
+
+@pytest.mark.parametrize("own", [None, "v2/openapi.yaml"])
+def test_read_only_owners_are_found_by_their_label_as_text(tmp_path: Any,
+                                                            own: str | None) -> None:
+    """The body walk reads each named schema's origin label (`models/A.yaml#`, relative to
+    the root document's file) as text: resolved as a `$ref` against the document, it named
+    another file when the document's OpenAPI 3.2 `$self` moves its base (`v2/`: there a
+    `models/A.yaml` without the `allOf`), so `B`'s `readOnly` `id` was sent. Layout:
+    `openapi.yaml` -> `paths/x.yaml` -> `../models/A.yaml` -> `allOf: [B.yaml]`."""
+    files = {
+        "openapi.yaml": {"openapi": "3.2.0", **({"$self": own} if own else {}),
+                         "info": {"title": "t", "version": "1"},
+                         "servers": [{"url": "http://127.0.0.1:9"}],
+                         "paths": {"/a": {"$ref": "paths/x.yaml"}}},
+        "paths/x.yaml": {"post": {"operationId": "make", "requestBody": {"content": {
+            "application/json": {"schema": {"$ref": "../models/A.yaml"}}}},
+            "responses": {"204": {"description": "ok"}}}},
+        "models/A.yaml": {"allOf": [{"$ref": "B.yaml"}, {"type": "object", "properties": {
+            "name": {"type": "string"}}}]},
+        "models/B.yaml": {"type": "object", "properties": {
+            "id": {"type": "string", "readOnly": True}, "kind": {"type": "string"}}},
+        "v2/models/A.yaml": {"type": "object", "properties": {"other": {"type": "string"}}},
+    }
+    for name, content in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(json.dumps(content))
+    app = httpllm.compile(str(tmp_path / "openapi.yaml"), "chatgpt")
+    assert not app.errors
+    result = app.validate("make", {"body": {"name": "a", "id": "x", "kind": "k"}})
+    assert [(e.pointer, e.keyword) for e in result.errors] == [("#/body/id", "readOnly")]

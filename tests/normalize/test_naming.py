@@ -180,9 +180,10 @@ def test_a_nested_id_moves_a_lone_ref_whose_target_is_named_already() -> None:
     assert body["y"]["properties"]["z"] == {"type": "boolean"}
 
 
-def test_a_ref_to_an_http_url_no_id_names_still_needs_the_network() -> None:
-    """A `$ref` whose target under a nested `$id` is no embedded resource is read from
-    nowhere: the operation's error, as any network `$ref` is (no network, ever)."""
+def test_a_ref_to_an_http_url_no_id_names_is_never_fetched() -> None:
+    """A `$ref` whose target under a nested `$id` is no embedded resource is never fetched
+    (an `$id` is a name): it is looked for beside the document, which, given as a dict,
+    has none, so it is the operation's error."""
     import httpllm
 
     schemas = {"A": {"type": "object", "properties": {
@@ -190,4 +191,32 @@ def test_a_ref_to_an_http_url_no_id_names_still_needs_the_network() -> None:
     app = httpllm.compile(_id_doc(schemas, {"$ref": "#/components/schemas/A"}), "3.1")
     assert [(e.kind, e.pointer) for e in app.errors] == [
         ("AccessDenied", "#/components/schemas/A/properties/b/properties/c")]
-    assert "https://ex.com/b/nope.json needs the network" in app.errors[0].message
+    assert "is https://ex.com/b/nope.json (against the base an $id" in app.errors[0].message
+    assert "is never fetched" in app.errors[0].message
+
+
+@pytest.mark.parametrize("own", [None, "v2/openapi.json"])
+def test_name_at_reads_a_label_from_the_root_documents_file(tmp_path: Any,
+                                                           own: str | None) -> None:
+    """A place as losses and `Inliner.origins` give it (`models/A.json#`, or an
+    operation's `$ref` schema in another file, `paths/x.json#/schema`) is relative to the
+    root document's file: a name's place is read as text, another is resolved from that
+    file, never from the OpenAPI 3.2 `$self` the document's own `$ref`s resolve against
+    (there `v2/paths/x.json` names another schema)."""
+    import json
+    from pathlib import Path
+
+    root = {"openapi": "3.2.0", **({"$self": own} if own else {})}
+    files = {"openapi.json": root, "paths/x.json": {"schema": {"$ref": "../models/A.json"}},
+             "models/A.json": {"type": "object"}, "models/B.json": {"type": "string"},
+             "v2/paths/x.json": {"schema": {"$ref": "../../models/B.json"}}}
+    for name, content in files.items():
+        (Path(tmp_path) / name).parent.mkdir(parents=True, exist_ok=True)
+        (Path(tmp_path) / name).write_text(json.dumps(content))
+    path = Path(tmp_path) / "openapi.json"
+    known = SchemaNames(Resolver(root, path.as_uri(), Loader(path)), "3.1")
+    a = known.name_for((Path(tmp_path) / "models" / "A.json").as_uri(), known.resolver.base)
+    assert known.labels()[a] == "models/A.json#"
+    assert known.name_at("models/A.json#") == a
+    assert known.name_at("paths/x.json#/schema") == a
+    assert known.name_at("models/Nowhere.json#") is None

@@ -49,9 +49,9 @@ def test_dropped_gathers_the_losses_of_every_schema_reached_or_merged() -> None:
 def test_merged_into_names_the_allof_parents_merged() -> None:
     named = store()
     named.emended("Item", "request")
-    assert named.losses.merged_into("#/components/schemas/Item", ROOT, "request") == [
+    assert named.losses.merged_into("#/components/schemas/Item", "request") == [
         "#/components/schemas/Item", "#/components/schemas/Base"]
-    assert named.losses.merged_into("#/components/schemas/Nowhere", ROOT, "request") == []
+    assert named.losses.merged_into("#/components/schemas/Nowhere", "request") == []
 
 
 def test_owners() -> None:

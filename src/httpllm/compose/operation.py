@@ -762,9 +762,8 @@ class Composer:
             named = id(node) in inliner.origins
             at = inliner.origins.get(id(node), at)
             # ``at`` is a label relative to the root document (``Resolver.label``:
-            # ``models/Pet.yml#``), not to the file the operation is in
-            owners = self.named.losses.merged_into(
-                at, self.resolver.base, "request") if named else []
+            # ``models/Pet.yml#``), read as text: never resolved against a base
+            owners = self.named.losses.merged_into(at, "request") if named else []
             names = set(hidden.get(at, ())).union(*(hidden.get(o, ()) for o in owners))
             out.extend((path, n) for n in sorted(names))
             props = node.get("properties")

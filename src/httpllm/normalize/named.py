@@ -27,7 +27,7 @@ from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
 from httpllm.pointer import unescape
-from httpllm.refs import RefGraph, Resolver, def_ref, has_inner_ids, id_base, id_base_at
+from httpllm.refs import RefGraph, Resolver, def_ref, has_inner_ids, id_base_at
 from httpllm.walk import is_leaf
 
 __all__ = ["NamedSchemas"]
@@ -167,7 +167,7 @@ class NamedSchemas:
         hit = self._inline.get(schema, direction)
         if hit is not None:
             return hit
-        base = id_base(schema, base)  # an inline schema's own ``$id`` is the base of its refs
+        base = self.names.resolver.id_base(schema, base)  # an inline schema's own ``$id``
         out = self._lone_ref(schema, base)
         if out is None:
             out = self._emend(schema, direction, pointer=pointer, base=base)
@@ -273,7 +273,7 @@ class NamedSchemas:
         to ``rewrite_ref``). ``at`` may be a :class:`PassContext` (its ``pointer``) or
         ``None`` (``base``). A lone ``$ref`` is then never taken as
         ``known_ref`` (which has no pointer): ``rewrite_ref`` resolves it at its base."""
-        if self.names.version == "3.0" or schema.__class__ is not dict:
+        if not self.names.resolver.ids or schema.__class__ is not dict:
             return None
         inner = self._inner_ids.get(schema)
         if inner is None:

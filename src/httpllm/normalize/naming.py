@@ -19,7 +19,7 @@ from httpllm.errors import HttpllmError, RefError
 from httpllm.normalize._context import ANNOTATIONS
 from httpllm.parse import component_map
 from httpllm.pointer import escape, parts
-from httpllm.refs import Resolver, def_name, def_name_of, def_ref, id_base
+from httpllm.refs import Resolver, def_name, def_name_of, def_ref
 from httpllm.walk import is_leaf, refs_in
 
 __all__ = ["EmendedRefs", "Named", "SchemaNames", "collect_refs"]
@@ -114,13 +114,14 @@ class SchemaNames:
         version: ``"3.0"`` or ``"3.1"`` (3.0 ignores non-annotation ``$ref`` siblings).
     """
 
-    __slots__ = ("_by_uri", "_labels", "_named", "_taken", "resolver", "version")
+    __slots__ = ("_at", "_by_uri", "_labels", "_named", "_taken", "resolver", "version")
 
     def __init__(self, resolver: Resolver, version: str) -> None:
         self.resolver = resolver
         self.version = version
         self._by_uri: dict[str, str] = {}
         self._labels: dict[str, str] | None = None  # labels(), until a name is given
+        self._at: dict[str, str] | None = None  # name_at(): labels() the other way
         self._named: dict[str, Named] = {}
         self._taken: set[str] = set()
         # Component schemas keep their own names, whatever is compiled first.
@@ -128,8 +129,8 @@ class SchemaNames:
         schemas = component_map(resolver.root, resolver, "schemas")
         for key, node in schemas.entries.items():
             uri = f"{schemas.uri}/{escape(key)}"
-            name = self._register(uri, resolver.label(uri), node, id_base(node, schemas.base),
-                                  [key])
+            name = self._register(uri, resolver.label(uri), node,
+                                  resolver.id_base(node, schemas.base), [key])
             if isinstance(node, dict) and set(node) == {"$ref"}:
                 self._alias(name, f"#/components/schemas/{escape(key)}")
 
@@ -228,7 +229,24 @@ class SchemaNames:
         if self._labels is None:  # made again only after a name was given
             uris = {name: uri for uri, name in self._by_uri.items()}
             self._labels = {name: self.resolver.label(uri) for name, uri in uris.items()}
+            self._at = None
         return self._labels
+
+    def name_at(self, label: str) -> str | None:
+        """The def name of the schema at ``label`` (an ``Inliner.origins`` or loss
+        pointer: ``models/Pet.yml#``, or an operation's schema that is a ``$ref``,
+        ``paths/pets.yml#/post/requestBody/content/application~1json/schema``), or
+        ``None``: the place :meth:`labels` gives a name, read as text, else the label
+        resolved from the root document's file (:meth:`~httpllm.refs.Resolver.at_label`),
+        which it is relative to: not the file an operation is in, nor, in OpenAPI 3.2, the
+        document's ``$self``."""
+        labels = self.labels()
+        if self._at is None:
+            self._at = {place: name for name, place in labels.items()}
+        found = self._at.get(label)
+        if found is None:
+            found = self.name_or_none(self.resolver.at_label(label), self.resolver.base)
+        return found
 
     def _target(self, ref: str, at: str, base: str) -> str:
         """:meth:`name_for`, with the ``$ref``'s pointer on errors that have none."""
@@ -248,8 +266,7 @@ class SchemaNames:
         Raises:
             RefError, AccessDenied: the reference does not resolve (at ``at``).
         """
-        if self.version != "3.0":
-            base = id_base(node, base)
+        base = self.resolver.id_base(node, base)
         ref = {"$ref": def_ref(self._target(node["$ref"], at, base))}
         siblings = {k: v for k, v in node.items() if k != "$ref"}
         if not siblings:

@@ -86,14 +86,16 @@ class LossOwners:
             stack += sorted(following - seen, reverse=True)
         return list(dict.fromkeys(out))
 
-    def merged_into(self, ref: str, base: str, direction: Direction) -> list[str]:
+    def merged_into(self, label: str, direction: Direction) -> list[str]:
         """The places (``#/components/schemas/Base``, ``models/Base.yml#`` in another file:
         :meth:`~httpllm.refs.Resolver.label`, as losses name them) of the named schemas the
-        emended form of the named schema ``ref`` (resolved against ``base``) merged
-        (``allOf`` parents, transitively), its own included; ``[]`` when ``ref`` names no
-        named schema. A property one of them declares, and the direction dropped, belongs
-        to the merged object too."""
-        name = self.names.name_or_none(ref, base)
+        emended form of the named schema at ``label`` (such a place, an
+        ``Inliner.origins`` label, read as text:
+        :meth:`~httpllm.normalize.naming.SchemaNames.name_at`) merged
+        (``allOf`` parents, transitively), its own included; ``[]`` when ``label`` is the
+        place of no named schema. A property one of them declares, and the direction
+        dropped, belongs to the merged object too."""
+        name = self.names.name_at(label)
         if name is None:
             return []
         labels = self.names.labels()
@@ -105,8 +107,8 @@ class LossOwners:
             if owner in seen:
                 continue
             seen.add(owner)
-            label = labels.get(owner[1]) if owner[0] == "name" else None
-            if label is not None:
-                out.append(label)
+            place = labels.get(owner[1]) if owner[0] == "name" else None
+            if place is not None:
+                out.append(place)
             stack.extend(self._merged.get(owner, ()))
         return list(dict.fromkeys(out))
