@@ -159,7 +159,7 @@ def test_an_enum_keeps_true_beside_1_and_false_beside_0() -> None:
     body, losses = _body_of({"enum": [1, "1", True, 0, False, 1.0]}, "3.0")
     assert body["enum"] == [1, "1", True, 0, False]
     assert [(x.keyword, x.note.split(" (")[0]) for x in losses] == [
-        ("enum", "repeated values removed")]
+        ("enum", "enum lists 1 value(s) more than once: each is kept once")]
 
 
 @pytest.mark.parametrize("provider", ["3.0", "gemini", "ollama"])

@@ -135,7 +135,8 @@ def test_enums_no_value_can_meet() -> None:
         "(validate refuses each) (and 1 more)",
         f'{where}/n: no value of its enum ["a"] is integer: no value can be given there '
         "(validate refuses each) (and 1 more)",
-        f"{where}/e: an empty enum: no value can be given there (validate refuses each)"]
+        f"{where}/e: an empty enum (not: {{}}): no value can be given there (validate "
+        "refuses each)"]
 
 
 def test_enum_values_outside_the_type() -> None:

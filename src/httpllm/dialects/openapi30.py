@@ -88,21 +88,11 @@ def _fits(value: Any, node: dict[str, Any]) -> bool:
         value_key(v) for v in enum})
 
 
-def _values(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """``enum`` values unique and a ``default`` that fits its schema (openapi-spec-validator
-    checks both; vendor documents break them, e.g. ``type: string, default: 0``). Values
-    are compared as JSON values (``value_key``): ``true`` is no repeat of ``1``, which
-    Python's ``True == 1`` made it (JSON Schema 2020-12 core section 4.2.2)."""
+def _fitting_default(node: dict[str, Any], ctx: RenderContext) -> Schema:
+    """A ``default`` that fits its schema (openapi-spec-validator checks it; vendor
+    documents break it, e.g. ``type: string, default: 0``). Its ``enum`` values are unique
+    already (``normalize.kinds``, as JSON values: ``true`` is no repeat of ``1``)."""
     out = node
-    enum = node.get("enum")
-    if isinstance(enum, list):
-        first: dict[str, Any] = {}
-        for value in enum:
-            first.setdefault(value_key(value), value)
-        unique = list(first.values())
-        if len(unique) < len(enum):
-            ctx.lose("enum", "rewritten", enum, "repeated values removed")
-            out = {**out, "enum": unique}
     if "default" in out and not _fits(out["default"], out):
         ctx.lose("default", "dropped", out["default"], "does not fit its own schema")
         out = {k: v for k, v in out.items() if k != "default"}
@@ -140,7 +130,7 @@ OPENAPI_30 = Dialect(
     keywords=SCHEMA_OBJECT_FIELDS | {"$defs"},
     refs="keep",
     rules=(booleans({}, {"not": {}}), const_as_enum, nullable_as_flag(_NULL), _bounds,
-           tuples_as_arrays({}), filter_keywords, required_known, _values, _refs),
+           tuples_as_arrays({}), filter_keywords, required_known, _fitting_default, _refs),
     envelope=_envelope,
     source="https://spec.openapis.org/oas/v3.0.3#schema-object",
 )

@@ -345,7 +345,10 @@ def _shown(value: Any) -> str:
 
 def _enum_problem(node: dict[str, Any]) -> tuple[bool, str] | None:
     """``(whether no value is left, what)`` of a node's ``const``/``enum`` that its other
-    keywords contradict (its ``enum``, its ``type``), or ``None``."""
+    keywords contradict (its ``enum``, its ``type``), or ``None``. An empty enum is
+    ``not: {}`` in ``Function.schema`` (``normalize.kinds``: Ajv refuses it)."""
+    if node.get("not") == {}:
+        return True, "an empty enum (not: {})"
     enum = node["enum"] if isinstance(node.get("enum"), list) else None
     kind = node.get("type")
     kinds = [kind] if isinstance(kind, str) else (
