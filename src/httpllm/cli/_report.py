@@ -89,8 +89,13 @@ def report(app: Application, *, verbose: bool, hidden: Iterable[_api.Warning] = 
         _say(f"{len(opened):,} of {app.operations:,} operations skipped because a $ref needs "
              "a file or URL the gate refused: pass the flag the message names (--root DIR, "
              f"--allow-outside-root or --allow-network), or --exclude them (exit {PARTIAL})")
-    if len(gated) > len(opened):
-        refused = len(gated) - len(opened)
+    beside = [e for e in gated if "given as text" in e.message]  # no folder to read from
+    if beside:
+        _say(f"{len(beside):,} of {app.operations:,} operations skipped because a $ref names "
+             "a file beside the document, which was read from standard input (or given as "
+             f"text): name the document by its path instead (exit {PARTIAL})")
+    if len(gated) > len(opened) + len(beside):
+        refused = len(gated) - len(opened) - len(beside)
         _say(f"{refused:,} of {app.operations:,} operations skipped because a $ref points at "
              "a file or value that is not part of the API description (a settings file, a "
              "dotfile, no JSON or YAML): no flag reads it; fix the $ref or --exclude them "
