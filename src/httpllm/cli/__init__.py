@@ -88,6 +88,7 @@ def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # within the try: output the system refuses is said here
     except UsageError as exc:
         say(f"httpllm {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
