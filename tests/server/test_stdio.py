@@ -79,6 +79,33 @@ def test_start_up_report_goes_to_stderr(spec_file: Path) -> None:
     assert [json.loads(line)["id"] for line in lines] == [1]
 
 
+def test_a_line_that_is_no_json_the_sdk_reads_is_answered(spec_file: Path) -> None:
+    """A request the SDK's JSON parser refuses (a lone surrogate in a tool call's
+    arguments, as a model's broken emoji; an integer of 5,000 digits; 100,000 nested
+    arrays) was dropped over stdio: no answer, the client waited out its timeout. Each is
+    answered with a JSON-RPC parse error (-32700), with the request's id where Python's
+    json reads it; a notification is not answered; the session goes on."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x","arguments":%s}}'
+    lines = [json.dumps(initialize),
+             '{"jsonrpc":"2.0","method":"notifications/initialized"}',
+             call % (2, '{"q":"\\ud83d"}'),
+             call % (3, '{"n":1' + "0" * 5_000 + "}"),
+             call % (4, "[" * 100_000 + "]" * 100_000),
+             '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":"\\ud800"}}',
+             '{"jsonrpc":"2.0","id":5,"method":"ping"}']
+    done = subprocess.run(
+        [sys.executable, "-m", "httpllm", "serve", str(spec_file)],
+        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=LIMIT,
+        env={"PYTHONPATH": SRC})
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(a["id"], a.get("error", {}).get("code")) for a in answers] == [
+        (1, None), (2, -32700), (3, -32700), (None, -32700), (5, None)]
+    assert all(a["error"]["message"].startswith("Parse error: ") for a in answers[1:4])
+
+
 @pytest.mark.slow
 def test_document_that_does_not_compile_exits_1(tmp_path: Path) -> None:
     """A document that cannot be compiled ends the command with status 1 and one line."""
