@@ -290,6 +290,20 @@ def test_document_from_stdin(capsys: pytest.CaptureFixture[str],
     assert status == 0 and json.loads(out)[0]["name"] == "listPets"
 
 
+@pytest.mark.parametrize(("data", "message"), [
+    (b"", "<stdin>#: expected an OpenAPI object at the top, got an empty document"),
+    (b"{{{", "<stdin>: not valid JSON or YAML at line 2, column 1: did not find expected "
+             "node content")])
+def test_a_document_from_stdin_is_named_stdin(data: bytes, message: str,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unreadable document given as ``-`` was named ``<bytes>`` (what the loader was
+    handed), a name the user never gave: it is ``<stdin>``."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, _, err = run(capsys, "compile", "-")
+    assert (status, err) == (1, f"httpllm: error: {message}\n")
+
+
 def test_stdin_document_with_path_item_refs_names_its_path(
         capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """A split document (path items as ``$ref``s to files beside it) read from ``-``: the

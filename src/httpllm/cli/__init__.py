@@ -93,7 +93,7 @@ def _run(argv: Sequence[str] | None) -> int:
         say(f"httpllm {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
     except HttpllmError as exc:
-        say(f"httpllm: error: {in_flags(str(exc))}", file=sys.stderr)
+        say(f"httpllm: error: {in_flags(_in_user_terms(exc, args))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
@@ -104,6 +104,14 @@ def _run(argv: Sequence[str] | None) -> int:
             "with the command that caused it", file=sys.stderr)
         return 1
     return status
+
+
+def _in_user_terms(exc: HttpllmError, args: argparse.Namespace) -> str:
+    """The error's line, a document read from ``-`` named ``<stdin>`` (the loader names
+    the bytes it was given ``<bytes>``, which the user never gave)."""
+    if getattr(args, "spec", None) == "-" and exc.source == "<bytes>":
+        return str(HttpllmError(exc.message, pointer=exc.pointer, source="<stdin>"))
+    return str(exc)
 
 
 if __name__ == "__main__":
