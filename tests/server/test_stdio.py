@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -89,18 +90,29 @@ def test_a_line_that_is_no_json_the_sdk_reads_is_answered(spec_file: Path) -> No
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": {"name": "t", "version": "1"}}}
     call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x","arguments":%s}}'
-    lines = [json.dumps(initialize),
-             '{"jsonrpc":"2.0","method":"notifications/initialized"}',
-             call % (2, '{"q":"\\ud83d"}'),
-             call % (3, '{"n":1' + "0" * 5_000 + "}"),
-             call % (4, "[" * 100_000 + "]" * 100_000),
-             '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":"\\ud800"}}',
-             '{"jsonrpc":"2.0","id":5,"method":"ping"}']
-    done = subprocess.run(
-        [sys.executable, "-m", "httpllm", "serve", str(spec_file)],
-        input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=LIMIT,
-        env={"PYTHONPATH": SRC})
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    lines = [(json.dumps(initialize), 1),
+             ('{"jsonrpc":"2.0","method":"notifications/initialized"}', 0),
+             (call % (2, '{"q":"\\ud83d"}'), 1),
+             (call % (3, '{"n":1' + "0" * 5_000 + "}"), 1),
+             (call % (4, "[" * 100_000 + "]" * 100_000), 1),
+             ('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":"\\ud800"}}', 0),
+             ('{"jsonrpc":"2.0","id":5,"method":"ping"}', 1)]
+    server = subprocess.Popen([sys.executable, "-m", "httpllm", "serve", str(spec_file)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env={"PYTHONPATH": SRC})
+    assert server.stdin is not None and server.stdout is not None
+    answers = []
+    try:
+        for line, expected in lines:  # each answer read before the next line is sent
+            server.stdin.write(line.encode() + b"\n")
+            server.stdin.flush()
+            for _ in range(expected):
+                ready, _, _ = select.select([server.stdout], [], [], LIMIT)
+                assert ready, f"no answer to {line[:60]}"
+                answers.append(json.loads(server.stdout.readline()))
+    finally:
+        server.kill()
+        server.wait(LIMIT)
     assert [(a["id"], a.get("error", {}).get("code")) for a in answers] == [
         (1, None), (2, -32700), (3, -32700), (None, -32700), (5, None)]
     assert all(a["error"]["message"].startswith("Parse error: ") for a in answers[1:4])
