@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from httpllm.cli import main
+from httpllm.errors import install_command
 
 SPEC = str(Path(__file__).resolve().parents[1] / "specs" / "petstore-3.0.yaml")
 
@@ -57,4 +58,4 @@ def test_budget_without_the_tokens_extra_exits_one(monkeypatch: pytest.MonkeyPat
     finally:
         tokens._counter.cache_clear()
     err = capsys.readouterr().err.strip()
-    assert err.count("\n") == 0 and 'httpllm[tokens]' in err
+    assert err.count("\n") == 0 and install_command("tokens") in err

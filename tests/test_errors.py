@@ -99,3 +99,28 @@ def test_missing_extra_is_public() -> None:
     """`MissingExtra` is exported from the top level, where users catch it."""
     assert httpllm.MissingExtra is MissingExtra
     assert "MissingExtra" in httpllm.__all__
+
+
+@pytest.mark.parametrize(("direct_url", "command"), [
+    ('{"url": "file:///home/me/httpllm", "dir_info": {}}',
+     'pip install "/home/me/httpllm[mcp]"'),
+    ('{"url": "file:///home/me/my%20code/httpllm", "dir_info": {"editable": true}}',
+     'pip install "/home/me/my code/httpllm[mcp]"'),
+    ('{"url": "file:///tmp/httpllm-0.1.0-py3-none-any.whl", "archive_info": {}}',
+     'pip install "httpllm[mcp]"'),
+    ('{"url": "https://github.com/x/httpllm", "vcs_info": {"vcs": "git"}}',
+     'pip install "httpllm[mcp]"'),
+    (None, 'pip install "httpllm[mcp]"'), ("not json", 'pip install "httpllm[mcp]"')])
+def test_install_command_names_the_folder_httpllm_came_from(
+        direct_url: str | None, command: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """httpllm is installed from a checkout (it is not on PyPI yet, the README says), yet a
+    missing extra said ``pip install "httpllm[mcp]"``, which fails or fetches a stranger's
+    package: the folder PEP 610's direct_url.json names is the command's, else the name."""
+    import importlib.metadata
+
+    class Installed:
+        def read_text(self, name: str) -> str | None:
+            return direct_url if name == "direct_url.json" else None
+
+    monkeypatch.setattr(importlib.metadata, "distribution", lambda name: Installed())
+    assert install_command("mcp") == command

@@ -136,6 +136,27 @@ def test_source_of_each_kind(tmp_path: Path) -> None:
         source_of(tmp_path / "missing.yaml")
 
 
+@pytest.mark.parametrize("name", ["[v2]/openapi.yaml", "{service}.yaml", "[v2]"])
+def test_a_path_that_begins_like_json_is_a_path(tmp_path: Path, name: str,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """A path beginning with ``[`` or ``{`` (a folder ``[v2]``, a file ``{service}.yaml``)
+    was read as document text (``<text>: not valid JSON or YAML``): a ``str`` that names
+    something existing is a path, relative to the working folder or absolute."""
+    spec = tmp_path / "[v2]" / "openapi.yaml"
+    spec.parent.mkdir()
+    spec.write_text("openapi: 3.1.0\n")
+    (tmp_path / "{service}.yaml").write_text("openapi: 3.1.0\n")
+    monkeypatch.chdir(tmp_path)
+    for given in (name, str(tmp_path / name)):
+        if name == "[v2]":
+            with pytest.raises(LoadError, match="is a folder"):
+                source_of(given)
+            continue
+        raw, path, label = source_of(given)
+        assert (raw, path, label) == (b"openapi: 3.1.0\n", (tmp_path / name).resolve(), given)
+    assert source_of("[v3]")[2] == "<text>"  # nothing of that name: text, as before
+
+
 @pytest.mark.parametrize("text", ["", "   "])
 def test_an_empty_string_is_an_empty_document(text: str) -> None:
     """``compile("")`` said the current folder "." is a folder; it is an empty document."""

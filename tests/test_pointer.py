@@ -129,3 +129,12 @@ def test_replace_root_and_missing_paths() -> None:
     assert pointer.replace(DOC, "#", 5) == 5
     assert pointer.replace(DOC, "#/f/x/y", 5) is DOC
     assert pointer.replace(DOC, "#/a/7", 5) is DOC
+
+
+@pytest.mark.parametrize("token", ["\u00b2", "\u0661", "01", "-", "", "1" * 19, "1e3", " 1"])
+def test_index_takes_rfc_6901_indexes_only(token: str) -> None:
+    """Only ASCII digits without a leading zero, at most 18 of them, are an index:
+    ``get`` raised ValueError on ``²`` (``str.isdigit`` takes it, ``int`` does not)."""
+    assert pointer.index(token) is None
+    assert pointer.get({"a": [0, 1, 2]}, ["a", token], "none") == "none"
+    assert pointer.index("2") == 2 and pointer.get({"a": [0, 1, 2]}, ["a", "2"]) == 2

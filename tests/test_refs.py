@@ -123,6 +123,20 @@ def test_dangling_ref_names_the_pointer(ref: str, message: str) -> None:
         resolver().resolve(ref, ROOT)
 
 
+@pytest.mark.parametrize("token", ["\u00b2", "\u0661", "01", "1" + "0" * 5_000])
+def test_an_index_that_is_no_rfc_6901_index_points_to_nowhere(token: str) -> None:
+    """An array token of a superscript or Arabic-Indic digit, a leading zero, or 5,001
+    digits is no index (RFC 6901 section 4): a RefError. ``int()`` raised ValueError on
+    ``²`` and on the long one (the operation failed as an InternalError) and read ``\\u0661``
+    as 1."""
+    doc = {"openapi": "3.1.0", "components": {"schemas": {
+        "L": {"allOf": [{"type": "object"}, {"type": "string"}]}}}}
+    assert resolver(doc).resolve("#/components/schemas/L/allOf/1", ROOT).node == {
+        "type": "string"}
+    with pytest.raises(RefError, match="points to nowhere"):
+        resolver(doc).resolve(f"#/components/schemas/L/allOf/{token}", ROOT)
+
+
 @pytest.mark.parametrize("name", ["Loop1", "Self"])
 def test_ref_chain_loop_is_an_error(name: str) -> None:
     """A chain of bare `$ref`s that comes back to itself is a RefError, not a hang."""

@@ -106,7 +106,8 @@ class Application:
         cycles: each reference cycle, as the sorted list of the schema names on it.
         version: the document's version (``"2.0"``, ``"3.0"``, ``"3.1"`` or ``"3.2"``).
         operations: how many operations the document has under ``paths``, before
-            ``include=``/``exclude=`` chose among them.
+            ``include=``/``exclude=`` chose among them (a path item that cannot be read,
+            its ``$ref`` refused, counts as one: it is one of ``errors``).
     """
 
     provider: str
@@ -635,7 +636,8 @@ def compile(  # the public name the project is known by (shadows the builtin her
         functions, errors, later = _originals(upgraded, functions, errors, later, warnings)
     return Application(provider=dialect.name, dialect=dialect, options=options,
                        functions=tuple(functions), errors=tuple(errors),
-                       version=upgraded.version or doc.version, operations=len(doc.sites),
+                       version=upgraded.version or doc.version,
+                       operations=len(doc.sites) + len(doc.errors),
                        _deferred=_Deferred(
                            warnings=warnings, responses=responses, request_cycles=graph.cycles,
                            sized=[(sized_at, functools.partial(_size_warnings, functions,

@@ -189,7 +189,8 @@ class MissingExtra(HttpllmError, ImportError):
         """The error for ``feature`` (``"serving over MCP"``) without ``module``, a
         module of ``extra``.
 
-        >>> str(MissingExtra.of("mcp", "serving over MCP", "mcp"))
+        >>> str(MissingExtra.of("mcp", "serving over MCP", "mcp")).replace(
+        ...     install_command("mcp"), 'pip install "httpllm[mcp]"')
         'serving over MCP needs the mcp extra: pip install "httpllm[mcp]" (mcp is not installed)'
         """
         missing = f" ({module} is not installed)" if module else ""
@@ -198,8 +199,37 @@ class MissingExtra(HttpllmError, ImportError):
 
 
 def install_command(extra: str) -> str:
-    """The command that installs an extra: ``pip install "httpllm[<extra>]"``."""
-    return f'pip install "httpllm[{extra}]"'
+    """The command that installs an extra into this installation: ``pip install
+    "/path/to/httpllm[<extra>]"`` when httpllm was installed from a folder (a checkout, as
+    the README says: it is not on PyPI yet, and a registry's ``httpllm`` may be anyone's),
+    else ``pip install "httpllm[<extra>]"``."""
+    return f'pip install "{_installed_from() or "httpllm"}[{extra}]"'
+
+
+def _installed_from() -> str | None:
+    """The folder httpllm was installed from (``pip install /path/to/httpllm``, editable or
+    not), or ``None`` (a registry, a wheel file, no metadata).
+
+    Source: PEP 610 (``direct_url.json``: ``url`` a ``file://`` URL with ``dir_info`` for a
+    local folder)."""
+    import json
+    from importlib.metadata import PackageNotFoundError, distribution
+    from urllib.parse import unquote, urlsplit
+
+    try:
+        text = distribution("httpllm").read_text("direct_url.json")
+        info = json.loads(text) if text else None
+    except (PackageNotFoundError, OSError, ValueError):
+        return None
+    if not isinstance(info, dict) or "dir_info" not in info:
+        return None
+    url = info.get("url")
+    if not isinstance(url, str):
+        return None
+    parts = urlsplit(url)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    return unquote(parts.path) or None
 
 
 @contextmanager

@@ -577,7 +577,8 @@ def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
         return spec, None, "<dict>"
     if isinstance(spec, bytes):
         return spec, None, "<bytes>"
-    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[", "")):
+    if isinstance(spec, str) and ("\n" in spec or spec.lstrip()[:1] in ("{", "[", "")
+                                  ) and not _names_file(spec):
         # an empty string is an empty document, never the path "." (the current folder)
         return spec, None, "<text>"
     if not isinstance(spec, (str, os.PathLike)):
@@ -595,6 +596,14 @@ def source_of(spec: Source, limits: Limits = DEFAULT_LIMITS
         return read_bounded(path, limits.max_bytes), path.resolve(), str(path)
     except OSError as exc:
         raise LoadError(f"cannot read: {exc.strerror}", source=str(path)) from exc
+
+
+def _names_file(spec: str) -> bool:
+    """Whether a ``str`` that reads like document text (``{``, ``[``) is rather the path of
+    something that exists: a folder named ``[v2]`` or a file ``{service}.yaml`` is a path,
+    as :func:`source_of` says of any ``str`` naming one (``os.path.exists`` is ``False`` for
+    a text no path can be: a NUL, too long a name)."""
+    return "\n" not in spec and spec.strip() == spec != "" and os.path.exists(spec)
 
 
 def read_bounded(path: Path, max_bytes: int) -> bytes:

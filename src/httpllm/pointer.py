@@ -7,8 +7,8 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
-__all__ = ["escape", "file_label", "get", "join", "parts", "replace", "split", "trail",
-           "unescape"]
+__all__ = ["escape", "file_label", "get", "index", "join", "parts", "replace", "split",
+           "trail", "unescape"]
 
 
 def escape(token: str | int) -> str:
@@ -68,13 +68,32 @@ def _tokens(at: str | Sequence[str]) -> Sequence[str]:
     return parts(at) if isinstance(at, str) else at
 
 
-def _index(node: list[Any], token: str) -> int | None:
-    """The list index a token names (RFC 6901 section 4: digits, no leading zero, ``0``
-    alone), or ``None`` past the end or when it is no index."""
-    if not token.isdigit() or (len(token) > 1 and token[0] == "0"):
+_MAX_INDEX_DIGITS = 18
+"""Digits of the longest index a token may spell: no list is longer, and ``int()`` refuses
+a string of over 4,300 digits (Python's limit, a ``ValueError``)."""
+
+
+def index(token: str) -> int | None:
+    """The array index a reference token spells, or ``None`` when it spells none: RFC 6901
+    section 4 (``array-index = %x30 / ( %x31-39 *%x30-39 )``): ASCII digits only (``str.isdigit``
+    also takes ``²`` and ``٣``, which ``int()`` refuses or reads as 3), no leading zero,
+    ``0`` alone; and at most 18 digits (see :data:`_MAX_INDEX_DIGITS`).
+
+    >>> index("12"), index("0"), index("01"), index("²"), index("-"), index("1" * 19)
+    (12, 0, None, None, None, None)
+    """
+    if not (0 < len(token) <= _MAX_INDEX_DIGITS and token.isascii() and token.isdigit()):
         return None
-    index = int(token)
-    return index if index < len(node) else None
+    if len(token) > 1 and token[0] == "0":
+        return None
+    return int(token)
+
+
+def _index(node: list[Any], token: str) -> int | None:
+    """The list index a token names (see :func:`index`), or ``None`` past the end or when
+    it is no index."""
+    found = index(token)
+    return found if found is not None and found < len(node) else None
 
 
 def get(document: Any, at: str | Sequence[str], default: Any = None) -> Any:

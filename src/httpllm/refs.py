@@ -17,7 +17,7 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 from httpllm._content import reads_as_content
 from httpllm.errors import AccessDenied, HttpllmError, RefError
 from httpllm.load import Loader
-from httpllm.pointer import escape, file_label, parts, trail, unescape
+from httpllm.pointer import escape, file_label, index, parts, trail, unescape
 from httpllm.walk import IN_ARRAY, IN_MAPPING, IN_VALUE, subschemas
 
 __all__ = ["DEFS", "RefGraph", "Resolver", "Target", "dangling_refs", "def_name", "def_name_of",
@@ -417,8 +417,8 @@ class Resolver:
                 file_uri, pointer = urldefrag(target.uri)
             if isinstance(node, dict) and token in node:
                 node = node[token]
-            elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-                node = node[int(token)]
+            elif isinstance(node, list) and (at := index(token)) is not None and at < len(node):
+                node = node[at]
             else:
                 where = self.label(f"{written}#{fragment}")
                 raise RefError(f"$ref {ref!r} points to nowhere ({where} does not exist)")

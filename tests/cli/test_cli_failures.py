@@ -290,6 +290,39 @@ def test_document_from_stdin(capsys: pytest.CaptureFixture[str],
     assert status == 0 and json.loads(out)[0]["name"] == "listPets"
 
 
+@pytest.mark.parametrize(("data", "message"), [
+    (b"", "<stdin>#: expected an OpenAPI object at the top, got an empty document"),
+    (b"{{{", "<stdin>: not valid JSON or YAML at line 2, column 1: did not find expected "
+             "node content")])
+def test_a_document_from_stdin_is_named_stdin(data: bytes, message: str,
+                                              capsys: pytest.CaptureFixture[str],
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An unreadable document given as ``-`` was named ``<bytes>`` (what the loader was
+    handed), a name the user never gave: it is ``<stdin>``."""
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data)))
+    status, _, err = run(capsys, "compile", "-")
+    assert (status, err) == (1, f"httpllm: error: {message}\n")
+
+
+def test_stdin_document_with_path_item_refs_names_its_path(
+        capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """A split document (path items as ``$ref``s to files beside it) read from ``-``: the
+    line counting what was cut said "2 of 0 operations" and blamed a settings file no flag
+    reads, then "the document has no operations under paths"; it counts the path items and
+    says to name the document by its path."""
+    document = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+                "paths": {"/a": {"$ref": "paths/a.yaml"}, "/b": {"$ref": "paths/b.yaml"}}}
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(json.dumps(document).encode())))
+    status, out, err = run(capsys, "compile", "-")
+    assert status == 3 and json.loads(out) == []
+    assert lines(err)[1:] == [
+        "httpllm: 2 of 2 operations skipped because a $ref names a file beside the document, "
+        "which was read from standard input (or given as text): name the document by its "
+        "path instead (exit 3)",
+        "httpllm: no tools: every selected operation was skipped (2)",
+        "httpllm: 0 tools for chatgpt; 2 operations skipped (AccessDenied 2); 3 B to stdout"]
+
+
 @pytest.mark.parametrize("argv", [["lint", "-"], ["inspect", "-", "--budget"]])
 def test_commands_that_compile_twice_read_stdin_once(
         argv: list[str], capsys: pytest.CaptureFixture[str],

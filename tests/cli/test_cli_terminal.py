@@ -19,6 +19,7 @@ ESC = "\x1b"
 HIDE = f"{ESC}[2K\r"  # erase the line, back to its start: what follows is all one sees
 BIDI = "\u202e"  # right-to-left override: "moc.rodnev" shows as "vendor.com"
 FORBIDDEN = (ESC, "\r", "\x07", "\x9b", BIDI, "\x00")
+PETSTORE = str(Path(__file__).resolve().parents[2] / "specs" / "petstore-3.0.yaml")
 
 
 def document(tmp_path: Path) -> Path:
@@ -142,3 +143,36 @@ def test_no_command_module_prints_but_through_say() -> None:
                 if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                 and node.func.id == "print"]
     assert printing == []
+
+
+class _Full:
+    """Standard output on a full disk (``> /dev/full``): every write and flush refused."""
+
+    encoding = "utf-8"
+
+    def write(self, text: str) -> int:
+        raise OSError(28, "No space left on device")
+
+    def flush(self) -> None:
+        raise OSError(28, "No space left on device")
+
+    def isatty(self) -> bool:
+        return False
+
+
+@pytest.mark.parametrize("argv", [("compile", PETSTORE), ("inspect", PETSTORE),
+                                  ("search", PETSTORE, "pets")])
+def test_output_the_system_refuses_is_one_line_exit_1(
+        argv: tuple[str, ...], capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``httpllm compile SPEC > /dev/full`` said "internal error (OSError: [Errno 28] ...);
+    please report it": a full disk is no bug of ours. One line naming standard output,
+    exit 1, as an ``-o`` file that cannot be written."""
+    from httpllm.cli import main
+
+    monkeypatch.setattr(sys, "stdout", _Full())
+    status = main(list(argv))
+    err = capsys.readouterr().err
+    assert status == 1 and "internal error" not in err
+    assert err.splitlines()[-1] == (
+        "httpllm: error: cannot write to standard output: No space left on device")

@@ -354,6 +354,31 @@ def _served(doc: Path) -> subprocess.CompletedProcess[str]:
                           timeout=LIMIT, env={**os.environ, "PYTHONPATH": SRC})
 
 
+@pytest.mark.parametrize(("paths", "argv", "why"), [
+    ({"/a": {"get": {"operationId": "a", "responses": {"200": {"description": "ok"}}}}},
+     ["--include", "tag:nosuch"], "no operation of the document's 1 matched --include/"),
+    ({}, [], "the document has no operations under paths"),
+    ({"/a": {"$ref": "missing.yaml"}}, [], "every selected operation was skipped (1)")])
+def test_serve_refuses_to_serve_no_tool(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+                                        paths: dict[str, object], argv: list[str],
+                                        why: str) -> None:
+    """``serve`` of a document that gives no tool (nothing under paths, an --include that
+    matches nothing, every operation left out) said "serving 0 tools" and served an empty
+    list, exit 0: a host started a server with no tool and nobody was told why. It exits 3
+    (no tool at all, as ``compile``) saying why in one line."""
+    doc = tmp_path / "api.json"
+    doc.write_text(json.dumps({"openapi": "3.0.0", "info": {"title": "t", "version": "1"},
+                               "paths": paths}))
+    try:
+        status = main(["serve", str(doc), *argv])
+    except SystemExit as exc:
+        status = int(exc.code or 0)
+    err = capsys.readouterr().err.splitlines()
+    assert status == 3
+    assert err[-1].startswith(f"httpllm: error: no tools to serve: {why}")
+    assert not any("serving" in line for line in err)
+
+
 def test_one_operation_left_out_is_said_in_the_singular(tmp_path: Path) -> None:
     """The serving line counted "(1 operations left out)"."""
     doc = tmp_path / "api.json"

@@ -584,10 +584,12 @@ def test_files_can_be_appended_to_an_array() -> None:
 
 @pytest.mark.parametrize(
     "files",
-    [{"#": b"x"}, {"#/body/x/5": b"x"}, {"#/body/file": "text"}, {"#/body/file": ("a",)}],
+    [{"#": b"x"}, {"#/body/x/5": b"x"}, {"#/body/file": "text"}, {"#/body/file": ("a",)},
+     {"#/body/x/\u00b2": b"x"}, {"#/body/x/" + "1" * 5_000: b"x"}],
 )
 def test_bad_file_arguments_are_build_errors(files: dict[str, Any]) -> None:
-    """A file pointer that fits nothing or a value that is no file raises RequestBuildError."""
+    """A file pointer that fits nothing or a value that is no file raises RequestBuildError
+    (an index of a superscript digit or of 5,000 digits too: ``int()`` raised ValueError)."""
     fn = function(body({"type": "object"}, "multipart/form-data"))
     with pytest.raises(RequestBuildError):
         build_request(fn, {"body": {"x": []}}, files=files)

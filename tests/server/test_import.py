@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from httpllm.errors import install_command
+
 ROOT = Path(__file__).resolve().parents[2]
 SRC = str(ROOT / "src")
 PETSTORE = str(ROOT / "specs" / "petstore-3.0.yaml")
@@ -47,7 +49,7 @@ def test_serving_without_mcp_names_the_extra() -> None:
                "except ImportError as exc:\n"
                "    print(exc)\n")
     assert done.returncode == 0, done.stderr
-    assert 'pip install "httpllm[mcp]"' in done.stdout
+    assert install_command("mcp") in done.stdout
 
 
 def test_cli_serve_without_mcp_exits_1() -> None:
@@ -56,5 +58,5 @@ def test_cli_serve_without_mcp_exits_1() -> None:
                f"sys.exit(main(['serve', {PETSTORE!r}]))")
     assert done.returncode == 1
     assert done.stderr.strip().splitlines() == [
-        'httpllm: error: serving over MCP needs the mcp extra: pip install "httpllm[mcp]" '
+        f"httpllm: error: serving over MCP needs the mcp extra: {install_command('mcp')} "
         "(mcp is not installed)"]

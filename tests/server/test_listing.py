@@ -4,6 +4,7 @@ with ``-32602`` — through the Python SDK client in both protocol eras."""
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -122,6 +123,25 @@ async def test_a_cursor_the_server_did_not_give_is_invalid_params(era: str,
             assert first.next_cursor is not None
             with pytest.raises(MCPError) as caught:
                 await client.list_tools(cursor=cursor)
+    assert caught.value.code == types.INVALID_PARAMS
+    assert "cursor" in caught.value.message.lower()
+
+
+@pytest.mark.parametrize("era", ERAS)
+async def test_a_cursor_of_a_huge_index_is_invalid_params(era: str) -> None:
+    """A cursor forged from a real one (its digest) with an index of 5,000 digits is
+    -32602: ``int()`` refused the digits (Python's 4,300-digit limit) and the client got
+    error 0 with Python's own message, the server a traceback."""
+    tools = [tool(f"t{i}", 2_000) for i in range(10)]
+    with anyio.fail_after(LIMIT):
+        async with Client(server(tools, max_page_bytes=4096), mode=era,
+                          cache=None) as client:
+            given = (await client.list_tools()).next_cursor
+            assert given is not None
+            digest = base64.urlsafe_b64decode(given + "==").decode().split(":")[1]
+            forged = base64.urlsafe_b64encode(f"1{'0' * 5_000}:{digest}".encode()).decode()
+            with pytest.raises(MCPError) as caught:
+                await client.list_tools(cursor=forged)
     assert caught.value.code == types.INVALID_PARAMS
     assert "cursor" in caught.value.message.lower()
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import select
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -81,6 +82,44 @@ def test_start_up_report_goes_to_stderr(spec_file: Path) -> None:
     assert "left out GET /broken" in done.stderr and "Missing" in done.stderr
     lines = done.stdout.splitlines()
     assert [json.loads(line)["id"] for line in lines] == [1]
+
+
+def test_a_line_that_is_no_json_the_sdk_reads_is_answered(spec_file: Path) -> None:
+    """A request the SDK's JSON parser refuses (a lone surrogate in a tool call's
+    arguments, as a model's broken emoji; an integer of 5,000 digits; 100,000 nested
+    arrays) was dropped over stdio: no answer, the client waited out its timeout. Each is
+    answered with a JSON-RPC parse error (-32700), with the request's id where Python's
+    json reads it; a notification is not answered; the session goes on."""
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": {"name": "t", "version": "1"}}}
+    call = '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"x","arguments":%s}}'
+    lines = [(json.dumps(initialize), 1),
+             ('{"jsonrpc":"2.0","method":"notifications/initialized"}', 0),
+             (call % (2, '{"q":"\\ud83d"}'), 1),
+             (call % (3, '{"n":1' + "0" * 5_000 + "}"), 1),
+             (call % (4, "[" * 100_000 + "]" * 100_000), 1),
+             ('{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"x":"\\ud800"}}', 0),
+             ('{"jsonrpc":"2.0","id":5,"method":"ping"}', 1)]
+    server = subprocess.Popen([sys.executable, "-m", "httpllm", "serve", str(spec_file)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, env={"PYTHONPATH": SRC})
+    assert server.stdin is not None and server.stdout is not None
+    answers = []
+    try:
+        for line, expected in lines:  # each answer read before the next line is sent
+            server.stdin.write(line.encode() + b"\n")
+            server.stdin.flush()
+            for _ in range(expected):
+                ready, _, _ = select.select([server.stdout], [], [], LIMIT)
+                assert ready, f"no answer to {line[:60]}"
+                answers.append(json.loads(server.stdout.readline()))
+    finally:
+        server.kill()
+        server.wait(LIMIT)
+    assert [(a["id"], a.get("error", {}).get("code")) for a in answers] == [
+        (1, None), (2, -32700), (3, -32700), (None, -32700), (5, None)]
+    assert all(a["error"]["message"].startswith("Parse error: ") for a in answers[1:4])
 
 
 @pytest.mark.slow

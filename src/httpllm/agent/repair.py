@@ -187,8 +187,9 @@ def _schema_at(root: Any, schema_pointer: str) -> Any:
             node = resolve(node["$ref"], root)
         elif isinstance(node, dict):
             node = node.get(token)
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
+        elif isinstance(node, list) and (at := pointer.index(token)) is not None and at < len(
+                node):
+            node = node[at]
         else:
             return None
     return node

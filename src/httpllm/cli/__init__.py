@@ -88,11 +88,12 @@ def _run(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(argv)
     try:
         status: int = args.handler(args)
+        sys.stdout.flush()  # within the try: output the system refuses is said here
     except UsageError as exc:
         say(f"httpllm {args.command}: error: {exc}", file=sys.stderr)
         return USAGE
     except HttpllmError as exc:
-        say(f"httpllm: error: {in_flags(str(exc))}", file=sys.stderr)
+        say(f"httpllm: error: {in_flags(_in_user_terms(exc, args))}", file=sys.stderr)
         return 1
     except BrokenPipeError:
         return 0
@@ -103,6 +104,14 @@ def _run(argv: Sequence[str] | None) -> int:
             "with the command that caused it", file=sys.stderr)
         return 1
     return status
+
+
+def _in_user_terms(exc: HttpllmError, args: argparse.Namespace) -> str:
+    """The error's line, a document read from ``-`` named ``<stdin>`` (the loader names
+    the bytes it was given ``<bytes>``, which the user never gave)."""
+    if getattr(args, "spec", None) == "-" and exc.source == "<bytes>":
+        return str(HttpllmError(exc.message, pointer=exc.pointer, source="<stdin>"))
+    return str(exc)
 
 
 if __name__ == "__main__":

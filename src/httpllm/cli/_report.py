@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from httpllm import _api
     from httpllm._api import Application
 
-__all__ = ["FAIL_ON", "PARTIAL", "failed", "kind", "report", "summary"]
+__all__ = ["FAIL_ON", "PARTIAL", "failed", "kind", "report", "summary", "why_empty"]
 
 PARTIAL = 3
 """Exit status of a result that ``--fail-on`` counts as failed, or of a compile that gave
@@ -89,12 +89,29 @@ def report(app: Application, *, verbose: bool, hidden: Iterable[_api.Warning] = 
         _say(f"{len(opened):,} of {app.operations:,} operations skipped because a $ref needs "
              "a file or URL the gate refused: pass the flag the message names (--root DIR, "
              f"--allow-outside-root or --allow-network), or --exclude them (exit {PARTIAL})")
-    if len(gated) > len(opened):
-        refused = len(gated) - len(opened)
+    beside = [e for e in gated if "given as text" in e.message]  # no folder to read from
+    if beside:
+        _say(f"{len(beside):,} of {app.operations:,} operations skipped because a $ref names "
+             "a file beside the document, which was read from standard input (or given as "
+             f"text): name the document by its path instead (exit {PARTIAL})")
+    if len(gated) > len(opened) + len(beside):
+        refused = len(gated) - len(opened) - len(beside)
         _say(f"{refused:,} of {app.operations:,} operations skipped because a $ref points at "
              "a file or value that is not part of the API description (a settings file, a "
              "dotfile, no JSON or YAML): no flag reads it; fix the $ref or --exclude them "
              f"(exit {PARTIAL})")
+
+
+def why_empty(app: Application) -> str:
+    """Why a compile gave no tool, in the user's terms."""
+    if app.operations == 0:
+        return ("the document has no operations under paths (webhooks and callbacks are "
+                "not compiled)")
+    if not app.errors:
+        return (f"no operation of the document's {app.operations} matched --include/"
+                "--exclude (selectors: tag:T, 'GET /path/*', /path/*, method:M, or a "
+                "name or operationId glob; 'httpllm inspect' lists them)")
+    return f"every selected operation was skipped ({len(app.errors)})"
 
 
 def summary(app: Application, *, written: int | None = None, target: str | None = None,

@@ -38,6 +38,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TextIO
 
+from httpllm.errors import HttpllmError
+
 __all__ = ["Printable", "one_line", "printable", "printable_output", "say"]
 
 _CONTROL = re.compile(
@@ -79,15 +81,42 @@ def printable(text: str) -> str:
 
 class Printable:
     """A text stream whose ``write`` passes :func:`printable` text on to ``stream``;
-    everything else (``buffer``, ``isatty``, ``flush`` ...) is the stream's own."""
+    everything else (``buffer``, ``isatty`` ...) is the stream's own. A write or flush the
+    system refuses (``> /dev/full``: no space left) is an :class:`~httpllm.errors.HttpllmError`
+    naming the stream, one line and exit 1, never an internal error; a closed pipe
+    (``| head``) stays ``BrokenPipeError``, which the command ends quietly on."""
 
-    def __init__(self, stream: TextIO) -> None:
+    def __init__(self, stream: TextIO, name: str = "standard output") -> None:
         self.stream = stream
+        self.label = name
 
     def write(self, text: str) -> int:
-        """Write ``text`` escaped; the count of characters given, as ``TextIO`` does."""
-        self.stream.write(printable(text))
+        """Write ``text`` escaped; the count of characters given, as ``TextIO`` does.
+
+        Raises:
+            HttpllmError: the stream cannot be written.
+        """
+        with self._refused():
+            self.stream.write(printable(text))
         return len(text)
+
+    def flush(self) -> None:
+        """Flush the stream.
+
+        Raises:
+            HttpllmError: the stream cannot be written.
+        """
+        with self._refused():
+            self.stream.flush()
+
+    @contextmanager
+    def _refused(self) -> Iterator[None]:
+        try:
+            yield
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise HttpllmError(f"cannot write to {self.label}: {exc.strerror or exc}") from None
 
     def writelines(self, lines: Any) -> None:
         for line in lines:
@@ -102,7 +131,7 @@ def printable_output() -> Iterator[None]:
     """``sys.stdout`` and ``sys.stderr`` escape terminal controls within the block (the
     streams that were there are put back after it)."""
     out, err = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = Printable(out), Printable(err)
+    sys.stdout, sys.stderr = Printable(out), Printable(err, "standard error")
     try:
         yield
     finally:

@@ -16,7 +16,7 @@ from httpllm.cli._common import (
     dumps,
     write,
 )
-from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary
+from httpllm.cli._report import FAIL_ON, PARTIAL, failed, report, summary, why_empty
 from httpllm.cli._terminal import say
 from httpllm.cli.toolsets import add_toolset_options, check_defer, run_toolsets
 from httpllm.dialects import get_dialect, providers
@@ -81,18 +81,6 @@ def _providers() -> int:
     return 0
 
 
-def why_empty(app: Application, args: argparse.Namespace) -> str:
-    """Why a compile gave no tool, in the user's terms."""
-    if app.operations == 0:
-        return ("the document has no operations under paths (webhooks and callbacks are "
-                "not compiled)")
-    if not app.errors:
-        return (f"no operation of the document's {app.operations} matched --include/"
-                "--exclude (selectors: tag:T, 'GET /path/*', /path/*, method:M, or a "
-                "name or operationId glob; 'httpllm inspect' lists them)")
-    return f"every selected operation was skipped ({len(app.errors)})"
-
-
 def finish(app: Application, args: argparse.Namespace, *, written: int | None,
            target: str | None, extra: str = "", tools: int | None = None) -> int:
     """Report, summarize and choose the exit status of a compile's command: a result the
@@ -104,7 +92,7 @@ def finish(app: Application, args: argparse.Namespace, *, written: int | None,
         report(app, verbose=args.verbose, hidden=hidden)
     status = PARTIAL if any(e.kind == "AccessDenied" for e in app.errors) else 0
     if not app.functions:
-        say(f"httpllm: no tools: {why_empty(app, args)}", file=sys.stderr)
+        say(f"httpllm: no tools: {why_empty(app)}", file=sys.stderr)
         status = PARTIAL
     bad = failed(app, args.fail_on, warnings=len(app.warnings) - len(hidden))
     if bad:

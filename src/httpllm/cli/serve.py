@@ -35,6 +35,7 @@ from httpllm.cli._common import (
     security_schemes,
     unknown_scheme,
 )
+from httpllm.cli._report import PARTIAL, why_empty
 from httpllm.cli._terminal import say
 from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
@@ -494,6 +495,9 @@ def run(args: argparse.Namespace) -> int:
     for error in app.errors:
         where = f"{error.method.upper()} {error.path}".strip()
         say(f"httpllm: left out {where}: {error.pointer}: {error.message}", file=sys.stderr)
+    if not app.functions:  # a host would start a server that lists nothing, silently
+        say(f"httpllm: error: no tools to serve: {why_empty(app)}", file=sys.stderr)
+        return PARTIAL
     options = _server_options(args, app, admission)
     shown = f"{len(app.functions):,} tool{'s' if len(app.functions) != 1 else ''}"
     if args.mode == "discover":

@@ -837,7 +837,7 @@ def _child_copy(node: Any, token: str, after: str, key: str) -> Any:
     elif isinstance(current, (list, tuple)):
         child = list(current)
     else:
-        child = [] if after == "-" or after.isdigit() else {}
+        child = [] if after == "-" or pointer.index(after) is not None else {}
     _put(node, token, child, key)
     return child
 
@@ -845,17 +845,18 @@ def _child_copy(node: Any, token: str, after: str, key: str) -> Any:
 def _get(node: Any, token: str) -> Any:
     if isinstance(node, dict):
         return node.get(token)
-    if isinstance(node, list) and token.isdigit() and int(token) < len(node):
-        return node[int(token)]
+    at = pointer.index(token)
+    if isinstance(node, list) and at is not None and at < len(node):
+        return node[at]
     return None
 
 
 def _put(node: Any, token: str, value: Any, key: str) -> None:
     if isinstance(node, dict):
         node[token] = value
-    elif isinstance(node, list) and (token == "-" or (token.isdigit() and int(token) == len(node))):
+    elif isinstance(node, list) and (token == "-" or pointer.index(token) == len(node)):
         node.append(value)
-    elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-        node[int(token)] = value
+    elif isinstance(node, list) and (at := pointer.index(token)) is not None and at < len(node):
+        node[at] = value
     else:
         raise RequestBuildError(f"file pointer {key!r} does not fit the arguments")

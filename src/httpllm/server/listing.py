@@ -57,8 +57,9 @@ MIN_PAGE_BYTES = 2_048
 _DIGEST_CHARS = 16
 """Hex digits of the listing digest a cursor carries."""
 
-_TOKEN = re.compile(r"([1-9][0-9]*):([0-9a-f]+)")
-"""What a cursor decodes to: the first tool's index, the listing digest."""
+_TOKEN = re.compile(r"([1-9][0-9]{0,17}):([0-9a-f]+)")
+"""What a cursor decodes to: the first tool's index (at most 18 digits: ``int()`` refuses
+a string of over 4,300, and no listing is longer), the listing digest."""
 
 _SURROGATE_ESCAPE = re.compile(rb"\\ud[89a-f]")
 """A surrogate code point as ``json.dumps`` writes it (lower-case hex; a literal backslash

