@@ -132,6 +132,9 @@ async def test_a_cursor_of_a_huge_index_is_invalid_params(era: str) -> None:
     """A cursor forged from a real one (its digest) with an index of 5,000 digits is
     -32602: ``int()`` refused the digits (Python's 4,300-digit limit) and the client got
     error 0 with Python's own message, the server a traceback."""
+    import mcp_types as types
+    from mcp import Client
+    from mcp.shared.exceptions import MCPError
     tools = [tool(f"t{i}", 2_000) for i in range(10)]
     with anyio.fail_after(LIMIT):
         async with Client(server(tools, max_page_bytes=4096), mode=era,
