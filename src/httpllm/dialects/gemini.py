@@ -18,7 +18,7 @@ marked ``Function.extra["decode"] = True`` and ``execute.decode`` restores the v
 a const or enum of non-strings is sent as strings (``"2"`` -> ``2``: the value whose JSON
 text matches, of any JSON type; each text offered once, for the first value with it, the
 others reported dropped; in a union with a string member that takes such a text, the
-text reads as the value and the string is reported lost, ``_ambiguous_texts``); an
+text reads as the value and the string is reported lost, ``dialects._texts``); an
 object without properties is sent as JSON text, a map
 with a typed value as ``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past
 ``max_depth`` as JSON text. A tuple (``prefixItems``) is an array of the union of its
@@ -32,8 +32,7 @@ date-time"), ``types.Tool``; docs/provider-rules.md sections 1, 2b, 3.
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from httpllm._types import JSON, Schema
@@ -52,6 +51,7 @@ from httpllm.dialects._rules import (
     tuples_as_unions,
     typed_nodes,
 )
+from httpllm.dialects._texts import Texts, ambiguous_texts, record, sent_as_text
 from httpllm.errors import Unrepresentable
 from httpllm.pointer import escape
 from httpllm.records import Function
@@ -83,120 +83,6 @@ type", google-gemini/gemini-cli#3178); others go into the description."""
 _ANY = {"type": "string", "description": "Any JSON value, as JSON text."}
 _NULL = {"type": "string", "nullable": True, "description": "Always null."}
 _ROOT = "parameters#"
-
-
-_TEXTS = "gemini.texts"
-""":meth:`RenderContext.identity_memo <httpllm.dialects.RenderContext.identity_memo>` key:
-a rendered node the model answers with text standing for other values -> its
-:class:`_Texts` (the memo :func:`_ambiguous_texts` reads at a union)."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Texts:
-    """What the strings a rendered node takes stand for: ``values``, text -> the non-string
-    const or enum value it is sent as (``{"5": 5}``); ``json``: any string is JSON text (an
-    untyped node or an object without properties, sent as JSON text)."""
-
-    values: dict[str, Any] = field(default_factory=dict)
-    json: bool = False
-
-
-def _texts_of(node: dict[str, Any], ctx: RenderContext) -> _Texts | None:
-    """The :class:`_Texts` recorded for a rendered node (by the node, or by its ``enum``
-    list, which the later rules share when they copy the node), or ``None``: its strings
-    are themselves."""
-    memo = ctx.identity_memo(_TEXTS)
-    found: _Texts | None = memo.get(node)
-    enum = node.get("enum")
-    return memo.get(enum) if found is None and isinstance(enum, list) else found
-
-
-def _sent_as_text(values: list[Any]) -> dict[str, Any]:
-    """text -> value for the non-string values of an enum, the first value per text (as
-    ``_one_per_text`` keeps them)."""
-    out: dict[str, Any] = {}
-    for value in values:
-        if not isinstance(value, str):
-            out.setdefault(json.dumps(value), value)
-    return out
-
-
-def _typed(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """:func:`~httpllm.dialects.typed_nodes`, recording the node typed as a string whose
-    strings are JSON text (any value, or object and array constants) in the memo."""
-    out = typed_nodes(node, ctx)
-    if out is not node and out.get("type") == "string" and "type" not in node:
-        values = node.get("enum", [node["const"]] if "const" in node else None)
-        texts = (_Texts(values=_sent_as_text(values)) if isinstance(values, list) and values
-                 else _Texts(json=True))
-        ctx.identity_memo(_TEXTS).put(out, texts)
-    return out
-
-
-def _members(node: dict[str, Any]) -> list[dict[str, Any]]:
-    """The members of a rendered ``anyOf``, nested ``anyOf``s flattened (iteratively)."""
-    out: list[dict[str, Any]] = []
-    stack: list[Any] = list(reversed(node["anyOf"]))
-    while stack:
-        member = stack.pop()
-        if isinstance(member, dict) and isinstance(member.get("anyOf"), list):
-            stack.extend(reversed(member["anyOf"]))
-        elif isinstance(member, dict):
-            out.append(member)
-    return out
-
-
-def _takes(member: dict[str, Any], text: str) -> bool:
-    """Whether the string member may accept ``text`` as itself: in its ``enum``, within its
-    lengths, matching its ``pattern`` (a pattern ``re`` cannot read counts as matching)."""
-    enum = member.get("enum")
-    if isinstance(enum, list):
-        return text in enum
-    low, high = member.get("minLength", 0), member.get("maxLength")
-    if (isinstance(low, int) and len(text) < low) or (isinstance(high, int) and len(text) > high):
-        return False
-    pattern = member.get("pattern")
-    try:
-        return not isinstance(pattern, str) or re.search(pattern, text) is not None
-    except re.error:
-        return True
-
-
-def _ambiguous_texts(node: dict[str, Any], ctx: RenderContext) -> Schema:
-    """A union whose members answer with one text meaning two values: a string member
-    takes a text that another member sends for a non-string value (``anyOf: [{type:
-    string}, {const: 5}]``, both ``"5"``). ``execute.decode`` reads such a text as the
-    non-string value (else that member could never be sent), so the strings with those
-    texts cannot be sent: an ``anyOf`` loss names them. A member whose every string is JSON
-    text (an object without properties, any value) beside a string member is read as the
-    string (decode keeps a string where a member takes strings), so the values only that
-    member takes cannot be sent: an ``anyOf`` loss says so. The node is unchanged."""
-    if not isinstance(node.get("anyOf"), list):
-        return node
-    texted: list[_Texts] = []
-    strings: list[dict[str, Any]] = []
-    for member in _members(node):
-        texts = _texts_of(member, ctx)
-        if texts is not None:
-            texted.append(texts)
-        elif member.get("type") == "string":
-            strings.append(member)
-    if not texted or not strings:
-        return node
-    lost: dict[str, Any] = {}
-    for texts in texted:
-        for text, value in texts.values.items():
-            if text not in lost and any(_takes(s, text) for s in strings):
-                lost[text] = value
-    if lost:
-        ctx.lose("anyOf", "dropped", list(lost),
-                 "strings another member sends as its values' text: execute.decode reads "
-                 "them as " + ", ".join(json.dumps(v) for v in lost.values()))
-    if any(texts.json for texts in texted):
-        ctx.lose("anyOf", "dropped", None,
-                 "a member sent as JSON text beside a string member: execute.decode keeps "
-                 "the string, so the values only that member takes cannot be sent")
-    return node
 
 
 _TUPLE_UNION = tuples_as_unions(_ANY)
@@ -232,8 +118,7 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return describe({**keep, "type": "array", "items": entry},
                         [("map", "a list of {key, value} entries")])
     out = describe({**keep, "type": "string"}, [("json", "a JSON object, as JSON text")])
-    ctx.identity_memo(_TEXTS).put(out, _Texts(json=True))
-    return out
+    return record(out, Texts(json=True), ctx)
 
 
 def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -264,12 +149,8 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
             out["default"] = json.dumps(node["default"])
     if not kept:
         out.pop("enum")
-    sent = _sent_as_text(distinct)
-    if sent:
-        ctx.identity_memo(_TEXTS).put(out, _Texts(values=sent))
-        if kept:
-            ctx.identity_memo(_TEXTS).put(kept, _Texts(values=sent))
-    return out
+    sent = sent_as_text(distinct)
+    return record(out, Texts(values=sent), ctx) if sent else out
 
 
 def _formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -355,8 +236,8 @@ GEMINI = Dialect(
                       "declarations)",
     },
     rules=(_tuples, booleans(_ANY), const_as_enum, flatten_all_of,
-           nullable_as_flag(_NULL), tuples_as_arrays(_ANY), _typed, _objects,
-           _enums, _ambiguous_texts, _formats, filter_keywords, required_known),
+           nullable_as_flag(_NULL), tuples_as_arrays(_ANY), typed_nodes, _objects,
+           _enums, ambiguous_texts, _formats, filter_keywords, required_known),
     envelope=_declaration,
     group=_group,
     envelopes=("parameters", "json-schema"),

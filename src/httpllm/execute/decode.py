@@ -31,7 +31,7 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
   dialect reports ``"1"`` dropped). Across the members of a union a non-string value wins
   over a string with its text (``"5"`` under ``anyOf: [{type: string}, {const: 5}]`` is
   ``5``, in either order: else ``const: 5`` could never be sent); the dialect reports
-  those strings lost (``dialects.gemini._ambiguous_texts``). A member whose every string
+  those strings lost (``dialects._texts.ambiguous_texts``). A member whose every string
   is JSON text (an object without properties) beside a string member is the one that
   loses: the string is kept. Elsewhere the values travel as themselves, and a
   string stays a string (``"5"`` beside ``const: 5`` in a union with a string is a
@@ -555,7 +555,7 @@ def _read_text(given: str, alts: list[dict[str, Any]]) -> Any:
     of that text (:func:`_by_text`), else the string itself where an alternative lists it.
     A non-string value wins over a string of another member with its text (``"5"`` of
     ``anyOf: [{enum: ["5"]}, {const: 5}]`` is ``5``, whatever the members' order): the
-    render reported those strings lost (``dialects.gemini._ambiguous_texts``), as it
+    render reported those strings lost (``dialects._texts.ambiguous_texts``), as it
     reports the later values of one enum with one text (``_one_per_text``).
 
     >>> _read_text("5", [{"enum": ["5"]}, {"const": 5}]), _read_text("a", [{"enum": ["a"]}])
