@@ -466,3 +466,49 @@ def test_corpus(mode: str) -> None:
     """Every declaration compiled from a real 3.x document passes the SDK and invariant 6;
     all of them form one `Tool`; a recursion error names its cycle."""
     assert_clean(mode)
+
+
+def _lost_strings(fn: Any) -> list[Any]:
+    return [v for x in fn.losses if x.keyword == "anyOf" and x.action == "dropped"
+            for v in x.value or ()]
+
+
+@pytest.mark.parametrize(("schema", "lost"), [
+    ({"anyOf": [{"type": "string"}, {"const": 5}]}, ["5"]),
+    ({"oneOf": [{"type": "string"}, {"enum": [1, True, 2.5]}]}, ["1", "true", "2.5"]),
+    ({"anyOf": [{"type": "string", "enum": ["5", "x"]}, {"const": 5}]}, ["5"]),
+    ({"anyOf": [{"const": 5}, {"type": "string", "enum": ["5", "x"]}]}, ["5"]),
+    ({"type": ["string", "integer"], "enum": ["5", 5, "a"]}, ["5"]),
+    ({"anyOf": [{"type": ["string", "null"]}, {"const": False}]}, ["false"]),
+    ({"anyOf": [{"type": "string"}, {"anyOf": [{"const": 7}, {"type": "boolean"}]}]}, ["7"]),
+    ({"anyOf": [{"type": "string"}, {"const": {"a": 1}}]}, ['{"a": 1}']),
+    ({"anyOf": [{"type": "string", "maxLength": 1}, {"enum": [5, 55]}]}, ["5"]),
+    ({"anyOf": [{"type": "string", "pattern": "^[a-z]+$"}, {"const": 5}]}, []),
+    ({"anyOf": [{"type": "string", "enum": ["x"]}, {"const": 5}]}, []),
+    ({"anyOf": [{"type": "string"}, {"type": "null"}]}, []),
+    ({"anyOf": [{"type": "string"}, {"type": "integer"}]}, []),
+    ({"enum": ["a", 5]}, []),
+], ids=["const", "enum", "string-enum-first", "const-first", "type-array", "nullable",
+        "nested", "object-const", "max-length", "pattern", "disjoint", "null", "integer",
+        "one-enum"])
+def test_a_string_member_that_takes_another_members_text_is_a_loss(
+        schema: Any, lost: list[str]) -> None:
+    """In a union, the strings a string member takes that another member sends as the
+    text of its non-string value (``"5"`` beside ``const: 5``) are reported lost at the
+    union, and only those; the declarations stay valid for the SDK."""
+    doc = document({"type": "object", "properties": {"v": schema}})
+    fn = only(httpllm.compile(doc, "gemini"))
+    assert _lost_strings(fn) == lost
+    assert all(x.pointer.endswith("/anyOf") for x in fn.losses if x.keyword == "anyOf"
+               and x.action == "dropped")
+    assert gemini.check(httpllm.compile(doc, "gemini").tools()) == []
+
+
+@pytest.mark.parametrize("member", [{"type": "object"}, {}], ids=["object", "any"])
+def test_a_json_text_member_beside_a_string_member_is_a_loss(member: Any) -> None:
+    """A member sent as JSON text (an object without properties, any value) beside a
+    string member cannot be told from a string: the loss says its values are lost."""
+    fn = compile_body({"type": "object", "properties": {
+        "v": {"anyOf": [{"type": "string"}, member]}}})
+    notes = [x.note for x in fn.losses if x.keyword == "anyOf" and x.action == "dropped"]
+    assert len(notes) == 1 and "JSON text" in notes[0] and "decode keeps the string" in notes[0]

@@ -270,3 +270,65 @@ def test_redact_json_masks_keys_and_values_and_keeps_what_is_clean() -> None:
     assert redact_json(clean, ["s3cret-1"]) is clean
     assert redact_json({"s3cret-1": ["x s3cret-1"]}, ["s3cret-1"]) == {
         "[redacted]": ["x [redacted]"]}
+
+
+@pytest.mark.parametrize("secrets", [
+    ["ABCDEFGHIJ", "ABCDEFGHIJKLMNOP"], ["ABCDEFGHIJKLMNOP", "ABCDEFGHIJ"],  # a prefix
+    ["ABCDEFGHIJ", "HIJKLMNOPQ"], ["HIJKLMNOPQ", "ABCDEFGHIJ"],  # overlapping
+], ids=["prefix", "prefix-reversed", "overlap", "overlap-reversed"])
+def test_overlapping_secrets_leave_no_part_of_either(secrets: list[str]) -> None:
+    """Two secrets, one a prefix of the other or one beginning inside the other, are
+    masked as one: no character of either stays shown, whatever the order given."""
+    from httpllm.execute.security import redact
+
+    text = "<" + max(secrets, key=len) if secrets[0][0] == secrets[1][0] else (
+        "<ABCDEFGHIJKLMNOPQ")
+    assert redact(f"{text}>", secrets) == "<[redacted]>"
+
+
+def test_a_secret_that_begins_inside_another_secrets_base64_is_masked_whole() -> None:
+    """A secret whose text begins before the base64 of another and runs into it (or lies
+    inside it) is masked with it: neither its head nor the rest of the base64 is shown."""
+    from httpllm.execute.security import redact
+
+    encoded = _b64(TOKEN.encode()).rstrip("=")
+    head = "QQQQQQ" + encoded[:5]  # 11 characters, its last 5 those of the base64
+    assert redact(f"<QQQQQQ{encoded}>", [TOKEN, head]) == "<[redacted]>"
+    assert redact(f"<QQQQQQ{encoded}>", [head, TOKEN]) == "<[redacted]>"
+    inside = encoded[4:14]
+    assert redact(f"<{encoded}>", [inside, TOKEN]) == "<[redacted]>"
+
+
+def test_a_cut_inside_a_secret_that_overlaps_another_shows_none_of_it() -> None:
+    """An answer cut inside the second of two overlapping secrets (the first whole, the
+    second begun inside it) shows neither: the cut end is sought in the text as it came,
+    not after the first was masked; cut anywhere in them, nothing of either is shown."""
+    from httpllm.execute.security import redact
+
+    secrets, text = ["ABCDEFGHIJ", "HIJKLMNOPQ"], "ABCDEFGHIJKLMNOPQ"
+    for end in range(1, len(text)):
+        assert redact(f"pad <{text[:end]}", secrets, cut=True) == "pad <[redacted]"
+
+
+def test_redact_masks_many_secrets_in_every_form_as_few_do() -> None:
+    """Thirty secrets (letters and digits, punctuation only) are each masked in every form
+    (raw, percent-encoded, base64 at each offset, hex) in one text, as each alone is."""
+    import random
+    import string
+
+    from httpllm.execute.security import redact
+
+    rng = random.Random(3)
+    secrets = ["".join(rng.choice(alphabet) for _ in range(12))
+               for alphabet in (string.ascii_letters + string.digits, string.punctuation)
+               for _ in range(15)]
+    forms = [form for secret in secrets for form in (
+        secret, quote(secret, safe=""), *(_b64(b"xy"[:n] + secret.encode())[n + 1:]
+                                           for n in range(3)), secret.encode().hex())]
+    text = " | ".join(forms)
+    alone = " | ".join(redact(form, [secret]) for secret in secrets for form in (
+        secret, quote(secret, safe=""), *(_b64(b"xy"[:n] + secret.encode())[n + 1:]
+                                           for n in range(3)), secret.encode().hex()))
+    masked = redact(text, secrets)
+    assert masked == alone
+    assert not any(secret in masked for secret in secrets)

@@ -9,6 +9,7 @@ from httpllm._memo import IdentityCache
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext, leaf_triggers
 from httpllm.dialects._keywords import CONSTRAINTS, _one_per_text, describe
+from httpllm.dialects._texts import Texts, record, sent_as_text
 from httpllm.errors import Unrepresentable
 from httpllm.normalize.nullable import allows_null, with_null
 
@@ -95,8 +96,8 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
         raise Unrepresentable(f"{ctx.pointer}: a schema without a type (any value) cannot be "
                               "expressed in strict mode (lenient=False)")
     ctx.lose("type", "rewritten", None, "any value: typed as string")
-    if not structured:
-        return {**node, "type": "string"}
+    if not structured:  # any value, as JSON text (execute.decode: a string stays a string)
+        return record({**node, "type": "string"}, Texts(json=True), ctx)
     # object or array constants have no strict form: JSON text, the values described
     moved: list[tuple[str, Any]] = [
         (k, _one_per_text(node[k], ctx) if k == "enum" and isinstance(node[k], list) else node[k])
@@ -107,7 +108,9 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     text = rest.get("description")
     rest["description"] = f"{text}\n{_JSON_TEXT}" if isinstance(text, str) and text else (
         _JSON_TEXT)
-    return describe({**rest, "type": "string"}, moved)
+    values = node.get("enum", [node.get("const")])
+    return record(describe({**rest, "type": "string"}, moved),
+                  Texts(values=sent_as_text(values if isinstance(values, list) else [])), ctx)
 
 
 def _is_map(node: dict[str, Any]) -> bool:

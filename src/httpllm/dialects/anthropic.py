@@ -23,6 +23,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
+from httpllm.dialects._texts import ambiguous_texts
 from httpllm.dialects.openai import strict_booleans, tuple_items
 from httpllm.records import Function
 from httpllm.walk import FoldMemo, fold
@@ -178,8 +179,8 @@ CLAUDE = Dialect(
     strict_keywords=CLAUDE_STRICT_KEYWORDS,
     refs="keep",
     rules=(tuple_items, filter_keywords),
-    strict_rules=(strict_booleans, _inexpressible, ref_alone, typed_nodes, maps_as_entries,
-                  _STRICT_VALUES, seal_objects),
+    strict_rules=(strict_booleans, _inexpressible, ref_alone, typed_nodes,
+                  ambiguous_texts, maps_as_entries, _STRICT_VALUES, seal_objects),
     strict_objects="sealed",
     strict_recursion=False,
     strict_limits=(strict_limits,),

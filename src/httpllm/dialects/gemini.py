@@ -17,7 +17,9 @@ marked ``Function.extra["decode"] = True`` and ``execute.decode`` restores the v
 ``Function.schema`` (the emended schema, which keeps the original types, consts and enums):
 a const or enum of non-strings is sent as strings (``"2"`` -> ``2``: the value whose JSON
 text matches, of any JSON type; each text offered once, for the first value with it, the
-others reported dropped); an object without properties is sent as JSON text, a map
+others reported dropped; in a union with a string member that takes such a text, the
+text reads as the value and the string is reported lost, ``dialects._texts``); an
+object without properties is sent as JSON text, a map
 with a typed value as ``[{"key", "value"}]`` entries; with ``collapse_deep`` a subtree past
 ``max_depth`` as JSON text. A tuple (``prefixItems``) is an array of the union of its
 position schemas, its values sent as themselves (``validate`` checks the positions).
@@ -49,6 +51,7 @@ from httpllm.dialects._rules import (
     tuples_as_unions,
     typed_nodes,
 )
+from httpllm.dialects._texts import Texts, ambiguous_texts, record, sent_as_text
 from httpllm.errors import Unrepresentable
 from httpllm.pointer import escape
 from httpllm.records import Function
@@ -114,7 +117,8 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
                  "required": ["key", "value"]}
         return describe({**keep, "type": "array", "items": entry},
                         [("map", "a list of {key, value} entries")])
-    return describe({**keep, "type": "string"}, [("json", "a JSON object, as JSON text")])
+    out = describe({**keep, "type": "string"}, [("json", "a JSON object, as JSON text")])
+    return record(out, Texts(json=True), ctx)
 
 
 def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -145,7 +149,8 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
             out["default"] = json.dumps(node["default"])
     if not kept:
         out.pop("enum")
-    return out
+    sent = sent_as_text(distinct)
+    return record(out, Texts(values=sent), ctx) if sent else out
 
 
 def _formats(node: dict[str, Any], ctx: RenderContext) -> Schema:
@@ -232,7 +237,7 @@ GEMINI = Dialect(
     },
     rules=(_tuples, booleans(_ANY), const_as_enum, flatten_all_of,
            nullable_as_flag(_NULL), tuples_as_arrays(_ANY), typed_nodes, _objects,
-           _enums, _formats, filter_keywords, required_known),
+           _enums, ambiguous_texts, _formats, filter_keywords, required_known),
     envelope=_declaration,
     group=_group,
     envelopes=("parameters", "json-schema"),

@@ -31,6 +31,7 @@ from httpllm.dialects._rules import (
     seal_objects,
     typed_nodes,
 )
+from httpllm.dialects._texts import ambiguous_texts
 from httpllm.dialects.openai import CHATGPT
 
 __all__ = ["DIALECTS", "DRAFT_7", "MISTRAL"]
@@ -71,7 +72,7 @@ MISTRAL = replace(
     description_max=None,
     tool_limit=None,
     rules=(_draft7_refs, _prefix_items, ref_alone, filter_keywords),
-    strict_rules=(typed_nodes, maps_as_entries, seal_objects),
+    strict_rules=(typed_nodes, ambiguous_texts, maps_as_entries, seal_objects),
     strict_objects="sealed",
     strict_limits=(),
     envelopes=(),

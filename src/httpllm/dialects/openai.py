@@ -34,6 +34,7 @@ from httpllm.dialects._rules import (
     tuples_as_unions,
     typed_nodes,
 )
+from httpllm.dialects._texts import ambiguous_texts
 from httpllm.normalize.nullable import allows_null
 from httpllm.records import Function
 
@@ -195,8 +196,8 @@ CHATGPT = Dialect(
     description_max=1024,
     tool_limit=128,
     rules=(tuple_items, filter_keywords),
-    strict_rules=(strict_booleans, foreign_keywords, ref_alone, typed_nodes, maps_as_entries,
-                  _strict_formats, null_marker, close_objects),
+    strict_rules=(strict_booleans, foreign_keywords, ref_alone, typed_nodes,
+                  ambiguous_texts, maps_as_entries, _strict_formats, null_marker, close_objects),
     strict_objects="required",
     strict_limits=(strict_limits,),
     envelope=_envelope,

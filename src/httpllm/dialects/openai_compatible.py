@@ -47,6 +47,7 @@ from httpllm.dialects._rules import (
     to_description,
     typed_nodes,
 )
+from httpllm.dialects._texts import ambiguous_texts
 from httpllm.dialects.openai import (
     CHATGPT,
     null_marker,
@@ -209,7 +210,7 @@ DEEPSEEK = replace(
     strict_keywords=DEEPSEEK_STRICT_KEYWORDS,
     rules=(tuple_items, _strict_const, filter_keywords, _open_unsaid_loose),
     strict_rules=(_XGRAMMAR, strict_booleans, foreign_keywords, ref_alone, typed_nodes,
-                  maps_as_entries, null_marker, close_objects),
+                  ambiguous_texts, maps_as_entries, null_marker, close_objects),
     strict_objects="required",
     strict_limits=(strict_limits,),
     source="https://api-docs.deepseek.com/guides/tool_calls",

@@ -28,7 +28,12 @@ strict mode, :func:`decode` then undoes each strict rewrite, guided by the *orig
   hold strings only, and ``const`` is a one-value enum there), and in strict mode an
   untyped node whose values hold an object or an array. The text reads as the first value
   of the node with it, the one the tool offered (of ``enum: [1, "1"]`` only ``1``: the
-  dialect reports ``"1"`` dropped). Elsewhere the values travel as themselves, and a
+  dialect reports ``"1"`` dropped). Across the members of a union a non-string value wins
+  over a string with its text (``"5"`` under ``anyOf: [{type: string}, {const: 5}]`` is
+  ``5``, in either order: else ``const: 5`` could never be sent); the dialect reports
+  those strings lost (``dialects._texts.ambiguous_texts``). A member whose every string
+  is JSON text (an object without properties) beside a string member is the one that
+  loses: the string is kept. Elsewhere the values travel as themselves, and a
   string stays a string (``"5"`` beside ``const: 5`` in a union with a string is a
   string). An object tag so sent picks its variant as the value itself would.
 
@@ -344,12 +349,10 @@ class _Walk:
         return box[0]
 
     def step(self, value: Any, alts: list[dict[str, Any]]) -> Any:
-        if isinstance(value, str):
-            for alt in alts:  # a const or enum value sent as a string (Gemini, strict modes)
-                if self.texts or _typed_as_text(alt):
-                    found = _by_text(value, alt)
-                    if found is not _NONE:
-                        return found
+        if isinstance(value, str):  # a const or enum value sent as a string (Gemini, strict)
+            found = _read_text(value, [a for a in alts if self.texts or _typed_as_text(a)])
+            if found is not _NONE:
+                return found
         if isinstance(value, str) and _wants_encoded(alts):
             try:
                 loaded = loads(value)
@@ -544,6 +547,27 @@ def _by_text(given: str, alt: dict[str, Any]) -> Any:
         if member == given if isinstance(member, str) else _is_text_of(given, member):
             return member
     return _NONE
+
+
+def _read_text(given: str, alts: list[dict[str, Any]]) -> Any:
+    """The value the text ``given`` stands for among ``alts`` (those whose values were sent
+    as text), or :data:`_NONE`: the first non-string value of the first alternative with one
+    of that text (:func:`_by_text`), else the string itself where an alternative lists it.
+    A non-string value wins over a string of another member with its text (``"5"`` of
+    ``anyOf: [{enum: ["5"]}, {const: 5}]`` is ``5``, whatever the members' order): the
+    render reported those strings lost (``dialects._texts.ambiguous_texts``), as it
+    reports the later values of one enum with one text (``_one_per_text``).
+
+    >>> _read_text("5", [{"enum": ["5"]}, {"const": 5}]), _read_text("a", [{"enum": ["a"]}])
+    (5, 'a')
+    """
+    listed = False
+    for alt in alts:
+        found = _by_text(given, alt)
+        if found is not _NONE and not isinstance(found, str):
+            return found
+        listed = listed or found is not _NONE
+    return given if listed else _NONE
 
 
 def _typed_as_text(alt: dict[str, Any]) -> bool:
