@@ -23,6 +23,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from httpllm._escape import is_token
 from httpllm.cli._common import UsageError as FlagError
 from httpllm.cli._common import (
     add_compile_options,
@@ -36,7 +37,6 @@ from httpllm.cli._common import (
     unknown_scheme,
 )
 from httpllm.cli._terminal import say
-from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
 
 if TYPE_CHECKING:
