@@ -45,7 +45,6 @@ from httpllm.parse import (
     Document,
     OperationSite,
     OperationValidator,
-    additional_key,
     component_entries,
 )
 from httpllm.pointer import escape, join, unescape
@@ -571,7 +570,7 @@ class Composer:
         so the request sends ``PURGE``, which a server may read as another method. The
         function is named from the method in lower case, as every function is
         (``purge_items``), and its description says ``PURGE``: what is sent."""
-        written = additional_key(site.pointer, site.path)
+        written = site.additional
         if written is not None and written != written.upper():
             self.named.warn(site.pointer, (
                 f"additionalOperations key {written!r} is sent as {written.upper()}: the "
