@@ -298,6 +298,26 @@ def test_enums_as_text_are_read_from_the_loss_record_not_its_wording() -> None:
 
 
 @pytest.mark.parametrize("provider", ["chatgpt", "claude", "deepseek"])
+def test_a_strict_enum_of_json_texts_does_not_make_strings_values_elsewhere(
+        provider: str) -> None:
+    """A strict mode sends an untyped enum of an object as JSON text, dropping a string
+    with the same text with a loss whose note began as Gemini's ("sent as strings"):
+    decode read that note as "every enum is sent as strings" and turned the string `"5"`
+    beside `const: 5` in another property into the number 5."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/x": {"post": {"operationId": "op", "requestBody": {
+               "required": True, "content": {"application/json": {"schema": {
+                   "type": "object", "required": ["v", "w"], "properties": {
+                       "v": {"enum": [{"a": 1}, '{"a": 1}']},
+                       "w": {"anyOf": [{"type": "string"}, {"const": 5}]}}}}}},
+               "responses": {"204": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc, provider, strict=True).functions[0]
+    assert fn.strict and any(x.keyword == "enum" and x.action == "dropped" for x in fn.losses)
+    decoded = decode(fn, {"body": {"v": '{"a": 1}', "w": "5"}})
+    assert decoded == {"body": {"v": {"a": 1}, "w": "5"}}
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "claude", "deepseek"])
 @pytest.mark.parametrize(("schema", "sent"), [
     ({"anyOf": [{"type": "string"}, {"const": 5}]}, "5"),
     ({"enum": [1, "1"]}, "1"),
