@@ -372,7 +372,7 @@ def _joining(argument: Argument) -> tuple[str, Encoder] | None:
     it (exploded query and cookie values are pairs; a ``style: form`` cookie and a
     ``style: cookie`` value are checked by other rules)."""
     style, where = argument.style, argument.location
-    if style is None or argument.querystring or where == "cookie":
+    if style is None or argument.querystring or where not in ("header", "query", "path"):
         return None
     encode = _encoder_of(argument)
     if where == "header":
