@@ -197,6 +197,24 @@ def test_an_additional_operation_keyed_by_no_method_or_a_fixed_one_is_its_error(
          "additionalOperations key 'X\\r\\nY' is no HTTP method")]
 
 
+def test_an_operation_site_carries_its_additional_operations_key_as_written() -> None:
+    """A site listed under OpenAPI 3.2 `additionalOperations` carries its key as written
+    (`"x~y"`, `"purge"`), read by compose from the site rather than from its pointer; a
+    fixed field's site carries none."""
+    from httpllm.load import Loader
+    from httpllm.parse import parse
+    from httpllm.refs import ROOT, Resolver
+
+    ok = {"responses": {"200": {"description": "ok"}}}
+    doc = {"openapi": "3.2.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/a": {"get": ok, "additionalOperations": {"purge": ok, "x~y": ok}}}}
+    sites = parse(doc, Resolver(doc, ROOT, Loader(None)), label="t").sites
+    assert [(s.method, s.additional, s.pointer) for s in sites] == [
+        ("get", None, "#/paths/~1a/get"),
+        ("purge", "purge", "#/paths/~1a/additionalOperations/purge"),
+        ("x~y", "x~y", "#/paths/~1a/additionalOperations/x~0y")]
+
+
 def test_two_additional_operations_equal_but_for_case_compile_the_first() -> None:
     """`PURGE` and `purge` on one path item are two methods (RFC 9110 section 9.1), but the
     HTTP client (httpx) upper-cases every method: they were two functions sending the same

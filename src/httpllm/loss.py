@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal
 
-__all__ = ["Action", "Failure", "Loss", "distinct"]
+__all__ = ["Action", "Failure", "Loss", "Undo", "distinct"]
 
 Action = Literal[
     "dropped",  # the keyword is gone; the provider never sees it
@@ -19,6 +19,14 @@ Action = Literal[
     "fallback",  # the function left strict mode (or a similar mode) for this reason
     "renamed",  # a name changed to satisfy the provider's name rule (argument, operationId)
 ]
+
+Undo = Literal[
+    "",  # nothing the way back reads
+    "enum-as-text",  # enum values sent as their JSON text (Gemini), read back as the values
+    "null-marker",  # {"null": true} offered for a real null (strict OpenAI), read back as null
+]
+"""What a rewrite asks the way back to undo: the one thing ``execute.decode`` reads of a
+loss, as data (its ``note`` says it for people, in words that may change)."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -38,6 +46,8 @@ class Loss:
         value: the original value (JSON), or ``None``.
         dialect: the provider dialect that made the change.
         note: a short human explanation.
+        undo: what ``execute.decode`` undoes of this rewrite on every call (:data:`Undo`;
+            ``""``: nothing). Not part of :meth:`to_json`, whose ``note`` says it.
     """
 
     pointer: str
@@ -46,6 +56,7 @@ class Loss:
     value: Any = None
     dialect: str = ""
     note: str = ""
+    undo: Undo = ""
 
     def to_json(self) -> dict[str, Any]:
         """The entry as a JSON object."""
@@ -99,11 +110,11 @@ def distinct(losses: Iterable[Loss]) -> tuple[Loss, ...]:
     lists it once per function. Entries are the same when every field is: the value is
     compared, not hashed (it may be a dict).
     """
-    seen: dict[tuple[str, str, str, str, str], list[Any]] = {}
+    seen: dict[tuple[str, str, str, str, str, str], list[Any]] = {}
     out: list[Loss] = []
     for loss in losses:
         values = seen.setdefault((loss.pointer, loss.keyword, loss.action, loss.dialect,
-                                  loss.note), [])
+                                  loss.note, loss.undo), [])
         if any(v is loss.value or v == loss.value for v in values):
             continue
         values.append(loss.value)

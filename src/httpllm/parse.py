@@ -24,11 +24,11 @@ from typing import Any, Protocol
 from httpllm._json import kind
 from httpllm._vocabulary import METHODS, METHODS_32
 from httpllm.errors import HttpllmError, SpecError
-from httpllm.pointer import escape, join, unescape
+from httpllm.pointer import escape, join
 from httpllm.records import OperationError
 
 __all__ = ["METHODS", "ComponentMap", "Document", "OperationFields", "OperationSite",
-           "OperationValidator", "additional_key", "component_entries", "component_map", "parse",
+           "OperationValidator", "component_entries", "component_map", "parse",
            "plainly_valid"]
 
 _VERSION = re.compile(r"^3\.(0|1|2)\.\d+(-.+)?$")
@@ -50,6 +50,8 @@ class OperationSite:
         node: the raw Operation Object.
         path_item: the raw (resolved) Path Item Object.
         base: URI of the file the path item lives in (relative ``$ref``s resolve from it).
+        additional: the OpenAPI 3.2 ``additionalOperations`` key the operation is listed
+            under, as written (``"purge"``); ``None`` for a fixed field's (``get`` ...).
     """
 
     method: str
@@ -58,6 +60,7 @@ class OperationSite:
     node: dict[str, Any]
     path_item: dict[str, Any]
     base: str
+    additional: str | None = None
 
 
 class Resolved(Protocol):
@@ -151,8 +154,8 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
                                          message=exc.message, kind=type(exc).__name__))
             continue
         folded: dict[str, str] = {}  # additionalOperations keys, upper-cased -> as written
-        for method, op, site_pointer in _operations(item, pointer, version):
-            refused = _refused_method(site_pointer, pointer, folded)
+        for method, op, site_pointer, additional in _operations(item, pointer, version):
+            refused = None if additional is None else _refused_method(additional, folded)
             if refused is not None:
                 errors.append(OperationError(method=method, path=path, pointer=site_pointer,
                                              message=refused))
@@ -172,7 +175,8 @@ def parse(root: Any, resolver: Resolver, *, label: str) -> Document:
                                              message="expected an Operation object"))
                 continue
             sites.append(OperationSite(method=method, path=path, pointer=site_pointer,
-                                       node=op, path_item=item, base=op_base))
+                                       node=op, path_item=item, base=op_base,
+                                       additional=additional))
     return Document(version=version, root=root, resolver=resolver, sites=tuple(sites),
                     errors=tuple(errors), label=label)
 
@@ -255,14 +259,16 @@ def component_entries(root: dict[str, Any], resolver: Resolver,
 
 
 def _operations(item: dict[str, Any], pointer: str,
-                version: str) -> list[tuple[str, Any, str]]:
-    """``(method, operation, pointer)`` of a path item: its fixed methods, then (3.2) its
-    ``additionalOperations`` (methods as written, lower-cased: ``COPY`` -> ``copy``)."""
+                version: str) -> list[tuple[str, Any, str, str | None]]:
+    """``(method, operation, pointer, key)`` of a path item: its fixed methods (key
+    ``None``), then (3.2) its ``additionalOperations`` (methods as written, lower-cased:
+    ``COPY`` -> ``copy``; the key as written)."""
     fixed = METHODS_32 if version == "3.2" else METHODS
-    out = [(m, item[m], f"{pointer}/{m}") for m in fixed if item.get(m) is not None]
+    out: list[tuple[str, Any, str, str | None]] = [
+        (m, item[m], f"{pointer}/{m}", None) for m in fixed if item.get(m) is not None]
     extra = item.get("additionalOperations") if version == "3.2" else None
     if isinstance(extra, dict):
-        out += [(str(m).lower(), op, f"{pointer}/additionalOperations/{escape(m)}")
+        out += [(str(m).lower(), op, f"{pointer}{_ADDITIONAL}{escape(m)}", str(m))
                 for m, op in extra.items() if op is not None]
     return out
 
@@ -273,19 +279,9 @@ _METHOD = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 _ADDITIONAL = "/additionalOperations/"
 
 
-def additional_key(site_pointer: str, path: str) -> str | None:
-    """The ``additionalOperations`` key, as written, of the operation at ``site_pointer``
-    under ``paths``' ``path``; ``None`` for a fixed field's operation (``get`` ...)."""
-    start = join("#/paths", path) + _ADDITIONAL
-    if not site_pointer.startswith(start):
-        return None
-    return unescape(site_pointer[len(start):])
-
-
-def _refused_method(site_pointer: str, pointer: str, folded: dict[str, str]) -> str | None:
-    """Why the ``additionalOperations`` key of the operation at ``site_pointer`` (under the
-    path item at ``pointer``) cannot be compiled, or ``None`` (a fixed field's operation
-    too): a key that is no HTTP method token (``BAD METHOD``: h11 refused every call,
+def _refused_method(written: str, folded: dict[str, str]) -> str | None:
+    """Why the ``additionalOperations`` key ``written`` (as written) cannot be compiled,
+    or ``None``: a key that is no HTTP method token (``BAD METHOD``: h11 refused every call,
     "Illegal method characters"), the method of one of the fixed fields (``GET``, any
     case: OpenAPI 3.2.0 section 4.8.9.1 says the map MUST NOT hold it, and it compiled
     into a second function sending ``GET``), or a key equal to an earlier one of the
@@ -293,9 +289,6 @@ def _refused_method(site_pointer: str, pointer: str, folded: dict[str, str]) -> 
     9110 section 9.1), but the HTTP client (httpx) upper-cases every method, so the two
     were two functions sending the same ``PURGE`` request. ``folded`` holds the keys
     met so far on the path item, upper-cased (this call adds its key)."""
-    if not site_pointer.startswith(pointer + _ADDITIONAL):
-        return None
-    written = unescape(site_pointer[len(pointer) + len(_ADDITIONAL):])
     if _METHOD.fullmatch(written) is None:
         return (f"additionalOperations key {written!r} is no HTTP method (RFC 9110 section "
                 "9.1: a token, without spaces, separators or control characters): no request "

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 import httpllm
-from httpllm.dialects._keywords import AS_TEXT
 from httpllm.errors import InvalidArguments
 from httpllm.execute import build_request, decode
 from httpllm.execute.decode import alternatives, parse
@@ -229,7 +228,8 @@ CONSTANTS = [5, -1.5, 1e300, True, False, None, {"a": [1, None]}, [1, "x"]]
 def _as_texts(fn: Function) -> Function:
     """``fn`` as Gemini renders it: its enums sent as strings, which its loss says."""
     loss = Loss(pointer="#", keyword="enum", action="rewritten", value=None,
-                dialect="gemini", note=f"{AS_TEXT}; execute.decode restores them")
+                dialect="gemini", note="sent as strings; execute.decode restores them",
+                undo="enum-as-text")
     return replace(fn, losses=(loss,), dialect="gemini")
 
 
@@ -284,6 +284,37 @@ def test_a_string_enum_reads_as_the_value_offered(enum: list[Any], sent: str,
     decoded = decode(fn, {"body": {"v": sent}})["body"]["v"]
     assert decoded == meant and type(decoded) is type(meant)
     assert httpllm.execute.validate(fn, {"body": {"v": sent}}).ok
+
+
+def test_enums_as_text_are_read_from_the_loss_record_not_its_wording() -> None:
+    """decode knows Gemini sent enums as strings from the loss's `undo`: rewording every
+    loss's note changes nothing, and a note in the same words without it restores nothing."""
+    fn = _compiled({"enum": [1, 2]}, "gemini")
+    call = {"body": {"v": "2"}}
+    reworded = replace(fn, losses=tuple(replace(x, note="reworded") for x in fn.losses))
+    assert decode(reworded, call) == decode(fn, call) == {"body": {"v": 2}}
+    unmarked = replace(fn, losses=tuple(replace(x, undo="") for x in fn.losses))
+    assert decode(unmarked, call) == call
+
+
+@pytest.mark.parametrize("provider", ["chatgpt", "claude", "deepseek"])
+def test_a_strict_enum_of_json_texts_does_not_make_strings_values_elsewhere(
+        provider: str) -> None:
+    """A strict mode sends an untyped enum of an object as JSON text, dropping a string
+    with the same text with a loss whose note began as Gemini's ("sent as strings"):
+    decode read that note as "every enum is sent as strings" and turned the string `"5"`
+    beside `const: 5` in another property into the number 5."""
+    doc = {"openapi": "3.1.0", "info": {"title": "t", "version": "1"},
+           "paths": {"/x": {"post": {"operationId": "op", "requestBody": {
+               "required": True, "content": {"application/json": {"schema": {
+                   "type": "object", "required": ["v", "w"], "properties": {
+                       "v": {"enum": [{"a": 1}, '{"a": 1}']},
+                       "w": {"anyOf": [{"type": "string"}, {"const": 5}]}}}}}},
+               "responses": {"204": {"description": "ok"}}}}}}
+    fn = httpllm.compile(doc, provider, strict=True).functions[0]
+    assert fn.strict and any(x.keyword == "enum" and x.action == "dropped" for x in fn.losses)
+    decoded = decode(fn, {"body": {"v": '{"a": 1}', "w": "5"}})
+    assert decoded == {"body": {"v": {"a": 1}, "w": "5"}}
 
 
 @pytest.mark.parametrize("provider", ["chatgpt", "claude", "deepseek"])

@@ -7,6 +7,7 @@ value."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -114,3 +115,18 @@ def test_non_strict_is_untouched() -> None:
     assert "null\": true" not in json.dumps(function.parameters)
     assert decode(function, {"body": {"name": "a", "note": None}}) == {
         "body": {"name": "a", "note": None}}
+
+
+def test_the_marker_is_read_from_the_loss_record_not_its_wording(
+        strict: httpllm.Application) -> None:
+    """decode knows the marker is offered from the loss's `undo`, so rewording every
+    loss's note changes nothing, and a note in the marker's words without it offers none."""
+    function = strict.function("update")
+    call = {"body": {"name": "a", "note": {"null": True}, "size": None, "title": None,
+                     "owner": None}}
+    reworded = replace(function, losses=tuple(replace(x, note="reworded")
+                                              for x in function.losses))
+    assert decode(reworded, call) == decode(function, call) == {"body": {"name": "a",
+                                                                         "note": None}}
+    unmarked = replace(function, losses=tuple(replace(x, undo="") for x in function.losses))
+    assert decode(unmarked, call)["body"]["note"] == {"null": True}

@@ -6,16 +6,8 @@ from typing import Any
 
 import pytest
 
-from httpllm.execute.serialize import (
-    content_text,
-    expand,
-    header_text,
-    identity,
-    percent,
-    query_pairs,
-    reserved,
-    scalar,
-)
+from httpllm._escape import identity, percent
+from httpllm.execute.serialize import content_text, expand, query_pairs, scalar
 
 STRING = "blue"
 ARRAY = ["blue", "black", "brown"]
@@ -133,38 +125,6 @@ def test_raw_delimiters_for_multipart() -> None:
         ("c", "blue|black|brown")
     ]
     assert query_pairs("deepObject", "c", {"R": 1}, True, identity, raw=True) == [("c[R]", "1")]
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("a b", "a%20b"),
-        ("é", "%C3%A9"),
-        ("日本", "%E6%97%A5%E6%9C%AC"),
-        ("😀", "%F0%9F%98%80"),
-        (":/?#[]@!$&'()*+,;=", "%3A%2F%3F%23%5B%5D%40%21%24%26%27%28%29%2A%2B%2C%3B%3D"),
-        ("%2F", "%252F"),
-        ("AZaz09-._~", "AZaz09-._~"),
-        ("..", ".."),
-    ],
-)
-def test_percent_encodes_everything_but_unreserved(text: str, expected: str) -> None:
-    """Every UTF-8 byte outside RFC 3986's unreserved set is percent-encoded, in upper case."""
-    assert percent(text) == expected
-
-
-def test_reserved_expansion_keeps_reserved_and_triples() -> None:
-    """allowReserved keeps reserved characters and %XX triples but encodes [ ] # & = + and %."""
-    assert reserved("a/b:c?d@e!$'()*,;") == "a/b:c?d@e!$'()*,;"
-    assert reserved("[x]#y&z=w+v") == "%5Bx%5D%23y%26z%3Dw%2Bv"
-    assert reserved("%2F and 100%") == "%2F%20and%20100%25"
-
-
-def test_header_text_encodes_controls_and_non_ascii_only() -> None:
-    """Header values keep printable ASCII and percent-encode CR, LF and non-ASCII characters."""
-    assert header_text("a, b=c; d") == "a, b=c; d"
-    assert header_text("x\r\nSet-Cookie: y") == "x%0D%0ASet-Cookie: y"
-    assert header_text("café") == "caf%C3%A9"
 
 
 def test_scalar_spells_json_primitives() -> None:

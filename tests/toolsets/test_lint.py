@@ -5,9 +5,13 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+import pytest
+
 import httpllm
+from httpllm.toolsets import lint as lint_module
 from httpllm.toolsets.budget import strict_eligibility
 from httpllm.toolsets.lint import MAX_ARGUMENTS, RULES, Finding, lint
+from httpllm.walk import nodes
 
 from ._specs import PETSTORE, deep, document, many, operation
 
@@ -150,6 +154,24 @@ def test_enum_values_outside_the_type() -> None:
     assert findings[0].message == (
         'parameters#/properties/body/properties/n: enum values ["two",true] are not '
         "integer: the model may be offered them, validate refuses them")
+
+
+def test_both_enum_rules_walk_each_schema_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`enum-unsatisfiable` and `enum-type-mismatch` share one walk of each function's
+    schema (they walked it once each), and find what each found alone."""
+    app = httpllm.compile(_enums(), "chatgpt")
+    enum_rules = [r for r in RULES if r.name.startswith("enum-")]
+    alone = [f for rule in enum_rules for f in lint(app, rules=[rule])]
+    walked: list[int] = []
+
+    def counted(schema: Any, pointer: str) -> Any:
+        walked.append(id(schema))
+        return nodes(schema, pointer)
+
+    monkeypatch.setattr(lint_module, "nodes", counted)
+    together = lint(app, rules=enum_rules)
+    assert together == alone
+    assert sorted(walked) == sorted(id(f.schema) for f in app.functions)
 
 
 def test_tool_lists_over_the_limit_or_budget_are_errors() -> None:

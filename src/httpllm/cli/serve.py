@@ -23,6 +23,7 @@ import sys
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from httpllm._escape import is_token
 from httpllm.cli._common import UsageError as FlagError
 from httpllm.cli._common import (
     add_compile_options,
@@ -37,7 +38,6 @@ from httpllm.cli._common import (
 )
 from httpllm.cli._report import PARTIAL, why_empty
 from httpllm.cli._terminal import say
-from httpllm.compose.parameters import is_token
 from httpllm.errors import HttpllmError, MissingExtra
 
 if TYPE_CHECKING:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import urljoin
 
+from httpllm._escape import arrives_as_cookie_name, cookie_text, is_token, percent
 from httpllm._json import first_unheld, kind, scalar_text, shown_number, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._media import FORM, is_xml
@@ -32,7 +33,6 @@ from httpllm.compose.parameters import (
     argument_names,
     flagged_ref_opened,
     is_host_header,
-    is_token,
     pick_media_type,
     without_flags,
 )
@@ -45,7 +45,6 @@ from httpllm.parse import (
     Document,
     OperationSite,
     OperationValidator,
-    additional_key,
     component_entries,
 )
 from httpllm.pointer import escape, join, unescape
@@ -571,7 +570,7 @@ class Composer:
         so the request sends ``PURGE``, which a server may read as another method. The
         function is named from the method in lower case, as every function is
         (``purge_items``), and its description says ``PURGE``: what is sent."""
-        written = additional_key(site.pointer, site.path)
+        written = site.additional
         if written is not None and written != written.upper():
             self.named.warn(site.pointer, (
                 f"additionalOperations key {written!r} is sent as {written.upper()}: the "
@@ -924,10 +923,6 @@ def _unsendable(node: dict[str, Any], pointer: str, why: str) -> Loss:
                 note=f"{why}: no request can carry it (not an argument)")
 
 
-_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]+")
-"""RFC 3986 section 2.3 unreserved characters: what percent-encoding leaves as it is."""
-
-
 def _cookie_name_loss(node: dict[str, Any], name: str, pointer: str) -> Loss | None:
     """A loss for a cookie parameter whose name would not arrive as written, or ``None``.
 
@@ -936,15 +931,17 @@ def _cookie_name_loss(node: dict[str, Any], name: str, pointer: str) -> Loss | N
     space ends it or the pair). ``style: form`` (the default) and a ``content`` parameter
     percent-encode the name as RFC 6570 does (``a!b`` is sent as ``a%21b``), which a
     receiver does not decode in a name (RFC 6265 section 5.2), so such a name would reach
-    it as another cookie; OpenAPI 3.2's ``style: cookie`` sends a token as written. The
-    parameter is then no argument, with this loss; a required one means no call can be
-    made, so it is the operation's error.
+    it as another cookie; OpenAPI 3.2's ``style: cookie`` sends a token as written. One
+    rule, :func:`~httpllm._escape.arrives_as_cookie_name`, with the encoder
+    ``execute.wire.cookie_pairs_of`` sends the name with (it refuses an exploded cookie
+    object's keys by the same rule). The parameter is then no argument, with this loss; a
+    required one means no call can be made, so it is the operation's error.
 
     Raises:
         SpecError: the parameter is required, at its ``name``.
     """
     as_given = node.get("style") == "cookie" and "schema" in node
-    if is_token(name) and (as_given or _UNRESERVED.fullmatch(name)):
+    if arrives_as_cookie_name(name, cookie_text if as_given else percent):
         return None
     why = ("is no cookie name (RFC 6265 section 4.1.1: a token of ASCII letters, digits "
            "and !#$%&'*+-.^_`|~)" if not is_token(name) else
@@ -1002,7 +999,7 @@ def _check_servers(servers: Any, at: str) -> None:
 
 def _check_scheme(key: str, scheme: Any) -> None:
     """Refuse an ``apiKey`` security scheme whose header or cookie name HTTP cannot carry
-    (:func:`~httpllm.compose.parameters.is_token`): ``name: "X-K\\r\\nInjected: 1"``
+    (:func:`~httpllm._escape.is_token`): ``name: "X-K\\r\\nInjected: 1"``
     would add a header the document chose to every request that sends the key; or whose
     query name is no string or empty (``name: null`` sent the key as ``?None=...``, under a
     name the document never gave).

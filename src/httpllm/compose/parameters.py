@@ -13,11 +13,11 @@ dropped with a loss entry).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._escape import is_token  # also read from here by execute.security
 from httpllm._media import essence, is_json
 from httpllm._memo import IdentityCache
 from httpllm._types import Location, Schema
@@ -77,20 +77,6 @@ def is_host_header(name: str) -> bool:
     return lower in HOST_HEADERS or lower.startswith("proxy-") or not is_token(name)
 
 
-def is_token(name: str) -> bool:
-    """Whether ``name`` can be sent as a header field name or a cookie name: RFC 9110
-    section 5.6.2 ``token`` (RFC 6265 section 4.1.1: ``cookie-name = token``), so never
-    empty and never with a space, a separator or a control character (``"X\\r\\nY: 1"``
-    would inject a header).
-
-    >>> is_token("X-Api-Key"), is_token("X-K\\r\\nInjected: 1"), is_token("")
-    (True, False, False)
-    """
-    return _TOKEN.fullmatch(name) is not None
-
-
-_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
-"""RFC 9110 section 5.6.2 ``token``: what a field name may hold."""
 DEFAULT_STYLE = {"path": "simple", "query": "form", "header": "simple", "cookie": "form"}
 _MEDIA_PREFERENCE = (
     "application/json",

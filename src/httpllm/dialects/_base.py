@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from httpllm._memo import IdentityMemo
 from httpllm._types import JSON, Schema
 from httpllm.dialects._options import Options
-from httpllm.loss import Action, Failure, Loss
+from httpllm.loss import Action, Failure, Loss, Undo
 from httpllm.pointer import escape
 from httpllm.walk import FoldMemo
 
@@ -66,11 +66,13 @@ class RenderContext:
             found = self.memo[key] = IdentityMemo()
         return found
 
-    def lose(self, keyword: str, action: Action, value: Any = None, note: str = "") -> None:
-        """Record that ``keyword`` of the current node was dropped or rewritten."""
+    def lose(self, keyword: str, action: Action, value: Any = None, note: str = "", *,
+             undo: Undo = "") -> None:
+        """Record that ``keyword`` of the current node was dropped or rewritten; ``undo``
+        says what ``execute.decode`` undoes of it (:data:`~httpllm.loss.Undo`)."""
         self.losses.append(Loss(pointer=f"{self.pointer}/{escape(keyword)}", keyword=keyword,
                                 action=action, value=value, dialect=self.dialect.name,
-                                note=note))
+                                note=note, undo=undo))
 
     def fail(self, message: str) -> None:
         """Record that the current node cannot be expressed (a :class:`~httpllm.loss.Failure`
@@ -269,6 +271,18 @@ class Dialect:
     def has_strict(self) -> bool:
         """Whether the dialect has a strict mode."""
         return bool(self.strict_rules)
+
+    def kept_keywords(self, strict: bool) -> frozenset[str] | None:
+        """The keywords the dialect keeps in strict mode or outside it (``None``: all):
+        :attr:`strict_keywords` in strict mode when given, else :attr:`keywords`.
+
+        >>> Dialect(name="x", keywords=frozenset({"a", "b"}),
+        ...         strict_keywords=frozenset({"a"})).kept_keywords(True)
+        frozenset({'a'})
+        """
+        if strict and self.strict_keywords is not None:
+            return self.strict_keywords
+        return self.keywords
 
     @property
     def argument_pattern(self) -> str | None:

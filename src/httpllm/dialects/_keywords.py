@@ -14,13 +14,14 @@ from httpllm.normalize._context import value_key
 from httpllm.normalize.unions import EXCLUSIVE
 
 __all__ = [
-    "AS_TEXT",
     "CONSTRAINTS",
     "JSON_SCHEMA_2020_12",
     "Test",
     "describe",
+    "enum_within_const",
     "exclusive_unions",
     "filter_keywords",
+    "one_per_text",
     "to_description",
 ]
 
@@ -54,20 +55,7 @@ def describe(node: dict[str, Any], tags: list[tuple[str, Any]]) -> dict[str, Any
     return {**node, "description": f"{text}\n{body}" if isinstance(text, str) and text else body}
 
 
-def _kept(ctx: RenderContext) -> frozenset[str] | None:
-    """The keywords the dialect keeps in this mode (``None``: all)."""
-    if ctx.strict and ctx.dialect.strict_keywords is not None:
-        return ctx.dialect.strict_keywords
-    return ctx.dialect.keywords
-
-
-AS_TEXT = "sent as strings"
-"""How the ``enum`` loss of a dialect that sends enum values as strings begins (Gemini
-``parameters``): ``execute.decode`` reads it to know that a string may stand for the
-const or enum value of another type whose JSON text it is."""
-
-
-def _one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
+def one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
     """The values of an enum a dialect sends as strings (a string as itself, any other
     value as its JSON text), one per text: of two distinct JSON values with one text
     (``1`` and ``"1"``, ``true`` and ``"true"``, ``null`` and ``"null"``) the model's
@@ -75,7 +63,7 @@ def _one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
     loss naming them; ``execute.decode`` reads the text as the first value. Values equal as
     JSON values (``1``, ``1.0``) are no conflict.
 
-    >>> _one_per_text([1, "1", "2", 1.0], CTX)
+    >>> one_per_text([1, "1", "2", 1.0], CTX)
     [1, '2', 1.0]
     """
     first: dict[str, Any] = {}
@@ -94,7 +82,7 @@ def _one_per_text(values: list[Any], ctx: RenderContext) -> list[Any]:
     return [v for i, v in enumerate(values) if i not in dropped]
 
 
-def _enum_within_const(node: dict[str, Any], value: Any, ctx: RenderContext) -> dict[str, Any]:
+def enum_within_const(node: dict[str, Any], value: Any, ctx: RenderContext) -> dict[str, Any]:
     """``node``'s ``enum`` narrowed to ``value``, the ``const`` beside it that the dialect
     rewrites or leaves out: an instance must satisfy both (JSON Schema 2020-12 Validation
     sections 6.1.2 and 6.1.3), so the values offered are those equal to ``value`` as JSON
@@ -102,7 +90,7 @@ def _enum_within_const(node: dict[str, Any], value: Any, ctx: RenderContext) -> 
     enum is kept everywhere (a dialect that cannot spell it drops it with its own loss),
     never the enum's other values. A change is an ``enum`` loss at the node.
 
-    >>> _enum_within_const({"const": "a", "enum": ["a", "b"]}, "a", CTX)
+    >>> enum_within_const({"const": "a", "enum": ["a", "b"]}, "a", CTX)
     {'const': 'a', 'enum': ['a']}
     """
     enum = node.get("enum")
@@ -136,7 +124,7 @@ def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
     out = {k: v for k, v in node.items() if k != EXCLUSIVE}
     if node[EXCLUSIVE] is not True or "anyOf" not in out:
         return out
-    keep = _kept(ctx)
+    keep = ctx.dialect.kept_keywords(ctx.strict)
     if ctx.dialect.one_of and (keep is None or "oneOf" in keep):
         return {("oneOf" if k == "anyOf" else k): v for k, v in out.items()}
     ctx.lose("oneOf", "rewritten", None,
@@ -148,10 +136,10 @@ def exclusive_unions(node: dict[str, Any], ctx: RenderContext) -> Schema:
 def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Keep the dialect's keywords; constraints (and with ``strip_constraints``, every
     validation keyword) go into the description, anything else is dropped. A ``const``
-    that leaves narrows the ``enum`` kept beside it (:func:`_enum_within_const`): offered
+    that leaves narrows the ``enum`` kept beside it (:func:`enum_within_const`): offered
     alone, the enum would let the model send the values the const forbids (DeepSeek's
     strict mode keeps ``enum`` but not ``const``)."""
-    keep = _kept(ctx)
+    keep = ctx.dialect.kept_keywords(ctx.strict)
     strip = ctx.options.strip_constraints
     if not strip and (keep is None or keep.issuperset(node)):
         return node
@@ -175,7 +163,7 @@ def filter_keywords(node: dict[str, Any], ctx: RenderContext) -> Schema:
         ctx.lose(key, "dropped", node[key])
     out = {k: v for k, v in node.items() if k not in dropped and k not in dict(moved)}
     if "const" not in out and "const" in node and "enum" in out:
-        out = _enum_within_const(out, node["const"], ctx)  # the model may send only the const
+        out = enum_within_const(out, node["const"], ctx)  # the model may send only the const
     return describe(out, moved)
 
 
@@ -208,7 +196,7 @@ def to_description(table: Mapping[str, Test | None], note: str = "") -> Rule:
         if "const" in gone and "enum" not in gone and "enum" in node:
             # the model may send only the const: the enum left is narrowed to it, and
             # tested again (an emptied enum may have to leave too: Claude strict)
-            node = _enum_within_const(node, node["const"], ctx)
+            node = enum_within_const(node, node["const"], ctx)
             moved = moving(node)
             gone = {key for key, _ in moved}
         for key, value in moved:

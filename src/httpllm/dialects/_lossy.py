@@ -9,7 +9,7 @@ from typing import Any
 
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext
-from httpllm.dialects._keywords import _enum_within_const, _kept, describe
+from httpllm.dialects._keywords import describe, enum_within_const
 
 __all__ = [
     "booleans",
@@ -111,7 +111,7 @@ def _no_more_items(node: dict[str, Any], ctx: RenderContext, any_value: Schema) 
         count = min(cap, count)
     ctx.lose("items", "rewritten", False, f"no item past the first {count}: maxItems {count}")
     out = {**node, "items": any_value}
-    keep = _kept(ctx)
+    keep = ctx.dialect.kept_keywords(ctx.strict)
     if keep is not None and "maxItems" not in keep:
         ctx.lose("maxItems", "described", count)
         return describe({k: v for k, v in out.items() if k != "maxItems"},
@@ -123,7 +123,7 @@ def _no_more_items(node: dict[str, Any], ctx: RenderContext, any_value: Schema) 
 def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """``const: v`` -> ``enum: [v]`` (equivalent), for dialects without ``const`` (Gemini:
     ``Unknown name "const"``, zed#44875; Ollama drops it; OpenAPI 3.0 has no ``const``).
-    An ``enum`` beside it is narrowed to ``v`` (``_enum_within_const``: ``[]`` when ``v``
+    An ``enum`` beside it is narrowed to ``v`` (``enum_within_const``: ``[]`` when ``v``
     is not among its values), with its own loss."""
     if "const" not in node:
         return node
@@ -132,7 +132,7 @@ def const_as_enum(node: dict[str, Any], ctx: RenderContext) -> Schema:
     out = {k: v for k, v in node.items() if k != "const"}
     if not isinstance(node.get("enum"), list):
         return {**out, "enum": [value]}
-    return _enum_within_const(out, value, ctx)
+    return enum_within_const(out, value, ctx)
 
 
 def _join(first: Any, second: Any) -> Any:

@@ -8,7 +8,7 @@ from typing import Any
 from httpllm._memo import IdentityCache
 from httpllm._types import Schema
 from httpllm.dialects._base import RenderContext, leaf_triggers
-from httpllm.dialects._keywords import CONSTRAINTS, _one_per_text, describe
+from httpllm.dialects._keywords import CONSTRAINTS, describe, one_per_text
 from httpllm.dialects._texts import Texts, record, sent_as_text
 from httpllm.errors import Unrepresentable
 from httpllm.normalize.nullable import allows_null, with_null
@@ -75,7 +75,7 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
     untyped node (any value) becomes ``{"type": "string"}`` with a loss entry (strict
     modes reject untyped nodes: "schema must have a 'type' key"); so does one whose
     ``enum``/``const`` holds an object or an array (JSON text, the values described, one
-    per text as ``_one_per_text`` keeps them: ``execute.decode`` reads the text back,
+    per text as ``one_per_text`` keeps them: ``execute.decode`` reads the text back,
     ``validate`` checks the values)."""
     if not _TYPED.isdisjoint(node):
         return node
@@ -100,7 +100,7 @@ def typed_nodes(node: dict[str, Any], ctx: RenderContext) -> Schema:
         return record({**node, "type": "string"}, Texts(json=True), ctx)
     # object or array constants have no strict form: JSON text, the values described
     moved: list[tuple[str, Any]] = [
-        (k, _one_per_text(node[k], ctx) if k == "enum" and isinstance(node[k], list) else node[k])
+        (k, one_per_text(node[k], ctx) if k == "enum" and isinstance(node[k], list) else node[k])
         for k in ("const", "enum") if k in node]
     for key, value in moved:
         ctx.lose(key, "described", value, "object or array values: sent as JSON text")

@@ -34,7 +34,7 @@ class Texts:
 
     Attributes:
         values: text -> the non-string const or enum value sent as that text
-            (``{"5": 5}``), the first value per text as ``_one_per_text`` keeps them.
+            (``{"5": 5}``), the first value per text as ``one_per_text`` keeps them.
         json: any string the node takes is JSON text (an untyped node, an object without
             properties).
     """

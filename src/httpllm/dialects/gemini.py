@@ -37,7 +37,7 @@ from typing import Any
 
 from httpllm._types import JSON, Schema
 from httpllm.dialects._base import Dialect, Options, RenderContext
-from httpllm.dialects._keywords import AS_TEXT, _one_per_text
+from httpllm.dialects._keywords import one_per_text
 from httpllm.dialects._rules import (
     booleans,
     const_as_enum,
@@ -123,7 +123,7 @@ def _objects(node: dict[str, Any], ctx: RenderContext) -> Schema:
 
 def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
     """Enums hold strings only, none empty: other values are sent as their JSON text, one
-    value per text (``_one_per_text``: of ``[1, "1"]`` only ``1`` can be offered, ``"1"``
+    value per text (``one_per_text``: of ``[1, "1"]`` only ``1`` can be offered, ``"1"``
     is dropped with a loss, and ``execute.decode`` reads ``"1"`` as ``1``)."""
     values = node.get("enum")
     if not isinstance(values, list):
@@ -134,7 +134,7 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
     if node.get("type") == "string" and "" not in values and all(
             isinstance(v, str) for v in values):
         return node
-    distinct = _one_per_text(values, ctx)
+    distinct = one_per_text(values, ctx)
     texts = [v if isinstance(v, str) else json.dumps(v) for v in distinct]
     kept = [t for t in dict.fromkeys(texts) if t]
     out = {**node, "type": "string", "enum": kept}
@@ -144,7 +144,8 @@ def _enums(node: dict[str, Any], ctx: RenderContext) -> Schema:
         ctx.lose("enum", "dropped", "", "Gemini rejects an empty enum member")
         out = describe(out, [("enum", 'also "" (the empty string)')])
     if texts != distinct:
-        ctx.lose("enum", "rewritten", values, f"{AS_TEXT}; execute.decode restores them")
+        ctx.lose("enum", "rewritten", values, "sent as strings; execute.decode restores them",
+                 undo="enum-as-text")
         if "default" in node and not isinstance(node["default"], str):
             out["default"] = json.dumps(node["default"])
     if not kept:

@@ -83,9 +83,10 @@ a ``false`` property or union member is removed (no value can be given for it); 
 loss. Runs first, so the rules after it see the typed node."""
 
 
-MARKED = 'optional and nullable: null means not given; {"null": true} sends a real null'
-"""How the loss of a function that offers :data:`NULL_MARKER` begins (``execute.decode``
-reads it to know the marker is there, without walking the schema on every call)."""
+_MARKED = 'optional and nullable: null means not given; {"null": true} sends a real null'
+"""How the loss of a function that offers :data:`NULL_MARKER` begins, for people;
+``execute.decode`` reads the loss's ``undo`` (``"null-marker"``) to know the marker is
+there, without walking the schema on every call."""
 
 
 def _marks_null(sub: Any) -> bool:
@@ -130,7 +131,8 @@ def null_marker(node: dict[str, Any], ctx: RenderContext) -> Schema:
     memo = ctx.identity_memo("null_marker")
     marked = [n for n in optional if _marks_null(props[n])]
     if marked:
-        ctx.lose("required", "rewritten", None, f"{MARKED}: " + ", ".join(marked))
+        ctx.lose("required", "rewritten", None, f"{_MARKED}: " + ", ".join(marked),
+                 undo="null-marker")
     left = [n for n in optional if n not in marked]
     if left:
         ctx.lose("required", "rewritten", None, "optional and nullable, but the marker would be "

@@ -55,18 +55,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from httpllm._escape import identity, percent, reserved
 from httpllm._media import essence as media_essence
 from httpllm._media import is_json, is_xml
 from httpllm.errors import RequestBuildError
 from httpllm.execute.decode import allows_null
-from httpllm.execute.serialize import (
-    bracketed,
-    identity,
-    percent,
-    query_pairs,
-    reserved,
-    scalar,
-)
+from httpllm.execute.serialize import bracketed, query_pairs, scalar
 from httpllm.execute.xml_body import xml_bytes
 from httpllm.records import Argument, Function
 

@@ -55,8 +55,6 @@ from httpllm._json import type_name, utf8_encodable
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._types import Schema
 from httpllm.dialects import get_dialect, maps_as_entries, strict_objects
-from httpllm.dialects._keywords import AS_TEXT
-from httpllm.dialects.openai import MARKED
 from httpllm.errors import InvalidArguments, UnknownDialect
 from httpllm.execute.feedback import argument_error, show
 from httpllm.normalize._context import value_key
@@ -289,19 +287,19 @@ def _nulls_not_given(function: Function) -> bool:
 
 def _offers_marker(function: Function) -> bool:
     """Whether the rendered function offers the real-null marker: its strict rendering
-    recorded the rewrite (a scan of its losses, not of its schema, on every call)."""
-    return any(loss.keyword == "required" and loss.note.startswith(MARKED)
-               for loss in function.losses)
+    recorded the rewrite, a loss whose ``undo`` is ``"null-marker"`` (a scan of its
+    losses, not of its schema, on every call; their notes are for people)."""
+    return any(loss.undo == "null-marker" for loss in function.losses)
 
 
 def _offers_texts(function: Function) -> bool:
     """Whether the rendered function sends its enums as strings, each value as its JSON
-    text (Gemini ``parameters``): its rendering recorded the rewrite (a scan of its
-    losses, as for the marker). Elsewhere a const or enum value travels as itself, and a
-    string is the string the model meant (``"5"`` beside ``const: 5`` in an ``anyOf``
-    with a string), but for what :func:`_typed_as_text` finds."""
-    return any(loss.keyword == "enum" and loss.note.startswith(AS_TEXT)
-               for loss in function.losses)
+    text (Gemini ``parameters``): its rendering recorded the rewrite, a loss whose
+    ``undo`` is ``"enum-as-text"`` (a scan of its losses, as for the marker). Elsewhere a
+    const or enum value travels as itself, and a string is the string the model meant
+    (``"5"`` beside ``const: 5`` in an ``anyOf`` with a string), but for what
+    :func:`_typed_as_text` finds."""
+    return any(loss.undo == "enum-as-text" for loss in function.losses)
 
 
 def _offers_entries(function: Function) -> bool:
@@ -537,7 +535,7 @@ def _by_text(given: str, alt: dict[str, Any]) -> Any:
     """The first const or enum value of ``alt`` whose text is ``given`` (a string is its
     own text, any other value its JSON text), or :data:`_NONE`. The first, as the dialect
     offered it: of two values with one text it keeps the first and reports the others
-    (``dialects._keywords._one_per_text``), so ``"1"`` is ``1`` under ``enum: [1, "1"]``
+    (``dialects._keywords.one_per_text``), so ``"1"`` is ``1`` under ``enum: [1, "1"]``
     and ``"1"`` under ``enum: ["1", 1]``.
 
     >>> _by_text("1", {"enum": [1, "1"]}), _by_text("1", {"enum": ["1", 1]})
@@ -556,7 +554,7 @@ def _read_text(given: str, alts: list[dict[str, Any]]) -> Any:
     A non-string value wins over a string of another member with its text (``"5"`` of
     ``anyOf: [{enum: ["5"]}, {const: 5}]`` is ``5``, whatever the members' order): the
     render reported those strings lost (``dialects._texts.ambiguous_texts``), as it
-    reports the later values of one enum with one text (``_one_per_text``).
+    reports the later values of one enum with one text (``one_per_text``).
 
     >>> _read_text("5", [{"enum": ["5"]}, {"const": 5}]), _read_text("a", [{"enum": ["a"]}])
     (5, 'a')

@@ -68,6 +68,7 @@ from urllib.parse import unquote, unquote_plus, urlsplit
 import httpx
 
 from httpllm import pointer
+from httpllm._escape import percent
 from httpllm._limits import DEFAULT_LIMITS
 from httpllm._media import FORM, essence, is_json
 from httpllm.compose.parameters import is_host_header
@@ -75,7 +76,6 @@ from httpllm.errors import OptionError, RequestBuildError
 from httpllm.execute.body import Body, Upload, encode_body, sends_null
 from httpllm.execute.decode import Arguments, decode, depth
 from httpllm.execute.security import Credential, credentials
-from httpllm.execute.serialize import percent
 from httpllm.execute.validate import omit_nulls
 from httpllm.execute.wire import (
     NULL_MEMBER,

@@ -40,27 +40,29 @@ from typing import Any
 from urllib.parse import unquote
 
 from httpllm import pointer
+from httpllm._escape import (
+    Encoder,
+    arrives_as_cookie_name,
+    cookie_reserved,
+    cookie_text,
+    cookie_unsafe,
+    header_text,
+    path_reserved,
+    percent,
+    query_text,
+    reserved,
+)
 from httpllm._media import FORM, essence, is_xml
-from httpllm.compose.parameters import is_token
 from httpllm.errors import RequestBuildError
 from httpllm.execute.body import encode_body, form_pairs, null_items, sends_null
 from httpllm.execute.feedback import ArgumentError, argument_error, show
 from httpllm.execute.serialize import (
     DELIMITED,
     FORM_STYLES,
-    Encoder,
     content_text,
-    cookie_reserved,
-    cookie_text,
-    cookie_unsafe,
     expand,
-    header_text,
     join_delimiter,
-    path_reserved,
-    percent,
     query_pairs,
-    query_text,
-    reserved,
     scalar,
 )
 from httpllm.execute.xml_body import xml_text
@@ -124,6 +126,30 @@ def parameter_text(argument: Argument, value: Any, default: str) -> str:
     return content_text(media_type, value)
 
 
+_ENCODERS: dict[str, tuple[Encoder, Encoder]] = {
+    "path": (percent, path_reserved), "query": (percent, reserved),
+    "header": (header_text, header_text), "cookie": (percent, cookie_reserved)}
+"""How a ``style``d value's members and an exploded object's keys are encoded in each
+place, without and with ``allowReserved`` (OpenAPI 3.2 allows it in a path and a cookie;
+a header is sent as given, printable ASCII kept): the one table :func:`_encoder_of` reads."""
+
+
+def _encoder_of(argument: Argument) -> Encoder:
+    """The encoder of a ``style``d parameter's members and exploded keys in its place
+    (:data:`_ENCODERS`), which every function here that sends or checks them uses.
+
+    >>> from httpllm.records import Argument
+    >>> a = Argument(name="c", location="cookie", original="c", required=False, schema={},
+    ...              style="form", allow_reserved=True)
+    >>> _encoder_of(a)("a/b;c")
+    'a/b%3Bc'
+
+    Source: OpenAPI 3.2.0 section 4.12.2.2 (``allowReserved``) and Appendices C-E; RFC
+    6570 sections 3.2.1 and 3.2.3.
+    """
+    return _ENCODERS[argument.location][argument.allow_reserved]
+
+
 def path_text(argument: Argument, value: Any) -> str | None:
     """The percent-encoded text a path value fills its template expression with.
 
@@ -140,8 +166,7 @@ def path_text(argument: Argument, value: Any) -> str | None:
     name = argument.wire_name
     if argument.style is None:
         return percent(parameter_text(argument, value, "text/plain"))
-    encode = path_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
-    return expand(argument.style, name, value, argument.explode, encode)
+    return expand(argument.style, name, value, argument.explode, _encoder_of(argument))
 
 
 def is_dot_segment(segment: str) -> bool:
@@ -177,8 +202,8 @@ def query_pairs_of(
         return [(percent(name), percent(text))]
     if argument.querystring and isinstance(value, Mapping):
         return form_pairs(argument, value, nested, by_name=True)
-    encode = reserved if argument.allow_reserved else percent
-    return query_pairs(argument.style, name, value, argument.explode, encode, nested=nested)
+    return query_pairs(argument.style, name, value, argument.explode, _encoder_of(argument),
+                       nested=nested)
 
 
 def sends_empty(argument: Argument, value: Any, nested: str = "brackets") -> bool:
@@ -213,7 +238,7 @@ def querystring_text(argument: Argument, value: Any) -> str | None:
     - ``text/plain``: the text *is* the query string, in a format the API defines
       outside OpenAPI (``a[0]=1&b=2``): sent as written, only what a query cannot hold
       (a space, ``[ ] #``, a lone ``%``, non-ASCII) percent-encoded
-      (:func:`~httpllm.execute.serialize.query_text`): ``a=1&b=2`` is ``?a=1&b=2``;
+      (:func:`~httpllm._escape.query_text`): ``a=1&b=2`` is ``?a=1&b=2``;
     - any other media type (JSON, JSONPath ...): the value serialized by that media type
       (compact JSON, a string as it is) is data, every byte but RFC 3986's unreserved
       ones percent-encoded, as OpenAPI 3.2's own examples show.
@@ -249,14 +274,14 @@ def header_text_of(argument: Argument, value: Any) -> str | None:
     if argument.style is None:
         return header_text(parameter_text(argument, value, "text/plain"))
     style = argument.style if argument.style in DELIMITED else "simple"
-    return expand(style, name, value, argument.explode, header_text, raw=True)
+    return expand(style, name, value, argument.explode, _encoder_of(argument), raw=True)
 
 
 def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
     """The encoded ``name=value`` cookie pairs a cookie parameter adds (``[]``: none).
 
     ``form`` (the default) percent-encodes as RFC 6570 does; OpenAPI 3.2's ``cookie`` style
-    sends names and values as given (:func:`~httpllm.execute.serialize.cookie_text`).
+    sends names and values as given (:func:`~httpllm._escape.cookie_text`).
     """
     if value is None:
         return []
@@ -267,14 +292,13 @@ def cookie_pairs_of(argument: Argument, value: Any) -> list[tuple[str, str]]:
     if argument.style == "cookie":
         return query_pairs("form", cookie_text(name), value, argument.explode, cookie_text,
                            raw=True)
-    encode = cookie_reserved if argument.allow_reserved else percent  # OpenAPI 3.2 only
-    return query_pairs("form", name, value, argument.explode, encode)
+    return query_pairs("form", name, value, argument.explode, _encoder_of(argument))
 
 
 def cookie_unescaped(argument: Argument, value: Any) -> str | None:
     """What a ``style: cookie`` value holds that it cannot send as given, said as what was
     expected, or ``None``: a text with a character no cookie value holds
-    (:func:`~httpllm.execute.serialize.cookie_unsafe`; a ``,`` would also split a
+    (:func:`~httpllm._escape.cookie_unsafe`; a ``,`` would also split a
     non-exploded array), or an exploded object's key that is no cookie name (a token).
 
     OpenAPI 3.2 sends such values as given and says they MUST come escaped: escaping them
@@ -296,7 +320,7 @@ def cookie_unescaped(argument: Argument, value: Any) -> str | None:
         return _renamed_cookie(argument, value)
     pairs = value.items() if isinstance(value, Mapping) else []
     for key, _ in pairs:
-        if argument.explode and not is_token(str(key)):
+        if argument.explode and not arrives_as_cookie_name(str(key), cookie_text):
             return f"cookie names that are RFC 6265 tokens ({show(str(key))} is not one)"
     if isinstance(value, Mapping):
         texts = [t for k, v in pairs if v is not None for t in (str(k), scalar(v))]
@@ -328,10 +352,10 @@ def _renamed_cookie(argument: Argument, value: Any) -> str | None:
     """
     if not argument.explode or not isinstance(value, Mapping):
         return None
-    encode = cookie_reserved if argument.allow_reserved else percent
+    encode = _encoder_of(argument)
     for key, member in value.items():
         name = str(key)
-        if member is not None and (not is_token(name) or encode(name) != name):
+        if member is not None and not arrives_as_cookie_name(name, encode):
             return (f"cookie names that arrive as written ({show(name)} would be sent as "
                     f"{show(encode(name))}: an exploded object's keys are cookie names, and "
                     "a receiver does not decode them)")
@@ -348,13 +372,13 @@ def _joining(argument: Argument) -> tuple[str, Encoder] | None:
     it (exploded query and cookie values are pairs; a ``style: form`` cookie and a
     ``style: cookie`` value are checked by other rules)."""
     style, where = argument.style, argument.location
-    if style is None or argument.querystring or where == "cookie":
+    if style is None or argument.querystring or where not in ("header", "query", "path"):
         return None
+    encode = _encoder_of(argument)
     if where == "header":
-        return join_delimiter(style, raw=True), header_text
+        return join_delimiter(style, raw=True), encode
     if where == "query" and not argument.explode and style in ("form", *DELIMITED):
-        return join_delimiter(style), reserved if argument.allow_reserved else percent
-    encode = path_reserved if argument.allow_reserved else percent
+        return join_delimiter(style), encode
     if where == "path" and (style in ("simple", *DELIMITED) or not argument.explode):
         return join_delimiter(style), encode
     if where == "path" and style in _EXPLODED:  # RFC 6570 ``.`` and ``;`` expansions
@@ -366,14 +390,6 @@ _EXPLODED = {"label": ".", "matrix": ";"}
 """The separator of an exploded ``label`` or ``matrix`` path value (RFC 6570 Appendix A):
 ``.`` is unreserved, so no encoding hides it in a member (``["1.5"]`` is ``.1.5``, as
 ``["1", "5"]`` is); ``;`` is percent-encoded unless ``allowReserved``."""
-
-_KEY_ENCODERS: dict[str, tuple[Encoder, Encoder]] = {
-    "path": (percent, path_reserved), "header": (header_text, header_text),
-    "query": (percent, reserved), "cookie": (percent, cookie_reserved)}
-"""How an exploded object's keys are encoded in each place, without and with
-``allowReserved`` (:func:`path_text`, :func:`header_text_of`, :func:`query_pairs_of`,
-:func:`cookie_pairs_of`)."""
-
 
 def _pair_key_split(argument: Argument, value: Any) -> str | None:
     """What was expected of an exploded object one of whose keys holds ``=`` as sent: its
@@ -388,11 +404,11 @@ def _pair_key_split(argument: Argument, value: Any) -> str | None:
     """
     style, where = argument.style, argument.location
     if (not argument.explode or style is None or argument.querystring
-            or not isinstance(value, Mapping) or where not in _KEY_ENCODERS
+            or not isinstance(value, Mapping) or where not in _ENCODERS
             or (where, style) in (("query", "deepObject"), ("cookie", "cookie"))
             or (where in ("path", "header") and style in DELIMITED)):
         return None
-    encode = _KEY_ENCODERS[where][argument.allow_reserved]
+    encode = _encoder_of(argument)
     for key, member in value.items():
         if member is not None and "=" in encode(str(key)):
             return (f'object keys that do not hold "=" (an exploded object is sent as '

@@ -250,9 +250,7 @@ class StepContext:
         """Whether the dialect (in strict mode or not) keeps a keyword; under
         ``strip_constraints`` a ``pattern`` is never kept (it would be moved into the
         description as a loss of a keyword the document never had)."""
-        keep = self.dialect.keywords
-        if strict and self.dialect.strict_keywords is not None:
-            keep = self.dialect.strict_keywords
+        keep = self.dialect.kept_keywords(strict)
         strip = self.options.strip_constraints
         return lambda keyword: ((keep is None or keyword in keep)
                                 and not (strip and keyword == "pattern"))
@@ -319,8 +317,7 @@ def strict_leaf(dialect: Dialect, options: Options
     visits were such leaves."""
     if not dialect.strict_rules:
         return None
-    keep = (dialect.strict_keywords if dialect.strict_keywords is not None
-            else dialect.keywords)
+    keep = dialect.kept_keywords(strict=True)
     return _untouched_leaf((exclusive_unions, *dialect.rules, *dialect.strict_rules), keep,
                            options)
 

@@ -55,7 +55,7 @@ import difflib
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from httpllm._json import utf8_size
@@ -131,6 +131,9 @@ class LintContext:
     max_tools: int | None = None
     max_tokens: int | None = None
     tokenizer: Callable[[], Tokenizer] | None = None
+    enum_hits: dict[str, tuple[list[str], list[str]]] | None = field(default=None,
+                                                                     repr=False)
+    """Filled on first read by :func:`_enum_hits`, for both enum rules."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -373,17 +376,30 @@ def _enum_problem(node: dict[str, Any]) -> tuple[bool, str] | None:
     return False, f"enum values {_shown(bad)} are not {named}"
 
 
+def _enum_hits(ctx: LintContext) -> dict[str, tuple[list[str], list[str]]]:
+    """Per function name, the nodes of its schema (``Function.schema``, what ``validate``
+    checks: the document's consts, enums and types) whose enum problem leaves some values
+    (first) or none (second), each as ``"<pointer>: <what>"``: one walk of each schema for
+    both enum rules, kept on ``ctx``."""
+    if ctx.enum_hits is None:
+        ctx.enum_hits = {}
+        for f in ctx.app.functions:
+            hits: tuple[list[str], list[str]] = ([], [])
+            for node, at in nodes(f.schema, "parameters#"):
+                found = _enum_problem(node)
+                if found is not None:
+                    hits[found[0]].append(f"{at}: {found[1]}")
+            ctx.enum_hits[f.name] = hits
+    return ctx.enum_hits
+
+
 def _enum_findings(ctx: LintContext, unsatisfiable: bool, then: str
                    ) -> Iterable[tuple[str, str, str | None]]:
-    """One finding per function: the first node of its schema (``Function.schema``, what
-    ``validate`` checks: the document's consts, enums and types) with such a problem,
-    and how many more."""
+    """One finding per function: the first node of its schema with such a problem
+    (:func:`_enum_hits`), and how many more."""
+    found = _enum_hits(ctx)
     for f in ctx.app.functions:
-        hits = []
-        for node, at in nodes(f.schema, "parameters#"):
-            found = _enum_problem(node)
-            if found is not None and found[0] is unsatisfiable:
-                hits.append(f"{at}: {found[1]}")
+        hits = found[f.name][unsatisfiable]
         if hits:
             more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
             yield f.pointer, f"{hits[0]}: {then}{more}", f.name
