@@ -241,18 +241,21 @@ def documents(draw: st.DrawFn) -> dict[str, Any]:
 def test_edges_are_the_refs_left_in_the_output(schemas: dict[str, Any], order: list[str],
                                                 way: Any) -> None:
     """For every named schema the graph's edges are exactly the `$ref`s in its emended
-    form, and the emended forms do not depend on the order they are asked for."""
+    form, and the emended forms do not depend on the order they are asked for. The forms
+    compared are those after `finish`, which cuts a cycle that passes no property or item
+    (`normalize.guarded`: `A: {allOf: [B]}`, `B: {oneOf: [A]}`)."""
     first, _ = named(schemas)
     second, _ = named(schemas)
-    outs: dict[str, Any] = {}
     for name in NAMES:
         try:
-            outs[name] = first.emended(name, way)
+            first.emended(name, way)
         except LimitExceeded:
             return  # allOf cycles nest past the chain limit: reported, nothing to compare
     for name in order:
         second.emended(name, way)
     graph = first.finish()
+    second.finish()
+    outs = {name: first.emended(name, way) for name in NAMES}
     for name in NAMES:
         out = outs[name]
         assert set(first.refs(out)) == collect_refs(out), name
