@@ -78,7 +78,7 @@ _NOT_INERT = [
     {"enum": ["a", None]}, {"enum": [1]}, {"enum": "a"}, {"type": "string", "example": "x"},
     {"enum": []}, {"enum": ["a", "a"]},
     {"type": "string", "nullable": True}, {"$ref": "#/$defs/A"}, {"readOnly": True},
-    {"type": "number", "description": None}, {"title": 5},
+    {"type": "number", "description": None}, {"title": 5}, {"type": None},
 ]
 
 

@@ -33,6 +33,7 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"type": "string", "readOnly": 1}, {"type": "string"}, "dropped"),
     ({"type": "strnig"}, {}, "dropped"),
     ({"type": []}, {}, "dropped"),
+    ({"type": None, "format": "uri"}, {"format": "uri"}, "dropped"),
     ({"type": ["string", 5]}, {"type": ["string"]}, "rewritten"),
     ({"type": ["string", "string", "null"]}, {"type": ["string", "null"]}, "rewritten"),
     ({"type": "object", "required": True}, {"type": "object"}, "dropped"),

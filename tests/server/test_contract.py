@@ -183,8 +183,8 @@ def _malformed_keywords() -> dict[str, Any]:
     an enum listing a value twice (``1`` and ``1.0`` are one), an empty enum, an enum that
     is no list, a name ``required`` twice, in parameters, a body and a response; a
     ``$ref`` cycle that passes no property or item (Ajv overflows its stack on it); and
-    ``title``, ``description`` or ``contentEncoding`` that are no string (YAML's empty
-    ``description:`` is null), ``items: []``,
+    ``title``, ``description`` or ``contentEncoding`` that are no string, ``type`` null
+    (YAML's empty ``description:`` or ``type:``), ``items: []``,
     ``allOf`` holding one schema instead of a list of them."""
     wants = {"type": "object", "properties": {"a": {"type": "string"}, "e": {"enum": []}},
              "required": ["a", "a"]}
@@ -198,7 +198,8 @@ def _malformed_keywords() -> dict[str, Any]:
     odd = {"type": "object", "title": 5, "description": {"x": 1}, "properties": {
         "t": {"type": "string", "title": 5, "contentEncoding": 5}, "u": {"type": "array",
                                                                      "items": []},
-        "v": {"allOf": {"type": "string"}}, "w": {"type": "string", "description": None}}}
+        "v": {"allOf": {"type": "string"}}, "w": {"type": "string", "description": None},
+        "x": {"type": None, "format": "uri"}}}
     cycle = {f"circular{i}": {"oneOf": [{"$ref": f"#/components/schemas/circular{i % 3 + 1}"}]}
              for i in (1, 2, 3)}
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
@@ -235,6 +236,7 @@ def test_ajv_takes_every_listed_schema(node: str) -> None:
     assert any(w.message.startswith("$ref cycle") for w in app.warnings)
     odd = app.function("putOdd")
     assert {(loss.keyword, loss.action) for loss in odd.losses} == {
-        ("title", "dropped"), ("description", "dropped"), ("contentEncoding", "dropped")}
+        ("title", "dropped"), ("description", "dropped"), ("contentEncoding", "dropped"),
+        ("type", "dropped")}
     assert {w.pointer.rsplit("/", 1)[1] for w in app.warnings if "~1odd/" in w.pointer} == {
-        "title", "description", "contentEncoding", "items", "allOf"}
+        "title", "description", "contentEncoding", "items", "allOf", "type"}

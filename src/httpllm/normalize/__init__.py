@@ -212,8 +212,8 @@ def _inert_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
     (the rule itself, here: a walk calls this once per leaf)."""
     if not node.keys() <= INERT_KEYS:
         return None
-    kind = node.get("type")
-    if kind is not None and (kind.__class__ is not str or kind not in _PLAIN_TYPES):
+    kind = node.get("type", "null")  # absent reads as a plain name; `type: null` is none
+    if kind.__class__ is not str or kind not in _PLAIN_TYPES:
         return None
     if "format" in node and node["format"].__class__ is not str:
         return None

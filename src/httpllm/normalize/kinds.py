@@ -5,7 +5,8 @@
 the whole tool list over one); ``nullable: "true"``, ``readOnly: "yes"`` were ignored
 without a word (dropped, they are read as absent, as before, and said); ``title: 5``,
 ``description: {}``, ``contentEncoding: 5`` made Ajv refuse the schema (``must be
-string``, under its draft-07 meta-schema) and are dropped too. Each such
+string``, under its draft-07 meta-schema) and are dropped too, as are ``type: null`` and
+``description: null`` (YAML's empty ``type:``, ``description:``), once read as absent. Each such
 keyword is dropped; a ``type`` list keeps the type names it holds and loses the rest
 (``rewritten``), and so does ``required`` (``required: true`` on a property, as OpenAPI
 2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes before
@@ -72,8 +73,8 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     >>> kinds({"type": "string", "pattern": 5}, CTX)
     {'type': 'string'}
     """
-    given = node.get("type")
-    if (given is None or (given.__class__ is str and given in _TYPES)) and _names(
+    given = node.get("type", "string")  # absent reads as a type name; `type: null` is none
+    if (given.__class__ is str and given in _TYPES) and _names(
             node.get("required", ())) and ("enum" not in node or distinct(node["enum"])):
         if _FLAGS.isdisjoint(node):
             return node  # the common case: keep it cheap
@@ -90,7 +91,7 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
             del out[keyword]
             _record(ctx, keyword, "dropped", value, f"{keyword} dropped: expected {says}, "
                     f"not {_shown(value)}; {meaning}")
-    if given is not None and not _typed(given):
+    if "type" in node and not _typed(given):
         out = dict(node) if out is None else out
         _type(out, given, ctx)
     if "required" in node and not _names(node["required"]):
