@@ -40,6 +40,8 @@ TRANSLATED = [
     (r"(?#note)x", r"x"),
     (r"^[a-z0-9]+(?:-[a-z0-9]+)*$", r"^[a-z0-9]+(?:-[a-z0-9]+)*$"),  # already ECMA
     (r"a*?b??c+?(d)*(?:e){2}?\bf", r"a*?b??c+?(d)*(?:e){2}?\bf"),  # quantifiable
+    (r"\p{L}\P{Lu}[\p{Alpha}\p{sc=Greek}]\p{General_Category=Nd}",
+     r"\p{L}\P{Lu}[\p{Alpha}\p{sc=Greek}]\p{General_Category=Nd}"),
 ]
 
 UNTRANSLATABLE = [r"x*+", r"(?>a)", r"a\Gb", r"[[:alpha:]]", r"(?(1)a|b)", r"\Qa.b\E",
@@ -47,7 +49,8 @@ UNTRANSLATABLE = [r"x*+", r"(?>a)", r"a\Gb", r"[[:alpha:]]", r"(?(1)a|b)", r"\Qa
                   # what no engine reads, which Ajv throws on: nothing to repeat, a range or
                   # bounds out of order, a group name twice, a quantified lookahead
                   r"a**", r"^*", r"a|*", r"*a", r"(?:*)", r"x{2,1}", r"[z-a]",
-                  r"(?P<n>a)(?P<n>b)", r"(?=a)*", r"\b+"]
+                  r"(?P<n>a)(?P<n>b)", r"(?=a)*", r"\b+", r"\p{IsLatin}", r"[\P{Han}]",
+                  r"\p{gc=Latin}", r"\p{Foo=L}"]
 
 
 @pytest.mark.parametrize(("source", "ecma"), TRANSLATED)

@@ -21,7 +21,8 @@ ECMA-262 equivalent and says why it cannot for the rest:
   unknown letter escapes and case-insensitive ranges outside ASCII have no equivalent.
   Nor has what no engine reads, which ``new RegExp(p, "u")`` throws on: a quantifier
   with nothing to repeat (``a**``, ``^*``, ``(?=a)*``), ``{2,1}``, ``[z-a]``, a group name
-  used twice.
+  used twice, ``\\p{...}`` with a name ECMA-262 does not know (PCRE's ``\\p{Han}``,
+  Java's ``\\p{IsLatin}``).
 
 The render rule :func:`ecma_patterns` applies it to every ``pattern`` and every
 ``patternProperties`` key: a translation is a ``rewritten`` loss, an untranslatable
@@ -67,6 +68,43 @@ _ASSERTIONS = frozenset({"^", "$", "\\b", "\\B"})
 """What an escape may be written as that takes no quantifier in ``u`` mode (``\\A``)."""
 _LOOKAROUNDS = frozenset({"(?=", "(?!", "(?<=", "(?<!"})
 """Group openers whose group takes no quantifier in ``u`` mode."""
+
+_CATEGORIES = frozenset({
+    "C", "Other", "Cc", "Control", "cntrl", "Cf", "Format", "Cn", "Unassigned", "Co",
+    "Private_Use", "Cs", "Surrogate", "L", "Letter", "LC", "Cased_Letter", "Ll",
+    "Lowercase_Letter", "Lm", "Modifier_Letter", "Lo", "Other_Letter", "Lt",
+    "Titlecase_Letter", "Lu", "Uppercase_Letter", "M", "Mark", "Combining_Mark", "Mc",
+    "Spacing_Mark", "Me", "Enclosing_Mark", "Mn", "Nonspacing_Mark", "N", "Number", "Nd",
+    "Decimal_Number", "digit", "Nl", "Letter_Number", "No", "Other_Number", "P", "Punctuation",
+    "punct", "Pc", "Connector_Punctuation", "Pd", "Dash_Punctuation", "Pe",
+    "Close_Punctuation", "Pf", "Final_Punctuation", "Pi", "Initial_Punctuation", "Po",
+    "Other_Punctuation", "Ps", "Open_Punctuation", "S", "Symbol", "Sc", "Currency_Symbol",
+    "Sk", "Modifier_Symbol", "Sm", "Math_Symbol", "So", "Other_Symbol", "Z", "Separator", "Zl",
+    "Line_Separator", "Zp", "Paragraph_Separator", "Zs", "Space_Separator"
+})
+"""General_Category values and aliases ECMA-262 takes (``\\p{Lu}``: table 67)."""
+_BINARY = frozenset({
+    "ASCII", "ASCII_Hex_Digit", "AHex", "Alphabetic", "Alpha", "Any", "Assigned",
+    "Bidi_Control", "Bidi_C", "Bidi_Mirrored", "Bidi_M", "Case_Ignorable", "CI", "Cased",
+    "Changes_When_Casefolded", "CWCF", "Changes_When_Casemapped", "CWCM",
+    "Changes_When_Lowercased", "CWL", "Changes_When_NFKC_Casefolded", "CWKCF",
+    "Changes_When_Titlecased", "CWT", "Changes_When_Uppercased", "CWU", "Dash",
+    "Default_Ignorable_Code_Point", "DI", "Deprecated", "Dep", "Diacritic", "Dia", "Emoji",
+    "Emoji_Component", "EComp", "Emoji_Modifier", "EMod", "Emoji_Modifier_Base", "EBase",
+    "Emoji_Presentation", "EPres", "Extended_Pictographic", "ExtPict", "Extender", "Ext",
+    "Grapheme_Base", "Gr_Base", "Grapheme_Extend", "Gr_Ext", "Hex_Digit", "Hex",
+    "IDS_Binary_Operator", "IDSB", "IDS_Trinary_Operator", "IDST", "ID_Continue", "IDC",
+    "ID_Start", "IDS", "Ideographic", "Ideo", "Join_Control", "Join_C",
+    "Logical_Order_Exception", "LOE", "Lowercase", "Lower", "Math", "Noncharacter_Code_Point",
+    "NChar", "Pattern_Syntax", "Pat_Syn", "Pattern_White_Space", "Pat_WS", "Quotation_Mark",
+    "QMark", "Radical", "Regional_Indicator", "RI", "Sentence_Terminal", "STerm",
+    "Soft_Dotted", "SD", "Terminal_Punctuation", "Term", "Unified_Ideograph", "UIdeo",
+    "Uppercase", "Upper", "Variation_Selector", "VS", "White_Space", "space", "XID_Continue",
+    "XIDC", "XID_Start", "XIDS"
+})
+"""Binary property names and aliases ECMA-262 takes (``\\p{Alpha}``: table 66)."""
+_KEYED = frozenset({"General_Category", "gc", "Script", "sc", "Script_Extensions", "scx"})
+"""The ``key=`` ECMA-262 takes in ``\\p{key=value}``."""
 
 _MEMO = "ecma_patterns"
 """The key of :func:`_translated`'s translations in a compile's ``RenderContext.memo``."""
@@ -341,7 +379,19 @@ def _coded_escape(state: _State, char: str, in_class: bool) -> str:
         return f"\\u{{{ord(named):x}}}"
     if char == "k":
         state.named_refs.append(body[1:-1])
+    if char in "pP" and not _property(body[1:-1]):
+        raise Untranslatable(f"the property \\{char}{body} (PCRE's and Java's names, "
+                             "such as IsLatin or Han, are not ECMA-262's)")
     return f"\\{char}{body}"
+
+
+def _property(name: str) -> bool:
+    """Whether ECMA-262 takes ``\\p{name}`` (a script value after ``sc=`` is not
+    checked)."""
+    key, _, value = name.rpartition("=")
+    if not key:
+        return value in _CATEGORIES or value in _BINARY
+    return key in _KEYED and (key not in ("General_Category", "gc") or value in _CATEGORIES)
 
 
 def _class_char(char: str) -> str:
