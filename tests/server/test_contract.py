@@ -184,7 +184,8 @@ def _malformed_keywords() -> dict[str, Any]:
     is no list, a name ``required`` twice, in parameters, a body and a response; a
     ``$ref`` cycle that passes no property or item (Ajv overflows its stack on it); and
     ``title``, ``description`` or ``contentEncoding`` that are no string, ``type`` null
-    (YAML's empty ``description:`` or ``type:``), ``items: []``,
+    (YAML's empty ``description:`` or ``type:``), a ``pattern`` ``new RegExp(p, "u")``
+    throws on (``a**``, PCRE's ``\\p{Han}``), ``items: []``,
     ``allOf`` holding one schema instead of a list of them."""
     wants = {"type": "object", "properties": {"a": {"type": "string"}, "e": {"enum": []}},
              "required": ["a", "a"]}
@@ -199,7 +200,8 @@ def _malformed_keywords() -> dict[str, Any]:
         "t": {"type": "string", "title": 5, "contentEncoding": 5}, "u": {"type": "array",
                                                                      "items": []},
         "v": {"allOf": {"type": "string"}}, "w": {"type": "string", "description": None},
-        "x": {"type": None, "format": "uri"}}}
+        "x": {"type": None, "format": "uri"}, "y": {"type": "string", "pattern": "a**"},
+        "z": {"type": "string", "pattern": r"\p{Han}+"}}}
     cycle = {f"circular{i}": {"oneOf": [{"$ref": f"#/components/schemas/circular{i % 3 + 1}"}]}
              for i in (1, 2, 3)}
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
@@ -237,6 +239,6 @@ def test_ajv_takes_every_listed_schema(node: str) -> None:
     odd = app.function("putOdd")
     assert {(loss.keyword, loss.action) for loss in odd.losses} == {
         ("title", "dropped"), ("description", "dropped"), ("contentEncoding", "dropped"),
-        ("type", "dropped")}
+        ("type", "dropped"), ("pattern", "dropped")}
     assert {w.pointer.rsplit("/", 1)[1] for w in app.warnings if "~1odd/" in w.pointer} == {
         "title", "description", "contentEncoding", "items", "allOf", "type"}
