@@ -72,13 +72,13 @@ _INERT = [
     {}, {"type": "string"}, {"type": "integer", "format": "int64"},
     {"type": "string", "enum": ["a", "b"], "description": "d", "title": "t"},
     {"type": "object", "deprecated": True}, {"type": "null"},
-    {"type": "number", "description": None},
 ]
 _NOT_INERT = [
     {"type": "array"}, {"type": ["string", "null"]}, {"type": "strnig"}, {"format": 5},
     {"enum": ["a", None]}, {"enum": [1]}, {"enum": "a"}, {"type": "string", "example": "x"},
     {"enum": []}, {"enum": ["a", "a"]},
     {"type": "string", "nullable": True}, {"$ref": "#/$defs/A"}, {"readOnly": True},
+    {"type": "number", "description": None}, {"title": 5}, {"type": None},
 ]
 
 

@@ -33,6 +33,7 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"type": "string", "readOnly": 1}, {"type": "string"}, "dropped"),
     ({"type": "strnig"}, {}, "dropped"),
     ({"type": []}, {}, "dropped"),
+    ({"type": None, "format": "uri"}, {"format": "uri"}, "dropped"),
     ({"type": ["string", 5]}, {"type": ["string"]}, "rewritten"),
     ({"type": ["string", "string", "null"]}, {"type": ["string", "null"]}, "rewritten"),
     ({"type": "object", "required": True}, {"type": "object"}, "dropped"),
@@ -50,12 +51,19 @@ def _run(schema: dict[str, Any], direction: str = "request"
     ({"enum": [[1], [1.0], {"a": 2.0}, {"a": 2}]}, {"enum": [[1], {"a": 2.0}]}, "rewritten"),
     ({"type": "string", "enum": [], "description": "d"},
      {"type": "string", "not": {}, "description": "d"}, "rewritten"),
+    ({"type": "string", "title": 5}, {"type": "string"}, "dropped"),
+    ({"type": "object", "description": {"x": 1}}, {"type": "object"}, "dropped"),
+    ({"type": "string", "contentEncoding": 5}, {"type": "string"}, "dropped"),
+    ({"type": "string", "contentMediaType": ["a/b"]}, {"type": "string"}, "dropped"),
+    ({"type": "string", "$comment": 1}, {"type": "string"}, "dropped"),
 ])
 def test_a_keyword_of_the_wrong_type_leaves_with_a_loss(
         schema: dict[str, Any], out: dict[str, Any], action: str) -> None:
-    """pattern, format, uniqueItems, nullable, readOnly, type, required and enum holding a
-    value of the wrong JSON type (sent to providers as written, or ignored) are dropped, a
-    type or required list keeps its names, each once; an enum keeps each value once (equal
+    """pattern, format, uniqueItems, nullable, readOnly, type, required, enum and the
+    annotations (title, description, $comment, contentEncoding, contentMediaType: Ajv
+    refuses one that is no string) holding a value of the wrong JSON type (sent to
+    providers as written, or ignored) are dropped, a type or required list keeps its
+    names, each once; an enum keeps each value once (equal
     as JSON values) and an empty one is ``not: {}``: Ajv refuses a duplicate or an empty
     enum, and the MCP TypeScript SDK client then lists no tool. One loss at the keyword's
     pointer."""

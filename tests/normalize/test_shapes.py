@@ -30,12 +30,16 @@ def _run(schema: dict[str, Any]) -> tuple[Any, list[tuple[str, str]]]:
     ({"properties": {"a/b": "string", "c": {}}, "required": ["a/b", "c"]},
      {"properties": {"c": {}}, "required": ["c"]}, ["#/s/properties/a~1b"]),
     ({"properties": {"a": 1}, "required": ["a"]}, {"properties": {}}, ["#/s/properties/a"]),
+    ({"allOf": {"type": "string"}}, {}, ["#/s/allOf"]),
+    ({"anyOf": True, "type": "string"}, {"type": "string"}, ["#/s/anyOf"]),
+    ({"type": "array", "items": []}, {"type": "array"}, ["#/s/items"]),
 ])
 def test_a_non_schema_in_a_schema_slot_is_dropped_with_a_report(
         schema: dict[str, Any], out: dict[str, Any], reported: list[str]) -> None:
     """A value, or the members of a list or map, that are not schemas where schemas are
     expected are dropped, each reported at its own (escaped) pointer; a property dropped
-    leaves `required`."""
+    leaves `required`. One schema where a list is expected (`allOf: {...}`, which no
+    walker reads into) and `items: []` (Ajv refuses it) go too."""
     got, reports = _run(schema)
     assert got == out
     assert [at for at, _ in reports] == reported

@@ -181,8 +181,12 @@ def test_the_typescript_client_accepts_every_answer(node: str, api: str,
 def _malformed_keywords() -> dict[str, Any]:
     """A document whose schemas hold what JSON Schema allows or tolerates and Ajv refuses:
     an enum listing a value twice (``1`` and ``1.0`` are one), an empty enum, an enum that
-    is no list, a name ``required`` twice, in parameters, a body and a response; and a
-    ``$ref`` cycle that passes no property or item (Ajv overflows its stack on it)."""
+    is no list, a name ``required`` twice, in parameters, a body and a response; a
+    ``$ref`` cycle that passes no property or item (Ajv overflows its stack on it); and
+    ``title``, ``description`` or ``contentEncoding`` that are no string, ``type`` null
+    (YAML's empty ``description:`` or ``type:``), a ``pattern`` ``new RegExp(p, "u")``
+    throws on (``a**``, PCRE's ``\\p{Han}``), ``items: []``,
+    ``allOf`` holding one schema instead of a list of them."""
     wants = {"type": "object", "properties": {"a": {"type": "string"}, "e": {"enum": []}},
              "required": ["a", "a"]}
     returns = {"type": "object", "required": ["k", "k"], "properties": {
@@ -192,6 +196,12 @@ def _malformed_keywords() -> dict[str, Any]:
         ("kind", {"type": "string", "enum": ["a", "a", "b"]}), ("num", {"enum": [1, 1.0]}),
         ("none", {"type": "string", "enum": []}), ("text", {"type": "string", "enum": "a"})]]
     loop = {"$ref": "#/components/schemas/circular1"}  # oasdiff's circular3.yaml
+    odd = {"type": "object", "title": 5, "description": {"x": 1}, "properties": {
+        "t": {"type": "string", "title": 5, "contentEncoding": 5}, "u": {"type": "array",
+                                                                     "items": []},
+        "v": {"allOf": {"type": "string"}}, "w": {"type": "string", "description": None},
+        "x": {"type": None, "format": "uri"}, "y": {"type": "string", "pattern": "a**"},
+        "z": {"type": "string", "pattern": r"\p{Han}+"}}}
     cycle = {f"circular{i}": {"oneOf": [{"$ref": f"#/components/schemas/circular{i % 3 + 1}"}]}
              for i in (1, 2, 3)}
     return {"openapi": "3.1.0", "info": {"title": "t", "version": "1"}, "paths": {"/x": {
@@ -200,7 +210,10 @@ def _malformed_keywords() -> dict[str, Any]:
                 "description": "ok", "content": {"application/json": {"schema": returns}}}}}},
         "/loop": {"put": {"operationId": "putLoop", "requestBody": {"content": {
             "application/json": {"schema": loop}}}, "responses": {"200": {
-                "description": "ok", "content": {"application/json": {"schema": loop}}}}}}},
+                "description": "ok", "content": {"application/json": {"schema": loop}}}}}},
+        "/odd": {"put": {"operationId": "putOdd", "requestBody": {"content": {
+            "application/json": {"schema": odd}}}, "responses": {"200": {
+                "description": "ok", "content": {"application/json": {"schema": odd}}}}}}},
         "components": {"schemas": cycle}}
 
 
@@ -217,9 +230,15 @@ def test_ajv_takes_every_listed_schema(node: str) -> None:
         tools = app.tools()
         schemas = [t[key] for t in tools for key in ("inputSchema", "outputSchema")]
         verdicts = _run(node, "schemas.mjs", schemas)
-        assert len(tools) == 2 and verdicts == [None] * 4
+        assert len(tools) == 3 and verdicts == [None] * 6
     function = app.function("makeX")
     assert {(loss.keyword, loss.action) for loss in function.losses} == {
         ("enum", "rewritten"), ("enum", "dropped"), ("required", "rewritten")}
     assert sum(w.pointer.endswith(("/enum", "/required")) for w in app.warnings) == 5
     assert any(w.message.startswith("$ref cycle") for w in app.warnings)
+    odd = app.function("putOdd")
+    assert {(loss.keyword, loss.action) for loss in odd.losses} == {
+        ("title", "dropped"), ("description", "dropped"), ("contentEncoding", "dropped"),
+        ("type", "dropped"), ("pattern", "dropped")}
+    assert {w.pointer.rsplit("/", 1)[1] for w in app.warnings if "~1odd/" in w.pointer} == {
+        "title", "description", "contentEncoding", "items", "allOf", "type"}

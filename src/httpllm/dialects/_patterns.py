@@ -19,6 +19,10 @@ ECMA-262 equivalent and says why it cannot for the rest:
   comments go;
 - possessive quantifiers, atomic groups, conditionals, recursion, ``\\G``, ``\\K``, ``\\Q``,
   unknown letter escapes and case-insensitive ranges outside ASCII have no equivalent.
+  Nor has what no engine reads, which ``new RegExp(p, "u")`` throws on: a quantifier
+  with nothing to repeat (``a**``, ``^*``, ``(?=a)*``), ``{2,1}``, ``[z-a]``, a group name
+  used twice, ``\\p{...}`` with a name ECMA-262 does not know (PCRE's ``\\p{Han}``,
+  Java's ``\\p{IsLatin}``).
 
 The render rule :func:`ecma_patterns` applies it to every ``pattern`` and every
 ``patternProperties`` key: a translation is a ``rewritten`` loss, an untranslatable
@@ -60,6 +64,48 @@ _NO_EQUIVALENT = {
 }
 
 
+_ASSERTIONS = frozenset({"^", "$", "\\b", "\\B"})
+"""What an escape may be written as that takes no quantifier in ``u`` mode (``\\A``)."""
+_LOOKAROUNDS = frozenset({"(?=", "(?!", "(?<=", "(?<!"})
+"""Group openers whose group takes no quantifier in ``u`` mode."""
+
+_CATEGORIES = frozenset({
+    "C", "Other", "Cc", "Control", "cntrl", "Cf", "Format", "Cn", "Unassigned", "Co",
+    "Private_Use", "Cs", "Surrogate", "L", "Letter", "LC", "Cased_Letter", "Ll",
+    "Lowercase_Letter", "Lm", "Modifier_Letter", "Lo", "Other_Letter", "Lt",
+    "Titlecase_Letter", "Lu", "Uppercase_Letter", "M", "Mark", "Combining_Mark", "Mc",
+    "Spacing_Mark", "Me", "Enclosing_Mark", "Mn", "Nonspacing_Mark", "N", "Number", "Nd",
+    "Decimal_Number", "digit", "Nl", "Letter_Number", "No", "Other_Number", "P", "Punctuation",
+    "punct", "Pc", "Connector_Punctuation", "Pd", "Dash_Punctuation", "Pe",
+    "Close_Punctuation", "Pf", "Final_Punctuation", "Pi", "Initial_Punctuation", "Po",
+    "Other_Punctuation", "Ps", "Open_Punctuation", "S", "Symbol", "Sc", "Currency_Symbol",
+    "Sk", "Modifier_Symbol", "Sm", "Math_Symbol", "So", "Other_Symbol", "Z", "Separator", "Zl",
+    "Line_Separator", "Zp", "Paragraph_Separator", "Zs", "Space_Separator"
+})
+"""General_Category values and aliases ECMA-262 takes (``\\p{Lu}``: table 67)."""
+_BINARY = frozenset({
+    "ASCII", "ASCII_Hex_Digit", "AHex", "Alphabetic", "Alpha", "Any", "Assigned",
+    "Bidi_Control", "Bidi_C", "Bidi_Mirrored", "Bidi_M", "Case_Ignorable", "CI", "Cased",
+    "Changes_When_Casefolded", "CWCF", "Changes_When_Casemapped", "CWCM",
+    "Changes_When_Lowercased", "CWL", "Changes_When_NFKC_Casefolded", "CWKCF",
+    "Changes_When_Titlecased", "CWT", "Changes_When_Uppercased", "CWU", "Dash",
+    "Default_Ignorable_Code_Point", "DI", "Deprecated", "Dep", "Diacritic", "Dia", "Emoji",
+    "Emoji_Component", "EComp", "Emoji_Modifier", "EMod", "Emoji_Modifier_Base", "EBase",
+    "Emoji_Presentation", "EPres", "Extended_Pictographic", "ExtPict", "Extender", "Ext",
+    "Grapheme_Base", "Gr_Base", "Grapheme_Extend", "Gr_Ext", "Hex_Digit", "Hex",
+    "IDS_Binary_Operator", "IDSB", "IDS_Trinary_Operator", "IDST", "ID_Continue", "IDC",
+    "ID_Start", "IDS", "Ideographic", "Ideo", "Join_Control", "Join_C",
+    "Logical_Order_Exception", "LOE", "Lowercase", "Lower", "Math", "Noncharacter_Code_Point",
+    "NChar", "Pattern_Syntax", "Pat_Syn", "Pattern_White_Space", "Pat_WS", "Quotation_Mark",
+    "QMark", "Radical", "Regional_Indicator", "RI", "Sentence_Terminal", "STerm",
+    "Soft_Dotted", "SD", "Terminal_Punctuation", "Term", "Unified_Ideograph", "UIdeo",
+    "Uppercase", "Upper", "Variation_Selector", "VS", "White_Space", "space", "XID_Continue",
+    "XIDC", "XID_Start", "XIDS"
+})
+"""Binary property names and aliases ECMA-262 takes (``\\p{Alpha}``: table 66)."""
+_KEYED = frozenset({"General_Category", "gc", "Script", "sc", "Script_Extensions", "scx"})
+"""The ``key=`` ECMA-262 takes in ``\\p{key=value}``."""
+
 _MEMO = "ecma_patterns"
 """The key of :func:`_translated`'s translations in a compile's ``RenderContext.memo``."""
 
@@ -82,6 +128,8 @@ class _State:
     names: set[str] = field(default_factory=set)
     named_refs: list[str] = field(default_factory=list)
     quantified: bool = False  # the last thing written was a quantifier
+    repeatable: bool = False  # the last thing written takes a quantifier (u mode)
+    lookarounds: list[bool] = field(default_factory=list)  # per open group: a lookaround?
 
 
 def to_ecma(pattern: str) -> str:
@@ -127,34 +175,44 @@ def _step(state: _State) -> None:
     text, at = state.text, state.at
     char = text[at]
     quantified = False
+    repeatable = True
     if "x" in state.flags and (char.isspace() or char == "#"):
         end = text.find("\n", at) if char == "#" else at
         state.at = len(text) if end < 0 else end + 1
         return
     if char == "\\":
         state.out.append(_escape(state, in_class=False))
+        repeatable = state.out[-1] not in _ASSERTIONS
     elif char == "[":
         state.out.append(_class(state))
     elif char == "(":
         _open(state)
+        repeatable = False
     elif char == ")":
         if not state.stack:
             raise Untranslatable("an unbalanced ')'")
         state.flags = state.stack.pop()
+        repeatable = not state.lookarounds.pop()
         state.out.append(")")
         state.at += 1
     elif char == "{":
         quantified = _brace(state)
+        repeatable = not quantified
     elif char in "*+?":
         if char == "+" and state.quantified:
             raise Untranslatable("a possessive quantifier")
+        if not state.repeatable and not (char == "?" and state.quantified):
+            raise Untranslatable("a quantifier with nothing to repeat")
         state.out.append(char)
         state.at += 1
         quantified = char != "?" or not state.quantified
+        repeatable = False
     else:
         state.out.append(_literal(state, char))
         state.at += 1
+        repeatable = char not in "^$|"
     state.quantified = quantified
+    state.repeatable = repeatable
 
 
 def _literal(state: _State, char: str) -> str:
@@ -185,6 +243,10 @@ def _brace(state: _State) -> bool:
     low, comma, high = found.group(1) or "0", found.group(2) or "", found.group(3) or ""
     if state.quantified:
         raise Untranslatable("a quantifier after a quantifier")
+    if not state.repeatable:
+        raise Untranslatable("a quantifier with nothing to repeat")
+    if high and int(low) > int(high):
+        raise Untranslatable("a quantifier whose bounds are out of order")
     state.out.append(f"{{{low}{comma}{high}}}")
     state.at = found.end()
     return True
@@ -212,6 +274,8 @@ def _open(state: _State) -> None:
         found = _NAME.match(rest, 1 if rest.startswith("P") else 0)
         if found is None:
             raise Untranslatable("a group name ECMA-262 does not take")
+        if found.group(1) in state.names:
+            raise Untranslatable("a group name used twice")
         state.groups += 1
         state.names.add(found.group(1))
         _push(state, f"(?<{found.group(1)}>", 2 + found.end())
@@ -237,6 +301,7 @@ def _scoped_flags(state: _State, rest: str) -> None:
     if not (on | off) <= _PY_FLAGS:
         raise Untranslatable(f"the inline flags (?{found.group(0)}")
     state.stack.append(state.flags)
+    state.lookarounds.append(False)
     state.flags = frozenset((state.flags | on) - off)
     state.out.append("(?:")
     state.at += 2 + found.end()
@@ -244,6 +309,7 @@ def _scoped_flags(state: _State, rest: str) -> None:
 
 def _push(state: _State, opener: str, length: int) -> None:
     state.stack.append(state.flags)
+    state.lookarounds.append(opener in _LOOKAROUNDS)
     state.out.append(opener)
     state.at += length
 
@@ -313,7 +379,19 @@ def _coded_escape(state: _State, char: str, in_class: bool) -> str:
         return f"\\u{{{ord(named):x}}}"
     if char == "k":
         state.named_refs.append(body[1:-1])
+    if char in "pP" and not _property(body[1:-1]):
+        raise Untranslatable(f"the property \\{char}{body} (PCRE's and Java's names, "
+                             "such as IsLatin or Han, are not ECMA-262's)")
     return f"\\{char}{body}"
+
+
+def _property(name: str) -> bool:
+    """Whether ECMA-262 takes ``\\p{name}`` (a script value after ``sc=`` is not
+    checked)."""
+    key, _, value = name.rpartition("=")
+    if not key:
+        return value in _CATEGORIES or value in _BINARY
+    return key in _KEYED and (key not in ("General_Category", "gc") or value in _CATEGORIES)
 
 
 def _class_char(char: str) -> str:
@@ -360,6 +438,9 @@ def _class_body(items: list[tuple[str, str]], fold: bool) -> str:
                   and items[index + 1][0] == "dash" and items[index + 2][0] == "char")
         if ranged:
             high = items[index + 2][1]
+            low_point, high_point = _code_point(code), _code_point(high)
+            if low_point is not None and high_point is not None and low_point > high_point:
+                raise Untranslatable("a class range out of order")
             out.append(f"{code}-{high}" + (_folded_range(code, high) if fold else ""))
             index += 3
             continue

@@ -194,10 +194,11 @@ _PLAIN_TYPES = frozenset({"string", "number", "integer", "boolean", "object", "n
 def inert(node: dict[str, Any]) -> bool:
     """Whether every pass of :data:`PASSES`, in either direction, returns the leaf ``node``
     as it is and says nothing (no loss, report or example kept): its keys are among
-    :data:`INERT_KEYS`, ``type`` (if any) is one :data:`_PLAIN_TYPES` name, ``format`` a
-    string and ``enum`` a non-empty list of distinct strings. Such a leaf is not visited
-    by :func:`emend`'s walk (about a third of GitHub's schema nodes: ``{"type": "string",
-    "description": ...}``), so it is not listed, nor given a pointer.
+    :data:`INERT_KEYS`, ``type`` (if any) is one :data:`_PLAIN_TYPES` name, ``format``,
+    ``description`` and ``title`` strings and ``enum`` a non-empty list of distinct
+    strings. Such a leaf is not visited by :func:`emend`'s walk (about a third of GitHub's
+    schema nodes: ``{"type": "string", "description": ...}``), so it is not listed, nor
+    given a pointer.
     ``tests/normalize/test_inert.py`` holds every pass to it.
 
     >>> inert({"type": "string", "format": "uri"}), inert({"type": "array"})
@@ -211,11 +212,14 @@ def _inert_leaf(node: dict[str, Any]) -> dict[str, Any] | None:
     (the rule itself, here: a walk calls this once per leaf)."""
     if not node.keys() <= INERT_KEYS:
         return None
-    kind = node.get("type")
-    if kind is not None and (kind.__class__ is not str or kind not in _PLAIN_TYPES):
+    kind = node.get("type", "null")  # absent reads as a plain name; `type: null` is none
+    if kind.__class__ is not str or kind not in _PLAIN_TYPES:
         return None
     if "format" in node and node["format"].__class__ is not str:
         return None
+    if ("description" in node and node["description"].__class__ is not str) or (
+            "title" in node and node["title"].__class__ is not str):
+        return None  # `kinds` drops it
     if "enum" not in node:
         return node
     enum = node["enum"]  # a list of distinct strings (else `kinds` has work on it)

@@ -3,7 +3,10 @@
 ``pattern: 5``, ``format: 7``, ``uniqueItems: "yes"``, ``type: "strnig"`` or
 ``type: ["string", 5]`` were sent to every provider as written (a strict provider refuses
 the whole tool list over one); ``nullable: "true"``, ``readOnly: "yes"`` were ignored
-without a word (dropped, they are read as absent, as before, and said). Each such
+without a word (dropped, they are read as absent, as before, and said); ``title: 5``,
+``description: {}``, ``contentEncoding: 5`` made Ajv refuse the schema (``must be
+string``, under its draft-07 meta-schema) and are dropped too, as are ``type: null`` and
+``description: null`` (YAML's empty ``type:``, ``description:``), once read as absent. Each such
 keyword is dropped; a ``type`` list keeps the type names it holds and loses the rest
 (``rewritten``), and so does ``required`` (``required: true`` on a property, as OpenAPI
 2.0 wrote it, ``required: null``, ``required: [{...}]``): this pass comes before
@@ -25,7 +28,9 @@ Source: JSON Schema Validation 2020-12 sections 6.1.1 (``type``: a type name or 
 of unique ones), 6.3.3 (``pattern``: a string), 6.4.3 (``uniqueItems``: a boolean), 7.2
 (``format``: a string), 9.4 (``readOnly``, ``writeOnly``: booleans); OpenAPI 3.0.3
 section 4.7.24.1 (``nullable``: a boolean); JSON Schema Validation 2020-12 section 6.5.3
-(``required``: an array of strings), 6.1.2 (``enum``: an array, its elements SHOULD be
+(``required``: an array of strings), 9.1 (``title``, ``description``: strings), 8.3
+and 8.4 (``contentEncoding``, ``contentMediaType``: strings); JSON Schema Core 2020-12
+section 8.3 (``$comment``: a string); 6.1.2 (``enum``: an array, its elements SHOULD be
 unique; an instance is valid if equal to one of them); Ajv 8.20 (``enum``: non-empty).
 """
 
@@ -48,6 +53,13 @@ _EXPECTED: dict[str, tuple[type, str, str]] = {
     "nullable": (bool, "a boolean", "read as absent: null is not taken"),
     "readOnly": (bool, "a boolean", "read as absent"),
     "writeOnly": (bool, "a boolean", "read as absent"),
+    "title": (str, "a string", "an annotation: no value is taken or refused over it"),
+    "description": (str, "a string", "an annotation: no value is taken or refused over it"),
+    "$comment": (str, "a string", "an annotation: no value is taken or refused over it"),
+    "contentEncoding": (str, "a string", "an annotation: no value is taken or refused over "
+                        "it"),
+    "contentMediaType": (str, "a string", "an annotation: no value is taken or refused "
+                         "over it"),
 }
 """keyword -> (its JSON type, that type in words, what dropping it means)."""
 _FLAGS = frozenset(_EXPECTED)
@@ -61,8 +73,8 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
     >>> kinds({"type": "string", "pattern": 5}, CTX)
     {'type': 'string'}
     """
-    given = node.get("type")
-    if (given is None or (given.__class__ is str and given in _TYPES)) and _names(
+    given = node.get("type", "string")  # absent reads as a type name; `type: null` is none
+    if (given.__class__ is str and given in _TYPES) and _names(
             node.get("required", ())) and ("enum" not in node or distinct(node["enum"])):
         if _FLAGS.isdisjoint(node):
             return node  # the common case: keep it cheap
@@ -79,7 +91,7 @@ def kinds(node: dict[str, Any], ctx: PassContext) -> Schema:
             del out[keyword]
             _record(ctx, keyword, "dropped", value, f"{keyword} dropped: expected {says}, "
                     f"not {_shown(value)}; {meaning}")
-    if given is not None and not _typed(given):
+    if "type" in node and not _typed(given):
         out = dict(node) if out is None else out
         _type(out, given, ctx)
     if "required" in node and not _names(node["required"]):

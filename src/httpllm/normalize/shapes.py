@@ -1,12 +1,15 @@
 """Pass: a keyword whose value must be a subschema (or a list or map of them) holds one.
 
 ``items: "x"``, ``anyOf: [{...}, 7]``, ``patternProperties: {"^x": 5}``, ``properties: [1]``,
-``properties: {"a": "string"}``: the value, or its members that are not schemas, are
-reported and dropped (a provider would reject the tool over one; a property dropped this
-way leaves ``required`` too, as a ``readOnly`` one does in :mod:`.direction`). This pass
-comes first, so every later one reads a subschema where it expects one: ``allOf`` merging
-a ``properties: "..."`` beside it raised ``AttributeError`` there, and the document was
-lost. Contract: *widening* (reported), as a dropped assertion takes what it refused.
+``properties: {"a": "string"}``, ``allOf: {...}`` (one schema where a list of them is
+expected; no walker reads into it): the value, or its members that are not schemas, are
+reported and dropped; so is ``items: []``, which constrains no item (Ajv's draft-07
+meta-schema wants one schema at least). A provider would reject the tool over one (Ajv,
+the MCP TypeScript SDK client's validator, then lists no tool at all); a property dropped
+this way leaves ``required`` too, as a ``readOnly`` one does in :mod:`.direction`. This
+pass comes first, so every later one reads a subschema where it expects one: ``allOf``
+merging a ``properties: "..."`` beside it raised ``AttributeError`` there, and the
+document was lost. Contract: *widening* (reported), as a dropped assertion takes what it refused.
 Source: JSON Schema Core 2020-12 sections 10.2 (``allOf``, ``anyOf``, ``oneOf``: non-empty
 arrays of schemas; ``not``, ``if``...: a schema) and 10.3 (``items``, ``prefixItems``,
 ``properties``, ``patternProperties``...: a schema, an array or an object of schemas).
@@ -71,18 +74,34 @@ def _check(node: dict[str, Any], keyword: str, drop: list[str], fixed: dict[str,
             else:
                 drop.append("required")
         return
+    if keyword in IN_ARRAY and not isinstance(value, list):
+        ctx.report(f"{ctx.pointer}/{keyword}", "expected a list of schemas; dropped")
+        drop.append(keyword)
+        return
     if isinstance(value, dict | bool):
         return
     if isinstance(value, list) and (keyword in IN_ARRAY or keyword == "items"):
-        bad_at = [i for i, sub in enumerate(value) if not isinstance(sub, dict | bool)]
-        if bad_at:
-            for i in bad_at:
-                ctx.report(f"{ctx.pointer}/{keyword}/{i}", "expected a schema; dropped")
-            kept_members = [sub for sub in value if isinstance(sub, dict | bool)]
-            if kept_members:
-                fixed[keyword] = kept_members
-            else:
-                drop.append(keyword)
+        _check_list(value, keyword, drop, fixed, ctx)
         return
     ctx.report(f"{ctx.pointer}/{keyword}", "expected a schema; dropped")
     drop.append(keyword)
+
+
+def _check_list(value: list[Any], keyword: str, drop: list[str], fixed: dict[str, Any],
+                ctx: PassContext) -> None:
+    """Check a list of schemas: its members that are none leave; ``items: []`` leaves."""
+    if not value and keyword == "items":
+        ctx.report(f"{ctx.pointer}/items", "items [] constrains no item; dropped (Ajv "
+                   "refuses an empty list)")
+        drop.append(keyword)
+        return
+    bad_at = [i for i, sub in enumerate(value) if not isinstance(sub, dict | bool)]
+    if not bad_at:
+        return
+    for i in bad_at:
+        ctx.report(f"{ctx.pointer}/{keyword}/{i}", "expected a schema; dropped")
+    kept_members = [sub for sub in value if isinstance(sub, dict | bool)]
+    if kept_members:
+        fixed[keyword] = kept_members
+    else:
+        drop.append(keyword)
