@@ -91,6 +91,15 @@ def id_base_at(schema: Any, base: str, tokens: list[str], *, own: bool = True) -
     return base
 
 
+def _declared_self(root: Any) -> str | None:
+    """The ``$self`` an OpenAPI 3.2 document declares (a string), else ``None``."""
+    if not isinstance(root, dict):
+        return None
+    own, version = root.get("$self"), root.get("openapi")
+    return own if (isinstance(own, str) and isinstance(version, str)
+                   and version.startswith("3.2")) else None
+
+
 def _self_file(root: Any, base: str) -> str | None:
     """The file URI an OpenAPI 3.2 document's ``$self`` names it by, when it is not the
     file it was read from (``base``), else ``None``: a ``$ref`` from another file to
@@ -105,10 +114,8 @@ def _self_file(root: Any, base: str) -> str | None:
     ...            "file:///d/spec.yaml")
     'file:///d/openapi.yaml'
     """
-    own = root.get("$self") if isinstance(root, dict) else None
-    version = root.get("openapi") if isinstance(root, dict) else None
-    if (not isinstance(own, str) or not isinstance(version, str)
-            or not version.startswith("3.2") or base.startswith(ROOT)):
+    own = _declared_self(root)
+    if own is None or base.startswith(ROOT):
         return None
     own = urldefrag(own)[0]
     if "://" in own:
@@ -129,10 +136,8 @@ def _self_base(root: Any, base: str) -> str:
     >>> _self_base({"openapi": "3.2.0", "$self": "v2/openapi.yaml"}, "file:///d/spec.yaml")
     'file:///d/v2/openapi.yaml'
     """
-    own = root.get("$self") if isinstance(root, dict) else None
-    version = root.get("openapi") if isinstance(root, dict) else None
-    if (not isinstance(own, str) or not isinstance(version, str)
-            or not version.startswith("3.2") or base.startswith(ROOT)):
+    own = _declared_self(root)
+    if own is None or base.startswith(ROOT):
         return base
     return urldefrag(urljoin(base, own))[0] or base
 

@@ -16,13 +16,13 @@ The in-place keywords are those whose subschemas apply to the instance itself:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from typing import Any
 
 from httpllm._types import Schema
 from httpllm.refs import def_name_of
 
-__all__ = ["IN_PLACE", "cut_refs", "unguarded_refs"]
+__all__ = ["IN_PLACE", "cut_cycles", "cut_refs", "unguarded_refs"]
 
 IN_PLACE_LISTS = ("allOf", "anyOf", "oneOf")
 IN_PLACE_ONE = ("not", "if", "then", "else")
@@ -82,6 +82,47 @@ def cut_refs(schema: Schema, names: Collection[str],
     {'anyOf': [{}, {'type': 'string'}]}
     """
     return _cut(schema, names, cut, 0)
+
+
+def cut_cycles(forms: Mapping[str, Schema], warn: Callable[[str, str], None]
+               ) -> dict[str, Schema]:
+    """The emended forms (of one direction, by ``$defs`` name) that change when every
+    cycle of in-place references among ``forms`` is cut: in each, the names sorted, each
+    ``$ref`` back to a name not after its own is read as any value (:func:`cut_refs`),
+    which leaves no such cycle. ``warn(first name, message)`` once per cycle, naming it
+    in the order its refs run.
+
+    >>> forms = {"A": {"oneOf": [{"$ref": "#/$defs/B"}]},
+    ...          "B": {"oneOf": [{"$ref": "#/$defs/A"}]}}
+    >>> cut_cycles(forms, lambda name, message: print(name, message[:23]))
+    A $ref cycle A -> B -> A
+    {'B': {'oneOf': [{}]}}
+    """
+    import networkx as nx
+
+    loops = nx.DiGraph()
+    for name, form in forms.items():
+        loops.add_edges_from((name, t) for t in unguarded_refs(form) if t in forms)
+    changed: dict[str, Schema] = {}
+    for component in nx.strongly_connected_components(loops):
+        if len(component) == 1 and not loops.has_edge(*component, *component):
+            continue
+        order = sorted(component)
+        rank = {name: i for i, name in enumerate(order)}
+        path = [u for u, _ in nx.find_cycle(loops.subgraph(component), order[0])]
+        warn(order[0], (
+            f"$ref cycle {' -> '.join([*path, path[0]])} passes no property or item (JSON "
+            "Schema leaves it undefined; validators loop on it, Ajv overflows its stack): "
+            "each $ref back to an earlier schema of the cycle is read as any value"))
+        for name in order:
+            back = {t for t in loops.successors(name) if t in rank and rank[t] <= rank[name]}
+            if back:
+                changed[name] = cut_refs(forms[name], back, _ignore)
+    return changed
+
+
+def _ignore(_: str) -> None:
+    return None
 
 
 _MAX_DEPTH = 256

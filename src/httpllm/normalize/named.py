@@ -22,7 +22,7 @@ from httpllm._types import Direction, Schema
 from httpllm.errors import HttpllmError, InternalError, LimitExceeded
 from httpllm.normalize import PASSES, PassContext, emend, leaf_emend
 from httpllm.normalize.flags import Flags
-from httpllm.normalize.guarded import cut_refs, unguarded_refs
+from httpllm.normalize.guarded import cut_cycles
 from httpllm.normalize.lineage import Lineage
 from httpllm.normalize.naming import EmendedRefs, SchemaNames
 from httpllm.normalize.ownership import Forms, LossOwners, inline_owner, named_owner
@@ -50,10 +50,6 @@ def _kept(exc: HttpllmError) -> HttpllmError:
         error.__traceback__ = None
         error = error.__cause__ or error.__context__
     return exc
-
-
-def _ignore(_: str) -> None:
-    return None
 
 
 def _last_of_each(schemas: Iterable[Schema]) -> list[Schema]:
@@ -338,38 +334,20 @@ class NamedSchemas:
         return self.graph
 
     def _unguard(self) -> bool:
-        """Cut each ``$ref`` that closes a cycle of in-place references (``A -> B -> A``
-        with no property or item between) in the emended forms of each direction, which
-        are read as any value there; whether any was cut."""
-        import networkx as nx
-
+        """Cut, in the emended forms of each direction, each ``$ref`` that closes a cycle of
+        in-place references (:func:`~httpllm.normalize.guarded.cut_cycles`); whether any
+        was cut."""
         on_cycle = {name for cycle in self.graph.cycles for name in cycle}
         cut = False
         for direction in sorted({key[1] for key in self._cache if key[0] in on_cycle}):
             forms = {key[0]: form for key, form in self._cache.items()
                      if key[0] in on_cycle and key[1] == direction and not key[2]}
-            loops = nx.DiGraph()
-            for name, form in forms.items():
-                loops.add_edges_from((name, t) for t in unguarded_refs(form) if t in forms)
-            for component in nx.strongly_connected_components(loops):
-                if len(component) == 1 and not loops.has_edge(*component, *component):
-                    continue
-                order = sorted(component)  # one cut per edge back to an earlier name
-                rank = {name: i for i, name in enumerate(order)}
-                path = [u for u, _ in nx.find_cycle(loops.subgraph(component), order[0])]
-                self.warn(self.names.pointer(order[0]), (
-                    f"$ref cycle {' -> '.join([*path, path[0]])} passes no property or item "
-                    "(JSON Schema leaves it undefined; validators loop on it, Ajv overflows "
-                    "its stack): each $ref back to an earlier schema of the cycle is read "
-                    "as any value"))
-                for name in order:
-                    back = {t for t in loops.successors(name)
-                            if t in rank and rank[t] <= rank[name]}
-                    if back:
-                        out = cut_refs(forms[name], back, _ignore)
-                        self._cache[(name, direction, False)] = out
-                        self.graph.replace(name, {ref for key, form in self._cache.items()
-                                                  if key[0] == name and not key[2]
-                                                  for ref in self.refs(form)})
-                        cut = True
+            changed = cut_cycles(forms, lambda name, message: self.warn(
+                self.names.pointer(name), message))
+            for name, out in changed.items():
+                self._cache[(name, direction, False)] = out
+                self.graph.replace(name, {ref for key, form in self._cache.items()
+                                          if key[0] == name and not key[2]
+                                          for ref in self.refs(form)})
+                cut = True
         return cut
