@@ -94,7 +94,7 @@ def cut_cycles(forms: Mapping[str, Schema], warn: Callable[[str, str], None]
 
     >>> forms = {"A": {"oneOf": [{"$ref": "#/$defs/B"}]},
     ...          "B": {"oneOf": [{"$ref": "#/$defs/A"}]}}
-    >>> cut_cycles(forms, lambda name, message: print(name, message[:23]))
+    >>> cut_cycles(forms, lambda name, message: print(name, message.split(" passes")[0]))
     A $ref cycle A -> B -> A
     {'B': {'oneOf': [{}]}}
     """
